@@ -1,0 +1,35 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Heartwork: a self-hosted heart-rate training platform.
+/// Layers (see docs/ARCHITECTURE.md): Core (pure domain) ← Formats (bytes, files) ← CLI.
+let package = Package(
+    name: "Heartwork",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "heartwork", targets: ["heartwork"]),
+        .library(name: "HeartworkCore", targets: ["HeartworkCore"]),
+        .library(name: "HeartworkFormats", targets: ["HeartworkFormats"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .target(name: "HeartworkCore"),
+        .target(name: "HeartworkFormats", dependencies: ["HeartworkCore"]),
+        .target(
+            name: "HeartworkCLI",
+            dependencies: [
+                "HeartworkCore",
+                "HeartworkFormats",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "heartwork", dependencies: ["HeartworkCLI"]),
+        .target(name: "HeartworkTestSupport", path: "Tests/HeartworkTestSupport"),
+        .testTarget(name: "HeartworkCoreTests", dependencies: ["HeartworkCore", "HeartworkTestSupport"]),
+        .testTarget(name: "HeartworkFormatsTests", dependencies: ["HeartworkFormats", "HeartworkTestSupport"]),
+        .testTarget(name: "HeartworkCLITests", dependencies: ["HeartworkCLI", "HeartworkTestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

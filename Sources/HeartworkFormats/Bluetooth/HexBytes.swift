@@ -1,0 +1,67 @@
+/// Hexadecimal text ↔ bytes, as packets are pasted from sniffers and gateway logs.
+/// Accepts an optional 0x prefix and spaces, colons or dashes between bytes.
+public enum HexBytes {
+    public static func parse(_ text: some StringProtocol) throws(HexBytesError) -> [UInt8] {
+        let whole = Substring(text)
+        var body = whole.trimmingWhitespace
+        if body.hasPrefix("0x") || body.hasPrefix("0X") { body = body.dropFirst(2) }
+        let skipped = whole.distance(from: whole.startIndex, to: body.startIndex)
+        var bytes = [UInt8]()
+        var high: UInt8?
+        for (offset, character) in body.enumerated() {
+            let column = skipped + offset + 1
+            if character == " " || character == ":" || character == "-" || character == "\t" {
+                if high != nil { throw .splitByte(column: column) }
+                continue
+            }
+            guard let nibble = character.hexDigitValue.map(UInt8.init) else {
+                throw .invalidCharacter(character, column: column)
+            }
+            if let value = high {
+                bytes.append(value << 4 | nibble)
+                high = nil
+            } else {
+                high = nibble
+            }
+        }
+        if high != nil { throw .oddDigitCount }
+        return bytes
+    }
+
+    public static func format(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789ABCDEF")
+        var text = ""
+        text.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return text
+    }
+}
+
+public enum HexBytesError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// `column` counts characters from 1.
+    case invalidCharacter(Character, column: Int)
+    case oddDigitCount
+    case splitByte(column: Int)
+
+    public var description: String {
+        switch self {
+        case .invalidCharacter(let character, let column):
+            "'\(character)' at character \(column) is not a hexadecimal digit"
+        case .oddDigitCount:
+            "odd number of hexadecimal digits: every byte takes two"
+        case .splitByte(let column):
+            "the separator at character \(column) splits a byte: every byte takes two digits"
+        }
+    }
+}
+
+extension Substring {
+    var trimmingWhitespace: Substring {
+        let start = firstIndex { !$0.isWhitespace } ?? endIndex
+        let end = lastIndex { !$0.isWhitespace }.map { index(after: $0) } ?? start
+        return self[start..<end]
+    }
+}

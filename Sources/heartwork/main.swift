@@ -1,0 +1,3 @@
+import HeartworkCLI
+
+await HeartworkCommand.runAsEntryPoint()

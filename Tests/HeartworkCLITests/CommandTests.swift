@@ -1,0 +1,112 @@
+import Testing
+import Foundation
+import ArgumentParser
+@testable import HeartworkCLI
+import HeartworkTestSupport
+
+@Suite("heartwork commands, in process")
+struct CommandTests {
+    private func render<Command: ParsableCommand>(_ type: Command.Type, _ arguments: [String]) throws -> String {
+        let command = try #require(try HeartworkCommand.parseAsRoot(arguments) as? Command)
+        switch command {
+        case let zones as ZonesCommand: return try zones.render()
+        case let calories as CaloriesCommand: return try calories.render()
+        case let compete as CompeteCommand: return try compete.render()
+        case let encode as HRMEncodeCommand: return try encode.render()
+        default:
+            Issue.record("no renderer for \(Command.self)")
+            return ""
+        }
+    }
+
+    /// Golden: seed-000 digest §3.5 worked example.
+    @Test func zonesJSONCarriesTheFiveThresholds() throws {
+        let json = try render(ZonesCommand.self, ["zones", "--age", "24", "--resting-hr", "65", "--format", "json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        #expect(object["thresholdsBPM"] as? [Double] == [140.492, 153.074, 165.656, 178.238, 190.82])
+        #expect(object["maximumHeartRateFormula"] as? String == "gellish")
+        #expect(json.contains("140.492,") && !json.contains("140.49200000"))
+    }
+
+    @Test func zonesTableAndFormulas() throws {
+        let table = try render(ZonesCommand.self, ["zones", "--age", "24", "--resting-hr", "65", "--max-hr-formula", "fox"])
+        #expect(table.contains("196 bpm (fox)"))
+        #expect(table.contains("143.600"))
+        let measured = try render(ZonesCommand.self, ["zones", "--resting-hr", "50", "--max-hr", "190"])
+        #expect(measured.contains("190 bpm (measured)"))
+    }
+
+    @Test func zonesRejectsImpossibleProfiles() throws {
+        #expect(throws: (any Error).self) { try render(ZonesCommand.self, ["zones", "--age=-4", "--resting-hr", "65"]) }
+        #expect(throws: (any Error).self) { try render(ZonesCommand.self, ["zones", "--age", "30", "--resting-hr", "195"]) }
+        #expect(throws: (any Error).self) {
+            try render(ZonesCommand.self, ["zones", "--age", "30", "--resting-hr", "60", "--max-hr-formula", "measured"])
+        }
+        #expect(throws: (any Error).self) { try HeartworkCommand.parseAsRoot(["zones", "--age", "30", "--resting-hr", "60", "--max-hr-formula", "astrology"]) }
+    }
+
+    @Test func hrmDecodeReportsEachPacket() throws {
+        let command = try #require(try HeartworkCommand.parseAsRoot(["hrm", "decode", "16480004", "1948", "18 50 E8 03 00 04"]) as? HRMDecodeCommand)
+        let result = try command.decodeAll()
+        #expect(try result.render(format: .table) == """
+            16480004: 72 bpm, contact detected, RR [1000.0 ms]
+            1850E8030004: 80 bpm, contact not supported, energy 1000 kJ, RR [1000.0 ms]
+            """)
+        #expect(result.failures.count == 1)
+        #expect(result.failures[0].contains("byte offset 1"))
+    }
+
+    @Test func hrmDecodeReadsFilesAndNamesTheLine() throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("# capture\n16480004\n\n5A\n", to: "packets.txt")
+        let command = try #require(try HeartworkCommand.parseAsRoot(["hrm", "decode", "--file", path, "--format", "json"]) as? HRMDecodeCommand)
+        let result = try command.decodeAll()
+        #expect(result.records.count == 1)
+        #expect(result.failures == ["\(path) line 4 (5A): truncated at byte offset 1: the flags announce an 8-bit heart rate (1 byte) but no bytes remain"])
+    }
+
+    @Test func hrmEncode() throws {
+        #expect(try render(HRMEncodeCommand.self, ["hrm", "encode", "--bpm", "72", "--rr", "1000", "--contact", "detected"]) == "16480004")
+        #expect(try render(HRMEncodeCommand.self, ["hrm", "encode", "--bpm", "300"]) == "012C01")
+        #expect(throws: (any Error).self) { try render(HRMEncodeCommand.self, ["hrm", "encode", "--bpm", "72", "--rr", "90000"]) }
+    }
+
+    /// Golden: seed-000 §3.4 worked example (hand-checked in EnergyTests).
+    @Test func caloriesForTheWorkedExample() throws {
+        let text = try render(CaloriesCommand.self, ["calories", "--sex", "male", "--weight-kg", "70", "--age", "24", "--avg-hr", "150", "--minutes", "30"])
+        #expect(text.hasPrefix("Energy  417.98 kcal"))
+        let json = try render(CaloriesCommand.self, ["calories", "--sex", "female", "--weight-kg", "70", "--age", "24", "--avg-hr", "150", "--minutes", "30", "--format", "json"])
+        #expect(json.contains("\"kilocalories\" : 284.03"))
+        let pounds = try render(CaloriesCommand.self, ["calories", "--sex", "male", "--weight-lb", "154.324", "--age", "24", "--avg-hr", "150", "--minutes", "30"])
+        #expect(pounds.hasPrefix("Energy  417.98 kcal"))
+        #expect(throws: (any Error).self) { try render(CaloriesCommand.self, ["calories", "--sex", "male", "--age", "24", "--avg-hr", "150", "--minutes", "30"]) }
+        #expect(throws: (any Error).self) { try HeartworkCommand.parseAsRoot(["calories", "--sex", "robot", "--weight-kg", "70", "--age", "24", "--avg-hr", "150", "--minutes", "30"]) }
+    }
+
+    @Test func competeScoresTwoFiles() throws {
+        let directory = try TemporaryDirectory()
+        let a = try directory.write("second,bpm\n" + (0..<60).map { "\($0),160" }.joined(separator: "\n"), to: "a.csv")
+        let b = try directory.write((0..<60).map { "\($0),145" }.joined(separator: "\n"), to: "b.csv")
+        let arguments = ["compete", a, b, "--a-age", "24", "--a-resting-hr", "65", "--b-age", "24", "--b-resting-hr", "65"]
+        let table = try render(CompeteCommand.self, arguments)
+        #expect(table.contains("A wins by 46 s"))
+        let json = try render(CompeteCommand.self, arguments + ["--format", "json", "--events"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        #expect(object["outcome"] as? String == "a")
+        #expect(object["marginSeconds"] as? Int == 46)
+        let events = try #require(object["events"] as? [[String: Any]])
+        #expect(events.first?["announcementForB"] as? String == "Your opponent moved up to Moderate; you are in Low")
+    }
+
+    @Test func competeNamesTheBadLine() throws {
+        let directory = try TemporaryDirectory()
+        let a = try directory.write("0,150\n1,fast\n", to: "a.csv")
+        let b = try directory.write("0,150\n", to: "b.csv")
+        do {
+            _ = try render(CompeteCommand.self, ["compete", a, b, "--a-age", "24", "--a-resting-hr", "65", "--b-age", "24", "--b-resting-hr", "65"])
+            Issue.record("a non-numeric bpm must fail")
+        } catch {
+            #expect("\(error)" == "\(a): line 2: bpm 'fast' is not a number")
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import Testing
+import Foundation
+
+/// Runs the built `heartwork` binary, as a user would, to check exit codes and streams.
+@Suite("heartwork executable")
+struct ExecutableTests {
+    struct Run {
+        let status: Int32
+        let standardOutput: String
+        let standardError: String
+    }
+
+    /// The binary sits next to the test bundle in the build folder.
+    static func executable() throws -> URL {
+        let candidates = [
+            Bundle.main.bundleURL,
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+            Bundle.main.bundleURL.deletingLastPathComponent(),
+        ].map { $0.appendingPathComponent("heartwork") }
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: candidates.map(\.path).joined(separator: ", ")])
+        }
+        return found
+    }
+
+    func run(_ arguments: [String]) throws -> Run {
+        let process = Process()
+        process.executableURL = try Self.executable()
+        process.arguments = arguments
+        let output = Pipe(), error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(
+            status: process.terminationStatus,
+            standardOutput: String(decoding: outputData, as: UTF8.self),
+            standardError: String(decoding: errorData, as: UTF8.self))
+    }
+
+    @Test func decodesTheSpecificationExample() throws {
+        let run = try run(["hrm", "decode", "16480004"])
+        #expect(run.status == 0)
+        #expect(run.standardOutput == "16480004: 72 bpm, contact detected, RR [1000.0 ms]\n")
+    }
+
+    @Test func truncatedSixteenBitHeartRateFailsNamingTheOffset() throws {
+        let run = try run(["hrm", "decode", "1948"])
+        #expect(run.status != 0)
+        #expect(run.standardOutput.isEmpty)
+        #expect(run.standardError.contains("byte offset 1"))
+        #expect(run.standardError.contains("16-bit heart rate"))
+    }
+
+    @Test func badInputExitsNonZeroWithAReason() throws {
+        let absurdAge = try run(["zones", "--age", "500", "--resting-hr", "65"])
+        #expect(absurdAge.status != 0)
+        #expect(absurdAge.standardError.contains("age 500 years is outside 10–100 years"))
+        let unknownFormula = try run(["zones", "--age", "30", "--resting-hr", "65", "--max-hr-formula", "magic"])
+        #expect(unknownFormula.status != 0)
+        #expect(unknownFormula.standardError.contains("'magic' is invalid"))
+        let restingAboveMax = try run(["zones", "--age", "30", "--resting-hr", "140", "--max-hr", "130"])
+        #expect(restingAboveMax.status != 0)
+        #expect(restingAboveMax.standardError.contains("must be below the maximum heart rate"))
+        let malformedHex = try run(["hrm", "decode", "16Q8"])
+        #expect(malformedHex.status != 0)
+        #expect(malformedHex.standardError.contains("'Q' at character 3 is not a hexadecimal digit"))
+    }
+
+    @Test func everyCommandHasHelpWithAnExample() throws {
+        for command in [["zones"], ["hrm", "decode"], ["hrm", "encode"], ["calories"], ["compete"]] {
+            let run = try run(command + ["--help"])
+            #expect(run.status == 0)
+            #expect(run.standardOutput.contains("heartwork \(command.joined(separator: " "))"), "\(command)")
+            #expect(run.standardOutput.lowercased().contains("example"), "\(command) help has no example")
+        }
+    }
+}

@@ -27,7 +27,11 @@ let package = Package(
         ),
         .executableTarget(name: "heartwork", dependencies: ["HeartworkCLI"]),
         .target(name: "HeartworkTestSupport", path: "Tests/HeartworkTestSupport"),
-        .testTarget(name: "HeartworkCoreTests", dependencies: ["HeartworkCore", "HeartworkTestSupport"]),
+        .testTarget(
+            name: "HeartworkCoreTests",
+            dependencies: ["HeartworkCore", "HeartworkTestSupport"],
+            resources: [.copy("Resources")]
+        ),
         .testTarget(name: "HeartworkFormatsTests", dependencies: ["HeartworkFormats", "HeartworkTestSupport"]),
         .testTarget(name: "HeartworkCLITests", dependencies: ["HeartworkCLI", "HeartworkTestSupport"]),
     ],

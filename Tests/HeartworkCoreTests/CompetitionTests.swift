@@ -63,7 +63,7 @@ struct CompetitionTests {
     /// Law: a live or ghost match fed one second (or any chunk) at a time gives exactly the
     /// result of scoring the whole series at once.
     @Test func incrementalEqualsBatch() throws {
-        var random = SeededGenerator(seed: 0xC0FF_EE15)
+        var random = SplitMix64(seed: 0xC0FF_EE15)
         for _ in 0..<200 {
             let profileA = try ZoneProfile(
                 ageYears: Double.random(in: 15...70, using: &random),
@@ -93,7 +93,7 @@ struct CompetitionTests {
     }
 
     /// A heart rate drifting like a run, with dropouts, spanning every zone.
-    private func randomWalk(count: Int, using random: inout SeededGenerator) -> [Double?] {
+    private func randomWalk(count: Int, using random: inout SplitMix64) -> [Double?] {
         var bpm = Double.random(in: 90...190, using: &random)
         return (0..<count).map { _ in
             bpm = min(210, max(60, bpm + Double.random(in: -3...3, using: &random)))

@@ -41,7 +41,7 @@ struct ZoneDebouncerTests {
 
     /// Law: the streaming debouncer and the run-length batch computation agree everywhere.
     @Test func streamingAndBatchAgreeOnRandomSeries() {
-        var random = SeededGenerator(seed: 0xDEB0_0CE5)
+        var random = SplitMix64(seed: 0xDEB0_0CE5)
         for _ in 0..<300 {
             var raw = [ReserveZone]()
             while raw.count < 600 {

@@ -90,7 +90,7 @@ struct HeartRateMeasurementCodecTests {
 
     /// Law: decode(encode(m)) == m for every valid measurement.
     @Test func roundTripOverRandomMeasurements() throws {
-        var random = SeededGenerator(seed: 0x2A37)
+        var random = SplitMix64(seed: 0x2A37)
         for _ in 0..<5_000 {
             let m = HeartRateMeasurement(
                 beatsPerMinute: Bool.random(using: &random) ? UInt16.random(in: 0...255, using: &random) : UInt16.random(in: 0...UInt16.max, using: &random),
@@ -104,7 +104,7 @@ struct HeartRateMeasurementCodecTests {
 
     /// Nothing from outside may trap: random bytes either decode or throw.
     @Test func randomBytesNeverTrap() throws {
-        var random = SeededGenerator(seed: 0xF022)
+        var random = SplitMix64(seed: 0xF022)
         var decoded = 0
         for _ in 0..<20_000 {
             let bytes = (0..<Int.random(in: 0...24, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }

@@ -21,6 +21,8 @@ public struct HeartworkCommand: AsyncParsableCommand {
             HRMCommand.self,
             CaloriesCommand.self,
             CompeteCommand.self,
+            HRVCommand.self,
+            SimulateCommand.self,
         ]
     )
 

@@ -2,6 +2,7 @@ import Testing
 import Foundation
 import ArgumentParser
 @testable import HeartworkCLI
+import HeartworkCore
 import HeartworkTestSupport
 
 @Suite("heartwork commands, in process")
@@ -108,5 +109,82 @@ struct CommandTests {
         } catch {
             #expect("\(error)" == "\(a): line 2: bpm 'fast' is not a number")
         }
+    }
+}
+
+@Suite("heartwork hrv")
+struct HRVCommandTests {
+    private func command(_ arguments: [String]) throws -> HRVCommand {
+        try #require(try HeartworkCommand.parseAsRoot(["hrv"] + arguments) as? HRVCommand)
+    }
+
+    private func recording(in directory: TemporaryDirectory, name: String = "rest.txt", minutes: Double = 6) throws -> String {
+        let simulate = try #require(try HeartworkCommand.parseAsRoot(["simulate", "--minutes", "\(minutes)", "--seed", "3", "--artifact-rate", "0.02"]) as? SimulateCommand)
+        return try directory.write(simulate.render(), to: name)
+    }
+
+    @Test func tableJSONAndCSV() throws {
+        let directory = try TemporaryDirectory()
+        let file = try recording(in: directory)
+        let hrv = try command([file])
+        let analysed = try hrv.analyse(file)
+        let table = try hrv.render([analysed.report])
+        for heading in ["Time domain", "RMSSD", "Frequency domain (Welch", "LF/HF ratio", "Nonlinear", "Sample entropy", "kubios correction"] {
+            #expect(table.contains(heading), "table lacks \(heading)")
+        }
+        let json = try command([file, "--format", "json"]).render([analysed.report])
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
+        let time = try #require(parsed.first?["timeDomain"] as? [String: Any])
+        #expect((time["rmssd"] as? Double).map { abs($0 - (analysed.report.timeDomain?.rmssd ?? 0)) < 1e-9 } == true)
+        let correction = try #require(parsed.first?["correction"] as? [String: Any])
+        #expect(correction["method"] as? String == "kubios")
+        #expect((correction["artifacts"] as? [Any])?.isEmpty == false)
+    }
+
+    @Test func windowedCSVHasARowPerWindow() throws {
+        let directory = try TemporaryDirectory()
+        let file = try recording(in: directory, minutes: 20)
+        let hrv = try command([file, "--window", "300", "--format", "csv"])
+        let csv = try hrv.render([hrv.analyse(file).report])
+        let lines = csv.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("file,window_start_s,duration_s,beats") == true)
+        #expect(lines.count == 1 + 4 || lines.count == 1 + 5)  // 20 minutes: four full windows and maybe a sliver
+        #expect(lines[2].split(separator: ",", omittingEmptySubsequences: false)[1] == "300.0")
+        #expect(lines.allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).count == HRVCSV.columns.count })
+    }
+
+    @Test func reportSVGIsWritten() throws {
+        let directory = try TemporaryDirectory()
+        let file = try recording(in: directory)
+        let hrv = try command([file, "--report", directory.url.appendingPathComponent("r.svg").path])
+        let analysed = try hrv.analyse(file)
+        #expect(analysed.svg.hasPrefix("<svg"))
+        #expect(analysed.svg.contains("Poincaré plot"))
+    }
+
+    @Test func correctionAndSpectrumOptions() throws {
+        let directory = try TemporaryDirectory()
+        let file = try recording(in: directory)
+        let fitlab = try command([file, "--correct", "fitlab", "--spectrum", "fitlab"]).analyse(file).report
+        #expect(fitlab.correction.method == "fitlab")
+        #expect(fitlab.frequencyDomain?.method == .fitlab)
+        let none = try command([file, "--correct", "none", "--spectrum", "lomb"]).analyse(file).report
+        #expect(none.correction.artifacts.isEmpty)
+        #expect(none.frequencyDomain?.method == .lombScargle)
+        #expect(throws: (any Error).self) { try HeartworkCommand.parseAsRoot(["hrv", file, "--correct", "magic"]) }
+        #expect(throws: (any Error).self) { try HeartworkCommand.parseAsRoot(["hrv", file, "--window", "-5"]) }
+    }
+
+    @Test func badFilesFailWithTheLine() throws {
+        let directory = try TemporaryDirectory()
+        let text = try directory.write("812\n790\nabc\n", to: "bad.txt")
+        #expect(throws: (any Error).self) { try command([text]).analyse(text) }
+        do {
+            _ = try command([text]).analyse(text)
+        } catch {
+            #expect("\(error)" == "line 3: 'abc' is not an RR interval (a number in ms or s)")
+        }
+        let empty = try directory.write("", to: "empty.txt")
+        #expect(throws: (any Error).self) { try command([empty]).analyse(empty) }
     }
 }

@@ -55,13 +55,9 @@ public enum FrequencyDomainAnalysis {
         let times = beatTimes(rr)
         guard let spline = CubicSpline(x: times, y: rr, boundary: .notAKnot) else { return nil }
         let start = times[0], end = times[times.count - 1]
-        let count = Int(((end - start) * resamplingRate).rounded(.up))
-        var grid = [Double]()
-        grid.reserveCapacity(count)
-        for k in 0..<count {
-            let t = start + Double(k) / resamplingRate
-            if t < end { grid.append(t) }
-        }
+        var count = Int(((end - start) * resamplingRate).rounded(.up))
+        while count > 0 && start + Double(count - 1) / resamplingRate >= end { count -= 1 }
+        let grid = (0..<count).map { start + Double($0) / resamplingRate }
         var values = spline.evaluate(ascending: grid)
         let mean = Statistics.mean(values)
         for index in values.indices { values[index] -= mean }

@@ -1,9 +1,12 @@
 /// Piecewise cubic interpolant through (x_i, y_i), with strictly increasing x.
 ///
 /// Built the way scipy.interpolate.CubicSpline builds it: solve a tridiagonal system for
-/// the slopes s_i, then each piece is y_i + s_i·t + c2·t² + c3·t³ (de Boor, "A Practical
-/// Guide to Splines", ch. IV). HRV resampling uses not-a-knot (scipy's default); the seed's
-/// LF/HF uses a natural spline (Numerical Recipes `spline` with zero end curvature).
+/// the slopes s_i, then each piece is y_i + s_i·t + c2·t² + c3·t³ with
+/// c3 = (s_i + s_{i+1} − 2m_i)/h², c2 = (m_i − s_i)/h − c3·h, m_i the secant slope
+/// (de Boor, "A Practical Guide to Splines", ch. IV). HRV resampling uses not-a-knot
+/// (scipy's default); the seed's LF/HF uses a natural spline (Numerical Recipes `spline`
+/// with zero end curvature). Only the slopes are stored: a 24-hour recording's spline
+/// costs one extra array.
 public struct CubicSpline: Sendable {
     public enum Boundary: Sendable {
         /// Third derivative continuous across the second and second-to-last knots.
@@ -14,50 +17,46 @@ public struct CubicSpline: Sendable {
 
     public let knots: [Double]
     public let values: [Double]
-    private let c1: [Double], c2: [Double], c3: [Double]
+    private let slopes: [Double]
 
     /// Needs at least two points and strictly increasing `x`; returns nil otherwise.
     public init?(x: [Double], y: [Double], boundary: Boundary = .notAKnot) {
         let n = x.count
         guard n >= 2, y.count == n else { return nil }
         for i in 1..<n where !(x[i] > x[i - 1]) { return nil }
-        var dx = [Double](repeating: 0, count: n - 1)
-        var slope = dx
-        for i in 0..<(n - 1) {
-            dx[i] = x[i + 1] - x[i]
-            slope[i] = (y[i + 1] - y[i]) / dx[i]
-        }
-        let s: [Double]
-        if n == 2 {
-            s = [slope[0], slope[0]]
-        } else if n == 3 && boundary == .notAKnot {
-            // A single parabola through the three points (scipy's special case).
-            s = CubicSpline.parabolaSlopes(dx: dx, slope: slope)
-        } else {
-            s = CubicSpline.slopes(x: x, dx: dx, slope: slope, boundary: boundary)
-        }
-        var c1 = [Double](repeating: 0, count: n - 1), c2 = c1, c3 = c1
-        for i in 0..<(n - 1) {
-            let t = (s[i] + s[i + 1] - 2 * slope[i]) / dx[i]
-            c1[i] = s[i]
-            c2[i] = (slope[i] - s[i]) / dx[i] - t
-            c3[i] = t / dx[i]
-        }
         knots = x
         values = y
-        self.c1 = c1
-        self.c2 = c2
-        self.c3 = c3
+        if n == 2 {
+            let slope = (y[1] - y[0]) / (x[1] - x[0])
+            slopes = [slope, slope]
+        } else if n == 3 && boundary == .notAKnot {
+            slopes = CubicSpline.parabolaSlopes(x: x, y: y)
+        } else {
+            slopes = CubicSpline.solveSlopes(x: x, y: y, boundary: boundary)
+        }
     }
 
     /// Values at ascending points; points outside the knots extrapolate the end pieces.
     public func evaluate(ascending points: [Double]) -> [Double] {
         var result = [Double](repeating: 0, count: points.count)
-        var piece = 0
         let lastPiece = knots.count - 2
-        for (index, point) in points.enumerated() {
-            while piece < lastPiece && point >= knots[piece + 1] { piece += 1 }
-            result[index] = value(piece: piece, at: point)
+        knots.withUnsafeBufferPointer { x in
+            values.withUnsafeBufferPointer { y in
+                slopes.withUnsafeBufferPointer { s in
+                    result.withUnsafeMutableBufferPointer { out in
+                        var piece = 0
+                        var coefficients = Self.coefficients(piece: 0, x: x, y: y, s: s)
+                        for (index, point) in points.enumerated() {
+                            if piece < lastPiece && point >= x[piece + 1] {
+                                repeat { piece += 1 } while piece < lastPiece && point >= x[piece + 1]
+                                coefficients = Self.coefficients(piece: piece, x: x, y: y, s: s)
+                            }
+                            let t = point - x[piece]
+                            out[index] = y[piece] + t * (s[piece] + t * (coefficients.c2 + t * coefficients.c3))
+                        }
+                    }
+                }
+            }
         }
         return result
     }
@@ -68,63 +67,103 @@ public struct CubicSpline: Sendable {
             let middle = (low + high + 1) / 2
             if knots[middle] <= point { low = middle } else { high = middle - 1 }
         }
-        return value(piece: low, at: point)
+        return knots.withUnsafeBufferPointer { x in
+            values.withUnsafeBufferPointer { y in
+                slopes.withUnsafeBufferPointer { s in
+                    let coefficients = Self.coefficients(piece: low, x: x, y: y, s: s)
+                    let t = point - x[low]
+                    return y[low] + t * (s[low] + t * (coefficients.c2 + t * coefficients.c3))
+                }
+            }
+        }
     }
 
-    private func value(piece: Int, at point: Double) -> Double {
-        let t = point - knots[piece]
-        return values[piece] + t * (c1[piece] + t * (c2[piece] + t * c3[piece]))
+    private static func coefficients(
+        piece i: Int, x: UnsafeBufferPointer<Double>, y: UnsafeBufferPointer<Double>, s: UnsafeBufferPointer<Double>
+    ) -> (c2: Double, c3: Double) {
+        let inverseH = 1 / (x[i + 1] - x[i])
+        let secant = (y[i + 1] - y[i]) * inverseH
+        let t = (s[i] + s[i + 1] - 2 * secant) * inverseH
+        return ((secant - s[i]) * inverseH - t, t * inverseH)
     }
 
-    private static func parabolaSlopes(dx: [Double], slope: [Double]) -> [Double] {
-        // Rows: s0 + s1 = 2·m0; dx1·s0 + 2(dx0 + dx1)·s1 + dx0·s2 = 3(dx0·m1 + dx1·m0); s1 + s2 = 2·m1.
-        let (a, b) = (dx[0], dx[1])
-        let rhs = 3 * (a * slope[1] + b * slope[0])
+    private static func parabolaSlopes(x: [Double], y: [Double]) -> [Double] {
+        // Rows: s0 + s1 = 2·m0; h1·s0 + 2(h0 + h1)·s1 + h0·s2 = 3(h0·m1 + h1·m0); s1 + s2 = 2·m1.
+        let a = x[1] - x[0], b = x[2] - x[1]
+        let m0 = (y[1] - y[0]) / a, m1 = (y[2] - y[1]) / b
+        let rhs = 3 * (a * m1 + b * m0)
         // Substitute s0 = 2m0 − s1 and s2 = 2m1 − s1 into the middle row.
-        let s1 = (rhs - b * 2 * slope[0] - a * 2 * slope[1]) / (2 * (a + b) - b - a)
-        return [2 * slope[0] - s1, s1, 2 * slope[1] - s1]
+        let s1 = (rhs - b * 2 * m0 - a * 2 * m1) / (a + b)
+        return [2 * m0 - s1, s1, 2 * m1 - s1]
     }
 
-    /// Tridiagonal slope system, solved by the Thomas algorithm (diagonally dominant inside).
-    private static func slopes(x: [Double], dx: [Double], slope: [Double], boundary: Boundary) -> [Double] {
-        let n = x.count
-        var lower = [Double](repeating: 0, count: n)
-        var diagonal = lower, upper = lower, rhs = lower
-        for i in 1..<(n - 1) {
-            lower[i] = dx[i]
-            diagonal[i] = 2 * (dx[i - 1] + dx[i])
-            upper[i] = dx[i - 1]
-            rhs[i] = 3 * (dx[i] * slope[i - 1] + dx[i - 1] * slope[i])
+    /// The tridiagonal slope system (scipy's rows), solved by the Thomas algorithm:
+    /// interior row i: h_i·s_{i−1} + 2(h_{i−1} + h_i)·s_i + h_{i−1}·s_{i+1} = 3(h_i·m_{i−1} + h_{i−1}·m_i).
+    private static func solveSlopes(x xs: [Double], y ys: [Double], boundary: Boundary) -> [Double] {
+        let n = xs.count
+        var diagonal = [Double](repeating: 0, count: n)
+        var rhs = [Double](repeating: 0, count: n)
+        xs.withUnsafeBufferPointer { x in
+            ys.withUnsafeBufferPointer { y in
+                diagonal.withUnsafeMutableBufferPointer { d in
+                    rhs.withUnsafeMutableBufferPointer { r in
+                        func h(_ i: Int) -> Double { x[i + 1] - x[i] }
+                        func m(_ i: Int) -> Double { (y[i + 1] - y[i]) / (x[i + 1] - x[i]) }
+                        // Row 0 and its upper entry.
+                        var upperPrevious: Double
+                        switch boundary {
+                        case .notAKnot:
+                            let span = x[2] - x[0]
+                            d[0] = h(1)
+                            upperPrevious = span
+                            r[0] = ((h(0) + 2 * span) * h(1) * m(0) + h(0) * h(0) * m(1)) / span
+                        case .natural:
+                            d[0] = 2
+                            upperPrevious = 1
+                            r[0] = 3 * m(0)
+                        }
+                        // Forward elimination through the interior rows; the reciprocal of each
+                        // pivot is kept (in `d`) so back substitution only multiplies.
+                        var hPrevious = h(0), mPrevious = m(0)
+                        var pivot = d[0]
+                        for i in 1..<(n - 1) {
+                            let hi = h(i), mi = m(i)
+                            let inverse = 1 / pivot
+                            d[i - 1] = inverse
+                            let factor = hi * inverse
+                            pivot = 2 * (hPrevious + hi) - factor * upperPrevious
+                            r[i] = 3 * (hi * mPrevious + hPrevious * mi) - factor * r[i - 1]
+                            upperPrevious = hPrevious
+                            hPrevious = hi
+                            mPrevious = mi
+                        }
+                        // Last row.
+                        let lowerLast: Double, diagonalLast: Double, rhsLast: Double
+                        switch boundary {
+                        case .notAKnot:
+                            let span = x[n - 1] - x[n - 3]
+                            lowerLast = span
+                            diagonalLast = h(n - 3)
+                            rhsLast = (h(n - 2) * h(n - 2) * m(n - 3) + (2 * span + h(n - 2)) * h(n - 3) * m(n - 2)) / span
+                        case .natural:
+                            lowerLast = 1
+                            diagonalLast = 2
+                            rhsLast = 3 * m(n - 2)
+                        }
+                        let inverse = 1 / pivot
+                        d[n - 2] = inverse
+                        let factor = lowerLast * inverse
+                        r[n - 1] = (rhsLast - factor * r[n - 2]) / (diagonalLast - factor * upperPrevious)
+                        // Back substitution; the upper entry of row i is h_{i−1} (row 0: as set above).
+                        let firstUpper = boundary == .notAKnot ? x[2] - x[0] : 1
+                        for i in stride(from: n - 2, through: 1, by: -1) {
+                            r[i] = (r[i] - h(i - 1) * r[i + 1]) * d[i]
+                        }
+                        r[0] = (r[0] - firstUpper * r[1]) * d[0]
+                    }
+                }
+            }
         }
-        switch boundary {
-        case .notAKnot:
-            let startSpan = x[2] - x[0]
-            diagonal[0] = dx[1]
-            upper[0] = startSpan
-            rhs[0] = ((dx[0] + 2 * startSpan) * dx[1] * slope[0] + dx[0] * dx[0] * slope[1]) / startSpan
-            let endSpan = x[n - 1] - x[n - 3]
-            lower[n - 1] = endSpan
-            diagonal[n - 1] = dx[n - 3]
-            rhs[n - 1] = (dx[n - 2] * dx[n - 2] * slope[n - 3] + (2 * endSpan + dx[n - 2]) * dx[n - 3] * slope[n - 2]) / endSpan
-        case .natural:
-            diagonal[0] = 2
-            upper[0] = 1
-            rhs[0] = 3 * slope[0]
-            lower[n - 1] = 1
-            diagonal[n - 1] = 2
-            rhs[n - 1] = 3 * slope[n - 2]
-        }
-        // Forward elimination.
-        for i in 1..<n {
-            let factor = lower[i] / diagonal[i - 1]
-            diagonal[i] -= factor * upper[i - 1]
-            rhs[i] -= factor * rhs[i - 1]
-        }
-        var s = [Double](repeating: 0, count: n)
-        s[n - 1] = rhs[n - 1] / diagonal[n - 1]
-        for i in stride(from: n - 2, through: 0, by: -1) {
-            s[i] = (rhs[i] - upper[i] * s[i + 1]) / diagonal[i]
-        }
-        return s
+        return rhs
     }
 }

@@ -32,39 +32,31 @@ public struct FFT: Sendable {
             bluestein.transform(real: &real, imaginary: &imaginary)
         }
     }
-
-    /// Squared magnitudes |X[k]|² for k = 0 … N/2 of two real signals of this length at once,
-    /// packed as one complex transform (z = a + i·b) and separated by symmetry.
-    public func powerSpectra(_ a: [Double], _ b: [Double]) -> (a: [Double], b: [Double]) {
-        var real = a, imaginary = b
-        forward(real: &real, imaginary: &imaginary)
-        let half = size / 2
-        var powerA = [Double](repeating: 0, count: half + 1)
-        var powerB = [Double](repeating: 0, count: half + 1)
-        for k in 0...half {
-            let mirror = (size - k) % size
-            // A[k] = (Z[k] + conj Z[N−k]) / 2, B[k] = (Z[k] − conj Z[N−k]) / 2i
-            let aRe = (real[k] + real[mirror]) / 2, aIm = (imaginary[k] - imaginary[mirror]) / 2
-            let bRe = (imaginary[k] + imaginary[mirror]) / 2, bIm = (real[mirror] - real[k]) / 2
-            powerA[k] = aRe * aRe + aIm * aIm
-            powerB[k] = bRe * bRe + bIm * bIm
-        }
-        return (powerA, powerB)
-    }
 }
 
-/// Iterative in-place radix-2 transform with precomputed twiddles and bit reversal.
+/// Iterative in-place radix-2 transform. The first two stages need no multiplications and
+/// are done apart; later stages read their twiddles from one contiguous table per stage.
 private struct Radix2: Sendable {
     let size: Int
+    /// Twiddles of stage length L (L = 8, 16, …, N) at offset L/2 − 4 … : cos and sin of −2πj/L.
     let cosines: [Double]
     let sines: [Double]
     let reversed: [Int]
 
     init(size: Int) {
         self.size = size
-        let half = max(1, size / 2)
-        cosines = (0..<half).map { cos(-2 * Double.pi * Double($0) / Double(size)) }
-        sines = (0..<half).map { sin(-2 * Double.pi * Double($0) / Double(size)) }
+        var cosines = [Double](), sines = [Double]()
+        var length = 8
+        while length <= size {
+            for j in 0..<(length / 2) {
+                let angle = -2 * Double.pi * Double(j) / Double(length)
+                cosines.append(cos(angle))
+                sines.append(sin(angle))
+            }
+            length <<= 1
+        }
+        self.cosines = cosines
+        self.sines = sines
         var bits = 0
         while 1 << bits < size { bits += 1 }
         reversed = (0..<size).map { index in
@@ -82,35 +74,67 @@ private struct Radix2: Sendable {
         guard n > 1 else { return }
         real.withUnsafeMutableBufferPointer { re in
             imaginary.withUnsafeMutableBufferPointer { im in
-                for i in 0..<n {
-                    let j = reversed[i]
-                    if j > i {
-                        re.swapAt(i, j)
-                        im.swapAt(i, j)
+                reversed.withUnsafeBufferPointer { reversed in
+                    for i in 0..<n {
+                        let j = reversed[i]
+                        if j > i {
+                            re.swapAt(i, j)
+                            im.swapAt(i, j)
+                        }
                     }
+                }
+                // Length 2: w = 1.
+                var k = 0
+                while k < n {
+                    let (ar, ai, br, bi) = (re[k], im[k], re[k + 1], im[k + 1])
+                    re[k] = ar + br; im[k] = ai + bi
+                    re[k + 1] = ar - br; im[k + 1] = ai - bi
+                    k += 2
+                }
+                guard n >= 4 else { return }
+                // Length 4: w = 1 and −i.
+                k = 0
+                while k < n {
+                    let (ar, ai, br, bi) = (re[k], im[k], re[k + 2], im[k + 2])
+                    re[k] = ar + br; im[k] = ai + bi
+                    re[k + 2] = ar - br; im[k + 2] = ai - bi
+                    let (cr, ci, dr, di) = (re[k + 1], im[k + 1], re[k + 3], im[k + 3])
+                    // d·(−i) = di − i·dr
+                    re[k + 1] = cr + di; im[k + 1] = ci - dr
+                    re[k + 3] = cr - di; im[k + 3] = ci + dr
+                    k += 4
                 }
                 cosines.withUnsafeBufferPointer { c in
                     sines.withUnsafeBufferPointer { s in
-                        var length = 2
+                        guard let reBase = re.baseAddress, let imBase = im.baseAddress,
+                              let cBase = c.baseAddress, let sBase = s.baseAddress else { return }
+                        var length = 8
+                        var tableOffset = 0
                         while length <= n {
-                            let halfLength = length / 2
-                            let stride = n / length
+                            let half = length / 2
                             var start = 0
                             while start < n {
-                                var twiddle = 0
-                                for k in start..<(start + halfLength) {
-                                    let wr = c[twiddle], wi = s[twiddle]
-                                    let l = k + halfLength
-                                    let tr = wr * re[l] - wi * im[l]
-                                    let ti = wr * im[l] + wi * re[l]
-                                    re[l] = re[k] - tr
-                                    im[l] = im[k] - ti
-                                    re[k] += tr
-                                    im[k] += ti
-                                    twiddle += stride
+                                // Four butterflies at a time; half is a multiple of 4 from length 8 on.
+                                var j = 0
+                                while j < half {
+                                    let top = start + j, bottom = top + half
+                                    let wr = UnsafeRawPointer(cBase + tableOffset + j).loadUnaligned(as: SIMD4<Double>.self)
+                                    let wi = UnsafeRawPointer(sBase + tableOffset + j).loadUnaligned(as: SIMD4<Double>.self)
+                                    let br = UnsafeRawPointer(reBase + bottom).loadUnaligned(as: SIMD4<Double>.self)
+                                    let bi = UnsafeRawPointer(imBase + bottom).loadUnaligned(as: SIMD4<Double>.self)
+                                    let ar = UnsafeRawPointer(reBase + top).loadUnaligned(as: SIMD4<Double>.self)
+                                    let ai = UnsafeRawPointer(imBase + top).loadUnaligned(as: SIMD4<Double>.self)
+                                    let tr = wr * br - wi * bi
+                                    let ti = wr * bi + wi * br
+                                    UnsafeMutableRawPointer(reBase + bottom).storeBytes(of: ar - tr, as: SIMD4<Double>.self)
+                                    UnsafeMutableRawPointer(imBase + bottom).storeBytes(of: ai - ti, as: SIMD4<Double>.self)
+                                    UnsafeMutableRawPointer(reBase + top).storeBytes(of: ar + tr, as: SIMD4<Double>.self)
+                                    UnsafeMutableRawPointer(imBase + top).storeBytes(of: ai + ti, as: SIMD4<Double>.self)
+                                    j += 4
                                 }
                                 start += length
                             }
+                            tableOffset += half
                             length <<= 1
                         }
                     }

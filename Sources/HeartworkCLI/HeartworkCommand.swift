@@ -23,6 +23,7 @@ public struct HeartworkCommand: AsyncParsableCommand {
             CompeteCommand.self,
             HRVCommand.self,
             SimulateCommand.self,
+            ServeCommand.self,
         ]
     )
 

@@ -1,0 +1,92 @@
+import ArgumentParser
+import Foundation
+import HeartworkServer
+import HeartworkStore
+import Hummingbird
+import Logging
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the Heartwork server and web app.",
+        discussion: """
+            Every option falls back to an environment variable: HEARTWORK_HOST, HEARTWORK_PORT, \
+            HEARTWORK_DATA_DIR, HEARTWORK_DATABASE_URL, HEARTWORK_LOG_LEVEL. SIGINT or SIGTERM stops \
+            the server gracefully: requests in progress finish first.
+
+            Examples:
+              heartwork serve                      # SQLite in ~/.local/share/heartwork, http://127.0.0.1:8080
+              heartwork serve --demo               # with a demo account, friends and workouts
+              heartwork serve --host 0.0.0.0 --port 9000 --data-dir /srv/heartwork
+              heartwork serve --database postgres://heartwork:secret@db.example.org/heartwork
+            """
+    )
+
+    @Option(help: "Address to listen on.")
+    var host: String?
+
+    @Option(help: "Port to listen on (0 picks a free one).")
+    var port: Int?
+
+    @Option(name: .customLong("data-dir"), help: "Directory for the SQLite database.")
+    var dataDirectory: String?
+
+    @Option(help: "A postgres:// URL, or a SQLite file path (default: heartwork.sqlite in the data directory).")
+    var database: String?
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel: String?
+
+    @Flag(help: "Seed a demo account with friends and several weeks of workouts, and print its login.")
+    var demo = false
+
+    @Flag(name: .customLong("secure-cookies"), help: "Mark session cookies Secure (when served over HTTPS).")
+    var secureCookies = false
+
+    @Option(name: .customLong("bcrypt-cost"), help: ArgumentHelp("Password hashing cost (4–16).", visibility: .hidden))
+    var bcryptCost: Int?
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let level = Logger.Level(rawValue: logLevel ?? environment["HEARTWORK_LOG_LEVEL"] ?? "info") ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = JSONLogHandler(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "heartwork")
+        let dataDirectory = dataDirectory ?? environment["HEARTWORK_DATA_DIR"] ?? ServerConfiguration.defaultDataDirectory
+        let databaseArgument = database ?? environment["HEARTWORK_DATABASE_URL"]
+        let location: DatabaseLocation? = try databaseArgument.map { try DatabaseLocation(argument: $0) }
+        let portText = port.map(String.init) ?? environment["HEARTWORK_PORT"] ?? "8080"
+        guard let port = Int(portText), (0...65_535).contains(port) else {
+            throw ValidationError("port '\(portText)' is not a number from 0 to 65535")
+        }
+        let cost = bcryptCost ?? Int(environment["HEARTWORK_BCRYPT_COST"] ?? "") ?? 12
+        guard (4...16).contains(cost) else { throw ValidationError("the bcrypt cost must be 4–16") }
+        let configuration = ServerConfiguration(
+            host: host ?? environment["HEARTWORK_HOST"] ?? "127.0.0.1", port: port, dataDirectory: dataDirectory,
+            database: location, passwordHashCost: cost, secureCookies: secureCookies)
+
+        let store = try await HeartworkStore.open(configuration.database, logger: logger)
+        do {
+            let (application, services) = try await HeartworkApplication.build(configuration: configuration, store: store, logger: logger)
+            if demo {
+                let login = try await DemoData.seed(into: services)
+                FileHandle.standardOutput.write(Data("""
+                    Demo ready: open http://\(configuration.host == "0.0.0.0" ? "127.0.0.1" : configuration.host):\(configuration.port)/login
+                      username: \(login.username)
+                      password: \(login.password)
+
+                    """.utf8))
+            }
+            logger.info("starting", metadata: ["address": "\(configuration.host):\(configuration.port)", "database": "\(configuration.database)"])
+            try await application.runService()
+            logger.info("stopped")
+        } catch {
+            try? await store.shutdown()
+            throw error
+        }
+        try await store.shutdown()
+    }
+}

@@ -1,0 +1,188 @@
+import Foundation
+import HeartworkCore
+import HeartworkStore
+import Hummingbird
+
+/// POST /api/workouts. Heart rate is one value per second from `startTime` (null where
+/// there was no reading); RR intervals in ms; track points with `t` in seconds from the start.
+struct WorkoutUploadRequest: Decodable {
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case sport, startTime, indoor, heartRate, rrIntervals, track, distanceMeters, kilocalories
+    }
+
+    struct TrackPoint: Decodable {
+        enum CodingKeys: String, CodingKey, CaseIterable { case lat, lon, ele, t }
+        let lat: Double
+        let lon: Double
+        let ele: Double?
+        let t: Double
+
+        init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownKeys(CodingKeys.self)
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            lat = try container.decode(Double.self, forKey: .lat)
+            lon = try container.decode(Double.self, forKey: .lon)
+            ele = try container.decodeIfPresent(Double.self, forKey: .ele)
+            t = try container.decode(Double.self, forKey: .t)
+        }
+    }
+
+    let sport: String
+    let startTime: Date
+    let indoor: Bool
+    let heartRate: [Int?]
+    let rrIntervals: [Double]
+    let track: [TrackPoint]
+    let distanceMeters: Double?
+    let kilocalories: Double?
+
+    init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        sport = try container.decode(String.self, forKey: .sport)
+        startTime = try container.decode(Date.self, forKey: .startTime)
+        indoor = try container.decodeIfPresent(Bool.self, forKey: .indoor) ?? false
+        heartRate = try container.decode([Int?].self, forKey: .heartRate)
+        rrIntervals = try container.decodeIfPresent([Double].self, forKey: .rrIntervals) ?? []
+        track = try container.decodeIfPresent([TrackPoint].self, forKey: .track) ?? []
+        distanceMeters = try container.decodeIfPresent(Double.self, forKey: .distanceMeters)
+        kilocalories = try container.decodeIfPresent(Double.self, forKey: .kilocalories)
+    }
+
+    static let maximumSeconds = 24 * 3600
+
+    /// Checks every value; the error names the first field at fault.
+    func validated(now: Date = Date()) throws -> (sport: Sport, streams: WorkoutStreams) {
+        guard let sport = Sport(rawValue: sport) else {
+            throw APIError.invalid("sport is one of running, cycling, strength, other", field: "sport")
+        }
+        guard startTime <= now.addingTimeInterval(86_400), startTime > Date(timeIntervalSince1970: 0) else {
+            throw APIError.invalid("the start time is in the future or before 1970", field: "startTime")
+        }
+        guard !heartRate.isEmpty else { throw APIError.invalid("at least one second of heart rate is needed", field: "heartRate") }
+        guard heartRate.count <= Self.maximumSeconds else {
+            throw APIError.invalid("at most 24 hours (86,400 seconds) per workout", field: "heartRate")
+        }
+        for (index, value) in heartRate.enumerated() {
+            if let value, !(1...250).contains(value) {
+                throw APIError.invalid("\(value) bpm is not a heart rate (1–250 bpm, or null for no reading)", field: "heartRate[\(index)]")
+            }
+        }
+        guard heartRate.contains(where: { $0 != nil }) else {
+            throw APIError.invalid("every second is null: no heart rate was recorded", field: "heartRate")
+        }
+        guard rrIntervals.count <= 200_000 else { throw APIError.invalid("at most 200,000 RR intervals", field: "rrIntervals") }
+        for (index, value) in rrIntervals.enumerated() where !(value > 0 && value <= RRValidation.maximumIntervalMilliseconds) {
+            throw APIError.invalid("\(value) ms is not an RR interval (more than 0, at most 5000 ms)", field: "rrIntervals[\(index)]")
+        }
+        guard track.count <= Self.maximumSeconds * 2 else { throw APIError.invalid("at most 172,800 track points", field: "track") }
+        var points = [GeoPoint]()
+        points.reserveCapacity(track.count)
+        var previousTime = -Double.infinity
+        for (index, point) in track.enumerated() {
+            guard (-90...90).contains(point.lat) else { throw APIError.invalid("latitude \(point.lat) is outside −90…90", field: "track[\(index)].lat") }
+            guard (-180...180).contains(point.lon) else { throw APIError.invalid("longitude \(point.lon) is outside −180…180", field: "track[\(index)].lon") }
+            if let ele = point.ele, !(-500...9_000).contains(ele) {
+                throw APIError.invalid("elevation \(ele) m is outside −500…9000 m", field: "track[\(index)].ele")
+            }
+            guard point.t >= 0, point.t <= Double(Self.maximumSeconds) else {
+                throw APIError.invalid("t is seconds from the start, 0–86400", field: "track[\(index)].t")
+            }
+            guard point.t >= previousTime else {
+                throw APIError.invalid("t \(point.t) comes before the previous point's \(previousTime): points must be in time order", field: "track[\(index)].t")
+            }
+            previousTime = point.t
+            points.append(try GeoPoint(latitudeDegrees: point.lat, longitudeDegrees: point.lon, elevationMeters: point.ele, timeSeconds: point.t))
+        }
+        if let distanceMeters, !(0...1_000_000).contains(distanceMeters) {
+            throw APIError.invalid("distance is 0–1,000,000 m", field: "distanceMeters")
+        }
+        if let kilocalories, !(0...20_000).contains(kilocalories) {
+            throw APIError.invalid("energy is 0–20,000 kcal", field: "kilocalories")
+        }
+        return (sport, WorkoutStreams(heartRate: heartRate, rrIntervalsMilliseconds: rrIntervals, track: points))
+    }
+}
+
+/// A workout in lists: the summary only.
+struct WorkoutSummaryResponse: ResponseEncodable {
+    struct ZoneSeconds: Encodable {
+        let none: Int, low: Int, moderate: Int, high: Int, redLine: Int
+    }
+
+    struct Snapshot: Encodable {
+        let ageYears: Int?
+        let restingHeartRate: Double?
+        let maxHeartRate: Double?
+        let maxHeartRateMethod: String?
+        let weightKilograms: Double?
+        let sex: String?
+        /// Karvonen thresholds at 60, 70, 80, 90 and 100 % HRR, when the snapshot has zones.
+        let zoneThresholds: [Double]?
+    }
+
+    let id: String
+    let ownerID: String
+    let sport: String
+    let startTime: Date
+    let indoor: Bool
+    let durationSeconds: Int
+    let averageHeartRate: Double?
+    let minimumHeartRate: Double?
+    let maximumHeartRate: Double?
+    let kilocalories: Double?
+    let distanceMeters: Double?
+    let secondsInZones: ZoneSeconds?
+    let profile: Snapshot
+    let rrIntervalCount: Int
+    let trackPointCount: Int
+    let shared: Bool
+
+    init(_ workout: WorkoutRecord) {
+        id = workout.id
+        ownerID = workout.userID
+        sport = workout.sport.rawValue
+        startTime = workout.startedAt
+        indoor = workout.indoor
+        durationSeconds = workout.durationSeconds
+        averageHeartRate = workout.averageHeartRate.map { ($0 * 10).rounded() / 10 }
+        minimumHeartRate = workout.minimumHeartRate
+        maximumHeartRate = workout.maximumHeartRate
+        kilocalories = workout.kilocalories.map { ($0 * 10).rounded() / 10 }
+        distanceMeters = workout.distanceMeters.map { $0.rounded() }
+        secondsInZones = workout.secondsInZones.map { ZoneSeconds(none: $0[0], low: $0[1], moderate: $0[2], high: $0[3], redLine: $0[4]) }
+        let snapshot = workout.profile
+        profile = Snapshot(
+            ageYears: snapshot.ageYears, restingHeartRate: snapshot.restingHeartRate, maxHeartRate: snapshot.maximumHeartRate,
+            maxHeartRateMethod: snapshot.maximumHeartRateMethod, weightKilograms: snapshot.weightKilograms, sex: snapshot.sex?.rawValue,
+            zoneThresholds: snapshot.zoneProfile?.reserveZoneThresholds.map { ($0 * 1000).rounded() / 1000 })
+        rrIntervalCount = workout.rrCount
+        trackPointCount = workout.trackCount
+        shared = workout.shared
+    }
+}
+
+struct WorkoutListResponse: ResponseEncodable {
+    let workouts: [WorkoutSummaryResponse]
+    let limit: Int
+    let offset: Int
+}
+
+/// A workout with its streams.
+struct WorkoutDetailResponse: ResponseEncodable {
+    struct Point: Encodable {
+        let lat: Double, lon: Double, ele: Double?, t: Double
+    }
+
+    let summary: WorkoutSummaryResponse
+    let heartRate: [Int?]
+    let rrIntervals: [Double]
+    let track: [Point]
+
+    init(_ workout: WorkoutRecord, streams: WorkoutStreams) {
+        summary = WorkoutSummaryResponse(workout)
+        heartRate = streams.heartRate
+        rrIntervals = streams.rrIntervalsMilliseconds
+        track = streams.track.map { Point(lat: $0.latitudeDegrees, lon: $0.longitudeDegrees, ele: $0.elevationMeters, t: $0.timeSeconds ?? 0) }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Hummingbird
+import Prometheus
+
+/// The server's own Prometheus registry, exported at /metrics. Requests are counted by
+/// route pattern (never by concrete path, so ids do not leak into labels) and status.
+public final class ServerMetrics: Sendable {
+    public let registry = PrometheusCollectorRegistry()
+    let workoutsUploaded: Counter
+    let loginFailures: Counter
+
+    init() {
+        workoutsUploaded = registry.makeCounter(descriptor: MetricNameDescriptor(
+            namespace: "heartwork", metricName: "workouts_uploaded", unitName: "total", helpText: "Workouts stored"))
+        loginFailures = registry.makeCounter(descriptor: MetricNameDescriptor(
+            namespace: "heartwork", metricName: "login_failures", unitName: "total", helpText: "Failed sign-in attempts"))
+    }
+
+    func recordRequest(method: String, route: String, status: Int, nanoseconds: Int64) {
+        let labels = [("method", method), ("route", route), ("status", String(status))]
+        registry.makeCounter(descriptor: MetricNameDescriptor(
+            namespace: "heartwork", metricName: "http_requests", unitName: "total", helpText: "HTTP requests handled"),
+            labels: labels).increment()
+        registry.makeDurationHistogram(
+            descriptor: MetricNameDescriptor(namespace: "heartwork", metricName: "http_request_duration", unitName: "seconds", helpText: "Time to answer"),
+            labels: [("method", method), ("route", route)],
+            buckets: [.milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
+                      .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(5)]
+        ).recordNanoseconds(nanoseconds)
+    }
+}
+
+struct RequestMetricsMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let metrics: ServerMetrics
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = DispatchTime.now().uptimeNanoseconds
+        do {
+            let response = try await next(request, context)
+            record(request, context, status: Int(response.status.code), start: start)
+            return response
+        } catch {
+            let status = (error as? APIError)?.status.code ?? (error as? HTTPError)?.status.code ?? 500
+            record(request, context, status: Int(status), start: start)
+            throw error
+        }
+    }
+
+    private func record(_ request: Request, _ context: Context, status: Int, start: UInt64) {
+        let route = context.endpointPath ?? "unmatched"
+        metrics.recordRequest(
+            method: request.method.rawValue, route: route, status: status,
+            nanoseconds: Int64(DispatchTime.now().uptimeNanoseconds - start))
+    }
+}

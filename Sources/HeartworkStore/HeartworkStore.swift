@@ -1,0 +1,80 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import SQLKit
+
+/// Heartwork's persistence: one repository per aggregate, implemented once over SQLKit,
+/// so the same code runs on SQLite and PostgreSQL.
+public final class HeartworkStore: Sendable {
+    public let database: DatabaseConnection
+    public let users: any UserRepository
+    public let sessions: any SessionRepository
+    public let loginThrottle: any LoginThrottleRepository
+    public let friends: any FriendRepository
+    public let workouts: any WorkoutRepository
+
+    /// Opens the database and brings its schema up to date.
+    public static func open(_ location: DatabaseLocation, logger: Logger, eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) async throws -> HeartworkStore {
+        if case .sqlite(let path) = location {
+            let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        }
+        let database = try await DatabaseConnection.open(location, logger: logger, eventLoopGroup: eventLoopGroup)
+        do {
+            let applied = try await Migrations.run(on: database)
+            if !applied.isEmpty { logger.info("applied migrations", metadata: ["versions": "\(applied)", "database": "\(location)"]) }
+        } catch {
+            try? await database.shutdown()
+            throw error
+        }
+        return HeartworkStore(database: database)
+    }
+
+    init(database: DatabaseConnection) {
+        self.database = database
+        users = SQLUserRepository(database: database)
+        sessions = SQLSessionRepository(database: database)
+        loginThrottle = SQLLoginThrottleRepository(database: database)
+        friends = SQLFriendRepository(database: database)
+        workouts = SQLWorkoutRepository(database: database)
+    }
+
+    /// Checks the database answers (for /healthz).
+    public func ping() async throws {
+        _ = try await database.sql.raw("SELECT 1 AS one").first()
+    }
+
+    public func shutdown() async throws {
+        try await database.shutdown()
+    }
+}
+
+extension SQLRow {
+    func string(_ column: String) throws -> String { try decode(column: column, as: String.self) }
+    func optionalString(_ column: String) throws -> String? { try decode(column: column, as: String?.self) }
+    func int(_ column: String) throws -> Int { try decode(column: column, as: Int.self) }
+    func optionalInt(_ column: String) throws -> Int? { try decode(column: column, as: Int?.self) }
+    func double(_ column: String) throws -> Double { try decode(column: column, as: Double.self) }
+    func optionalDouble(_ column: String) throws -> Double? { try decode(column: column, as: Double?.self) }
+    func bool(_ column: String) throws -> Bool { try decode(column: column, as: Int.self) != 0 }
+    func date(_ column: String) throws -> Date { Date(milliseconds: try decode(column: column, as: Int64.self)) }
+    func optionalDate(_ column: String) throws -> Date? { try decode(column: column, as: Int64?.self).map(Date.init(milliseconds:)) }
+    func data(_ column: String) throws -> Data { try decode(column: column, as: Data.self) }
+}
+
+/// Escapes a user's search text for LIKE with `ESCAPE '\'`.
+func likePattern(containing text: String) -> String {
+    var escaped = ""
+    for character in text.lowercased() {
+        if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
+        escaped.append(character)
+    }
+    return "%\(escaped)%"
+}
+
+/// True when the error is a unique-constraint violation on either engine.
+func isUniqueViolation(_ error: any Error) -> Bool {
+    let text = String(reflecting: error).lowercased()
+    return text.contains("unique") || text.contains("23505")
+}

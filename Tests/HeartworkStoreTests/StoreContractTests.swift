@@ -1,0 +1,237 @@
+import Foundation
+import Testing
+import HeartworkCore
+import HeartworkStore
+import HeartworkTestSupport
+
+/// One contract, both engines: every repository must behave the same on SQLite and PostgreSQL.
+@Suite("Store contract")
+struct StoreContractTests {
+    static let engines = TestDatabase.all
+
+    private func user(_ name: String, fullName: String? = nil) -> UserRecord {
+        UserRecord(username: name, fullName: fullName ?? name.capitalized + " Runner", email: "\(name.lowercased())@example.org", passwordHash: "$2b$04$hash")
+    }
+
+    private func workout(of userID: String, startedAt: Date, shared: Bool = false) -> WorkoutRecord {
+        WorkoutRecord(
+            userID: userID, sport: .running, startedAt: startedAt, indoor: false, durationSeconds: 60,
+            averageHeartRate: 150, minimumHeartRate: 120, maximumHeartRate: 170, kilocalories: 12, distanceMeters: 250,
+            secondsInZones: [10, 20, 30, 0, 0],
+            profile: ProfileSnapshot(ageYears: 24, restingHeartRate: 65, maximumHeartRate: 190.82, maximumHeartRateMethod: "gellish", weightKilograms: 70, sex: .male),
+            rrCount: 0, trackCount: 0, shared: shared, sharedAt: shared ? startedAt : nil)
+    }
+
+    @Test(arguments: engines)
+    func migrationsRunOnceAndAgainIsANoOp(engine: TestDatabase) async throws {
+        try await engine.withFreshLocation { location in
+            let first = try await HeartworkStore.open(location, logger: TestDatabase.logger)
+            try await first.users.create(user("ada"))
+            try await first.shutdown()
+            let second = try await HeartworkStore.open(location, logger: TestDatabase.logger)
+            #expect(try await second.users.find(username: "ada") != nil)
+            try await second.shutdown()
+        }
+    }
+
+    @Test(arguments: engines)
+    func usernamesAreUniqueIgnoringCase(engine: TestDatabase) async throws {
+        try await engine.withStore { store in
+            try await store.users.create(user("Ada"))
+            await #expect(throws: StoreError.conflict("the username 'ADA' is taken")) { try await store.users.create(user("ADA")) }
+            let found = try #require(try await store.users.find(username: "aDa"))
+            #expect(found.username == "Ada")
+            #expect(found.maxSharedWorkouts == 20 && !found.autoShareWorkouts && !found.hasPhoto)
+        }
+    }
+
+    @Test(arguments: engines)
+    func profileUpdatesPhotosAndHistories(engine: TestDatabase) async throws {
+        try await engine.withStore { store in
+            var ada = user("ada")
+            try await store.users.create(ada)
+            ada.status = "Ready to challenge everyone"
+            ada.dateOfBirth = "1992-02-22"
+            ada.sex = .female
+            ada.heightMeters = 1.68
+            ada.maxHeartRateMethod = "measured"
+            ada.measuredMaxHeartRate = 188
+            ada.autoShareWorkouts = true
+            ada.maxSharedWorkouts = 5
+            try await store.users.update(ada)
+            let photo = Data([0x89, 0x50, 0x4E, 0x47, 0, 1, 2, 255])
+            try await store.users.setPhoto(userID: ada.id, contentType: "image/png", data: photo)
+            try await store.users.setPhoto(userID: ada.id, contentType: "image/png", data: photo + Data([7]))
+            let reloaded = try #require(try await store.users.find(id: ada.id))
+            #expect(reloaded.status == ada.status && reloaded.dateOfBirth == "1992-02-22" && reloaded.sex == .female)
+            #expect(reloaded.heightMeters == 1.68 && reloaded.measuredMaxHeartRate == 188 && reloaded.maxSharedWorkouts == 5)
+            #expect(reloaded.hasPhoto)
+            #expect(try await store.users.photo(userID: ada.id)?.data == photo + Data([7]))
+            let day = Date(timeIntervalSince1970: 1_700_000_000)
+            try await store.users.addWeight(userID: ada.id, MeasurementEntry(measuredAt: day.addingTimeInterval(86_400), value: 61.2))
+            try await store.users.addWeight(userID: ada.id, MeasurementEntry(measuredAt: day, value: 61.9))
+            #expect(try await store.users.weights(userID: ada.id).map(\.value) == [61.9, 61.2])
+            try await store.users.addRestingHeartRate(userID: ada.id, MeasurementEntry(measuredAt: day, value: 52.5))
+            #expect(try await store.users.restingHeartRates(userID: ada.id).first?.value == 52.5)
+        }
+    }
+
+    @Test(arguments: engines)
+    func searchMatchesUsernameOrNameCaseInsensitivelyAndPages(engine: TestDatabase) async throws {
+        try await engine.withStore { store in
+            let me = user("me")
+            try await store.users.create(me)
+            for (name, full) in [("jAppleseed", "John Appleseed"), ("annie", "Annie Apple"), ("bob", "Bob Smith"), ("pct_user", "Percent Sign")] {
+                try await store.users.create(user(name, fullName: full))
+            }
+            #expect(try await store.users.search("APPLE", excluding: me.id, page: Page()).map(\.username) == ["annie", "jAppleseed"])
+            #expect(try await store.users.search("smi", excluding: me.id, page: Page()).map(\.username) == ["bob"])
+            #expect(try await store.users.search("_", excluding: me.id, page: Page()).map(\.username) == ["pct_user"])
+            #expect(try await store.users.search("me", excluding: me.id, page: Page()).isEmpty)
+            #expect(try await store.users.search("", excluding: me.id, page: Page(limit: 2, offset: 2)).map(\.username) == ["jAppleseed", "pct_user"])
+        }
+    }
+
+    @Test(arguments: engines)
+    func sessionsExpireAndRevoke(engine: TestDatabase) async throws {
+        try await engine.withStore { store in
+            let ada = user("ada")
+            try await store.users.create(ada)
+            let now = Date()
+            for token in ["a", "b", "c"] {
+                try await store.sessions.create(SessionRecord(tokenHash: token, userID: ada.id, kind: .api, csrfToken: nil, createdAt: now, expiresAt: now.addingTimeInterval(30 * 86_400)))
+            }
+            #expect(try await store.sessions.find(tokenHash: "a")?.isValid(at: now) == true)
+            let joined = try #require(try await store.sessions.findWithUser(tokenHash: "a"))
+            #expect(joined.user.id == ada.id && joined.session.tokenHash == "a" && joined.session.kind == .api)
+            #expect(try await store.sessions.findWithUser(tokenHash: "nope") == nil)
+            #expect(try await store.sessions.find(tokenHash: "a")?.isValid(at: now.addingTimeInterval(31 * 86_400)) == false)
+            try await store.sessions.revoke(tokenHash: "a", at: now)
+            #expect(try await store.sessions.find(tokenHash: "a")?.isValid(at: now) == false)
+            try await store.sessions.revokeAll(userID: ada.id, keeping: "c", at: now)
+            #expect(try await store.sessions.find(tokenHash: "b")?.isValid(at: now) == false)
+            #expect(try await store.sessions.find(tokenHash: "c")?.isValid(at: now) == true)
+            try await store.loginThrottle.recordFailure(scope: "account:ada", at: now)
+            try await store.loginThrottle.recordFailure(scope: "account:ada", at: now.addingTimeInterval(-3600))
+            #expect(try await store.loginThrottle.failures(scope: "account:ada", since: now.addingTimeInterval(-900)) == 1)
+            try await store.loginThrottle.clear(scope: "account:ada")
+            #expect(try await store.loginThrottle.failures(scope: "account:ada", since: .distantPast) == 0)
+        }
+    }
+
+    @Test(arguments: engines)
+    func friendRequestsBecomeSymmetricFriendships(engine: TestDatabase) async throws {
+        try await engine.withStore { store in
+            let (ada, bob, cy) = (user("ada"), user("bob"), user("cy"))
+            for person in [ada, bob, cy] { try await store.users.create(person) }
+            let request = try await store.friends.createRequest(from: ada.id, to: bob.id, at: Date())
+            #expect(try await store.friends.pendingRequest(from: ada.id, to: bob.id)?.id == request.id)
+            #expect(try await store.friends.incoming(userID: bob.id).map(\.id) == [request.id])
+            #expect(try await store.friends.outgoing(userID: ada.id).map(\.id) == [request.id])
+            try await store.friends.answer(requestID: request.id, accept: true, at: Date())
+            #expect(try await store.friends.areFriends(ada.id, bob.id))
+            #expect(try await store.friends.areFriends(bob.id, ada.id))
+            #expect(try await store.friends.friends(of: bob.id).map(\.username) == ["ada"])
+            await #expect(throws: StoreError.conflict("the friend request was already answered")) {
+                try await store.friends.answer(requestID: request.id, accept: false, at: Date())
+            }
+            let denied = try await store.friends.createRequest(from: cy.id, to: ada.id, at: Date())
+            try await store.friends.answer(requestID: denied.id, accept: false, at: Date())
+            #expect(try await !store.friends.areFriends(ada.id, cy.id))
+            try await store.friends.remove(bob.id, ada.id)
+            #expect(try await !store.friends.areFriends(ada.id, bob.id))
+            #expect(try await !store.friends.areFriends(bob.id, ada.id))
+        }
+    }
+
+    @Test(arguments: engines)
+    func workoutsWithStreamsRoundTrip(engine: TestDatabase) async throws {
+        try await engine.withStore { store in
+            let ada = user("ada")
+            try await store.users.create(ada)
+            let start = Date(timeIntervalSince1970: 1_763_700_000)
+            let track = try (0..<100).map { try GeoPoint(latitudeDegrees: 48.2 + Double($0) * 1e-4, longitudeDegrees: 16.37, elevationMeters: 180.5, timeSeconds: Double($0)) }
+            let streams = WorkoutStreams(heartRate: [120, nil, 125, 250], rrIntervalsMilliseconds: [1000, 781.25], track: track)
+            let record = workout(of: ada.id, startedAt: start)
+            try await store.workouts.insert(record, streams: streams, maxShared: 20)
+            let found = try #require(try await store.workouts.find(id: record.id))
+            #expect(found == record || found.startedAt == record.startedAt)
+            #expect(found.secondsInZones == [10, 20, 30, 0, 0] && found.profile.sex == .male && found.profile.ageYears == 24)
+            let loaded = try #require(try await store.workouts.streams(workoutID: record.id))
+            #expect(loaded.heartRate == [120, nil, 125, 250])
+            #expect(loaded.rrIntervalsMilliseconds == [1000, 781.25])
+            #expect(loaded.track.count == 100)
+            #expect(zip(loaded.track, track).allSatisfy { abs($0.latitudeDegrees - $1.latitudeDegrees) < 1e-7 && $0.elevationMeters == 180.5 && $0.timeSeconds == $1.timeSeconds })
+        }
+    }
+
+    @Test(arguments: engines)
+    func listingIsNewestFirstPagedAndFilteredByDate(engine: TestDatabase) async throws {
+        try await engine.withStore { store in
+            let (ada, bob) = (user("ada"), user("bob"))
+            try await store.users.create(ada)
+            try await store.users.create(bob)
+            let base = Date(timeIntervalSince1970: 1_763_000_000)
+            for day in 0..<30 {
+                try await store.workouts.insert(workout(of: ada.id, startedAt: base.addingTimeInterval(Double(day) * 86_400)), streams: WorkoutStreams(heartRate: [100]), maxShared: 20)
+            }
+            try await store.workouts.insert(workout(of: bob.id, startedAt: base), streams: WorkoutStreams(heartRate: [100]), maxShared: 20)
+            let first = try await store.workouts.list(userID: ada.id, from: nil, to: nil, sharedOnly: false, page: Page(limit: 20))
+            #expect(first.count == 20)
+            #expect(first.first?.startedAt == base.addingTimeInterval(29 * 86_400))
+            #expect(zip(first, first.dropFirst()).allSatisfy { $0.startedAt > $1.startedAt })
+            #expect(try await store.workouts.list(userID: ada.id, from: nil, to: nil, sharedOnly: false, page: Page(limit: 20, offset: 20)).count == 10)
+            let week = try await store.workouts.list(userID: ada.id, from: base.addingTimeInterval(7 * 86_400), to: base.addingTimeInterval(14 * 86_400), sharedOnly: false, page: Page())
+            #expect(week.count == 7)
+            #expect(try await store.workouts.count(userID: ada.id) == 30)
+            #expect(try await store.workouts.list(userID: bob.id, from: nil, to: nil, sharedOnly: false, page: Page()).count == 1)
+        }
+    }
+
+    @Test(arguments: engines)
+    func sharingCapUnsharesTheOldestNeverDeletes(engine: TestDatabase) async throws {
+        try await engine.withStore { store in
+            let ada = user("ada")
+            try await store.users.create(ada)
+            let base = Date(timeIntervalSince1970: 1_763_000_000)
+            var ids = [String]()
+            for day in 0..<5 {
+                let record = workout(of: ada.id, startedAt: base.addingTimeInterval(Double(day) * 86_400), shared: true)
+                ids.append(record.id)
+                try await store.workouts.insert(record, streams: WorkoutStreams(heartRate: [100]), maxShared: 3)
+            }
+            let shared = try await store.workouts.list(userID: ada.id, from: nil, to: nil, sharedOnly: true, page: Page())
+            #expect(Set(shared.map(\.id)) == Set(ids.suffix(3)))
+            #expect(try await store.workouts.count(userID: ada.id) == 5)
+            // Sharing an old one again pushes the oldest of the others out.
+            let reshared = try #require(try await store.workouts.setShared(id: ids[0], userID: ada.id, shared: true, maxShared: 3, at: Date()))
+            #expect(!reshared.shared)  // it is itself the oldest: over the cap it stays unshared
+            _ = try await store.workouts.setShared(id: ids[4], userID: ada.id, shared: false, maxShared: 3, at: Date())
+            #expect(try await store.workouts.list(userID: ada.id, from: nil, to: nil, sharedOnly: true, page: Page()).count == 2)
+            #expect(try await store.workouts.setShared(id: ids[1], userID: "someone-else", shared: true, maxShared: 3, at: Date()) == nil)
+        }
+    }
+
+    @Test(arguments: engines)
+    func deleteOnlyByTheOwnerAndAFailedInsertLeavesNothing(engine: TestDatabase) async throws {
+        try await engine.withStore { store in
+            let (ada, bob) = (user("ada"), user("bob"))
+            try await store.users.create(ada)
+            try await store.users.create(bob)
+            let record = workout(of: ada.id, startedAt: Date())
+            try await store.workouts.insert(record, streams: WorkoutStreams(heartRate: [100]), maxShared: 20)
+            #expect(try await store.workouts.delete(id: record.id, userID: bob.id) == false)
+            #expect(try await store.workouts.delete(id: record.id, userID: ada.id) == true)
+            #expect(try await store.workouts.find(id: record.id) == nil)
+            #expect(try await store.workouts.streams(workoutID: record.id) == nil)
+            // The same id twice: the second insert fails as a whole, streams included.
+            let twice = workout(of: ada.id, startedAt: Date())
+            try await store.workouts.insert(twice, streams: WorkoutStreams(heartRate: [100]), maxShared: 20)
+            await #expect(throws: (any Error).self) {
+                try await store.workouts.insert(twice, streams: WorkoutStreams(heartRate: [200, 201]), maxShared: 20)
+            }
+            #expect(try await store.workouts.streams(workoutID: twice.id)?.heartRate == [100])
+            #expect(try await store.workouts.count(userID: ada.id) == 1)
+        }
+    }
+}

@@ -7,8 +7,15 @@ enum Relation: String, Encodable {
     case friend, requested, requestedYou = "requested-you", none
 }
 
+/// Search shows who someone is, nothing more: no status, no photo until you are friends.
 struct UserSearchResult: Encodable {
-    let user: PublicProfileResponse
+    struct Person: Encodable {
+        let id: String
+        let username: String
+        let fullName: String
+    }
+
+    let user: Person
     let relation: Relation
 }
 

@@ -15,7 +15,9 @@ struct FriendRoutes {
             let users = try await services.store.users.search(query, excluding: user.id, page: page)
             var results = [UserSearchResult]()
             for found in users {
-                results.append(UserSearchResult(user: PublicProfileResponse(found), relation: try await services.friends.relation(of: user, to: found.id)))
+                results.append(UserSearchResult(
+                    user: .init(id: found.id, username: found.username, fullName: found.fullName),
+                    relation: try await services.friends.relation(of: user, to: found.id)))
             }
             return UserSearchResponse(users: results, limit: page.limit, offset: page.offset)
         }

@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+@testable import HeartworkServer
+import HeartworkStore
+import HeartworkTestSupport
+import Hummingbird
+
+/// Every route, called without credentials, with a bad token, with an expired token and
+/// with another user's token on a victim's resources: always 401 or 404, never the victim's data.
+@Suite("Authorization")
+struct AuthorizationTests {
+    /// Routes anyone may call; they hold no personal data.
+    static let publicRoutes: Set<String> = [
+        "GET /", "GET /signup", "POST /signup", "GET /login", "POST /login", "POST /logout",
+        "GET /healthz", "GET /metrics", "GET /openapi.json", "GET /static/{file}",
+        "POST /api/auth/register", "POST /api/auth/login",
+    ]
+
+    struct Victim {
+        let id: String
+        let token: String
+        let privateWorkout: String
+        let sharedWorkout: String
+        let requestToVictim: String
+        /// Strings that must never reach anyone else.
+        let secrets: [String]
+    }
+
+    private func prepareVictim(_ server: ServerHarness) async throws -> Victim {
+        let (victimID, victim) = try await server.signUp("victim")
+        try await server.completeProfile(victim)
+        try await server.request(.patch, "/api/me", token: victim, json: ["status": "victim-private-status", "heightMeters": 1.93])
+        try await server.request(.post, "/api/me/weights", token: victim, json: ["kilograms": 77.7])
+        let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data("victim-photo-bytes-0123456789".utf8)
+        try await server.request(.put, "/api/me/photo", token: victim, raw: png, contentType: "image/png")
+        let privateWorkout = try await server.upload(victim)
+        let sharedWorkout = try await server.upload(victim)
+        try await server.request(.put, "/api/workouts/\(sharedWorkout)/share", token: victim)
+        let (_, suitor) = try await server.signUp("suitor")
+        let request = try await server.request(.post, "/api/friend-requests", token: suitor, json: ["userID": victimID])
+        let (friendID, friend) = try await server.signUp("victimsfriend")
+        let befriend = try await server.request(.post, "/api/friend-requests", token: friend, json: ["userID": victimID])
+        try await server.request(.post, "/api/friend-requests/\(befriend.json["id"] as? String ?? "")/accept", token: victim)
+        _ = friendID
+        return Victim(
+            id: victimID, token: victim, privateWorkout: privateWorkout, sharedWorkout: sharedWorkout,
+            requestToVictim: try #require(request.json["id"] as? String),
+            secrets: ["victim@example.org", "victim-private-status", "77.7", "1.93", "victim-photo-bytes", privateWorkout, sharedWorkout])
+    }
+
+    /// The route's path with each parameter pointing at the victim's things.
+    private func concrete(_ path: String, _ victim: Victim, workout: String) -> String {
+        path.replacingOccurrences(of: "{userID}", with: victim.id)
+            .replacingOccurrences(of: "{workoutID}", with: workout)
+            .replacingOccurrences(of: "{requestID}", with: victim.requestToVictim)
+            .replacingOccurrences(of: "{answer}", with: "accept")
+            .replacingOccurrences(of: "{action}", with: "share")
+            .replacingOccurrences(of: "{file}", with: "app.css")
+    }
+
+    @Test(arguments: TestDatabase.all)
+    func everyRouteRefusesStrangers(engine: TestDatabase) async throws {
+        try await ServerHarness.run(engine) { server in
+            let victim = try await prepareVictim(server)
+            let (_, attacker) = try await server.signUp("attacker")
+            let attackerWeb = try await server.webSession("attacker")
+            // An expired session of the victim's, stored as the server would have stored it.
+            let expired = SessionToken.generate()
+            try await server.store.sessions.create(SessionRecord(
+                tokenHash: SessionToken.hash(expired), userID: victim.id, kind: .api, csrfToken: nil,
+                createdAt: Date().addingTimeInterval(-40 * 86_400), expiresAt: Date().addingTimeInterval(-10 * 86_400)))
+
+            let routes = HeartworkApplication.buildRouter(server.services).routes
+                .map { (method: $0.method, path: OpenAPIPaths.template(for: $0.path.description)) }
+            #expect(routes.count > 40)
+            var checked = 0
+            for route in routes where !Self.publicRoutes.contains("\(route.method.rawValue) \(route.path)") {
+                for workout in [victim.privateWorkout, victim.sharedWorkout] {
+                    let uri = concrete(route.path, victim, workout: workout)
+                    let isAPI = uri.hasPrefix("/api/")
+                    let body: [String: Any]? = [.post, .put, .patch].contains(route.method) && isAPI ? [:] : nil
+                    for token in [nil, "hw_not-a-real-token", expired] as [String?] {
+                        let reply = try await server.request(route.method, uri, token: token, json: body)
+                        #expect(reply.status == .unauthorized, "\(route.method) \(uri) with \(token == nil ? "no" : "a bad or expired") token answered \(reply.status)")
+                        assertNoLeak(reply, victim, uri: uri, "\(route.method) \(uri)")
+                    }
+                    // Another user's credentials: the API with a bearer token, pages with a cookie and CSRF token.
+                    let reply: ServerHarness.Reply
+                    if isAPI {
+                        reply = try await server.request(route.method, uri, token: attacker, json: body)
+                    } else {
+                        var headers = HTTPFields()
+                        headers[.cookie] = attackerWeb.cookie
+                        headers[AuthenticationMiddleware.csrfHeader] = attackerWeb.csrf
+                        reply = try await server.request(route.method, uri, headers: headers)
+                    }
+                    let touchesVictim = ["{userID}", "{workoutID}", "{requestID}"].contains { route.path.contains($0) }
+                    if touchesVictim {
+                        #expect(reply.status == .notFound || reply.status == .unauthorized,
+                                "\(route.method) \(uri) with another user's credentials answered \(reply.status)")
+                    }
+                    assertNoLeak(reply, victim, uri: uri, "\(route.method) \(uri) as another user")
+                    checked += 1
+                }
+            }
+            #expect(checked >= 80)
+            // Nothing the stranger did changed the victim's things.
+            let mine = try await server.request(.get, "/api/workouts", token: victim.token)
+            #expect((mine.json["workouts"] as? [Any])?.count == 2)
+            #expect((try await server.request(.get, "/api/friend-requests/incoming", token: victim.token).json["requests"] as? [Any])?.count == 1)
+            #expect(try await server.request(.get, "/api/workouts/\(victim.privateWorkout)", token: victim.token).json["summary"].map { ($0 as? [String: Any])?["shared"] as? Bool } == false)
+        }
+    }
+
+    @Test func cookieSessionsNeedTheCSRFTokenToChangeAnything() async throws {
+        try await ServerHarness.run { server in
+            let (_, token) = try await server.signUp("cookie")
+            let id = try await server.upload(token)
+            let web = try await server.webSession("cookie")
+            var withoutToken = HTTPFields()
+            withoutToken[.cookie] = web.cookie
+            #expect(try await server.request(.delete, "/api/workouts/\(id)", headers: withoutToken).status == .forbidden)
+            var form = withoutToken
+            form[.contentType] = "application/x-www-form-urlencoded"
+            #expect(try await server.request(.post, "/workouts/\(id)/delete", raw: Data("_csrf=wrong".utf8), headers: form).status == .forbidden)
+            #expect(try await server.request(.get, "/api/workouts/\(id)", headers: withoutToken).status == .ok)
+            #expect(try await server.request(.post, "/workouts/\(id)/delete", raw: Data("_csrf=\(web.csrf)".utf8), headers: form).status == .seeOther)
+            #expect(try await server.request(.get, "/api/workouts/\(id)", token: token).status == .notFound)
+            // An API token is not a cookie, and a cookie is not a bearer token.
+            var tokenAsCookie = HTTPFields()
+            tokenAsCookie[.cookie] = "hw_session=\(token)"
+            #expect(try await server.request(.get, "/profile", headers: tokenAsCookie).status == .unauthorized)
+            let cookieValue = String(web.cookie.dropFirst("hw_session=".count))
+            #expect(try await server.request(.get, "/api/me", token: cookieValue).status == .unauthorized)
+        }
+    }
+
+    private func assertNoLeak(_ reply: ServerHarness.Reply, _ victim: Victim, uri: String, _ what: String) {
+        let text = reply.text
+        // An id the caller put in the URL may come back (the sign-in form keeps where to go next);
+        // anything else of the victim's may not.
+        for secret in victim.secrets where text.contains(secret) && !uri.contains(secret) {
+            Issue.record("\(what) leaked '\(secret)' (status \(reply.status))")
+        }
+    }
+}

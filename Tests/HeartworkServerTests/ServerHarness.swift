@@ -1,0 +1,125 @@
+import Foundation
+import HeartworkServer
+import HeartworkStore
+import HeartworkTestSupport
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+
+/// Starts the real application in process (Hummingbird's router test client, no sockets)
+/// on a fresh database, and offers the calls tests make again and again.
+struct ServerHarness {
+    let client: any TestClientProtocol
+    let services: AppServices
+    var store: HeartworkStore { services.store }
+
+    static func run(_ engine: TestDatabase = .sqlite, _ body: @Sendable (ServerHarness) async throws -> Void) async throws {
+        try await engine.withStore { store in
+            let configuration = ServerConfiguration(port: 0, dataDirectory: NSTemporaryDirectory(), passwordHashCost: 4)
+            let (application, services) = try await HeartworkApplication.build(configuration: configuration, store: store, logger: TestDatabase.logger)
+            try await application.test(.router) { client in
+                try await body(ServerHarness(client: client, services: services))
+            }
+        }
+    }
+
+    // MARK: Requests
+
+    struct Reply {
+        let status: HTTPResponse.Status
+        let headers: HTTPFields
+        let body: Data
+
+        var text: String { String(decoding: body, as: UTF8.self) }
+        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
+        var problemField: String? { json["field"] as? String }
+    }
+
+    @discardableResult
+    func request(_ method: HTTPRequest.Method, _ uri: String, token: String? = nil, json: Any? = nil, raw: Data? = nil,
+                 headers extra: HTTPFields = [:], contentType: String? = nil) async throws -> Reply {
+        var headers = extra
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        var body: ByteBuffer?
+        if let json {
+            body = ByteBuffer(data: try JSONSerialization.data(withJSONObject: json))
+            headers[.contentType] = "application/json"
+        } else if let raw {
+            body = ByteBuffer(data: raw)
+            if let contentType { headers[.contentType] = contentType }
+        }
+        let response = try await client.execute(uri: uri, method: method, headers: headers, body: body)
+        return Reply(status: response.status, headers: response.headers, body: Data(buffer: response.body))
+    }
+
+    /// Registers and signs in; returns the user id and an API token.
+    func signUp(_ username: String, password: String = "correct horse 1") async throws -> (id: String, token: String) {
+        let registered = try await request(.post, "/api/auth/register", json: [
+            "username": username, "fullName": "\(username.capitalized) Tester", "email": "\(username)@example.org", "password": password,
+        ])
+        guard registered.status == .created, let id = registered.json["id"] as? String else {
+            throw HarnessError("registration of \(username) failed: \(registered.status) \(registered.text)")
+        }
+        return (id, try await logIn(username, password: password))
+    }
+
+    func logIn(_ username: String, password: String = "correct horse 1") async throws -> String {
+        let reply = try await request(.post, "/api/auth/login", json: ["username": username, "password": password])
+        guard reply.status == .ok, let token = reply.json["token"] as? String else {
+            throw HarnessError("login of \(username) failed: \(reply.status) \(reply.text)")
+        }
+        return token
+    }
+
+    /// Signs in through the web form; returns the session cookie and its CSRF token.
+    func webSession(_ username: String, password: String = "correct horse 1") async throws -> (cookie: String, csrf: String) {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/x-www-form-urlencoded"
+        let reply = try await request(.post, "/login", raw: Data("username=\(username)&password=\(password.replacingOccurrences(of: " ", with: "+"))".utf8), headers: headers)
+        guard reply.status == .seeOther, let setCookie = reply.headers[.setCookie],
+              let cookie = setCookie.split(separator: ";").first.map(String.init) else {
+            throw HarnessError("web sign-in of \(username) failed: \(reply.status)")
+        }
+        var cookieHeaders = HTTPFields()
+        cookieHeaders[.cookie] = cookie
+        let page = try await request(.get, "/settings", headers: cookieHeaders)
+        guard let range = page.text.range(of: "name=\"csrf-token\" content=\""),
+              let end = page.text[range.upperBound...].firstIndex(of: "\"") else { throw HarnessError("no CSRF token on the page") }
+        return (cookie, String(page.text[range.upperBound..<end]))
+    }
+
+    /// Sets what zones and calories need.
+    func completeProfile(_ token: String) async throws {
+        try await request(.patch, "/api/me", token: token, json: ["dateOfBirth": "1992-02-22", "sex": "male"])
+        try await request(.post, "/api/me/resting-heart-rates", token: token, json: ["bpm": 65, "measuredAt": "2026-01-01T00:00:00Z"])
+        try await request(.post, "/api/me/weights", token: token, json: ["kilograms": 70, "measuredAt": "2026-01-01T00:00:00Z"])
+    }
+
+    static func workoutJSON(seconds: Int = 600, bpm: Int = 150, start: String = "2026-11-20T07:00:00Z", track: Bool = true, rr: Bool = true) -> [String: Any] {
+        var body: [String: Any] = [
+            "sport": "running", "startTime": start, "indoor": !track,
+            "heartRate": (0..<seconds).map { $0 == 5 ? NSNull() : (bpm + ($0 % 10)) as Any },
+        ]
+        if rr { body["rrIntervals"] = (0..<(seconds * 2)).map { _ in 400.0 } }
+        if track {
+            body["track"] = (0..<(seconds / 2)).map { index in
+                ["lat": 48.2 + Double(index) * 0.00003, "lon": 16.37, "ele": 180.0, "t": Double(index * 2)]
+            }
+        }
+        return body
+    }
+
+    func upload(_ token: String, _ body: [String: Any] = ServerHarness.workoutJSON()) async throws -> String {
+        let reply = try await request(.post, "/api/workouts", token: token, json: body)
+        guard reply.status == .created, let summary = reply.json["summary"] as? [String: Any], let id = summary["id"] as? String else {
+            throw HarnessError("upload failed: \(reply.status) \(reply.text)")
+        }
+        return id
+    }
+}
+
+struct HarnessError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

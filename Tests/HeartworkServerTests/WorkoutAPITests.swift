@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+import HeartworkStore
+import HeartworkTestSupport
+import Hummingbird
+
+@Suite("Workouts API")
+struct WorkoutAPITests {
+    @Test func uploadDerivesSummaryZonesCaloriesAndDistance() async throws {
+        try await ServerHarness.run { server in
+            let (_, token) = try await server.signUp("runner")
+            try await server.completeProfile(token)
+            let reply = try await server.request(.post, "/api/workouts", token: token, json: ServerHarness.workoutJSON(seconds: 600, bpm: 150))
+            #expect(reply.status == .created)
+            let summary = try #require(reply.json["summary"] as? [String: Any])
+            #expect(summary["durationSeconds"] as? Int == 600)
+            // bpm 150 + (second mod 10): mean 154.5 over the 599 readings that exist (second 5 is null).
+            #expect(abs((summary["averageHeartRate"] as? Double ?? 0) - 154.5) < 0.1)
+            #expect(summary["minimumHeartRate"] as? Double == 150 && summary["maximumHeartRate"] as? Double == 159)
+            let zones = try #require(summary["secondsInZones"] as? [String: Int])
+            #expect(zones.values.reduce(0, +) == 600)
+            // Age 34 at the start (born 1992-02-22), resting 65: low from 65 + 0.6·(184.12 − 65) = 136.5, moderate from 148.4, high from 160.3.
+            #expect(zones["moderate"] == 599 && zones["none"] == 1)
+            let profile = try #require(summary["profile"] as? [String: Any])
+            #expect(profile["ageYears"] as? Int == 34 && profile["restingHeartRate"] as? Double == 65 && profile["sex"] as? String == "male")
+            #expect((summary["kilocalories"] as? Double ?? 0) > 100)
+            // 300 fixes 0.00003° apart along a meridian: 299 × 3.336 m ≈ 997 m.
+            #expect(abs((summary["distanceMeters"] as? Double ?? 0) - 997) < 2)
+            #expect((reply.json["heartRate"] as? [Any])?.count == 600)
+            #expect((reply.json["track"] as? [Any])?.count == 300)
+            #expect((reply.json["rrIntervals"] as? [Double])?.first.map { abs($0 - 400) < 0.5 } == true)
+        }
+    }
+
+    @Test func listsAreNewestFirstPagedAndFilteredByDate() async throws {
+        try await ServerHarness.run { server in
+            let (_, token) = try await server.signUp("lister")
+            for day in 1...25 {
+                _ = try await server.upload(token, ServerHarness.workoutJSON(seconds: 60, start: String(format: "2026-10-%02dT07:00:00Z", day), track: false, rr: false))
+            }
+            let first = try await server.request(.get, "/api/workouts", token: token)
+            let workouts = try #require(first.json["workouts"] as? [[String: Any]])
+            #expect(workouts.count == 20)
+            #expect((workouts.first?["startTime"] as? String)?.hasPrefix("2026-10-25") == true)
+            #expect(try await server.request(.get, "/api/workouts?limit=20&offset=20", token: token).json["workouts"].map { ($0 as? [Any])?.count } == 5)
+            let range = try await server.request(.get, "/api/workouts?from=2026-10-10&to=2026-10-15", token: token)
+            #expect((range.json["workouts"] as? [Any])?.count == 5)
+            #expect(try await server.request(.get, "/api/workouts?limit=500", token: token).problemField == "limit")
+            #expect(try await server.request(.get, "/api/workouts?from=yesterday", token: token).problemField == "from")
+        }
+    }
+
+    @Test func deleteShareAndTheSharingCap() async throws {
+        try await ServerHarness.run { server in
+            let (ownerID, owner) = try await server.signUp("owner")
+            let (_, friend) = try await server.signUp("pal")
+            try await server.request(.put, "/api/me/settings", token: owner, json: ["autoShareWorkouts": true, "maxSharedWorkouts": 2])
+            var ids = [String]()
+            for day in 1...3 {
+                ids.append(try await server.upload(owner, ServerHarness.workoutJSON(seconds: 60, start: "2026-11-0\(day)T07:00:00Z", track: false, rr: false)))
+            }
+            // Befriend.
+            let request = try await server.request(.post, "/api/friend-requests", token: friend, json: ["userID": ownerID])
+            try await server.request(.post, "/api/friend-requests/\(request.json["id"] as? String ?? "")/accept", token: owner)
+            let shared = try await server.request(.get, "/api/friends/\(ownerID)/workouts", token: friend)
+            let sharedIDs = (shared.json["workouts"] as? [[String: Any]])?.compactMap { $0["id"] as? String }
+            #expect(Set(sharedIDs ?? []) == Set(ids.suffix(2)), "the cap of 2 unshared the oldest")
+            #expect(try await server.request(.get, "/api/workouts/\(ids[0])", token: friend).status == .notFound)
+            #expect(try await server.request(.get, "/api/workouts/\(ids[2])", token: friend).status == .ok)
+            #expect(try await server.request(.delete, "/api/workouts/\(ids[2])/share", token: owner).json["shared"] as? Bool == false)
+            #expect(try await server.request(.get, "/api/workouts/\(ids[2])", token: friend).status == .notFound)
+            #expect(try await server.request(.delete, "/api/workouts/\(ids[1])", token: friend).status == .notFound)
+            #expect(try await server.request(.delete, "/api/workouts/\(ids[1])", token: owner).status == .noContent)
+            #expect(try await server.request(.get, "/api/workouts/\(ids[1])", token: owner).status == .notFound)
+            #expect(try await server.store.workouts.count(userID: ownerID) == 2)
+        }
+    }
+
+    /// One broken thing per case, and the field the answer must name.
+    enum BadUpload: String, CaseIterable, Sendable {
+        case zeroHeartRate = "heartRate[3]"
+        case heartRateAbove250 = "heartRate[1]"
+        case trackTimeGoesBack = "track[1].t"
+        case latitudeBeyond90 = "track[0].lat"
+        case longitudeBeyond180 = "track[0].lon"
+        case negativeRR = "rrIntervals[0]"
+        case unknownSport = "sport"
+        case unreadableStart = "startTime"
+        case unknownField = "shoeSize"
+        case unknownTrackField = "track[0].speed"
+        case missingHeartRate = "heartRate"
+
+        func apply(to body: inout [String: Any]) {
+            switch self {
+            case .zeroHeartRate: body["heartRate"] = [120, 121, 122, 0]
+            case .heartRateAbove250: body["heartRate"] = [120, 251]
+            case .trackTimeGoesBack: body["track"] = [["lat": 1, "lon": 1, "t": 5], ["lat": 1, "lon": 1, "t": 4]]
+            case .latitudeBeyond90: body["track"] = [["lat": 91, "lon": 1, "t": 0]]
+            case .longitudeBeyond180: body["track"] = [["lat": 1, "lon": 181, "t": 0]]
+            case .negativeRR: body["rrIntervals"] = [-3]
+            case .unknownSport: body["sport"] = "curling"
+            case .unreadableStart: body["startTime"] = "next tuesday"
+            case .unknownField: body["shoeSize"] = 44
+            case .unknownTrackField: body["track"] = [["lat": 1, "lon": 1, "t": 0, "speed": 3]]
+            case .missingHeartRate: body.removeValue(forKey: "heartRate")
+            }
+        }
+    }
+
+    @Test(arguments: BadUpload.allCases)
+    func badUploadsNameTheFieldAndStoreNothing(bad: BadUpload) async throws {
+        try await ServerHarness.run { server in
+            let (id, token) = try await server.signUp("sloppy")
+            var body = ServerHarness.workoutJSON(seconds: 60, track: false, rr: false)
+            bad.apply(to: &body)
+            let reply = try await server.request(.post, "/api/workouts", token: token, json: body)
+            #expect(reply.status == .unprocessableContent || reply.status == .badRequest)
+            #expect(reply.headers[.contentType] == "application/problem+json")
+            #expect(reply.problemField == bad.rawValue, "\(reply.text)")
+            #expect(try await server.store.workouts.count(userID: id) == 0)
+        }
+    }
+
+    @Test func malformedAndOversizedBodies() async throws {
+        try await ServerHarness.run { server in
+            let (id, token) = try await server.signUp("mangler")
+            let broken = try await server.request(.post, "/api/workouts", token: token, raw: Data("{\"sport\": ".utf8), contentType: "application/json")
+            #expect(broken.status == .badRequest && (broken.json["detail"] as? String)?.contains("not valid JSON") == true)
+            let wrongType = try await server.request(.post, "/api/workouts", token: token, json: ["sport": "running", "startTime": "2026-11-20T07:00:00Z", "heartRate": "fast"])
+            #expect(wrongType.status == .badRequest && wrongType.problemField == "heartRate")
+            let huge = Data("{\"sport\":\"running\",\"heartRate\":[".utf8) + Data(repeating: UInt8(ascii: "1"), count: 33 * 1024 * 1024)
+            #expect(try await server.request(.post, "/api/workouts", token: token, raw: huge, contentType: "application/json").status == .contentTooLarge)
+            let xml = try await server.request(.post, "/api/workouts", token: token, raw: Data("<workout/>".utf8), contentType: "application/xml")
+            #expect(xml.status == .unsupportedMediaType)
+            #expect(try await server.store.workouts.count(userID: id) == 0)
+        }
+    }
+}

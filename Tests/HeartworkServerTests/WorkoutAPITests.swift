@@ -26,9 +26,13 @@ struct WorkoutAPITests {
             #expect((summary["kilocalories"] as? Double ?? 0) > 100)
             // 300 fixes 0.00003° apart along a meridian: 299 × 3.336 m ≈ 997 m.
             #expect(abs((summary["distanceMeters"] as? Double ?? 0) - 997) < 2)
-            #expect((reply.json["heartRate"] as? [Any])?.count == 600)
-            #expect((reply.json["track"] as? [Any])?.count == 300)
-            #expect((reply.json["rrIntervals"] as? [Double])?.first.map { abs($0 - 400) < 0.5 } == true)
+            let id = try #require(summary["id"] as? String)
+            #expect(reply.headers[.location] == "/api/workouts/\(id)")
+            let detail = try await server.request(.get, "/api/workouts/\(id)", token: token)
+            #expect((detail.json["heartRate"] as? [Any])?.count == 600)
+            #expect((detail.json["heartRate"] as? [Any])?[5] is NSNull)
+            #expect((detail.json["track"] as? [Any])?.count == 300)
+            #expect((detail.json["rrIntervals"] as? [Double])?.first.map { abs($0 - 400) < 0.5 } == true)
         }
     }
 

@@ -17,13 +17,19 @@ struct WorkoutUploadRequest: Decodable {
         let ele: Double?
         let t: Double
 
+        private static let latKey = AnyCodingKey(stringValue: "lat"), lonKey = AnyCodingKey(stringValue: "lon")
+        private static let eleKey = AnyCodingKey(stringValue: "ele"), tKey = AnyCodingKey(stringValue: "t")
+
+        /// One container per point (a 2-hour track has 7,200): checked and decoded together.
         init(from decoder: any Decoder) throws {
-            try decoder.rejectUnknownKeys(CodingKeys.self)
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            lat = try container.decode(Double.self, forKey: .lat)
-            lon = try container.decode(Double.self, forKey: .lon)
-            ele = try container.decodeIfPresent(Double.self, forKey: .ele)
-            t = try container.decode(Double.self, forKey: .t)
+            let container = try decoder.container(keyedBy: AnyCodingKey.self)
+            for key in container.allKeys where CodingKeys(rawValue: key.stringValue) == nil {
+                throw APIError.invalid("unknown field; accepted: ele, lat, lon, t", field: JSONBody.path(decoder.codingPath + [key]))
+            }
+            lat = try container.decode(Double.self, forKey: Self.latKey)
+            lon = try container.decode(Double.self, forKey: Self.lonKey)
+            ele = try container.decodeIfPresent(Double.self, forKey: Self.eleKey)
+            t = try container.decode(Double.self, forKey: Self.tKey)
         }
     }
 
@@ -166,6 +172,11 @@ struct WorkoutListResponse: ResponseEncodable {
     let workouts: [WorkoutSummaryResponse]
     let limit: Int
     let offset: Int
+}
+
+/// The answer to an upload.
+struct WorkoutCreatedResponse: ResponseEncodable {
+    let summary: WorkoutSummaryResponse
 }
 
 /// A workout with its streams.

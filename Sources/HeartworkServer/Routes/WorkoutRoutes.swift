@@ -1,5 +1,6 @@
 import Foundation
 import HeartworkStore
+import HTTPTypes
 import Hummingbird
 
 /// Upload, list, detail, delete, share and unshare.
@@ -7,12 +8,16 @@ struct WorkoutRoutes {
     let services: AppServices
 
     func register(on api: RouterGroup<AppRequestContext>) {
-        api.post("workouts") { request, context -> EditedResponse<WorkoutDetailResponse> in
+        // The answer is the summary (with the Location of the full workout): echoing 7,200
+        // samples back would only cost time on both ends.
+        api.post("workouts") { request, context -> EditedResponse<WorkoutCreatedResponse> in
             let user = try context.requireIdentity().user
             let body = try await JSONBody.decode(WorkoutUploadRequest.self, from: request, limit: services.configuration.maximumBodyBytes)
-            let (record, streams) = try await services.workoutService.store(body, for: user)
+            let (record, _) = try await services.workoutService.store(body, for: user)
             services.metrics.workoutsUploaded.increment()
-            return EditedResponse(status: .created, response: WorkoutDetailResponse(record, streams: streams))
+            var headers = HTTPFields()
+            headers[.location] = "/api/workouts/\(record.id)"
+            return EditedResponse(status: .created, headers: headers, response: WorkoutCreatedResponse(summary: WorkoutSummaryResponse(record)))
         }
         api.get("workouts") { request, context -> WorkoutListResponse in
             let user = try context.requireIdentity().user

@@ -54,6 +54,8 @@ public enum SQLEngine: Sendable {
 public final class DatabaseConnection: Sendable {
     public let engine: SQLEngine
     public let sql: any SQLDatabase
+    /// The same SQLite pool without SQLKit's row decoding, for reads (see `ColumnReader`).
+    private let sqlite: PooledSQLiteDatabase?
     private let shutdownPool: @Sendable () async throws -> Void
 
     public static func open(
@@ -67,10 +69,11 @@ public final class DatabaseConnection: Sendable {
             let source = SQLiteFileSource(path: path)
             let pool = SharedPool(EventLoopGroupConnectionPool(
                 source: source, maxConnectionsPerEventLoop: maxConnectionsPerEventLoop, logger: logger, on: eventLoopGroup))
-            let database = PooledSQLiteDatabase(pool: pool, logger: logger).sql(queryLogLevel: .trace)
+            let pooled = PooledSQLiteDatabase(pool: pool, logger: logger)
+            let database = pooled.sql(queryLogLevel: .trace)
             // journal_mode is a property of the file: set once, every connection then uses WAL.
             try await database.raw("PRAGMA journal_mode = WAL").run()
-            return DatabaseConnection(engine: .sqlite, sql: database) { try await pool.pool.shutdownAsync() }
+            return DatabaseConnection(engine: .sqlite, sql: database, sqlite: pooled) { try await pool.pool.shutdownAsync() }
         case .postgres(let url):
             let configuration: SQLPostgresConfiguration
             do {
@@ -82,14 +85,29 @@ public final class DatabaseConnection: Sendable {
                 source: PostgresConnectionSource(sqlConfiguration: configuration),
                 maxConnectionsPerEventLoop: maxConnectionsPerEventLoop, logger: logger, on: eventLoopGroup))
             let database = pool.pool.database(logger: logger).sql(queryLogLevel: .trace)
-            return DatabaseConnection(engine: .postgres, sql: database) { try await pool.pool.shutdownAsync() }
+            return DatabaseConnection(engine: .postgres, sql: database, sqlite: nil) { try await pool.pool.shutdownAsync() }
         }
     }
 
-    private init(engine: SQLEngine, sql: any SQLDatabase, shutdown: @escaping @Sendable () async throws -> Void) {
+    private init(engine: SQLEngine, sql: any SQLDatabase, sqlite: PooledSQLiteDatabase?, shutdown: @escaping @Sendable () async throws -> Void) {
         self.engine = engine
         self.sql = sql
+        self.sqlite = sqlite
         self.shutdownPool = shutdown
+    }
+
+    /// Runs a read and returns its rows: directly on SQLite, through SQLKit elsewhere.
+    func all(_ query: SQLQueryString) async throws -> [any ColumnReader] {
+        guard let sqlite else { return try await sql.readAll(query) }
+        let (text, binds) = sql.serialize(query)
+        let encoder = SQLiteDataEncoder()
+        let data = try binds.map { try encoder.encode($0) }
+        let rows: [SQLiteRow] = try await sqlite.query(text, data).get()
+        return rows
+    }
+
+    func first(_ query: SQLQueryString) async throws -> (any ColumnReader)? {
+        try await all(query).first
     }
 
     public func shutdown() async throws {

@@ -42,25 +42,12 @@ public final class HeartworkStore: Sendable {
 
     /// Checks the database answers (for /healthz).
     public func ping() async throws {
-        _ = try await database.sql.raw("SELECT 1 AS one").first()
+        _ = try await database.first("SELECT 1 AS one")
     }
 
     public func shutdown() async throws {
         try await database.shutdown()
     }
-}
-
-extension SQLRow {
-    func string(_ column: String) throws -> String { try decode(column: column, as: String.self) }
-    func optionalString(_ column: String) throws -> String? { try decode(column: column, as: String?.self) }
-    func int(_ column: String) throws -> Int { try decode(column: column, as: Int.self) }
-    func optionalInt(_ column: String) throws -> Int? { try decode(column: column, as: Int?.self) }
-    func double(_ column: String) throws -> Double { try decode(column: column, as: Double.self) }
-    func optionalDouble(_ column: String) throws -> Double? { try decode(column: column, as: Double?.self) }
-    func bool(_ column: String) throws -> Bool { try decode(column: column, as: Int.self) != 0 }
-    func date(_ column: String) throws -> Date { Date(milliseconds: try decode(column: column, as: Int64.self)) }
-    func optionalDate(_ column: String) throws -> Date? { try decode(column: column, as: Int64?.self).map(Date.init(milliseconds:)) }
-    func data(_ column: String) throws -> Data { try decode(column: column, as: Data.self) }
 }
 
 /// Escapes a user's search text for LIKE with `ESCAPE '\'`.

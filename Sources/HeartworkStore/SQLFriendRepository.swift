@@ -15,36 +15,35 @@ struct SQLFriendRepository: FriendRepository {
     }
 
     func pendingRequest(from: String, to: String) async throws -> FriendRequestRecord? {
-        try await sql.raw("""
+        try await database.first("""
             SELECT id, from_user, to_user, status, created_at FROM friend_requests
             WHERE from_user = \(bind: from) AND to_user = \(bind: to) AND status = 'pending'
-            """).first().map(Self.record)
+            """).map(Self.record)
     }
 
     func request(id: String) async throws -> FriendRequestRecord? {
-        try await sql.raw("SELECT id, from_user, to_user, status, created_at FROM friend_requests WHERE id = \(bind: id)")
-            .first().map(Self.record)
+        try await database.first("SELECT id, from_user, to_user, status, created_at FROM friend_requests WHERE id = \(bind: id)").map(Self.record)
     }
 
     func incoming(userID: String) async throws -> [FriendRequestRecord] {
-        try await sql.raw("""
+        try await database.all("""
             SELECT id, from_user, to_user, status, created_at FROM friend_requests
             WHERE to_user = \(bind: userID) AND status = 'pending' ORDER BY created_at DESC
-            """).all().map(Self.record)
+            """).map(Self.record)
     }
 
     func outgoing(userID: String) async throws -> [FriendRequestRecord] {
-        try await sql.raw("""
+        try await database.all("""
             SELECT id, from_user, to_user, status, created_at FROM friend_requests
             WHERE from_user = \(bind: userID) AND status = 'pending' ORDER BY created_at DESC
-            """).all().map(Self.record)
+            """).map(Self.record)
     }
 
     func answer(requestID: String, accept: Bool, at date: Date) async throws {
         try await database.transaction { sql in
-            guard let row = try await sql.raw("""
+            guard let row = try await sql.readFirst("""
                 SELECT id, from_user, to_user, status, created_at FROM friend_requests WHERE id = \(bind: requestID)
-                """).first() else { throw StoreError.notFound("no friend request \(requestID)") }
+                """) else { throw StoreError.notFound("no friend request \(requestID)") }
             let request = try Self.record(row)
             guard request.status == .pending else { throw StoreError.conflict("the friend request was already answered") }
             let status = accept ? "accepted" : "denied"
@@ -68,17 +67,17 @@ struct SQLFriendRepository: FriendRepository {
     }
 
     func areFriends(_ a: String, _ b: String) async throws -> Bool {
-        try await sql.raw("SELECT 1 AS yes FROM friendships WHERE user_id = \(bind: a) AND friend_id = \(bind: b)").first() != nil
+        try await database.first("SELECT 1 AS yes FROM friendships WHERE user_id = \(bind: a) AND friend_id = \(bind: b)") != nil
     }
 
     func friends(of userID: String) async throws -> [UserRecord] {
-        try await sql.raw("""
+        try await database.all("""
             SELECT users.id, username, full_name, email, password_hash, status, date_of_birth, sex, height_m, max_hr_method,
                 measured_max_hr, units, auto_share, max_shared_workouts, users.created_at,
                 (SELECT COUNT(*) FROM user_photos p WHERE p.user_id = users.id) AS photo_count
             FROM friendships JOIN users ON users.id = friendships.friend_id
             WHERE friendships.user_id = \(bind: userID) ORDER BY users.username_key
-            """).all().map(SQLUserRepository.record)
+            """).map(SQLUserRepository.record)
     }
 
     func remove(_ a: String, _ b: String) async throws {
@@ -89,7 +88,7 @@ struct SQLFriendRepository: FriendRepository {
         }
     }
 
-    static func record(_ row: any SQLRow) throws -> FriendRequestRecord {
+    static func record(_ row: any ColumnReader) throws -> FriendRequestRecord {
         FriendRequestRecord(
             id: try row.string("id"), fromUserID: try row.string("from_user"), toUserID: try row.string("to_user"),
             status: FriendRequestStatus(rawValue: try row.string("status")) ?? .pending, createdAt: try row.date("created_at"))

@@ -15,10 +15,10 @@ struct SQLSessionRepository: SessionRepository {
     }
 
     func find(tokenHash: String) async throws -> SessionRecord? {
-        guard let row = try await sql.raw("""
+        guard let row = try await database.first("""
             SELECT token_hash, user_id, kind, csrf_token, created_at, expires_at, revoked_at FROM sessions
             WHERE token_hash = \(bind: tokenHash)
-            """).first() else { return nil }
+            """) else { return nil }
         return SessionRecord(
             tokenHash: try row.string("token_hash"), userID: try row.string("user_id"),
             kind: SessionKind(rawValue: try row.string("kind")) ?? .api, csrfToken: try row.optionalString("csrf_token"),
@@ -26,14 +26,14 @@ struct SQLSessionRepository: SessionRepository {
     }
 
     func findWithUser(tokenHash: String) async throws -> (session: SessionRecord, user: UserRecord)? {
-        guard let row = try await sql.raw("""
+        guard let row = try await database.first("""
             SELECT s.token_hash, s.user_id, s.kind, s.csrf_token, s.created_at AS session_created_at, s.expires_at, s.revoked_at,
                 u.id, u.username, u.full_name, u.email, u.password_hash, u.status, u.date_of_birth, u.sex, u.height_m,
                 u.max_hr_method, u.measured_max_hr, u.units, u.auto_share, u.max_shared_workouts, u.created_at,
                 (SELECT COUNT(*) FROM user_photos p WHERE p.user_id = u.id) AS photo_count
             FROM sessions s JOIN users u ON u.id = s.user_id
             WHERE s.token_hash = \(bind: tokenHash)
-            """).first() else { return nil }
+            """) else { return nil }
         let session = SessionRecord(
             tokenHash: try row.string("token_hash"), userID: try row.string("user_id"),
             kind: SessionKind(rawValue: try row.string("kind")) ?? .api, csrfToken: try row.optionalString("csrf_token"),
@@ -68,9 +68,9 @@ struct SQLLoginThrottleRepository: LoginThrottleRepository {
     }
 
     func failures(scope: String, since date: Date) async throws -> Int {
-        let row = try await sql.raw("""
+        let row = try await database.first("""
             SELECT COUNT(*) AS failures FROM login_failures WHERE scope = \(bind: scope) AND failed_at >= \(bind: date.millisecondsSince1970)
-            """).first()
+            """)
         return try row?.int("failures") ?? 0
     }
 

@@ -29,20 +29,20 @@ struct SQLUserRepository: UserRepository {
     }
 
     func find(id: String) async throws -> UserRecord? {
-        try await sql.raw("SELECT \(unsafeRaw: Self.columns) FROM users WHERE id = \(bind: id)").first().map(Self.record)
+        try await database.first("SELECT \(unsafeRaw: Self.columns) FROM users WHERE id = \(bind: id)").map(Self.record)
     }
 
     func find(username: String) async throws -> UserRecord? {
-        try await sql.raw("SELECT \(unsafeRaw: Self.columns) FROM users WHERE username_key = \(bind: username.lowercased())").first().map(Self.record)
+        try await database.first("SELECT \(unsafeRaw: Self.columns) FROM users WHERE username_key = \(bind: username.lowercased())").map(Self.record)
     }
 
     func search(_ text: String, excluding userID: String, page: Page) async throws -> [UserRecord] {
         let pattern = likePattern(containing: text)
-        return try await sql.raw("""
+        return try await database.all("""
             SELECT \(unsafeRaw: Self.columns) FROM users
             WHERE id <> \(bind: userID) AND (username_key LIKE \(bind: pattern) ESCAPE '\\' OR full_name_key LIKE \(bind: pattern) ESCAPE '\\')
             ORDER BY username_key LIMIT \(bind: page.limit) OFFSET \(bind: page.offset)
-            """).all().map(Self.record)
+            """).map(Self.record)
     }
 
     func update(_ user: UserRecord) async throws {
@@ -68,7 +68,7 @@ struct SQLUserRepository: UserRepository {
     }
 
     func photo(userID: String) async throws -> (contentType: String, data: Data)? {
-        guard let row = try await sql.raw("SELECT content_type, data FROM user_photos WHERE user_id = \(bind: userID)").first() else { return nil }
+        guard let row = try await database.first("SELECT content_type, data FROM user_photos WHERE user_id = \(bind: userID)") else { return nil }
         return (try row.string("content_type"), try row.data("data"))
     }
 
@@ -80,8 +80,7 @@ struct SQLUserRepository: UserRepository {
     }
 
     func weights(userID: String) async throws -> [MeasurementEntry] {
-        try await sql.raw("SELECT id, measured_at, kilograms AS value FROM weight_entries WHERE user_id = \(bind: userID) ORDER BY measured_at, id")
-            .all().map(Self.measurement)
+        try await database.all("SELECT id, measured_at, kilograms AS value FROM weight_entries WHERE user_id = \(bind: userID) ORDER BY measured_at, id").map(Self.measurement)
     }
 
     func addRestingHeartRate(userID: String, _ entry: MeasurementEntry) async throws {
@@ -92,11 +91,10 @@ struct SQLUserRepository: UserRepository {
     }
 
     func restingHeartRates(userID: String) async throws -> [MeasurementEntry] {
-        try await sql.raw("SELECT id, measured_at, bpm AS value FROM resting_hr_entries WHERE user_id = \(bind: userID) ORDER BY measured_at, id")
-            .all().map(Self.measurement)
+        try await database.all("SELECT id, measured_at, bpm AS value FROM resting_hr_entries WHERE user_id = \(bind: userID) ORDER BY measured_at, id").map(Self.measurement)
     }
 
-    static func record(_ row: any SQLRow) throws -> UserRecord {
+    static func record(_ row: any ColumnReader) throws -> UserRecord {
         UserRecord(
             id: try row.string("id"), username: try row.string("username"), fullName: try row.string("full_name"),
             email: try row.string("email"), passwordHash: try row.string("password_hash"), status: try row.string("status"),
@@ -107,7 +105,7 @@ struct SQLUserRepository: UserRepository {
             createdAt: try row.date("created_at"), hasPhoto: try row.int("photo_count") > 0)
     }
 
-    static func measurement(_ row: any SQLRow) throws -> MeasurementEntry {
+    static func measurement(_ row: any ColumnReader) throws -> MeasurementEntry {
         MeasurementEntry(id: try row.string("id"), measuredAt: try row.date("measured_at"), value: try row.double("value"))
     }
 }

@@ -45,9 +45,9 @@ struct SQLWorkoutRepository: WorkoutRepository {
 
     /// Unshares the oldest shared workouts (by start time) beyond the cap; never deletes.
     static func enforceShareCap(_ sql: any SQLDatabase, userID: String, maxShared: Int) async throws {
-        let shared = try await sql.raw("""
+        let shared = try await sql.readAll("""
             SELECT id FROM workouts WHERE user_id = \(bind: userID) AND shared = 1 ORDER BY started_at DESC, id DESC
-            """).all().map { try $0.string("id") }
+            """).map { try $0.string("id") }
         for id in shared.dropFirst(max(0, maxShared)) {
             try await sql.raw("UPDATE workouts SET shared = 0, shared_at = NULL WHERE id = \(bind: id)").run()
         }
@@ -57,19 +57,19 @@ struct SQLWorkoutRepository: WorkoutRepository {
         let lower = from?.millisecondsSince1970 ?? Int64.min
         let upper = to?.millisecondsSince1970 ?? Int64.max
         let sharedClause: SQLQueryString = sharedOnly ? " AND shared = 1" : ""
-        return try await sql.raw("""
+        return try await database.all("""
             SELECT \(unsafeRaw: Self.columns) FROM workouts
             WHERE user_id = \(bind: userID) AND started_at >= \(bind: lower) AND started_at < \(bind: upper)\(sharedClause)
             ORDER BY started_at DESC, id DESC LIMIT \(bind: page.limit) OFFSET \(bind: page.offset)
-            """).all().map(Self.record)
+            """).map(Self.record)
     }
 
     func find(id: String) async throws -> WorkoutRecord? {
-        try await sql.raw("SELECT \(unsafeRaw: Self.columns) FROM workouts WHERE id = \(bind: id)").first().map(Self.record)
+        try await database.first("SELECT \(unsafeRaw: Self.columns) FROM workouts WHERE id = \(bind: id)").map(Self.record)
     }
 
     func streams(workoutID: String) async throws -> WorkoutStreams? {
-        guard let row = try await sql.raw("SELECT heart_rate, rr, track FROM workout_streams WHERE workout_id = \(bind: workoutID)").first() else {
+        guard let row = try await database.first("SELECT heart_rate, rr, track FROM workout_streams WHERE workout_id = \(bind: workoutID)") else {
             return nil
         }
         do {
@@ -84,7 +84,7 @@ struct SQLWorkoutRepository: WorkoutRepository {
 
     func delete(id: String, userID: String) async throws -> Bool {
         try await database.transaction { sql in
-            guard try await sql.raw("SELECT id FROM workouts WHERE id = \(bind: id) AND user_id = \(bind: userID)").first() != nil else {
+            guard try await sql.readFirst("SELECT id FROM workouts WHERE id = \(bind: id) AND user_id = \(bind: userID)") != nil else {
                 return false
             }
             try await sql.raw("DELETE FROM workout_streams WHERE workout_id = \(bind: id)").run()
@@ -95,7 +95,7 @@ struct SQLWorkoutRepository: WorkoutRepository {
 
     func setShared(id: String, userID: String, shared: Bool, maxShared: Int, at date: Date) async throws -> WorkoutRecord? {
         try await database.transaction { sql in
-            guard try await sql.raw("SELECT id FROM workouts WHERE id = \(bind: id) AND user_id = \(bind: userID)").first() != nil else {
+            guard try await sql.readFirst("SELECT id FROM workouts WHERE id = \(bind: id) AND user_id = \(bind: userID)") != nil else {
                 return nil
             }
             if shared {
@@ -106,15 +106,15 @@ struct SQLWorkoutRepository: WorkoutRepository {
             } else {
                 try await sql.raw("UPDATE workouts SET shared = 0, shared_at = NULL WHERE id = \(bind: id)").run()
             }
-            return try await sql.raw("SELECT \(unsafeRaw: Self.columns) FROM workouts WHERE id = \(bind: id)").first().map(Self.record)
+            return try await sql.readFirst("SELECT \(unsafeRaw: Self.columns) FROM workouts WHERE id = \(bind: id)").map(Self.record)
         }
     }
 
     func count(userID: String) async throws -> Int {
-        try await sql.raw("SELECT COUNT(*) AS total FROM workouts WHERE user_id = \(bind: userID)").first()?.int("total") ?? 0
+        try await database.first("SELECT COUNT(*) AS total FROM workouts WHERE user_id = \(bind: userID)")?.int("total") ?? 0
     }
 
-    static func record(_ row: any SQLRow) throws -> WorkoutRecord {
+    static func record(_ row: any ColumnReader) throws -> WorkoutRecord {
         let zoneColumns = ["zone_none_s", "zone_low_s", "zone_moderate_s", "zone_high_s", "zone_red_line_s"]
         let zones = try zoneColumns.map { try row.optionalInt($0) }
         return WorkoutRecord(

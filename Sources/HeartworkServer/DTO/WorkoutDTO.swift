@@ -168,7 +168,7 @@ struct WorkoutSummaryResponse: ResponseEncodable {
     }
 }
 
-struct WorkoutListResponse: ResponseEncodable {
+struct WorkoutListResponse: Encodable {
     let workouts: [WorkoutSummaryResponse]
     let limit: Int
     let offset: Int
@@ -180,7 +180,7 @@ struct WorkoutCreatedResponse: ResponseEncodable {
 }
 
 /// A workout with its streams.
-struct WorkoutDetailResponse: ResponseEncodable {
+struct WorkoutDetailResponse: Encodable {
     struct Point: Encodable {
         let lat: Double, lon: Double, ele: Double?, t: Double
     }
@@ -195,5 +195,108 @@ struct WorkoutDetailResponse: ResponseEncodable {
         heartRate = streams.heartRate
         rrIntervals = streams.rrIntervalsMilliseconds
         track = streams.track.map { Point(lat: $0.latitudeDegrees, lon: $0.longitudeDegrees, ele: $0.elevationMeters, t: $0.timeSeconds ?? 0) }
+    }
+}
+
+// MARK: Fast JSON for the hot responses (same shape as the Encodable form)
+
+extension WorkoutSummaryResponse {
+    func write(to json: inout JSONWriter) {
+        json.beginObject()
+        json.field("averageHeartRate", averageHeartRate)
+        json.field("distanceMeters", distanceMeters)
+        json.field("durationSeconds", durationSeconds)
+        json.field("id", id)
+        json.field("indoor", indoor)
+        json.field("kilocalories", kilocalories)
+        json.field("maximumHeartRate", maximumHeartRate)
+        json.field("minimumHeartRate", minimumHeartRate)
+        json.field("ownerID", ownerID)
+        json.key("profile")
+        json.beginObject()
+        json.field("ageYears", profile.ageYears)
+        json.field("maxHeartRate", profile.maxHeartRate)
+        json.field("maxHeartRateMethod", profile.maxHeartRateMethod)
+        json.field("restingHeartRate", profile.restingHeartRate)
+        json.field("sex", profile.sex)
+        json.field("weightKilograms", profile.weightKilograms)
+        if let thresholds = profile.zoneThresholds {
+            json.key("zoneThresholds")
+            json.beginArray()
+            for threshold in thresholds { json.number(threshold) }
+            json.endArray()
+        }
+        json.endObject()
+        json.field("rrIntervalCount", rrIntervalCount)
+        if let zones = secondsInZones {
+            json.key("secondsInZones")
+            json.beginObject()
+            json.field("high", zones.high)
+            json.field("low", zones.low)
+            json.field("moderate", zones.moderate)
+            json.field("none", zones.none)
+            json.field("redLine", zones.redLine)
+            json.endObject()
+        }
+        json.field("shared", shared)
+        json.field("sport", sport)
+        json.field("startTime", startTime)
+        json.field("trackPointCount", trackPointCount)
+        json.endObject()
+    }
+}
+
+extension WorkoutListResponse: ResponseGenerator {
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        JSONWriter.response(jsonBytes())
+    }
+
+    func jsonBytes() -> [UInt8] {
+        var json = JSONWriter(capacity: 512 * (workouts.count + 1))
+        json.beginObject()
+        json.field("limit", limit)
+        json.field("offset", offset)
+        json.key("workouts")
+        json.beginArray()
+        for workout in workouts { workout.write(to: &json) }
+        json.endArray()
+        json.endObject()
+        return json.bytes
+    }
+}
+
+extension WorkoutDetailResponse: ResponseGenerator {
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        JSONWriter.response(jsonBytes())
+    }
+
+    func jsonBytes() -> [UInt8] {
+        var json = JSONWriter(capacity: 64 * 1024 + heartRate.count * 4 + rrIntervals.count * 8 + track.count * 64)
+        json.beginObject()
+        json.key("heartRate")
+        json.beginArray()
+        for value in heartRate {
+            if let value { json.integer(value) } else { json.null() }
+        }
+        json.endArray()
+        json.key("rrIntervals")
+        json.beginArray()
+        for value in rrIntervals { json.number(value) }
+        json.endArray()
+        json.key("summary")
+        summary.write(to: &json)
+        json.key("track")
+        json.beginArray()
+        for point in track {
+            json.beginObject()
+            json.field("ele", point.ele)
+            json.field("lat", point.lat)
+            json.field("lon", point.lon)
+            json.field("t", point.t)
+            json.endObject()
+        }
+        json.endArray()
+        json.endObject()
+        return json.bytes
     }
 }

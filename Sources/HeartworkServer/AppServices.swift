@@ -11,6 +11,7 @@ public final class AppServices: Sendable {
     let friends: FriendService
     let workoutService: WorkoutService
     let pages: PageRenderer
+    let sessionCache: SessionCache
     let logger: Logger
 
     init(configuration: ServerConfiguration, store: HeartworkStore, logger: Logger) async throws {
@@ -18,12 +19,21 @@ public final class AppServices: Sendable {
         self.store = store
         self.logger = logger
         metrics = ServerMetrics()
+        sessionCache = SessionCache()
         let hasher = PasswordHasher(cost: configuration.passwordHashCost)
         let decoy = try await hasher.hash(SessionToken.generate())
-        accounts = AccountService(store: store, hasher: hasher, sessionLifetime: configuration.sessionLifetime, metrics: metrics, decoyHash: decoy)
+        accounts = AccountService(
+            store: store, hasher: hasher, sessionLifetime: configuration.sessionLifetime, metrics: metrics,
+            decoyHash: decoy, sessionCache: sessionCache)
         friends = FriendService(store: store)
         workoutService = WorkoutService(store: store)
         pages = try await PageRenderer()
+    }
+
+    /// Saves a changed user and makes every cached session of theirs reload it.
+    func save(_ user: UserRecord) async throws {
+        try await store.users.update(user)
+        sessionCache.forget(userID: user.id)
     }
 
     /// The profile with its latest measurements.

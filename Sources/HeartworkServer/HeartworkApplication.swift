@@ -25,7 +25,7 @@ public enum HeartworkApplication {
         router.add(middleware: LogRequestsMiddleware(.info))
         router.add(middleware: SecurityHeadersMiddleware())
         router.add(middleware: ErrorMiddleware(pages: services.pages))
-        router.add(middleware: AuthenticationMiddleware(store: services.store))
+        router.add(middleware: AuthenticationMiddleware(store: services.store, cache: services.sessionCache))
         SystemRoutes(services: services).register(on: router)
         let api = router.group("api")
         AccountRoutes(services: services).register(on: api)

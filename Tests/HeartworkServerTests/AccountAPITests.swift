@@ -48,6 +48,8 @@ struct AccountAPITests {
         try await ServerHarness.run { server in
             let (_, first) = try await server.signUp("carol")
             let second = try await server.logIn("carol")
+            // Used once, so the server has it cached: the change must still end it at once.
+            #expect(try await server.request(.get, "/api/me", token: second).status == .ok)
             let wrongCurrent = try await server.request(.post, "/api/me/password", token: first, json: ["currentPassword": "bad", "newPassword": "another good one"])
             #expect(wrongCurrent.status == .unprocessableContent && wrongCurrent.problemField == "currentPassword")
             #expect(try await server.request(.post, "/api/me/password", token: first, json: ["currentPassword": "correct horse 1", "newPassword": "another good one"]).status == .noContent)
@@ -68,6 +70,8 @@ struct AccountAPITests {
             #expect(updated.json["status"] as? String == "Ready to challenge everyone")
             #expect((updated.json["maxHeartRate"] as? [String: Any])?["method"] as? String == "tanaka")
             #expect(updated.json["id"] as? String == id)
+            // The cached session sees the change immediately.
+            #expect(try await server.request(.get, "/api/me", token: token).json["status"] as? String == "Ready to challenge everyone")
             for (body, field) in [
                 (["dateOfBirth": "2002-13-40"], "dateOfBirth"), (["sex": "robot"], "sex"), (["heightMeters": 7], "heightMeters"),
                 (["maxHeartRateMethod": "measured"], "measuredMaxHeartRate"), (["nickname": "x"], "nickname"), (["units": "furlongs"], "units"),

@@ -15,7 +15,7 @@ struct ProfileRoutes {
             var user = try context.requireIdentity().user
             let body = try await JSONBody.decode(ProfileUpdateRequest.self, from: request, limit: 64 * 1024)
             try body.apply(to: &user)
-            try await services.store.users.update(user)
+            try await services.save(user)
             return try await services.profile(of: user)
         }
         api.put("me/photo") { request, context -> HTTPResponse.Status in
@@ -26,6 +26,7 @@ struct ProfileRoutes {
                 throw APIError(.unsupportedMediaType, "Unsupported image", detail: "a profile photo must be a PNG or JPEG image (checked by content)", field: "body")
             }
             try await services.store.users.setPhoto(userID: user.id, contentType: contentType, data: bytes)
+            services.sessionCache.forget(userID: user.id)
             return .noContent
         }
         api.get("users/:userID/photo") { _, context -> Response in
@@ -69,7 +70,7 @@ struct ProfileRoutes {
             var user = try context.requireIdentity().user
             let body = try await JSONBody.decode(SettingsUpdateRequest.self, from: request, limit: 16 * 1024)
             try body.apply(to: &user)
-            try await services.store.users.update(user)
+            try await services.save(user)
             return SettingsResponse(user)
         }
     }

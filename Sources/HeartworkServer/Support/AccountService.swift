@@ -11,6 +11,7 @@ struct AccountService: Sendable {
     let metrics: ServerMetrics
     /// A hash of a random secret at the same cost as real ones, checked for unknown users.
     let decoyHash: String
+    let sessionCache: SessionCache
 
     /// Failed sign-ins allowed per window, per account and per address.
     static let accountFailureLimit = 5
@@ -69,6 +70,7 @@ struct AccountService: Sendable {
 
     func signOut(_ identity: Identity, now: Date = Date()) async throws {
         try await store.sessions.revoke(tokenHash: identity.session.tokenHash, at: now)
+        sessionCache.forget(tokenHash: identity.session.tokenHash)
     }
 
     /// Changes the password and ends every other session of the user.
@@ -79,5 +81,6 @@ struct AccountService: Sendable {
         }
         try await store.users.updatePasswordHash(userID: identity.user.id, passwordHash: try await hasher.hash(new))
         try await store.sessions.revokeAll(userID: identity.user.id, keeping: identity.session.tokenHash, at: now)
+        sessionCache.forget(userID: identity.user.id)
     }
 }

@@ -13,6 +13,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
     static let csrfHeader = HTTPField.Name("X-CSRF-Token")!
 
     let store: HeartworkStore
+    let cache: SessionCache
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
@@ -37,8 +38,15 @@ struct AuthenticationMiddleware: RouterMiddleware {
     private func resolve(_ token: String, viaCookie: Bool, now: Date) async throws -> Identity? {
         let trimmed = token.trimmingCharacters(in: .whitespaces)
         guard trimmed.hasPrefix("hw_"), trimmed.count < 100 else { return nil }
-        guard let (session, user) = try await store.sessions.findWithUser(tokenHash: SessionToken.hash(trimmed)),
-              session.isValid(at: now) else { return nil }
+        let hash = SessionToken.hash(trimmed)
+        let found: (session: SessionRecord, user: UserRecord)?
+        if let cached = cache.lookup(tokenHash: hash, now: now) {
+            found = cached
+        } else {
+            found = try await store.sessions.findWithUser(tokenHash: hash)
+            if let found, found.session.isValid(at: now) { cache.store(found.session, found.user, now: now) }
+        }
+        guard let (session, user) = found, session.isValid(at: now) else { return nil }
         // A web cookie only works as a cookie, an API token only as a bearer token.
         guard (session.kind == .web) == viaCookie else { return nil }
         return Identity(user: user, session: session, viaCookie: viaCookie)

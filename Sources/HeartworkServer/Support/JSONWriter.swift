@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Hummingbird
 
 /// A small JSON writer for the hottest responses (workout lists and streams), several times
@@ -46,7 +49,16 @@ struct JSONWriter {
     mutating func field(_ name: String, _ value: Double?) { if let value { key(name); number(value) } }
     mutating func field(_ name: String, _ value: Int?) { if let value { key(name); integer(value) } }
     mutating func field(_ name: String, _ value: Bool) { key(name); bool(value) }
-    mutating func field(_ name: String, _ value: Date) { key(name); string(value.formatted(.iso8601)) }
+    mutating func field(_ name: String, _ value: Date) { key(name); string(Self.iso8601(value)) }
+
+    /// yyyy-MM-ddTHH:mm:ssZ in UTC, as JSONEncoder's .iso8601 writes it, without a formatter.
+    static func iso8601(_ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+    }
 
     private mutating func appendNumber(_ value: Double) {
         guard value.isFinite else { bytes.append(contentsOf: "null".utf8); return }

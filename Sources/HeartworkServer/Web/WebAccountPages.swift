@@ -70,7 +70,7 @@ struct WebAccountPages {
                     throw APIError.invalid("enter a whole number of workouts", field: "maxSharedWorkouts")
                 }
                 try SettingsUpdateRequest(autoShareWorkouts: form["autoShareWorkouts"] == "on", maxSharedWorkouts: maxShared).apply(to: &user)
-                try await services.store.users.update(user)
+                try await services.save(user)
                 return PageRenderer.redirect(to: "/settings?saved=settings")
             } catch let problem as APIError {
                 var values = settingsValues(identity.user, saved: nil)

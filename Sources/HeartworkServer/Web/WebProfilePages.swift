@@ -32,7 +32,7 @@ struct WebProfilePages {
                 update.heightMeters = .some(try number(form["heightCentimeters"], field: "heightCentimeters").map { $0 / 100 })
                 update.measuredMaxHeartRate = .some(try number(form["measuredMaxHeartRate"], field: "measuredMaxHeartRate"))
                 try update.apply(to: &user)
-                try await services.store.users.update(user)
+                try await services.save(user)
                 return PageRenderer.redirect(to: "/profile")
             } catch let problem as APIError {
                 var values = try await profileValues(identity.user)

@@ -1,36 +1,20 @@
 import Foundation
 import HeartworkCore
 import HeartworkStore
+import HeartworkFormats
 import Hummingbird
 
 /// POST /api/workouts. Heart rate is one value per second from `startTime` (null where
 /// there was no reading); RR intervals in ms; track points with `t` in seconds from the start.
-struct WorkoutUploadRequest: Decodable {
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case sport, startTime, indoor, heartRate, rrIntervals, track, distanceMeters, kilocalories
-    }
+struct WorkoutUploadRequest {
+    static let fields = ["sport", "startTime", "indoor", "heartRate", "rrIntervals", "track", "distanceMeters", "kilocalories"]
 
-    struct TrackPoint: Decodable {
-        enum CodingKeys: String, CodingKey, CaseIterable { case lat, lon, ele, t }
+    struct TrackPoint {
+        static let fields = ["lat", "lon", "ele", "t"]
         let lat: Double
         let lon: Double
         let ele: Double?
         let t: Double
-
-        private static let latKey = AnyCodingKey(stringValue: "lat"), lonKey = AnyCodingKey(stringValue: "lon")
-        private static let eleKey = AnyCodingKey(stringValue: "ele"), tKey = AnyCodingKey(stringValue: "t")
-
-        /// One container per point (a 2-hour track has 7,200): checked and decoded together.
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: AnyCodingKey.self)
-            for key in container.allKeys where CodingKeys(rawValue: key.stringValue) == nil {
-                throw APIError.invalid("unknown field; accepted: ele, lat, lon, t", field: JSONBody.path(decoder.codingPath + [key]))
-            }
-            lat = try container.decode(Double.self, forKey: Self.latKey)
-            lon = try container.decode(Double.self, forKey: Self.lonKey)
-            ele = try container.decodeIfPresent(Double.self, forKey: Self.eleKey)
-            t = try container.decode(Double.self, forKey: Self.tKey)
-        }
     }
 
     let sport: String
@@ -42,17 +26,36 @@ struct WorkoutUploadRequest: Decodable {
     let distanceMeters: Double?
     let kilocalories: Double?
 
-    init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(CodingKeys.self)
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        sport = try container.decode(String.self, forKey: .sport)
-        startTime = try container.decode(Date.self, forKey: .startTime)
-        indoor = try container.decodeIfPresent(Bool.self, forKey: .indoor) ?? false
-        heartRate = try container.decode([Int?].self, forKey: .heartRate)
-        rrIntervals = try container.decodeIfPresent([Double].self, forKey: .rrIntervals) ?? []
-        track = try container.decodeIfPresent([TrackPoint].self, forKey: .track) ?? []
-        distanceMeters = try container.decodeIfPresent(Double.self, forKey: .distanceMeters)
-        kilocalories = try container.decodeIfPresent(Double.self, forKey: .kilocalories)
+    /// Reads the body with the fast JSON parser (a 2-hour upload is half a megabyte).
+    init(json: JSONValue) throws {
+        let body = try JSONFields(json, path: "", allowed: Self.fields)
+        sport = try body.string("sport")
+        let start = try body.string("startTime")
+        guard let startTime = JSONCoding.parseISO8601(start) else {
+            throw APIError.invalid("'\(start)' is not an ISO 8601 date-time such as 2026-11-21T07:30:00Z", field: "startTime")
+        }
+        self.startTime = startTime
+        indoor = try body.optionalBool("indoor") ?? false
+        heartRate = try body.array("heartRate").enumerated().map { index, value in
+            switch value {
+            case .null: return nil
+            case .number(let number):
+                guard number == number.rounded(), abs(number) < 1e9 else {
+                    throw APIError.badRequest("expected a whole number of beats per minute", field: "heartRate[\(index)]")
+                }
+                return Int(number)
+            default: throw APIError.badRequest("expected a number or null", field: "heartRate[\(index)]")
+            }
+        }
+        rrIntervals = try (body.optionalArray("rrIntervals") ?? []).enumerated().map { index, value in
+            try JSONFields.double(value, "rrIntervals[\(index)]")
+        }
+        track = try (body.optionalArray("track") ?? []).enumerated().map { index, value in
+            let point = try JSONFields(value, path: "track[\(index)]", allowed: TrackPoint.fields)
+            return TrackPoint(lat: try point.double("lat"), lon: try point.double("lon"), ele: try point.optionalDouble("ele"), t: try point.double("t"))
+        }
+        distanceMeters = try body.optionalDouble("distanceMeters")
+        kilocalories = try body.optionalDouble("kilocalories")
     }
 
     static let maximumSeconds = 24 * 3600

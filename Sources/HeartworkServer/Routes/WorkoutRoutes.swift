@@ -12,7 +12,7 @@ struct WorkoutRoutes {
         // samples back would only cost time on both ends.
         api.post("workouts") { request, context -> EditedResponse<WorkoutCreatedResponse> in
             let user = try context.requireIdentity().user
-            let body = try await JSONBody.decode(WorkoutUploadRequest.self, from: request, limit: services.configuration.maximumBodyBytes)
+            let body = try WorkoutUploadRequest(json: try JSONFields.parse(try await JSONBody.bytes(request, limit: services.configuration.maximumBodyBytes)))
             let (record, _) = try await services.workoutService.store(body, for: user)
             services.metrics.workoutsUploaded.increment()
             var headers = HTTPFields()

@@ -4,10 +4,7 @@ import Hummingbird
 /// Reads and decodes request bodies, turning every failure into a problem naming the field.
 enum JSONBody {
     static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws -> T {
-        let contentType = request.headers[.contentType] ?? ""
-        guard contentType.isEmpty || contentType.lowercased().hasPrefix("application/json") else {
-            throw APIError(.unsupportedMediaType, "Unsupported media type", detail: "send the body as application/json, not \(contentType)")
-        }
+        try checkMediaType(request)
         let buffer = try await collect(request, limit: limit)
         do {
             return try JSONCoding.decoder.decode(T.self, from: Data(buffer: buffer))
@@ -15,6 +12,20 @@ enum JSONBody {
             throw problem(error)
         } catch let error as APIError {
             throw error
+        }
+    }
+
+    /// The body's bytes, for the fast parser; the same media-type and size checks.
+    static func bytes(_ request: Request, limit: Int) async throws -> [UInt8] {
+        try checkMediaType(request)
+        var buffer = try await collect(request, limit: limit)
+        return buffer.readBytes(length: buffer.readableBytes) ?? []
+    }
+
+    static func checkMediaType(_ request: Request) throws {
+        let contentType = request.headers[.contentType] ?? ""
+        guard contentType.isEmpty || contentType.lowercased().hasPrefix("application/json") else {
+            throw APIError(.unsupportedMediaType, "Unsupported media type", detail: "send the body as application/json, not \(contentType)")
         }
     }
 

@@ -11,7 +11,8 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Run the Heartwork server and web app.",
         discussion: """
             Every option falls back to an environment variable: HEARTWORK_HOST, HEARTWORK_PORT, \
-            HEARTWORK_DATA_DIR, HEARTWORK_DATABASE_URL, HEARTWORK_LOG_LEVEL. SIGINT or SIGTERM stops \
+            HEARTWORK_DATA_DIR, HEARTWORK_DATABASE_URL, HEARTWORK_LOG_LEVEL. On SQLite, workout lists \
+            are kept in memory until they change (HEARTWORK_READ_CACHE=off disables it). SIGINT or SIGTERM stops \
             the server gracefully: requests in progress finish first.
 
             Examples:
@@ -68,7 +69,9 @@ struct ServeCommand: AsyncParsableCommand {
             host: host ?? environment["HEARTWORK_HOST"] ?? "127.0.0.1", port: port, dataDirectory: dataDirectory,
             database: location, passwordHashCost: cost, secureCookies: secureCookies)
 
-        let store = try await HeartworkStore.open(configuration.database, logger: logger)
+        // HEARTWORK_READ_CACHE=off reads every workout list from the database (SQLite only caches).
+        let cachesReads = (environment["HEARTWORK_READ_CACHE"] ?? "on").lowercased() != "off"
+        let store = try await HeartworkStore.open(configuration.database, logger: logger, cachesReads: cachesReads)
         do {
             let (application, services) = try await HeartworkApplication.build(configuration: configuration, store: store, logger: logger)
             if demo {

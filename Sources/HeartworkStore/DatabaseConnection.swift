@@ -57,6 +57,9 @@ public final class DatabaseConnection: Sendable {
     /// The same SQLite pool without SQLKit's row decoding, for reads (see `ColumnReader`).
     private let sqlite: PooledSQLiteDatabase?
     private let shutdownPool: @Sendable () async throws -> Void
+    /// SQLite takes one writer at a time. Waiting for its lock blocks a thread of the pool
+    /// that runs the queries, so writers queue here instead, without blocking anything.
+    private let writeGate = AsyncGate()
 
     public static func open(
         _ location: DatabaseLocation,
@@ -66,14 +69,20 @@ public final class DatabaseConnection: Sendable {
     ) async throws -> DatabaseConnection {
         switch location {
         case .sqlite(let path):
-            let source = SQLiteFileSource(path: path)
+            // Its own threads: SQLite calls block, and the shared pool also hashes passwords.
+            let threadPool = NIOThreadPool(numberOfThreads: 4)
+            threadPool.start()
+            let source = SQLiteFileSource(path: path, threadPool: threadPool)
             let pool = SharedPool(EventLoopGroupConnectionPool(
                 source: source, maxConnectionsPerEventLoop: maxConnectionsPerEventLoop, logger: logger, on: eventLoopGroup))
             let pooled = PooledSQLiteDatabase(pool: pool, logger: logger)
             let database = pooled.sql(queryLogLevel: .trace)
             // journal_mode is a property of the file: set once, every connection then uses WAL.
             try await database.raw("PRAGMA journal_mode = WAL").run()
-            return DatabaseConnection(engine: .sqlite, sql: database, sqlite: pooled) { try await pool.pool.shutdownAsync() }
+            return DatabaseConnection(engine: .sqlite, sql: database, sqlite: pooled) {
+                try await pool.pool.shutdownAsync()
+                try await threadPool.shutdownGracefully()
+            }
         case .postgres(let url):
             let configuration: SQLPostgresConfiguration
             do {
@@ -114,8 +123,22 @@ public final class DatabaseConnection: Sendable {
         try await shutdownPool()
     }
 
+    /// Runs one statement that writes.
+    func execute(_ query: SQLQueryString) async throws {
+        try await writing { try await self.sql.raw(query).run() }
+    }
+
     /// Runs `body` in one transaction on one connection: all of it is stored, or none.
     public func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await writing { try await self.runTransaction(body) }
+    }
+
+    private func writing<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        guard engine == .sqlite else { return try await body() }
+        return try await writeGate.run(body)
+    }
+
+    private func runTransaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         let begin = engine.beginWrite
         return try await sql.withSession { session in
             try await session.raw(SQLQueryString(begin)).run()
@@ -140,9 +163,10 @@ final class SharedPool<Source: ConnectionPoolSource>: @unchecked Sendable {
 /// Opens SQLite files with the settings Heartwork relies on.
 struct SQLiteFileSource: ConnectionPoolSource {
     let path: String
+    let threadPool: NIOThreadPool
 
     func makeConnection(logger: Logger, on eventLoop: any EventLoop) -> EventLoopFuture<SQLiteConnection> {
-        SQLiteConnection.open(storage: .file(path: path), threadPool: .singleton, logger: logger, on: eventLoop)
+        SQLiteConnection.open(storage: .file(path: path), threadPool: threadPool, logger: logger, on: eventLoop)
             .flatMap { connection in
                 connection.query("PRAGMA foreign_keys = ON")
                     .flatMap { _ in connection.query("PRAGMA busy_timeout = 10000") }
@@ -187,6 +211,34 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case .conflict(let message): message
         case .notFound(let message): message
         case .corruptData(let message): "stored data is damaged: \(message)"
+        }
+    }
+}
+
+/// A first-come, first-served lock for async code: waiters are suspended, not blocked.
+actor AsyncGate {
+    private var busy = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    func run<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        await acquire()
+        defer { release() }
+        return try await body()
+    }
+
+    private func acquire() async {
+        if !busy {
+            busy = true
+            return
+        }
+        await withCheckedContinuation { waiters.append($0) }
+    }
+
+    private func release() {
+        if waiters.isEmpty {
+            busy = false
+        } else {
+            waiters.removeFirst().resume()
         }
     }
 }

@@ -15,7 +15,11 @@ public final class HeartworkStore: Sendable {
     public let workouts: any WorkoutRepository
 
     /// Opens the database and brings its schema up to date.
-    public static func open(_ location: DatabaseLocation, logger: Logger, eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) async throws -> HeartworkStore {
+    /// - Parameter cachesReads: keep workout lists in memory on SQLite (see `CachingWorkoutRepository`).
+    public static func open(
+        _ location: DatabaseLocation, logger: Logger, cachesReads: Bool = true,
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) async throws -> HeartworkStore {
         if case .sqlite(let path) = location {
             let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -28,16 +32,17 @@ public final class HeartworkStore: Sendable {
             try? await database.shutdown()
             throw error
         }
-        return HeartworkStore(database: database)
+        return HeartworkStore(database: database, cachesReads: cachesReads)
     }
 
-    init(database: DatabaseConnection) {
+    init(database: DatabaseConnection, cachesReads: Bool) {
         self.database = database
         users = SQLUserRepository(database: database)
         sessions = SQLSessionRepository(database: database)
         loginThrottle = SQLLoginThrottleRepository(database: database)
         friends = SQLFriendRepository(database: database)
-        workouts = SQLWorkoutRepository(database: database)
+        let workouts = SQLWorkoutRepository(database: database)
+        self.workouts = cachesReads && database.engine == .sqlite ? CachingWorkoutRepository(base: workouts) : workouts
     }
 
     /// Checks the database answers (for /healthz).

@@ -7,10 +7,10 @@ struct SQLFriendRepository: FriendRepository {
 
     func createRequest(from: String, to: String, at date: Date) async throws -> FriendRequestRecord {
         let request = FriendRequestRecord(id: UUID().uuidString.lowercased(), fromUserID: from, toUserID: to, status: .pending, createdAt: date)
-        try await sql.raw("""
+        try await database.execute("""
             INSERT INTO friend_requests (id, from_user, to_user, status, created_at)
             VALUES (\(bind: request.id), \(bind: from), \(bind: to), 'pending', \(bind: date.millisecondsSince1970))
-            """).run()
+            """)
         return request
     }
 

@@ -6,12 +6,12 @@ struct SQLSessionRepository: SessionRepository {
     private var sql: any SQLDatabase { database.sql }
 
     func create(_ session: SessionRecord) async throws {
-        try await sql.raw("""
+        try await database.execute("""
             INSERT INTO sessions (token_hash, user_id, kind, csrf_token, created_at, expires_at, revoked_at)
             VALUES (\(bind: session.tokenHash), \(bind: session.userID), \(bind: session.kind.rawValue), \(bind: session.csrfToken),
                 \(bind: session.createdAt.millisecondsSince1970), \(bind: session.expiresAt.millisecondsSince1970),
                 \(bind: session.revokedAt?.millisecondsSince1970))
-            """).run()
+            """)
     }
 
     func find(tokenHash: String) async throws -> SessionRecord? {
@@ -42,18 +42,18 @@ struct SQLSessionRepository: SessionRepository {
     }
 
     func revoke(tokenHash: String, at date: Date) async throws {
-        try await sql.raw("UPDATE sessions SET revoked_at = \(bind: date.millisecondsSince1970) WHERE token_hash = \(bind: tokenHash) AND revoked_at IS NULL").run()
+        try await database.execute("UPDATE sessions SET revoked_at = \(bind: date.millisecondsSince1970) WHERE token_hash = \(bind: tokenHash) AND revoked_at IS NULL")
     }
 
     func revokeAll(userID: String, keeping tokenHash: String?, at date: Date) async throws {
-        try await sql.raw("""
+        try await database.execute("""
             UPDATE sessions SET revoked_at = \(bind: date.millisecondsSince1970)
             WHERE user_id = \(bind: userID) AND revoked_at IS NULL AND token_hash <> \(bind: tokenHash ?? "")
-            """).run()
+            """)
     }
 
     func deleteExpired(before date: Date) async throws {
-        try await sql.raw("DELETE FROM sessions WHERE expires_at < \(bind: date.millisecondsSince1970)").run()
+        try await database.execute("DELETE FROM sessions WHERE expires_at < \(bind: date.millisecondsSince1970)")
     }
 }
 
@@ -62,9 +62,9 @@ struct SQLLoginThrottleRepository: LoginThrottleRepository {
     private var sql: any SQLDatabase { database.sql }
 
     func recordFailure(scope: String, at date: Date) async throws {
-        try await sql.raw("""
+        try await database.execute("""
             INSERT INTO login_failures (id, scope, failed_at) VALUES (\(bind: UUID().uuidString), \(bind: scope), \(bind: date.millisecondsSince1970))
-            """).run()
+            """)
     }
 
     func failures(scope: String, since date: Date) async throws -> Int {
@@ -75,6 +75,6 @@ struct SQLLoginThrottleRepository: LoginThrottleRepository {
     }
 
     func clear(scope: String) async throws {
-        try await sql.raw("DELETE FROM login_failures WHERE scope = \(bind: scope)").run()
+        try await database.execute("DELETE FROM login_failures WHERE scope = \(bind: scope)")
     }
 }

@@ -14,7 +14,7 @@ struct SQLUserRepository: UserRepository {
 
     func create(_ user: UserRecord) async throws {
         do {
-            try await sql.raw("""
+            try await database.execute("""
                 INSERT INTO users (id, username, username_key, full_name, full_name_key, email, password_hash, status,
                     date_of_birth, sex, height_m, max_hr_method, measured_max_hr, units, auto_share, max_shared_workouts, created_at)
                 VALUES (\(bind: user.id), \(bind: user.username), \(bind: user.username.lowercased()), \(bind: user.fullName),
@@ -22,7 +22,7 @@ struct SQLUserRepository: UserRepository {
                     \(bind: user.dateOfBirth), \(bind: user.sex?.rawValue), \(bind: user.heightMeters), \(bind: user.maxHeartRateMethod),
                     \(bind: user.measuredMaxHeartRate), \(bind: user.units), \(bind: user.autoShareWorkouts ? 1 : 0),
                     \(bind: user.maxSharedWorkouts), \(bind: user.createdAt.millisecondsSince1970))
-                """).run()
+                """)
         } catch where isUniqueViolation(error) {
             throw StoreError.conflict("the username '\(user.username)' is taken")
         }
@@ -46,18 +46,18 @@ struct SQLUserRepository: UserRepository {
     }
 
     func update(_ user: UserRecord) async throws {
-        try await sql.raw("""
+        try await database.execute("""
             UPDATE users SET full_name = \(bind: user.fullName), full_name_key = \(bind: user.fullName.lowercased()),
                 email = \(bind: user.email), status = \(bind: user.status), date_of_birth = \(bind: user.dateOfBirth),
                 sex = \(bind: user.sex?.rawValue), height_m = \(bind: user.heightMeters), max_hr_method = \(bind: user.maxHeartRateMethod),
                 measured_max_hr = \(bind: user.measuredMaxHeartRate), units = \(bind: user.units),
                 auto_share = \(bind: user.autoShareWorkouts ? 1 : 0), max_shared_workouts = \(bind: user.maxSharedWorkouts)
             WHERE id = \(bind: user.id)
-            """).run()
+            """)
     }
 
     func updatePasswordHash(userID: String, passwordHash: String) async throws {
-        try await sql.raw("UPDATE users SET password_hash = \(bind: passwordHash) WHERE id = \(bind: userID)").run()
+        try await database.execute("UPDATE users SET password_hash = \(bind: passwordHash) WHERE id = \(bind: userID)")
     }
 
     func setPhoto(userID: String, contentType: String, data: Data) async throws {
@@ -73,10 +73,10 @@ struct SQLUserRepository: UserRepository {
     }
 
     func addWeight(userID: String, _ entry: MeasurementEntry) async throws {
-        try await sql.raw("""
+        try await database.execute("""
             INSERT INTO weight_entries (id, user_id, measured_at, kilograms)
             VALUES (\(bind: entry.id), \(bind: userID), \(bind: entry.measuredAt.millisecondsSince1970), \(bind: entry.value))
-            """).run()
+            """)
     }
 
     func weights(userID: String) async throws -> [MeasurementEntry] {
@@ -84,10 +84,10 @@ struct SQLUserRepository: UserRepository {
     }
 
     func addRestingHeartRate(userID: String, _ entry: MeasurementEntry) async throws {
-        try await sql.raw("""
+        try await database.execute("""
             INSERT INTO resting_hr_entries (id, user_id, measured_at, bpm)
             VALUES (\(bind: entry.id), \(bind: userID), \(bind: entry.measuredAt.millisecondsSince1970), \(bind: entry.value))
-            """).run()
+            """)
     }
 
     func restingHeartRates(userID: String) async throws -> [MeasurementEntry] {

@@ -188,6 +188,53 @@ struct StoreContractTests {
         }
     }
 
+    /// SQLite keeps lists in memory: every write must still show at once.
+    @Test(arguments: engines)
+    func listsSeeEveryWriteAtOnce(engine: TestDatabase) async throws {
+        try await engine.withStore { store in
+            let ada = user("ada")
+            try await store.users.create(ada)
+            func ids(_ sharedOnly: Bool = false) async throws -> [String] {
+                try await store.workouts.list(userID: ada.id, from: nil, to: nil, sharedOnly: sharedOnly, page: Page()).map(\.id)
+            }
+            #expect(try await ids().isEmpty)
+            let first = workout(of: ada.id, startedAt: Date(timeIntervalSince1970: 1_763_000_000))
+            try await store.workouts.insert(first, streams: WorkoutStreams(heartRate: [100]), maxShared: 20)
+            #expect(try await ids() == [first.id])
+            #expect(try await ids(true).isEmpty)
+            _ = try await store.workouts.setShared(id: first.id, userID: ada.id, shared: true, maxShared: 20, at: Date())
+            #expect(try await ids(true) == [first.id])
+            #expect(try await store.workouts.delete(id: first.id, userID: ada.id))
+            #expect(try await ids().isEmpty)
+            #expect(try await ids(true).isEmpty)
+        }
+    }
+
+    /// Reads racing writes must never leave an old list behind in the cache.
+    @Test(arguments: engines)
+    func listsStayExactUnderConcurrentWrites(engine: TestDatabase) async throws {
+        try await engine.withStore { store in
+            let ada = user("ada")
+            try await store.users.create(ada)
+            let base = Date(timeIntervalSince1970: 1_763_000_000)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<40 {
+                    group.addTask {
+                        if index % 2 == 0 {
+                            try await store.workouts.insert(
+                                workout(of: ada.id, startedAt: base.addingTimeInterval(Double(index) * 60)),
+                                streams: WorkoutStreams(heartRate: [100]), maxShared: 20)
+                        } else {
+                            _ = try await store.workouts.list(userID: ada.id, from: nil, to: nil, sharedOnly: false, page: Page(limit: 100))
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(try await store.workouts.list(userID: ada.id, from: nil, to: nil, sharedOnly: false, page: Page(limit: 100)).count == 20)
+        }
+    }
+
     @Test(arguments: engines)
     func sharingCapUnsharesTheOldestNeverDeletes(engine: TestDatabase) async throws {
         try await engine.withStore { store in

@@ -52,7 +52,7 @@ def histogram_mean(metrics, route, method):
     return float(values["sum"]) / float(values["count"]), int(float(values["count"]))
 
 
-def start(binary, data, read_cache=True):
+def start_server(binary, data, read_cache=True):
     port = free_port()
     environment = dict(os.environ, HEARTWORK_READ_CACHE="on" if read_cache else "off")
     server = subprocess.Popen([binary, "serve", "--port", str(port), "--data-dir", data, "--log-level", "warning"],
@@ -87,7 +87,7 @@ def load(base, token):
 def main():
     binary = sys.argv[1]
     data = tempfile.mkdtemp(prefix="heartwork-bench-")
-    server, base = start(binary, data)
+    server, base = start_server(binary, data)
     try:
         call(base, "POST", "/api/auth/register", body=json.dumps({"username": "bench", "fullName": "Bench Mark", "email": "b@example.org", "password": "benchmark!"}).encode())
         token = json.loads(call(base, "POST", "/api/auth/login", body=json.dumps({"username": "bench", "password": "benchmark!"}).encode())[1])["token"]
@@ -119,7 +119,7 @@ def main():
             call(base, "POST", "/api/workouts", token, small)
         cached = load(base, token)
         stop(server)
-        server, base = start(binary, data, read_cache=False)
+        server, base = start_server(binary, data, read_cache=False)
         uncached = load(base, token)
 
         print("Heartwork server benchmarks (release build, SQLite, one machine with 2 cores shared with wrk)")

@@ -56,8 +56,24 @@ struct JSONWriter {
         var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+        var text = [UInt8](repeating: 0, count: 20)
+        func put(_ value: Int32, at offset: Int, digits: Int) {
+            var remaining = value
+            for index in stride(from: offset + digits - 1, through: offset, by: -1) {
+                text[index] = UInt8(48 + remaining % 10)
+                remaining /= 10
+            }
+        }
+        put(parts.tm_year + 1900, at: 0, digits: 4)
+        put(parts.tm_mon + 1, at: 5, digits: 2)
+        put(parts.tm_mday, at: 8, digits: 2)
+        put(parts.tm_hour, at: 11, digits: 2)
+        put(parts.tm_min, at: 14, digits: 2)
+        put(parts.tm_sec, at: 17, digits: 2)
+        for (offset, character) in [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":"), (19, "Z")] as [(Int, Unicode.Scalar)] {
+            text[offset] = UInt8(ascii: character)
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     private mutating func appendNumber(_ value: Double) {
@@ -70,26 +86,35 @@ struct JSONWriter {
     }
 
     private mutating func appendString(_ value: String) {
-        bytes.append(UInt8(ascii: "\""))
-        let plain = value.utf8.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
-        if plain {
-            bytes.append(contentsOf: value.utf8)
+        var text = value
+        text.withUTF8 { utf8 in
             bytes.append(UInt8(ascii: "\""))
-            return
-        }
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: [92, 34])
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: [92, 92])
-            case 0x0A: bytes.append(contentsOf: [92, UInt8(ascii: "n")])
-            case 0x0D: bytes.append(contentsOf: [92, UInt8(ascii: "r")])
-            case 0x09: bytes.append(contentsOf: [92, UInt8(ascii: "t")])
-            case 0..<0x20:
-                bytes.append(contentsOf: Array(String(format: "\\u%04x", byte).utf8))
-            default: bytes.append(byte)
+            var plain = true
+            for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                plain = false
+                break
             }
+            if plain {
+                bytes.append(contentsOf: utf8)
+            } else {
+                for byte in utf8 { appendEscaped(byte) }
+            }
+            bytes.append(UInt8(ascii: "\""))
         }
-        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func appendEscaped(_ byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "\""): bytes.append(contentsOf: [92, 34])
+        case UInt8(ascii: "\\"): bytes.append(contentsOf: [92, 92])
+        case 0x0A: bytes.append(contentsOf: [92, UInt8(ascii: "n")])
+        case 0x0D: bytes.append(contentsOf: [92, UInt8(ascii: "r")])
+        case 0x09: bytes.append(contentsOf: [92, UInt8(ascii: "t")])
+        case 0..<0x20:
+            let hex = Array("0123456789abcdef".utf8)
+            bytes.append(contentsOf: [92, UInt8(ascii: "u"), 48, 48, hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
+        default: bytes.append(byte)
+        }
     }
 
     static func response(_ bytes: [UInt8]) -> Response {

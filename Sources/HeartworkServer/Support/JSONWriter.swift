@@ -21,16 +21,18 @@ struct JSONWriter {
     mutating func beginArray() { beginValue(); bytes.append(UInt8(ascii: "[")); needsComma.append(false) }
     mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma.removeLast() }
 
-    mutating func key(_ name: String) {
+    /// Keys are literals: their bytes are copied as they are (they need no escaping).
+    mutating func key(_ name: StaticString) {
         beginValue()
-        appendString(name)
-        bytes.append(UInt8(ascii: ":"))
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
         afterKey = true
     }
 
     mutating func string(_ value: String) { beginValue(); appendString(value) }
     mutating func number(_ value: Double) { beginValue(); appendNumber(value) }
-    mutating func integer(_ value: Int) { beginValue(); bytes.append(contentsOf: String(value).utf8) }
+    mutating func integer(_ value: Int) { beginValue(); appendInteger(Int64(value)) }
     mutating func bool(_ value: Bool) { beginValue(); bytes.append(contentsOf: (value ? "true" : "false").utf8) }
     mutating func null() { beginValue(); bytes.append(contentsOf: "null".utf8) }
 
@@ -45,11 +47,11 @@ struct JSONWriter {
     }
 
     // Optional fields are left out when nil, as synthesized Encodable does.
-    mutating func field(_ name: String, _ value: String?) { if let value { key(name); string(value) } }
-    mutating func field(_ name: String, _ value: Double?) { if let value { key(name); number(value) } }
-    mutating func field(_ name: String, _ value: Int?) { if let value { key(name); integer(value) } }
-    mutating func field(_ name: String, _ value: Bool) { key(name); bool(value) }
-    mutating func field(_ name: String, _ value: Date) { key(name); string(Self.iso8601(value)) }
+    mutating func field(_ name: StaticString, _ value: String?) { if let value { key(name); string(value) } }
+    mutating func field(_ name: StaticString, _ value: Double?) { if let value { key(name); number(value) } }
+    mutating func field(_ name: StaticString, _ value: Int?) { if let value { key(name); integer(value) } }
+    mutating func field(_ name: StaticString, _ value: Bool) { key(name); bool(value) }
+    mutating func field(_ name: StaticString, _ value: Date) { key(name); string(Self.iso8601(value)) }
 
     /// yyyy-MM-ddTHH:mm:ssZ in UTC, as JSONEncoder's .iso8601 writes it, without a formatter.
     static func iso8601(_ date: Date) -> String {
@@ -76,10 +78,28 @@ struct JSONWriter {
         return String(decoding: text, as: UTF8.self)
     }
 
+    /// Digits without building a String.
+    private mutating func appendInteger(_ value: Int64) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[19 - count] = UInt8(48 + magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            bytes.append(contentsOf: buffer[(20 - count)...])
+        }
+    }
+
     private mutating func appendNumber(_ value: Double) {
         guard value.isFinite else { bytes.append(contentsOf: "null".utf8); return }
         if value == value.rounded(), abs(value) < 1e15 {
-            bytes.append(contentsOf: String(Int64(value)).utf8)
+            appendInteger(Int64(value))
         } else {
             bytes.append(contentsOf: value.description.utf8)
         }

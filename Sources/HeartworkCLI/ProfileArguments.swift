@@ -39,12 +39,8 @@ func zoneProfile(
 }
 
 extension Double {
-    /// Up to three decimals without trailing zeros, for messages and tables.
-    var formattedForDisplay: String {
-        let rounded = rounded(toPlaces: 3)
-        if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int64(rounded)) }
-        return String(rounded)
-    }
+    /// Up to three decimals without trailing zeros, for messages and tables (Core's formatter).
+    var formattedForDisplay: String { formattedForMessage }
 }
 
 extension Double {

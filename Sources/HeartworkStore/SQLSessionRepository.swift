@@ -19,10 +19,7 @@ struct SQLSessionRepository: SessionRepository {
             SELECT token_hash, user_id, kind, csrf_token, created_at, expires_at, revoked_at FROM sessions
             WHERE token_hash = \(bind: tokenHash)
             """) else { return nil }
-        return SessionRecord(
-            tokenHash: try row.string("token_hash"), userID: try row.string("user_id"),
-            kind: SessionKind(rawValue: try row.string("kind")) ?? .api, csrfToken: try row.optionalString("csrf_token"),
-            createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"), revokedAt: try row.optionalDate("revoked_at"))
+        return try Self.session(row, createdColumn: "created_at")
     }
 
     func findWithUser(tokenHash: String) async throws -> (session: SessionRecord, user: UserRecord)? {
@@ -34,11 +31,15 @@ struct SQLSessionRepository: SessionRepository {
             FROM sessions s JOIN users u ON u.id = s.user_id
             WHERE s.token_hash = \(bind: tokenHash)
             """) else { return nil }
-        let session = SessionRecord(
+        return (try Self.session(row, createdColumn: "session_created_at"), try SQLUserRepository.record(row))
+    }
+
+    /// `createdColumn` differs where the row also carries the user's own created_at.
+    private static func session(_ row: any ColumnReader, createdColumn: String) throws -> SessionRecord {
+        SessionRecord(
             tokenHash: try row.string("token_hash"), userID: try row.string("user_id"),
             kind: SessionKind(rawValue: try row.string("kind")) ?? .api, csrfToken: try row.optionalString("csrf_token"),
-            createdAt: try row.date("session_created_at"), expiresAt: try row.date("expires_at"), revokedAt: try row.optionalDate("revoked_at"))
-        return (session, try SQLUserRepository.record(row))
+            createdAt: try row.date(createdColumn), expiresAt: try row.date("expires_at"), revokedAt: try row.optionalDate("revoked_at"))
     }
 
     func revoke(tokenHash: String, at date: Date) async throws {

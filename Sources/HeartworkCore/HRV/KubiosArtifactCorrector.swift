@@ -86,13 +86,7 @@ public struct KubiosArtifactCorrector: Sendable {
         let n = rr.count
         let half = Self.halfWindow
         while threshold1.count < n && (finishing || threshold1.count + half <= n - 1) {
-            let k = threshold1.count
-            while drrWindowEnd <= min(n - 1, k + half) {
-                drrWindow.insert(abs(drr[drrWindowEnd]))
-                drrWindowEnd += 1
-            }
-            threshold1.append(Self.threshold(drrWindow))
-            if k - half >= 0 { drrWindow.remove(abs(drr[k - half])) }
+            threshold1.append(Self.nextThreshold(at: threshold1.count, of: drr, window: &drrWindow, end: &drrWindowEnd))
         }
         while median.count < n && (finishing || median.count + Self.halfMedian <= n - 1) {
             let k = median.count
@@ -104,15 +98,21 @@ public struct KubiosArtifactCorrector: Sendable {
         }
         let available = mrr.count
         while threshold2.count < n && (finishing || threshold2.count + half <= available - 1) {
-            let k = threshold2.count
-            while mrrWindowEnd <= min(available - 1, k + half) {
-                mrrWindow.insert(abs(mrr[mrrWindowEnd]))
-                mrrWindowEnd += 1
-            }
-            threshold2.append(Self.threshold(mrrWindow))
-            if k - half >= 0 { mrrWindow.remove(abs(mrr[k - half])) }
+            threshold2.append(Self.nextThreshold(at: threshold2.count, of: mrr, window: &mrrWindow, end: &mrrWindowEnd))
         }
         classify(finishing: finishing)
+    }
+
+    /// The threshold at `k` over |series| in [k − 45, k + 45] (clipped to what exists), then
+    /// slides the window on by one.
+    private static func nextThreshold(at k: Int, of series: [Double], window: inout SortedWindow, end: inout Int) -> Double {
+        while end <= min(series.count - 1, k + halfWindow) {
+            window.insert(abs(series[end]))
+            end += 1
+        }
+        let value = threshold(window)
+        if k - halfWindow >= 0 { window.remove(abs(series[k - halfWindow])) }
+        return value
     }
 
     private static func threshold(_ window: SortedWindow) -> Double {

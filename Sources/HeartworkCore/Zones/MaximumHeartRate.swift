@@ -65,8 +65,8 @@ public enum PhysiologyError: Error, Hashable, Sendable, CustomStringConvertible 
 }
 
 extension Double {
-    /// Up to three decimals, without trailing zeros: 190.82, 65, 140.492.
-    var formattedForMessage: String {
+    /// Up to three decimals, without trailing zeros: 190.82, 65, 140.492 (messages and tables).
+    public var formattedForMessage: String {
         guard isFinite else { return "\(self)" }
         let rounded = (self * 1000).rounded() / 1000
         if rounded == rounded.rounded() && abs(rounded) < 1e15 { return String(Int64(rounded)) }

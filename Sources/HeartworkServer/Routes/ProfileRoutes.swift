@@ -39,30 +39,12 @@ struct ProfileRoutes {
             headers[.cacheControl] = "private, max-age=60"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(data: photo.data)))
         }
-        api.get("me/weights") { _, context -> MeasurementListResponse in
-            let user = try context.requireIdentity().user
-            return MeasurementListResponse(unit: "kg", entries: try await services.store.users.weights(userID: user.id).map(MeasurementResponse.init))
-        }
-        api.post("me/weights") { request, context -> EditedResponse<MeasurementResponse> in
-            let user = try context.requireIdentity().user
-            let body = try await JSONBody.decode(WeightEntryRequest.self, from: request, limit: 16 * 1024)
-            try body.validate()
-            let entry = MeasurementEntry(measuredAt: body.measuredAt ?? Date(), value: body.kilograms)
-            try await services.store.users.addWeight(userID: user.id, entry)
-            return EditedResponse(status: .created, response: MeasurementResponse(entry))
-        }
-        api.get("me/resting-heart-rates") { _, context -> MeasurementListResponse in
-            let user = try context.requireIdentity().user
-            return MeasurementListResponse(unit: "bpm", entries: try await services.store.users.restingHeartRates(userID: user.id).map(MeasurementResponse.init))
-        }
-        api.post("me/resting-heart-rates") { request, context -> EditedResponse<MeasurementResponse> in
-            let user = try context.requireIdentity().user
-            let body = try await JSONBody.decode(RestingHeartRateRequest.self, from: request, limit: 16 * 1024)
-            try body.validate()
-            let entry = MeasurementEntry(measuredAt: body.measuredAt ?? Date(), value: body.bpm)
-            try await services.store.users.addRestingHeartRate(userID: user.id, entry)
-            return EditedResponse(status: .created, response: MeasurementResponse(entry))
-        }
+        registerHistory(on: api, path: "me/weights", unit: "kg", body: WeightEntryRequest.self,
+                        read: { try await services.store.users.weights(userID: $0) },
+                        add: { try await services.store.users.addWeight(userID: $0, $1) })
+        registerHistory(on: api, path: "me/resting-heart-rates", unit: "bpm", body: RestingHeartRateRequest.self,
+                        read: { try await services.store.users.restingHeartRates(userID: $0) },
+                        add: { try await services.store.users.addRestingHeartRate(userID: $0, $1) })
         api.get("me/settings") { _, context -> SettingsResponse in
             SettingsResponse(try context.requireIdentity().user)
         }
@@ -72,6 +54,43 @@ struct ProfileRoutes {
             try body.apply(to: &user)
             try await services.save(user)
             return SettingsResponse(user)
+        }
+    }
+}
+
+/// A new entry for one of the profile's dated histories (weight, resting heart rate).
+protocol MeasurementEntryRequest: Decodable {
+    var value: Double { get }
+    var measuredAt: Date? { get }
+    func validate() throws
+}
+
+extension WeightEntryRequest: MeasurementEntryRequest {
+    var value: Double { kilograms }
+}
+
+extension RestingHeartRateRequest: MeasurementEntryRequest {
+    var value: Double { bpm }
+}
+
+extension ProfileRoutes {
+    /// GET lists the history, POST adds a validated entry (now, unless it says when).
+    func registerHistory<Body: MeasurementEntryRequest>(
+        on api: RouterGroup<AppRequestContext>, path: RouterPath, unit: String, body: Body.Type,
+        read: @escaping @Sendable (String) async throws -> [MeasurementEntry],
+        add: @escaping @Sendable (String, MeasurementEntry) async throws -> Void
+    ) {
+        api.get(path) { _, context -> MeasurementListResponse in
+            let user = try context.requireIdentity().user
+            return MeasurementListResponse(unit: unit, entries: try await read(user.id).map(MeasurementResponse.init))
+        }
+        api.post(path) { request, context -> EditedResponse<MeasurementResponse> in
+            let user = try context.requireIdentity().user
+            let body = try await JSONBody.decode(Body.self, from: request, limit: 16 * 1024)
+            try body.validate()
+            let entry = MeasurementEntry(measuredAt: body.measuredAt ?? Date(), value: body.value)
+            try await add(user.id, entry)
+            return EditedResponse(status: .created, response: MeasurementResponse(entry))
         }
     }
 }

@@ -10,8 +10,6 @@ enum JSONBody {
             return try JSONCoding.decoder.decode(T.self, from: Data(buffer: buffer))
         } catch let error as DecodingError {
             throw problem(error)
-        } catch let error as APIError {
-            throw error
         }
     }
 

@@ -2,7 +2,8 @@
 import PackageDescription
 
 /// Heartwork: a self-hosted heart-rate training platform.
-/// Layers (see docs/ARCHITECTURE.md): Core (pure domain) ← Formats (bytes, files) ← CLI.
+/// Layers (see docs/ARCHITECTURE.md): Core (pure domain) ← Formats (bytes, files) ← Store ← App (services, no HTTP)
+/// ← Server (HTTP and WebSocket edge) ← CLI.
 let package = Package(
     name: "Heartwork",
     platforms: [.macOS(.v14)],
@@ -25,6 +26,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .target(name: "HeartworkCore"),
@@ -42,22 +47,38 @@ let package = Package(
             ]
         ),
         .target(
+            name: "HeartworkApp",
+            dependencies: [
+                "HeartworkCore",
+                "HeartworkFormats",
+                "HeartworkStore",
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        .target(
             name: "HeartworkServer",
             dependencies: [
                 "HeartworkCore",
                 "HeartworkFormats",
                 "HeartworkCharts",
                 "HeartworkStore",
+                "HeartworkApp",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Mustache", package: "swift-mustache"),
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            resources: [.copy("Resources")]
+            // Embedded in the binary, so one file runs from anywhere (see EmbeddedResources).
+            resources: [.embedInCode("Resources")]
         ),
         .target(
             name: "HeartworkCLI",
@@ -66,12 +87,22 @@ let package = Package(
                 "HeartworkFormats",
                 "HeartworkCharts",
                 "HeartworkStore",
+                "HeartworkApp",
                 "HeartworkServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(name: "heartwork", dependencies: ["HeartworkCLI"]),
         .executableTarget(name: "heartwork-benchmarks", dependencies: ["HeartworkCore"], path: "Benchmarks/HRVBenchmark"),
+        .executableTarget(
+            name: "heartwork-codec-benchmarks",
+            dependencies: [
+                "HeartworkCore", "HeartworkFormats", "HeartworkStore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "SQLKit", package: "sql-kit"),
+            ],
+            path: "Benchmarks/CodecBenchmark"
+        ),
         .target(name: "HeartworkTestSupport", dependencies: ["HeartworkStore"], path: "Tests/HeartworkTestSupport"),
         .testTarget(
             name: "HeartworkCoreTests",
@@ -81,12 +112,18 @@ let package = Package(
         .testTarget(name: "HeartworkFormatsTests", dependencies: ["HeartworkFormats", "HeartworkTestSupport"]),
         .testTarget(name: "HeartworkChartsTests", dependencies: ["HeartworkCharts"]),
         .testTarget(name: "HeartworkStoreTests", dependencies: ["HeartworkStore", "HeartworkTestSupport"]),
+        .testTarget(name: "HeartworkAppTests", dependencies: ["HeartworkApp", "HeartworkTestSupport"]),
         .testTarget(
             name: "HeartworkServerTests",
             dependencies: [
                 "HeartworkServer",
+                "HeartworkApp",
                 "HeartworkTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
             ]
         ),
         .testTarget(name: "HeartworkCLITests", dependencies: ["HeartworkCLI", "HeartworkTestSupport"]),

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeartworkApp
 import HeartworkServer
 import HeartworkStore
 import Hummingbird
@@ -65,31 +66,30 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let cost = bcryptCost ?? Int(environment["HEARTWORK_BCRYPT_COST"] ?? "") ?? 12
         guard (4...16).contains(cost) else { throw ValidationError("the bcrypt cost must be 4–16") }
-        let configuration = ServerConfiguration(
-            host: host ?? environment["HEARTWORK_HOST"] ?? "127.0.0.1", port: port, dataDirectory: dataDirectory,
-            database: location, passwordHashCost: cost, secureCookies: secureCookies)
-
         // HEARTWORK_READ_CACHE=off reads every workout list from the database (SQLite only caches).
         let cachesReads = (environment["HEARTWORK_READ_CACHE"] ?? "on").lowercased() != "off"
-        let store = try await HeartworkStore.open(configuration.database, logger: logger, cachesReads: cachesReads)
-        do {
-            let (application, services) = try await HeartworkApplication.build(configuration: configuration, store: store, logger: logger)
-            if demo {
-                let login = try await DemoData.seed(into: services)
-                FileHandle.standardOutput.write(Data("""
-                    Demo ready: open http://\(configuration.host == "0.0.0.0" ? "127.0.0.1" : configuration.host):\(configuration.port)/login
-                      username: \(login.username)
-                      password: \(login.password)
+        let configuration = ServerConfiguration(
+            host: host ?? environment["HEARTWORK_HOST"] ?? "127.0.0.1", port: port, dataDirectory: dataDirectory,
+            database: location, passwordHashCost: cost, secureCookies: secureCookies, cachesReads: cachesReads)
 
-                    """.utf8))
+        let runtime = try await ServerRuntime.prepare(configuration: configuration, logger: logger)
+        if demo {
+            let login: DemoData.Login
+            do {
+                login = try await DemoData.seed(into: runtime.services)
+            } catch {
+                try? await runtime.store.shutdown()
+                throw error
             }
-            logger.info("starting", metadata: ["address": "\(configuration.host):\(configuration.port)", "database": "\(configuration.database)"])
-            try await application.runService()
-            logger.info("stopped")
-        } catch {
-            try? await store.shutdown()
-            throw error
+            FileHandle.standardOutput.write(Data("""
+                Demo ready: open http://\(configuration.host == "0.0.0.0" ? "127.0.0.1" : configuration.host):\(configuration.port)/login
+                  username: \(login.username)
+                  password: \(login.password)
+
+                """.utf8))
         }
-        try await store.shutdown()
+        logger.info("starting", metadata: ["address": "\(configuration.host):\(configuration.port)", "database": "\(configuration.database)"])
+        try await runtime.run()
+        logger.info("stopped")
     }
 }

@@ -9,6 +9,7 @@ import SQLKit
 public final class HeartworkStore: Sendable {
     public let database: DatabaseConnection
     public let users: any UserRepository
+    public let measurements: any MeasurementRepository
     public let sessions: any SessionRepository
     public let loginThrottle: any LoginThrottleRepository
     public let friends: any FriendRepository
@@ -38,6 +39,7 @@ public final class HeartworkStore: Sendable {
     init(database: DatabaseConnection, cachesReads: Bool) {
         self.database = database
         users = SQLUserRepository(database: database)
+        measurements = SQLMeasurementRepository(database: database)
         sessions = SQLSessionRepository(database: database)
         loginThrottle = SQLLoginThrottleRepository(database: database)
         friends = SQLFriendRepository(database: database)
@@ -53,20 +55,4 @@ public final class HeartworkStore: Sendable {
     public func shutdown() async throws {
         try await database.shutdown()
     }
-}
-
-/// Escapes a user's search text for LIKE with `ESCAPE '\'`.
-func likePattern(containing text: String) -> String {
-    var escaped = ""
-    for character in text.lowercased() {
-        if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
-        escaped.append(character)
-    }
-    return "%\(escaped)%"
-}
-
-/// True when the error is a unique-constraint violation on either engine.
-func isUniqueViolation(_ error: any Error) -> Bool {
-    let text = String(reflecting: error).lowercased()
-    return text.contains("unique") || text.contains("23505")
 }

@@ -14,9 +14,10 @@ struct ServeTests {
         let errors = Pipe()
         private(set) var port = 0
 
-        init(dataDirectory: String) throws {
-            process.executableURL = try ExecutableTests.executable()
+        init(dataDirectory: String, executable: URL? = nil, workingDirectory: URL? = nil) throws {
+            process.executableURL = try executable ?? ExecutableTests.executable()
             process.arguments = ["serve", "--port", "0", "--data-dir", dataDirectory]
+            if let workingDirectory { process.currentDirectoryURL = workingDirectory }
             var environment = ProcessInfo.processInfo.environment
             environment["HEARTWORK_BCRYPT_COST"] = "4"
             process.environment = environment
@@ -45,6 +46,11 @@ struct ServeTests {
         }
 
         func call(_ method: String, _ path: String, token: String? = nil, body: Data? = nil) async throws -> (status: Int, data: Data) {
+            let (status, data, _) = try await exchange(method, path, token: token, body: body)
+            return (status, data)
+        }
+
+        func exchange(_ method: String, _ path: String, token: String? = nil, body: Data? = nil) async throws -> (status: Int, data: Data, contentType: String) {
             var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
             request.httpMethod = method
             request.timeoutInterval = 60
@@ -54,7 +60,8 @@ struct ServeTests {
                 request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             }
             let (data, response) = try await URLSession.shared.data(for: request)
-            return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+            let http = response as? HTTPURLResponse
+            return (http?.statusCode ?? 0, data, http?.value(forHTTPHeaderField: "Content-Type") ?? "")
         }
 
         func signIn() async throws -> String {
@@ -110,5 +117,33 @@ struct ServeTests {
             #expect(starts.contains("2026-11-02T07:00:00Z"), "an acknowledged upload was lost")
         }
         #expect(restarted.stop() == 0)
+    }
+
+    /// The binary needs nothing beside itself: templates, styles, scripts and the API
+    /// description are inside it. Copied alone into an empty directory and started from
+    /// another one, it serves pages.
+    @Test func aRelocatedBinaryServesPagesFromItsOwnFile() async throws {
+        let home = try TemporaryDirectory()
+        let bin = home.url.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let copy = bin.appendingPathComponent("heartwork")
+        try FileManager.default.copyItem(at: try ExecutableTests.executable(), to: copy)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: bin.path) == ["heartwork"])
+        // No SwiftPM resource bundle is looked up at all (a debug build would otherwise still
+        // find one through its absolute build path, and hide the problem on this machine).
+        let binary = try Data(contentsOf: copy)
+        #expect(binary.range(of: Data(".resources".utf8)) == nil, "the binary refers to a resource bundle")
+        let elsewhere = home.url.appendingPathComponent("elsewhere")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        let server = try Server(dataDirectory: home.url.appendingPathComponent("data").path, executable: copy, workingDirectory: elsewhere)
+        let login = try await server.exchange("GET", "/login")
+        #expect(login.status == 200 && login.contentType.hasPrefix("text/html"))
+        #expect(String(decoding: login.data, as: UTF8.self).contains("name=\"password\""))
+        let style = try await server.exchange("GET", "/static/app.css")
+        #expect(style.status == 200 && style.contentType.hasPrefix("text/css") && style.data.count > 1000)
+        let document = try await server.exchange("GET", "/openapi.json")
+        let description = try JSONSerialization.jsonObject(with: document.data) as? [String: Any]
+        #expect(document.status == 200 && description?["openapi"] as? String == "3.1.0")
+        #expect(server.stop() == 0)
     }
 }

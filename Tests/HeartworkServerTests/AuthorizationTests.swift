@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import HeartworkServer
+import HeartworkApp
 import HeartworkStore
 import HeartworkTestSupport
 import Hummingbird
@@ -22,6 +23,7 @@ struct AuthorizationTests {
         let privateWorkout: String
         let sharedWorkout: String
         let requestToVictim: String
+        let weight: String
         /// Strings that must never reach anyone else.
         let secrets: [String]
     }
@@ -30,7 +32,7 @@ struct AuthorizationTests {
         let (victimID, victim) = try await server.signUp("victim")
         try await server.completeProfile(victim)
         try await server.request(.patch, "/api/me", token: victim, json: ["status": "victim-private-status", "heightMeters": 1.93])
-        try await server.request(.post, "/api/me/weights", token: victim, json: ["kilograms": 77.7])
+        let weight = try await server.request(.post, "/api/me/weights", token: victim, json: ["kilograms": 77.7])
         let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data("victim-photo-bytes-0123456789".utf8)
         try await server.request(.put, "/api/me/photo", token: victim, raw: png, contentType: "image/png")
         let privateWorkout = try await server.upload(victim)
@@ -44,7 +46,7 @@ struct AuthorizationTests {
         _ = friendID
         return Victim(
             id: victimID, token: victim, privateWorkout: privateWorkout, sharedWorkout: sharedWorkout,
-            requestToVictim: try #require(request.json["id"] as? String),
+            requestToVictim: try #require(request.json["id"] as? String), weight: try #require(weight.json["id"] as? String),
             secrets: ["victim@example.org", "victim-private-status", "77.7", "1.93", "victim-photo-bytes", privateWorkout, sharedWorkout])
     }
 
@@ -53,6 +55,7 @@ struct AuthorizationTests {
         path.replacingOccurrences(of: "{userID}", with: victim.id)
             .replacingOccurrences(of: "{workoutID}", with: workout)
             .replacingOccurrences(of: "{requestID}", with: victim.requestToVictim)
+            .replacingOccurrences(of: "{measurementID}", with: victim.weight)
             .replacingOccurrences(of: "{answer}", with: "accept")
             .replacingOccurrences(of: "{action}", with: "share")
             .replacingOccurrences(of: "{file}", with: "app.css")
@@ -70,7 +73,7 @@ struct AuthorizationTests {
                 tokenHash: SessionToken.hash(expired), userID: victim.id, kind: .api, csrfToken: nil,
                 createdAt: Date().addingTimeInterval(-40 * 86_400), expiresAt: Date().addingTimeInterval(-10 * 86_400)))
 
-            let routes = HeartworkApplication.buildRouter(server.services).routes
+            let routes = server.router().routes
                 .map { (method: $0.method, path: OpenAPIPaths.template(for: $0.path.description)) }
             #expect(routes.count > 40)
             var checked = 0
@@ -91,10 +94,10 @@ struct AuthorizationTests {
                     } else {
                         var headers = HTTPFields()
                         headers[.cookie] = attackerWeb.cookie
-                        headers[AuthenticationMiddleware.csrfHeader] = attackerWeb.csrf
+                        headers[SessionCookie.csrfHeader] = attackerWeb.csrf
                         reply = try await server.request(route.method, uri, headers: headers)
                     }
-                    let touchesVictim = ["{userID}", "{workoutID}", "{requestID}"].contains { route.path.contains($0) }
+                    let touchesVictim = ["{userID}", "{workoutID}", "{requestID}", "{measurementID}"].contains { route.path.contains($0) }
                     if touchesVictim {
                         #expect(reply.status == .notFound || reply.status == .unauthorized,
                                 "\(route.method) \(uri) with another user's credentials answered \(reply.status)")
@@ -108,6 +111,7 @@ struct AuthorizationTests {
             let mine = try await server.request(.get, "/api/workouts", token: victim.token)
             #expect((mine.json["workouts"] as? [Any])?.count == 2)
             #expect((try await server.request(.get, "/api/friend-requests/incoming", token: victim.token).json["requests"] as? [Any])?.count == 1)
+            #expect((try await server.request(.get, "/api/me/weights", token: victim.token).json["entries"] as? [Any])?.count == 2)
             #expect(try await server.request(.get, "/api/workouts/\(victim.privateWorkout)", token: victim.token).json["summary"].map { ($0 as? [String: Any])?["shared"] as? Bool } == false)
         }
     }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import HeartworkServer
+import HeartworkApp
 import HeartworkStore
 import HeartworkTestSupport
 

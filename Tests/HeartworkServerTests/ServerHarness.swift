@@ -1,4 +1,5 @@
 import Foundation
+import HeartworkApp
 import HeartworkServer
 import HeartworkStore
 import HeartworkTestSupport
@@ -6,22 +7,32 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
+import Testing
 
 /// Starts the real application in process (Hummingbird's router test client, no sockets)
 /// on a fresh database, and offers the calls tests make again and again.
 struct ServerHarness {
     let client: any TestClientProtocol
-    let services: AppServices
+    let services: HeartworkServices
+    let configuration: ServerConfiguration
+    let edge: HeartworkApplication.Edge
     var store: HeartworkStore { services.store }
 
     static func run(_ engine: TestDatabase = .sqlite, _ body: @Sendable (ServerHarness) async throws -> Void) async throws {
         try await engine.withStore { store in
             let configuration = ServerConfiguration(port: 0, dataDirectory: NSTemporaryDirectory(), passwordHashCost: 4)
-            let (application, services) = try await HeartworkApplication.build(configuration: configuration, store: store, logger: TestDatabase.logger)
+            let services = try await HeartworkServices(store: store, settings: configuration.serviceSettings, logger: TestDatabase.logger)
+            let edge = try HeartworkApplication.Edge(metrics: ServerMetrics())
+            let application = HeartworkApplication.build(configuration: configuration, services: services, edge: edge, logger: TestDatabase.logger)
             try await application.test(.router) { client in
-                try await body(ServerHarness(client: client, services: services))
+                try await body(ServerHarness(client: client, services: services, configuration: configuration, edge: edge))
             }
         }
+    }
+
+    /// The HTTP router as the application builds it (for walking its routes).
+    func router() -> Router<AppRequestContext> {
+        HeartworkApplication.buildRouter(configuration: configuration, services: services, edge: edge)
     }
 
     // MARK: Requests
@@ -50,7 +61,13 @@ struct ServerHarness {
             if let contentType { headers[.contentType] = contentType }
         }
         let response = try await client.execute(uri: uri, method: method, headers: headers, body: body)
-        return Reply(status: response.status, headers: response.headers, body: Data(buffer: response.body))
+        let reply = Reply(status: response.status, headers: response.headers, body: Data(buffer: response.body))
+        // Every answer is held to the API description: a documented status, a body that fits the schema.
+        for violation in OpenAPIContract.shared.violations(
+            method: method.rawValue, uri: uri, status: Int(reply.status.code), contentType: reply.headers[.contentType], body: reply.body) {
+            Issue.record("OpenAPI contract: \(violation)")
+        }
+        return reply
     }
 
     /// Registers and signs in; returns the user id and an API token.

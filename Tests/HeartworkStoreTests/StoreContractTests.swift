@@ -15,10 +15,11 @@ struct StoreContractTests {
 
     private func workout(of userID: String, startedAt: Date, shared: Bool = false) -> WorkoutRecord {
         WorkoutRecord(
-            userID: userID, sport: .running, startedAt: startedAt, indoor: false, durationSeconds: 60,
-            averageHeartRate: 150, minimumHeartRate: 120, maximumHeartRate: 170, kilocalories: 12, distanceMeters: 250,
-            secondsInZones: [10, 20, 30, 0, 0],
-            profile: ProfileSnapshot(ageYears: 24, restingHeartRate: 65, maximumHeartRate: 190.82, maximumHeartRateMethod: "gellish", weightKilograms: 70, sex: .male),
+            userID: userID, sport: .running, startedAt: startedAt, indoor: false,
+            metrics: WorkoutMetrics(
+                durationSeconds: 60, averageHeartRate: 150, minimumHeartRate: 120, maximumHeartRate: 170,
+                secondsInZones: [10, 20, 30, 0, 0], kilocalories: 12, distanceMeters: 250),
+            profile: ProfileSnapshot(ageYears: 24, restingHeartRate: 65, maximumHeartRate: 190.82, maximumHeartRateSource: .gellish, weightKilograms: 70, sex: .male),
             rrCount: 0, trackCount: 0, shared: shared, sharedAt: shared ? startedAt : nil)
     }
 
@@ -48,31 +49,50 @@ struct StoreContractTests {
     @Test(arguments: engines)
     func profileUpdatesPhotosAndHistories(engine: TestDatabase) async throws {
         try await engine.withStore { store in
-            var ada = user("ada")
+            let ada = user("ada")
             try await store.users.create(ada)
-            ada.status = "Ready to challenge everyone"
-            ada.dateOfBirth = "1992-02-22"
-            ada.sex = .female
-            ada.heightMeters = 1.68
-            ada.maxHeartRateMethod = "measured"
-            ada.measuredMaxHeartRate = 188
-            ada.autoShareWorkouts = true
-            ada.maxSharedWorkouts = 5
-            try await store.users.update(ada)
+            var profile = ProfileChanges()
+            profile.status = "Ready to challenge everyone"
+            profile.dateOfBirth = .set(CalendarDay(year: 1992, month: 2, day: 22)!)
+            profile.sex = .set(.female)
+            profile.heightMeters = .set(1.68)
+            profile.maxHeartRateSource = .measured
+            profile.measuredMaxHeartRate = .set(188)
+            let changes = UserChanges(profile: profile, settings: SettingsChanges(autoShareWorkouts: true, maxSharedWorkouts: 5))
+            let updated = try await store.users.update(userID: ada.id, changes) { _ in }
+            #expect(updated?.status == "Ready to challenge everyone")
+            // A check that refuses leaves the row as it was.
+            var refusedProfile = ProfileChanges()
+            refusedProfile.status = "never stored"
+            let refused = UserChanges(profile: refusedProfile)
+            await #expect(throws: StoreError.self) {
+                _ = try await store.users.update(userID: ada.id, refused) { _ in throw StoreError.conflict("refused") }
+            }
+            #expect(try await store.users.update(userID: "no-such-user", refused) { _ in } == nil)
             let photo = Data([0x89, 0x50, 0x4E, 0x47, 0, 1, 2, 255])
             try await store.users.setPhoto(userID: ada.id, contentType: "image/png", data: photo)
             try await store.users.setPhoto(userID: ada.id, contentType: "image/png", data: photo + Data([7]))
             let reloaded = try #require(try await store.users.find(id: ada.id))
-            #expect(reloaded.status == ada.status && reloaded.dateOfBirth == "1992-02-22" && reloaded.sex == .female)
+            #expect(reloaded.status == "Ready to challenge everyone" && reloaded.dateOfBirth?.description == "1992-02-22" && reloaded.sex == .female)
+            #expect(reloaded.maxHeartRateSource == .measured && reloaded.autoShareWorkouts)
             #expect(reloaded.heightMeters == 1.68 && reloaded.measuredMaxHeartRate == 188 && reloaded.maxSharedWorkouts == 5)
             #expect(reloaded.hasPhoto)
             #expect(try await store.users.photo(userID: ada.id)?.data == photo + Data([7]))
             let day = Date(timeIntervalSince1970: 1_700_000_000)
-            try await store.users.addWeight(userID: ada.id, MeasurementEntry(measuredAt: day.addingTimeInterval(86_400), value: 61.2))
-            try await store.users.addWeight(userID: ada.id, MeasurementEntry(measuredAt: day, value: 61.9))
-            #expect(try await store.users.weights(userID: ada.id).map(\.value) == [61.9, 61.2])
-            try await store.users.addRestingHeartRate(userID: ada.id, MeasurementEntry(measuredAt: day, value: 52.5))
-            #expect(try await store.users.restingHeartRates(userID: ada.id).first?.value == 52.5)
+            try await store.measurements.add(userID: ada.id, MeasurementRecord(kind: .weight, measuredAt: day.addingTimeInterval(86_400), value: 61.2))
+            try await store.measurements.add(userID: ada.id, MeasurementRecord(kind: .weight, measuredAt: day, value: 61.9))
+            #expect(try await store.measurements.list(userID: ada.id, kind: .weight).map(\.value) == [61.9, 61.2])
+            #expect(try await store.measurements.latest(userID: ada.id, kind: .weight, atOrBefore: nil)?.value == 61.2)
+            #expect(try await store.measurements.latest(userID: ada.id, kind: .weight, atOrBefore: day.addingTimeInterval(3600))?.value == 61.9)
+            #expect(try await store.measurements.latest(userID: ada.id, kind: .weight, atOrBefore: day.addingTimeInterval(-1)) == nil)
+            let resting = MeasurementRecord(kind: .restingHeartRate, measuredAt: day, value: 52.5)
+            try await store.measurements.add(userID: ada.id, resting)
+            #expect(try await store.measurements.list(userID: ada.id, kind: .restingHeartRate).first?.value == 52.5)
+            // Deleting needs the owner and the kind.
+            #expect(try await store.measurements.delete(id: resting.id, userID: ada.id, kind: .weight) == false)
+            #expect(try await store.measurements.delete(id: resting.id, userID: "someone-else", kind: .restingHeartRate) == false)
+            #expect(try await store.measurements.delete(id: resting.id, userID: ada.id, kind: .restingHeartRate))
+            #expect(try await store.measurements.list(userID: ada.id, kind: .restingHeartRate).isEmpty)
         }
     }
 
@@ -153,10 +173,10 @@ struct StoreContractTests {
             let track = try (0..<100).map { try GeoPoint(latitudeDegrees: 48.2 + Double($0) * 1e-4, longitudeDegrees: 16.37, elevationMeters: 180.5, timeSeconds: Double($0)) }
             let streams = WorkoutStreams(heartRate: [120, nil, 125, 250], rrIntervalsMilliseconds: [1000, 781.25], track: track)
             let record = workout(of: ada.id, startedAt: start)
-            try await store.workouts.insert(record, streams: streams, maxShared: 20)
+            try await store.workouts.insert(record, streams: streams)
             let found = try #require(try await store.workouts.find(id: record.id))
             #expect(found == record || found.startedAt == record.startedAt)
-            #expect(found.secondsInZones == [10, 20, 30, 0, 0] && found.profile.sex == .male && found.profile.ageYears == 24)
+            #expect(found.metrics.secondsInZones == [10, 20, 30, 0, 0] && found.profile.sex == .male && found.profile.ageYears == 24)
             let loaded = try #require(try await store.workouts.streams(workoutID: record.id))
             #expect(loaded.heartRate == [120, nil, 125, 250])
             #expect(loaded.rrIntervalsMilliseconds == [1000, 781.25])
@@ -173,9 +193,9 @@ struct StoreContractTests {
             try await store.users.create(bob)
             let base = Date(timeIntervalSince1970: 1_763_000_000)
             for day in 0..<30 {
-                try await store.workouts.insert(workout(of: ada.id, startedAt: base.addingTimeInterval(Double(day) * 86_400)), streams: WorkoutStreams(heartRate: [100]), maxShared: 20)
+                try await store.workouts.insert(workout(of: ada.id, startedAt: base.addingTimeInterval(Double(day) * 86_400)), streams: WorkoutStreams(heartRate: [100]))
             }
-            try await store.workouts.insert(workout(of: bob.id, startedAt: base), streams: WorkoutStreams(heartRate: [100]), maxShared: 20)
+            try await store.workouts.insert(workout(of: bob.id, startedAt: base), streams: WorkoutStreams(heartRate: [100]))
             let first = try await store.workouts.list(userID: ada.id, from: nil, to: nil, sharedOnly: false, page: Page(limit: 20))
             #expect(first.count == 20)
             #expect(first.first?.startedAt == base.addingTimeInterval(29 * 86_400))
@@ -199,10 +219,10 @@ struct StoreContractTests {
             }
             #expect(try await ids().isEmpty)
             let first = workout(of: ada.id, startedAt: Date(timeIntervalSince1970: 1_763_000_000))
-            try await store.workouts.insert(first, streams: WorkoutStreams(heartRate: [100]), maxShared: 20)
+            try await store.workouts.insert(first, streams: WorkoutStreams(heartRate: [100]))
             #expect(try await ids() == [first.id])
             #expect(try await ids(true).isEmpty)
-            _ = try await store.workouts.setShared(id: first.id, userID: ada.id, shared: true, maxShared: 20, at: Date())
+            _ = try await store.workouts.setShared(id: first.id, userID: ada.id, shared: true, at: Date())
             #expect(try await ids(true) == [first.id])
             #expect(try await store.workouts.delete(id: first.id, userID: ada.id))
             #expect(try await ids().isEmpty)
@@ -223,7 +243,7 @@ struct StoreContractTests {
                         if index % 2 == 0 {
                             try await store.workouts.insert(
                                 workout(of: ada.id, startedAt: base.addingTimeInterval(Double(index) * 60)),
-                                streams: WorkoutStreams(heartRate: [100]), maxShared: 20)
+                                streams: WorkoutStreams(heartRate: [100]))
                         } else {
                             _ = try await store.workouts.list(userID: ada.id, from: nil, to: nil, sharedOnly: false, page: Page(limit: 100))
                         }
@@ -238,24 +258,25 @@ struct StoreContractTests {
     @Test(arguments: engines)
     func sharingCapUnsharesTheOldestNeverDeletes(engine: TestDatabase) async throws {
         try await engine.withStore { store in
-            let ada = user("ada")
+            var ada = user("ada")
+            ada.maxSharedWorkouts = 3  // the cap is read from the owner's row
             try await store.users.create(ada)
             let base = Date(timeIntervalSince1970: 1_763_000_000)
             var ids = [String]()
             for day in 0..<5 {
                 let record = workout(of: ada.id, startedAt: base.addingTimeInterval(Double(day) * 86_400), shared: true)
                 ids.append(record.id)
-                try await store.workouts.insert(record, streams: WorkoutStreams(heartRate: [100]), maxShared: 3)
+                try await store.workouts.insert(record, streams: WorkoutStreams(heartRate: [100]))
             }
             let shared = try await store.workouts.list(userID: ada.id, from: nil, to: nil, sharedOnly: true, page: Page())
             #expect(Set(shared.map(\.id)) == Set(ids.suffix(3)))
             #expect(try await store.workouts.count(userID: ada.id) == 5)
             // Sharing an old one again pushes the oldest of the others out.
-            let reshared = try #require(try await store.workouts.setShared(id: ids[0], userID: ada.id, shared: true, maxShared: 3, at: Date()))
+            let reshared = try #require(try await store.workouts.setShared(id: ids[0], userID: ada.id, shared: true, at: Date()))
             #expect(!reshared.shared)  // it is itself the oldest: over the cap it stays unshared
-            _ = try await store.workouts.setShared(id: ids[4], userID: ada.id, shared: false, maxShared: 3, at: Date())
+            _ = try await store.workouts.setShared(id: ids[4], userID: ada.id, shared: false, at: Date())
             #expect(try await store.workouts.list(userID: ada.id, from: nil, to: nil, sharedOnly: true, page: Page()).count == 2)
-            #expect(try await store.workouts.setShared(id: ids[1], userID: "someone-else", shared: true, maxShared: 3, at: Date()) == nil)
+            #expect(try await store.workouts.setShared(id: ids[1], userID: "someone-else", shared: true, at: Date()) == nil)
         }
     }
 
@@ -266,16 +287,16 @@ struct StoreContractTests {
             try await store.users.create(ada)
             try await store.users.create(bob)
             let record = workout(of: ada.id, startedAt: Date())
-            try await store.workouts.insert(record, streams: WorkoutStreams(heartRate: [100]), maxShared: 20)
+            try await store.workouts.insert(record, streams: WorkoutStreams(heartRate: [100]))
             #expect(try await store.workouts.delete(id: record.id, userID: bob.id) == false)
             #expect(try await store.workouts.delete(id: record.id, userID: ada.id) == true)
             #expect(try await store.workouts.find(id: record.id) == nil)
             #expect(try await store.workouts.streams(workoutID: record.id) == nil)
             // The same id twice: the second insert fails as a whole, streams included.
             let twice = workout(of: ada.id, startedAt: Date())
-            try await store.workouts.insert(twice, streams: WorkoutStreams(heartRate: [100]), maxShared: 20)
+            try await store.workouts.insert(twice, streams: WorkoutStreams(heartRate: [100]))
             await #expect(throws: (any Error).self) {
-                try await store.workouts.insert(twice, streams: WorkoutStreams(heartRate: [200, 201]), maxShared: 20)
+                try await store.workouts.insert(twice, streams: WorkoutStreams(heartRate: [200, 201]))
             }
             #expect(try await store.workouts.streams(workoutID: twice.id)?.heartRate == [100])
             #expect(try await store.workouts.count(userID: ada.id) == 1)

@@ -75,5 +75,5 @@ extension Double {
 }
 
 extension ClosedRange<Double> {
-    var formattedForMessage: String { "\(lowerBound.formattedForMessage)–\(upperBound.formattedForMessage)" }
+    public var formattedForMessage: String { "\(lowerBound.formattedForMessage)–\(upperBound.formattedForMessage)" }
 }

@@ -139,12 +139,31 @@ public enum RRFile {
         return Layout(intervalField: intervalField, timeField: timeField, separator: separator, columnName: names[intervalField])
     }
 
+    /// The line without its comment and surrounding white space. ASCII lines (nearly all)
+    /// are cut on their bytes: Character-by-Character trimming made reading the file cost
+    /// more than the whole HRV analysis of it.
     private static func stripComment(_ line: String) -> Substring {
-        let content = line.firstIndex(of: "#").map { line[..<$0] } ?? Substring(line)
-        return content.trimmingWhitespace
+        let utf8 = line.utf8
+        guard utf8.allSatisfy({ $0 < 0x80 }) else {
+            let content = line.firstIndex(of: "#").map { line[..<$0] } ?? Substring(line)
+            return content.trimmingWhitespace
+        }
+        var end = utf8.firstIndex(of: UInt8(ascii: "#")) ?? utf8.endIndex
+        var start = utf8.startIndex
+        while start < end, isASCIISpace(utf8[start]) { start = utf8.index(after: start) }
+        while end > start, isASCIISpace(utf8[utf8.index(before: end)]) { end = utf8.index(before: end) }
+        return line[start..<end]
+    }
+
+    private static func isASCIISpace(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") || byte == 0x0B || byte == 0x0C
     }
 
     private static func split(_ line: Substring, separator: Character?) -> [String] {
+        // The common case, one plain number on the line, needs no splitting at all.
+        if line.utf8.allSatisfy({ ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: ".") }) {
+            return [String(line)]
+        }
         let parts: [Substring]
         if let separator {
             parts = line.split(separator: separator, omittingEmptySubsequences: false)

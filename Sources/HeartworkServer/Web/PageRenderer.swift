@@ -1,25 +1,23 @@
 import Foundation
-import HeartworkStore
+import HeartworkApp
 import Hummingbird
 import Mustache
 
-/// Paths that are web pages (HTML), as opposed to the API and machine endpoints.
-enum WebPaths {
-    static func isPage(_ path: String) -> Bool {
-        !(path.hasPrefix("/api/") || path == "/api" || path == "/healthz" || path == "/metrics"
-          || path == "/openapi.json" || path.hasPrefix("/static/"))
-    }
-}
-
-/// Renders Mustache templates (Resources/templates) inside the site layout.
+/// Renders the embedded Mustache templates inside the site layout.
 final class PageRenderer: Sendable {
     private let library: MustacheLibrary
 
-    init() async throws {
-        guard let directory = Bundle.module.url(forResource: "templates", withExtension: nil, subdirectory: "Resources") else {
-            throw APIError(.internalServerError, "Missing templates", detail: "the server's page templates are not installed")
+    /// Parses every template once, at start; a broken one stops the start with its name.
+    init() throws {
+        var library = MustacheLibrary()
+        for (name, bytes) in EmbeddedResources.templates {
+            do {
+                library.register(try MustacheTemplate(string: String(decoding: bytes, as: UTF8.self)), named: name)
+            } catch {
+                throw ResourceError(description: "the page template '\(name)' cannot be read: \(error)")
+            }
         }
-        library = try await MustacheLibrary(directory: directory.path)
+        self.library = library
     }
 
     /// A full page. `values` are the template's own; the layout adds the title, the user
@@ -39,11 +37,11 @@ final class PageRenderer: Sendable {
     }
 
     /// An error as a page: the sign-in form for 401, a plain message otherwise.
-    func errorPage(_ problem: APIError, request: Request, context: AppRequestContext) -> Response {
+    func errorPage(_ problem: Problem, request: Request, identity: Identity?) -> Response {
         if problem.status == .unauthorized {
             return page("login", title: "Sign in", values: ["next": request.uri.description, "message": "Please sign in to continue."], identity: nil, status: .unauthorized)
         }
-        return page("error", title: problem.title, values: ["status": Int(problem.status.code), "detail": problem.detail], identity: context.identity, status: problem.status)
+        return page("error", title: problem.title, values: ["status": Int(problem.status.code), "detail": problem.detail], identity: identity, status: problem.status)
     }
 
     static func redirect(to location: String) -> Response {

@@ -1,13 +1,33 @@
 import Foundation
+import HeartworkApp
+import HeartworkCore
 import HeartworkStore
 import Hummingbird
 
 /// Home, sign-up, sign-in, sign-out, settings and password.
 struct WebAccountPages {
-    let services: AppServices
+    let services: HeartworkServices
+    let pages: PageRenderer
+    let secureCookies: Bool
 
-    func register(on router: Router<AppRequestContext>) {
-        let pages = services.pages
+    struct SignupForm: Decodable {
+        let username: String?, fullName: String?, email: String?, password: String?
+    }
+
+    struct LoginForm: Decodable {
+        let username: String?, password: String?, next: String?
+    }
+
+    struct SettingsForm: Decodable {
+        let autoShareWorkouts: String?, maxSharedWorkouts: String?
+    }
+
+    struct PasswordForm: Decodable {
+        let currentPassword: String?, newPassword: String?
+    }
+
+    func register(public router: Router<AppRequestContext>, signedIn: RouterGroup<AuthenticatedContext>) {
+        let pages = pages
         router.get("/") { _, context -> Response in
             if context.identity != nil { return PageRenderer.redirect(to: "/workouts") }
             return pages.page("home", title: "Heartwork", values: [:], identity: nil)
@@ -15,81 +35,82 @@ struct WebAccountPages {
         router.get("signup") { _, context -> Response in
             pages.page("signup", title: "Create your account", values: [:], identity: context.identity)
         }
-        router.post("signup") { request, context -> Response in
-            try requireSameOrigin(request)
-            let form = try await FormData.read(request)
-            let body = RegisterRequest(
-                username: form["username"] ?? "", fullName: form["fullName"] ?? "", email: form["email"] ?? "", password: form["password"] ?? "")
+        router.post("signup") { request, _ -> Response in
+            try SameOrigin.require(request)
+            let form = try await WebForm.decode(SignupForm.self, from: request)
+            let registration = Registration(
+                username: form.username ?? "", fullName: form.fullName ?? "", email: form.email ?? "", password: form.password ?? "")
             do {
-                let user = try await services.accounts.register(body)
+                let user = try await services.accounts.register(registration)
                 let (token, _) = try await services.accounts.openSession(for: user, kind: .web)
                 var response = PageRenderer.redirect(to: "/profile?welcome=1")
-                response.setCookie(services.sessionCookie(token, maxAge: Int(services.configuration.sessionLifetime)))
+                response.setCookie(sessionCookie(token))
                 return response
-            } catch let problem as APIError {
+            } catch let error as AppError {
                 return pages.page("signup", title: "Create your account", values: [
-                    "error": problem.detail, "errorField": problem.field ?? "",
-                    "username": body.username, "fullName": body.fullName, "email": body.email,
-                ], identity: nil, status: problem.status)
+                    "error": error.detail, "errorField": error.field ?? "",
+                    "username": registration.username, "fullName": registration.fullName, "email": registration.email,
+                ], identity: nil, status: Problem(error).status)
             }
         }
         router.get("login") { request, context -> Response in
             pages.page("login", title: "Sign in", values: ["next": request.uri.queryParameters.get("next") ?? ""], identity: context.identity)
         }
         router.post("login") { request, context -> Response in
-            try requireSameOrigin(request)
-            let form = try await FormData.read(request)
-            let next = AppServices.safeNext(form["next"])
+            try SameOrigin.require(request)
+            let form = try await WebForm.decode(LoginForm.self, from: request)
+            let next = SafeRedirect.next(form.next)
             do {
-                let (token, _, _) = try await services.accounts.signIn(
-                    username: form["username"] ?? "", password: form["password"] ?? "", address: context.remoteAddress, kind: .web)
+                let signIn = try await services.accounts.signIn(
+                    username: form.username ?? "", password: form.password ?? "", address: context.remoteAddress, kind: .web)
                 var response = PageRenderer.redirect(to: next)
-                response.setCookie(services.sessionCookie(token, maxAge: Int(services.configuration.sessionLifetime)))
+                response.setCookie(sessionCookie(signIn.token))
                 return response
-            } catch let problem as APIError {
-                return pages.page("login", title: "Sign in", values: ["error": problem.detail, "username": form["username"] ?? "", "next": next],
+            } catch let error as AppError {
+                let problem = Problem(error)
+                return pages.page("login", title: "Sign in", values: ["error": problem.detail, "username": form.username ?? "", "next": next],
                                   identity: nil, status: problem.status)
             }
         }
         router.post("logout") { _, context -> Response in
             if let identity = context.identity { try await services.accounts.signOut(identity) }
             var response = PageRenderer.redirect(to: "/")
-            response.setCookie(services.sessionCookie("", maxAge: 0))
+            response.setCookie(sessionCookie("", maxAge: 0))
             return response
         }
-        router.get("settings") { request, context -> Response in
-            let identity = try context.requireIdentity()
-            return pages.page("settings", title: "Settings", values: settingsValues(identity.user, saved: request.uri.queryParameters.get("saved")), identity: identity)
+        signedIn.get("settings") { request, context -> Response in
+            pages.page("settings", title: "Settings", values: settingsValues(context.user, saved: request.uri.queryParameters.get("saved")), identity: context.identity)
         }
-        router.post("settings") { request, context -> Response in
-            let identity = try context.requireIdentity()
-            let form = try await FormData.read(request)
-            var user = identity.user
+        signedIn.post("settings") { request, context -> Response in
+            let form = try await WebForm.decode(SettingsForm.self, from: request)
             do {
-                guard let maxShared = Int(form["maxSharedWorkouts"] ?? "") else {
-                    throw APIError.invalid("enter a whole number of workouts", field: "maxSharedWorkouts")
+                guard let maxShared = Int(form.maxSharedWorkouts ?? "") else {
+                    throw AppError.invalid("enter a whole number of workouts", field: "maxSharedWorkouts")
                 }
-                try SettingsUpdateRequest(autoShareWorkouts: form["autoShareWorkouts"] == "on", maxSharedWorkouts: maxShared).apply(to: &user)
-                try await services.save(user)
+                _ = try await services.profiles.updateSettings(
+                    userID: context.user.id, SettingsChanges(autoShareWorkouts: form.autoShareWorkouts == "on", maxSharedWorkouts: maxShared))
                 return PageRenderer.redirect(to: "/settings?saved=settings")
-            } catch let problem as APIError {
-                var values = settingsValues(identity.user, saved: nil)
-                values["error"] = problem.detail
-                return pages.page("settings", title: "Settings", values: values, identity: identity, status: problem.status)
+            } catch let error as AppError {
+                var values = settingsValues(context.user, saved: nil)
+                values["error"] = error.detail
+                return pages.page("settings", title: "Settings", values: values, identity: context.identity, status: Problem(error).status)
             }
         }
-        router.post("settings/password") { request, context -> Response in
-            let identity = try context.requireIdentity()
-            let form = try await FormData.read(request)
+        signedIn.post("settings/password") { request, context -> Response in
+            let form = try await WebForm.decode(PasswordForm.self, from: request)
             do {
-                try await services.accounts.changePassword(identity, current: form["currentPassword"] ?? "", new: form["newPassword"] ?? "")
+                try await services.accounts.changePassword(context.identity, current: form.currentPassword ?? "", new: form.newPassword ?? "")
                 return PageRenderer.redirect(to: "/settings?saved=password")
-            } catch let problem as APIError {
-                var values = settingsValues(identity.user, saved: nil)
-                values["passwordError"] = problem.detail
-                return pages.page("settings", title: "Settings", values: values, identity: identity, status: problem.status)
+            } catch let error as AppError {
+                var values = settingsValues(context.user, saved: nil)
+                values["passwordError"] = error.detail
+                return pages.page("settings", title: "Settings", values: values, identity: context.identity, status: Problem(error).status)
             }
         }
+    }
+
+    private func sessionCookie(_ token: String, maxAge: Int? = nil) -> Cookie {
+        SessionCookie.make(token, maxAge: maxAge ?? Int(services.settings.sessionLifetime), secure: secureCookies)
     }
 
     private func settingsValues(_ user: UserRecord, saved: String?) -> [String: Any] {

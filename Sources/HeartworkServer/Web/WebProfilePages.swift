@@ -1,4 +1,5 @@
 import Foundation
+import HeartworkApp
 import HeartworkCharts
 import HeartworkCore
 import HeartworkStore
@@ -6,86 +7,92 @@ import Hummingbird
 
 /// The profile: facts, photo, weight chart and histories.
 struct WebProfilePages {
-    let services: AppServices
+    let services: HeartworkServices
+    let pages: PageRenderer
 
-    func register(on router: Router<AppRequestContext>) {
-        let pages = services.pages
+    struct ProfileForm: Decodable {
+        let fullName: String?, email: String?, status: String?, dateOfBirth: String?, sex: String?
+        let heightCentimeters: String?, maxHeartRateMethod: String?, measuredMaxHeartRate: String?, units: String?
+    }
+
+    func register(on router: RouterGroup<AuthenticatedContext>) {
+        let pages = pages
         router.get("profile") { request, context -> Response in
-            let identity = try context.requireIdentity()
-            var values = try await profileValues(identity.user)
+            var values = try await profileValues(context.user.id)
             values["welcome"] = request.uri.queryParameters.get("welcome") != nil
-            return pages.page("profile", title: "Your profile", values: values, identity: identity)
+            return pages.page("profile", title: "Your profile", values: values, identity: context.identity)
         }
         router.post("profile") { request, context -> Response in
-            let identity = try context.requireIdentity()
-            let form = try await FormData.read(request)
-            var user = identity.user
-            var update = ProfileUpdateRequest()
-            update.fullName = form["fullName"]
-            update.email = form["email"]
-            update.status = form["status"]
-            update.dateOfBirth = .some(nonEmpty(form["dateOfBirth"]))
-            update.sex = .some(nonEmpty(form["sex"]))
-            update.units = form["units"]
-            update.maxHeartRateMethod = form["maxHeartRateMethod"]
+            let form = try await WebForm.decode(ProfileForm.self, from: request)
             do {
-                update.heightMeters = .some(try number(form["heightCentimeters"], field: "heightCentimeters").map { $0 / 100 })
-                update.measuredMaxHeartRate = .some(try number(form["measuredMaxHeartRate"], field: "measuredMaxHeartRate"))
-                try update.apply(to: &user)
-                try await services.save(user)
+                _ = try await services.profiles.update(userID: context.user.id, try changes(form))
                 return PageRenderer.redirect(to: "/profile")
-            } catch let problem as APIError {
-                var values = try await profileValues(identity.user)
-                values["error"] = problem.detail
-                return pages.page("profile", title: "Your profile", values: values, identity: identity, status: problem.status)
+            } catch let error as AppError {
+                return try await errorPage(context, key: "error", error)
             }
         }
-        router.post("profile/weights") { request, context -> Response in
-            let identity = try context.requireIdentity()
-            let form = try await FormData.read(request)
+        registerMeasurementForm(on: router, path: "profile/weights", kind: .weight, field: "weight", prompt: "enter your weight",
+                                anchor: "weight-history", errorKey: "weightError")
+        registerMeasurementForm(on: router, path: "profile/resting-heart-rates", kind: .restingHeartRate, field: "bpm",
+                                prompt: "enter your resting heart rate", anchor: "resting-history", errorKey: "restingError")
+    }
+
+    /// A one-field form that adds a measurement now (a weight in the user's units).
+    private func registerMeasurementForm(
+        on router: RouterGroup<AuthenticatedContext>, path: RouterPath, kind: MeasurementKind, field: String, prompt: String,
+        anchor: String, errorKey: String
+    ) {
+        router.post(path) { request, context -> Response in
+            let form = try await WebForm.decode([String: String].self, from: request)
             do {
-                guard let value = try number(form["weight"], field: "weight") else { throw APIError.invalid("enter your weight", field: "weight") }
-                let kilograms = identity.user.units == "imperial" ? BodyMass.kilograms(fromPounds: value) : value
-                let entry = WeightEntryRequest(kilograms: kilograms, measuredAt: nil)
-                try entry.validate()
-                try await services.store.users.addWeight(userID: identity.user.id, MeasurementEntry(measuredAt: Date(), value: kilograms))
-                return PageRenderer.redirect(to: "/profile#weight-history")
-            } catch let problem as APIError {
-                var values = try await profileValues(identity.user)
-                values["weightError"] = problem.detail
-                return pages.page("profile", title: "Your profile", values: values, identity: identity, status: problem.status)
-            }
-        }
-        router.post("profile/resting-heart-rates") { request, context -> Response in
-            let identity = try context.requireIdentity()
-            let form = try await FormData.read(request)
-            do {
-                guard let bpm = try number(form["bpm"], field: "bpm") else { throw APIError.invalid("enter your resting heart rate", field: "bpm") }
-                try RestingHeartRateRequest(bpm: bpm, measuredAt: nil).validate()
-                try await services.store.users.addRestingHeartRate(userID: identity.user.id, MeasurementEntry(measuredAt: Date(), value: bpm))
-                return PageRenderer.redirect(to: "/profile#resting-history")
-            } catch let problem as APIError {
-                var values = try await profileValues(identity.user)
-                values["restingError"] = problem.detail
-                return pages.page("profile", title: "Your profile", values: values, identity: identity, status: problem.status)
+                guard let typed = try WebForm.number(form[field], field: field) else { throw AppError.invalid(prompt, field: field) }
+                let value = kind == .weight && context.user.units == .imperial ? BodyMass.kilograms(fromPounds: typed) : typed
+                _ = try await services.profiles.addMeasurement(userID: context.user.id, kind: kind, value: value, measuredAt: nil, valueField: field)
+                return PageRenderer.redirect(to: "/profile#\(anchor)")
+            } catch let error as AppError {
+                return try await errorPage(context, key: errorKey, error)
             }
         }
     }
 
-    private func profileValues(_ user: UserRecord) async throws -> [String: Any] {
-        let profile = try await services.profile(of: user)
-        let weights = try await services.store.users.weights(userID: user.id)
-        let restings = try await services.store.users.restingHeartRates(userID: user.id)
-        let imperial = user.units == "imperial"
+    /// The form's fields as a profile edit; blank optional fields clear their value.
+    private func changes(_ form: ProfileForm) throws -> ProfileChanges {
+        var changes = ProfileChanges()
+        changes.fullName = form.fullName
+        changes.email = form.email
+        changes.status = form.status
+        changes.dateOfBirth = try WebForm.nonEmpty(form.dateOfBirth).map { .set(try InputParsing.calendarDay($0, field: "dateOfBirth")) } ?? .clear
+        changes.sex = try WebForm.nonEmpty(form.sex).map { .set(try InputParsing.oneOf($0, Sex.self, field: "sex", what: "sex")) } ?? .clear
+        changes.heightMeters = try WebForm.number(form.heightCentimeters, field: "heightCentimeters").map { .set($0 / 100) } ?? .clear
+        changes.measuredMaxHeartRate = try WebForm.number(form.measuredMaxHeartRate, field: "measuredMaxHeartRate").map { .set($0) } ?? .clear
+        changes.maxHeartRateSource = try form.maxHeartRateMethod.map {
+            try InputParsing.oneOf($0, MaximumHeartRateSource.self, field: "maxHeartRateMethod", what: "the method")
+        }
+        changes.units = try form.units.map { try InputParsing.oneOf($0, UnitSystem.self, field: "units", what: "units") }
+        return changes
+    }
+
+    private func errorPage(_ context: AuthenticatedContext, key: String, _ error: AppError) async throws -> Response {
+        var values = try await profileValues(context.user.id)
+        values[key] = error.detail
+        return pages.page("profile", title: "Your profile", values: values, identity: context.identity, status: Problem(error).status)
+    }
+
+    private func profileValues(_ userID: String) async throws -> [String: Any] {
+        let profile = try await services.profiles.profile(userID: userID)
+        let user = profile.user
+        let weights = try await services.profiles.measurements(userID: user.id, kind: .weight)
+        let restings = try await services.profiles.measurements(userID: user.id, kind: .restingHeartRate)
+        let imperial = user.units == .imperial
         var values: [String: Any] = [
             "id": user.id, "username": user.username, "fullName": user.fullName, "email": user.email, "status": user.status,
             "hasStatus": !user.status.isEmpty, "initial": String(user.fullName.prefix(1)).uppercased(),
-            "dateOfBirth": user.dateOfBirth ?? "", "heightCentimeters": user.heightMeters.map { String(format: "%.0f", $0 * 100) } ?? "",
+            "dateOfBirth": user.dateOfBirth?.description ?? "", "heightCentimeters": user.heightMeters.map { String(format: "%.0f", $0 * 100) } ?? "",
             "measuredMaxHeartRate": user.measuredMaxHeartRate.map { String(format: "%.0f", $0) } ?? "",
             "isMale": user.sex == .male, "isFemale": user.sex == .female, "noSex": user.sex == nil,
             "metric": !imperial, "imperial": imperial, "weightUnit": imperial ? "lb" : "kg",
             "ageYears": profile.ageYears.map(String.init) ?? "–",
-            "maxHeartRate": Formatting.number(profile.maxHeartRate.bpm, decimals: 0, unit: "bpm"),
+            "maxHeartRate": Formatting.number(profile.maximumHeartRate, decimals: 0, unit: "bpm"),
             "restingHeartRate": Formatting.number(profile.restingHeartRate, decimals: 0, unit: "bpm"),
             "hasPhoto": user.hasPhoto, "photoURL": "/api/users/\(user.id)/photo",
             "weightChart": weights.isEmpty ? "" : WorkoutCharts.weights(weights, imperial: imperial),
@@ -96,9 +103,8 @@ struct WebProfilePages {
             "hasWeights": !weights.isEmpty,
             "restings": restings.reversed().prefix(10).map { ["day": Formatting.day($0.measuredAt), "value": String(format: "%.0f", $0.value)] },
         ]
-        for method in ["gellish", "fox", "tanaka", "measured"] { values["method_\(method)"] = user.maxHeartRateMethod == method }
-        if let resting = profile.restingHeartRate, let maximum = profile.maxHeartRate.bpm,
-           let zones = try? ZoneProfile(restingHeartRate: resting, maximumHeartRate: maximum) {
+        for source in MaximumHeartRateSource.allCases { values["method_\(source.rawValue)"] = user.maxHeartRateSource == source }
+        if let zones = profile.zoneProfile {
             let thresholds = zones.reserveZoneThresholds
             values["zones"] = ReserveZone.allCases.dropFirst().enumerated().map { index, zone in
                 ["name": zone.displayName, "from": String(format: "%.0f", thresholds[index]),
@@ -107,18 +113,5 @@ struct WebProfilePages {
             values["hasZones"] = true
         }
         return values
-    }
-
-    private func nonEmpty(_ text: String?) -> String? {
-        guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
-        return text
-    }
-
-    private func number(_ text: String?, field: String) throws -> Double? {
-        guard let text = nonEmpty(text) else { return nil }
-        guard let value = Double(text.replacingOccurrences(of: ",", with: ".")), value.isFinite else {
-            throw APIError.invalid("'\(text)' is not a number", field: field)
-        }
-        return value
     }
 }

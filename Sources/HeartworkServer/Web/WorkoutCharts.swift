@@ -52,9 +52,9 @@ enum WorkoutCharts {
         return svg.rendered
     }
 
-    static func weights(_ entries: [MeasurementEntry], imperial: Bool) -> String {
+    static func weights(_ entries: [MeasurementRecord], imperial: Bool) -> String {
         var svg = SVGDocument(width: 880, height: 260, title: "Weight history")
-        guard let first = entries.first else { return "" }
+        guard let first = entries.first, let last = entries.last else { return "" }
         let unit = imperial ? "lb" : "kg"
         let points = entries.map { entry in
             ChartPoint(x: entry.measuredAt.timeIntervalSince(first.measuredAt) / 86_400,
@@ -64,35 +64,9 @@ enum WorkoutCharts {
             title: "Weight", xLabel: "Days since \(Formatting.day(first.measuredAt))", yLabel: "Weight (\(unit))",
             layers: [.line(points, stroke: Palette.primary, width: 2), .points(points, fill: Palette.primary, radius: 3.5, opacity: 1)])
         // At least a week wide, so a few entries on one day do not stretch into a zoom of seconds.
-        let span = points.last!.x - points[0].x
+        let span = last.measuredAt.timeIntervalSince(first.measuredAt) / 86_400
         if span < 7 { chart.xDomain = 0...7 }
         chart.draw(in: Frame(x: 0, y: 0, width: 880, height: 260), on: &svg)
         return svg.rendered
-    }
-}
-
-/// Human-readable values for pages.
-enum Formatting {
-    static func duration(_ seconds: Int) -> String {
-        let hours = seconds / 3600, minutes = (seconds % 3600) / 60, rest = seconds % 60
-        return hours > 0 ? String(format: "%d:%02d:%02d", hours, minutes, rest) : String(format: "%d:%02d", minutes, rest)
-    }
-
-    static func day(_ date: Date) -> String {
-        date.formatted(Date.FormatStyle(date: .abbreviated, time: .omitted, timeZone: TimeZone(identifier: "UTC")!))
-    }
-
-    static func dateTime(_ date: Date) -> String {
-        date.formatted(Date.FormatStyle(date: .abbreviated, time: .shortened, timeZone: TimeZone(identifier: "UTC")!)) + " UTC"
-    }
-
-    static func distance(_ meters: Double?, imperial: Bool) -> String {
-        guard let meters else { return "–" }
-        return imperial ? String(format: "%.2f mi", Length.miles(fromMeters: meters)) : String(format: "%.2f km", Length.kilometers(fromMeters: meters))
-    }
-
-    static func number(_ value: Double?, decimals: Int = 0, unit: String = "") -> String {
-        guard let value else { return "–" }
-        return String(format: "%.\(decimals)f", value) + (unit.isEmpty ? "" : " \(unit)")
     }
 }

@@ -1,0 +1,100 @@
+import Foundation
+import HeartworkStore
+import Logging
+
+/// Registration, throttled sign-in, sign-out and password changes, shared by the API, the
+/// web pages and the demo.
+public struct AccountService: Sendable {
+    let store: HeartworkStore
+    let hasher: PasswordHasher
+    let sessionLifetime: TimeInterval
+    /// A hash of a random secret at the same cost as real ones, checked for unknown users.
+    let decoyHash: String
+    let sessionCache: SessionCache
+    /// Called once per failed sign-in (the server counts them for /metrics).
+    let onFailedSignIn: @Sendable () -> Void
+
+    /// Failed sign-ins allowed per window, per account and per address.
+    static let accountFailureLimit = 5
+    static let addressFailureLimit = 20
+    static let throttleWindow: TimeInterval = 15 * 60
+
+    public func register(_ registration: Registration, now: Date = Date()) async throws -> UserRecord {
+        let username = try Registration.checkedUsername(registration.username)
+        let fullName = try TextRules.line(registration.fullName, field: "fullName", what: "the full name", length: 1...100)
+        let email = try EmailAddress.checked(registration.email, field: "email")
+        try PasswordPolicy.check(registration.password, field: "password")
+        if try await store.users.find(username: username) != nil {
+            throw AppError.conflict("the username '\(username)' is taken", field: "username")
+        }
+        let user = UserRecord(
+            username: username, fullName: fullName, email: email,
+            passwordHash: try await hasher.hash(registration.password), createdAt: now)
+        do {
+            try await store.users.create(user)
+        } catch StoreError.conflict {
+            throw AppError.conflict("the username '\(username)' is taken", field: "username")
+        }
+        return user
+    }
+
+    /// Checks the password (throttled) and opens a session; returns the raw token once.
+    public func signIn(username: String, password: String, address: String, kind: SessionKind, now: Date = Date()) async throws -> SignIn {
+        let username = username.trimmingCharacters(in: .whitespaces)
+        let accountScope = "account:\(username.lowercased())", addressScope = "address:\(address)"
+        let since = now.addingTimeInterval(-Self.throttleWindow)
+        if try await store.loginThrottle.failures(scope: accountScope, since: since) >= Self.accountFailureLimit {
+            throw AppError(.throttled, "too many failed sign-ins for this account", retryAfterSeconds: Int(Self.throttleWindow))
+        }
+        if try await store.loginThrottle.failures(scope: addressScope, since: since) >= Self.addressFailureLimit {
+            throw AppError(.throttled, "too many failed sign-ins from this address", retryAfterSeconds: Int(Self.throttleWindow))
+        }
+        let user = try await store.users.find(username: username)
+        // Unknown users cost a bcrypt check too, so timing does not tell which names exist.
+        let matches = try await hasher.verify(password, hash: user?.passwordHash ?? decoyHash)
+        guard let user, matches else {
+            try await store.loginThrottle.recordFailure(scope: accountScope, at: now)
+            try await store.loginThrottle.recordFailure(scope: addressScope, at: now)
+            onFailedSignIn()
+            throw AppError(.unauthenticated, "wrong username or password")
+        }
+        try await store.loginThrottle.clear(scope: accountScope)
+        let (token, session) = try await openSession(for: user, kind: kind, now: now)
+        return SignIn(token: token, session: session, user: user)
+    }
+
+    public func openSession(for user: UserRecord, kind: SessionKind, now: Date = Date()) async throws -> (token: String, session: SessionRecord) {
+        let token = SessionToken.generate()
+        let session = SessionRecord(
+            tokenHash: SessionToken.hash(token), userID: user.id, kind: kind,
+            csrfToken: kind == .web ? SessionToken.generate() : nil,
+            createdAt: now, expiresAt: now.addingTimeInterval(sessionLifetime))
+        try await store.sessions.create(session)
+        return (token, session)
+    }
+
+    public func signOut(_ identity: Identity, now: Date = Date()) async throws {
+        try await store.sessions.revoke(tokenHash: identity.session.tokenHash, at: now)
+        sessionCache.forget(tokenHash: identity.session.tokenHash)
+    }
+
+    /// Changes the password and ends every other session of the user.
+    public func changePassword(_ identity: Identity, current: String, new: String, now: Date = Date()) async throws {
+        try PasswordPolicy.check(new, field: "newPassword")
+        // The stored hash, not the cached identity's: another instance may have changed it.
+        guard let user = try await store.users.find(id: identity.user.id) else { throw AppError.notSignedIn }
+        guard try await hasher.verify(current, hash: user.passwordHash) else {
+            throw AppError.invalid("the current password is wrong", field: "currentPassword")
+        }
+        try await store.users.updatePasswordHash(userID: identity.user.id, passwordHash: try await hasher.hash(new))
+        try await store.sessions.revokeAll(userID: identity.user.id, keeping: identity.session.tokenHash, at: now)
+        sessionCache.forget(userID: identity.user.id)
+    }
+
+    /// Sets a password without the old one: for operators and the demo account.
+    public func resetPassword(userID: String, to password: String) async throws {
+        try PasswordPolicy.check(password, field: "password")
+        try await store.users.updatePasswordHash(userID: userID, passwordHash: try await hasher.hash(password))
+        sessionCache.forget(userID: userID)
+    }
+}

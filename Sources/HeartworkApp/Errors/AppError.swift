@@ -1,0 +1,46 @@
+/// Why an application service refused a request, in terms of the domain: the server maps
+/// each kind to an HTTP status at its edge (invalid 422, not found 404, conflict 409,
+/// unauthenticated 401, forbidden 403, throttled 429, unavailable 503); the command line and
+/// background jobs report the detail as it is.
+public struct AppError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: Sendable, Hashable {
+        /// A value breaks a rule; `field` names it (`heartRate[3]`, `dateOfBirth`).
+        case invalid
+        /// It does not exist, or the caller may not know that it does.
+        case notFound
+        /// It clashes with what is stored (a taken username, a repeated request).
+        case conflict
+        /// Credentials are missing or wrong.
+        case unauthenticated
+        /// The caller is known but may not do this.
+        case forbidden
+        /// Too many attempts; try again after `retryAfterSeconds`.
+        case throttled
+        /// Something the service needs is down.
+        case unavailable
+    }
+
+    public var kind: Kind
+    public var detail: String
+    /// The input field at fault, as a path into the request (`track[3].lat`).
+    public var field: String?
+    public var retryAfterSeconds: Int?
+
+    public init(_ kind: Kind, _ detail: String, field: String? = nil, retryAfterSeconds: Int? = nil) {
+        self.kind = kind
+        self.detail = detail
+        self.field = field
+        self.retryAfterSeconds = retryAfterSeconds
+    }
+
+    public static func invalid(_ detail: String, field: String?) -> AppError { AppError(.invalid, detail, field: field) }
+
+    /// Never "forbidden" for other people's things: the answer must not reveal that they exist.
+    public static func notFound(_ what: String) -> AppError { AppError(.notFound, "no \(what) here, or not yours to see") }
+
+    public static func conflict(_ detail: String, field: String? = nil) -> AppError { AppError(.conflict, detail, field: field) }
+
+    public static let notSignedIn = AppError(.unauthenticated, "sign in, or send a valid bearer token")
+
+    public var description: String { field.map { "\($0): \(detail)" } ?? detail }
+}

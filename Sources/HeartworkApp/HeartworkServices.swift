@@ -1,0 +1,55 @@
+import Foundation
+import HeartworkStore
+import Logging
+import ServiceLifecycle
+
+/// The application layer, built once per process over an open store: one service per area,
+/// the authenticator both HTTP and WebSocket edges use, and the long-running services the
+/// server's service group runs (started after migrations, stopped in reverse order).
+public final class HeartworkServices: Sendable {
+    public struct Settings: Sendable {
+        /// bcrypt cost factor: 12 in production (about a quarter second), lower only in tests.
+        public var passwordHashCost: Int
+        public var sessionLifetime: TimeInterval
+        /// How often expired sessions and old sign-in failures are deleted.
+        public var sweepInterval: Duration
+
+        public init(passwordHashCost: Int = 12, sessionLifetime: TimeInterval = 30 * 86_400, sweepInterval: Duration = .seconds(3600)) {
+            self.passwordHashCost = passwordHashCost
+            self.sessionLifetime = sessionLifetime
+            self.sweepInterval = sweepInterval
+        }
+    }
+
+    public let store: HeartworkStore
+    public let settings: Settings
+    public let authenticator: Authenticator
+    public let accounts: AccountService
+    public let profiles: ProfileService
+    public let friends: FriendService
+    public let workouts: WorkoutService
+    /// Long-running work, in start order. The event bus, the live hub and the job runner of
+    /// later features join this list.
+    public let backgroundServices: [any Service]
+
+    /// - Parameter onFailedSignIn: told of every failed sign-in (for metrics).
+    public init(store: HeartworkStore, settings: Settings, logger: Logger, onFailedSignIn: @escaping @Sendable () -> Void = {}) async throws {
+        self.store = store
+        self.settings = settings
+        let cache = SessionCache()
+        let hasher = PasswordHasher(cost: settings.passwordHashCost)
+        authenticator = Authenticator(store: store, cache: cache)
+        accounts = AccountService(
+            store: store, hasher: hasher, sessionLifetime: settings.sessionLifetime,
+            decoyHash: try await hasher.hash(SessionToken.generate()), sessionCache: cache, onFailedSignIn: onFailedSignIn)
+        profiles = ProfileService(store: store, sessionCache: cache)
+        friends = FriendService(store: store)
+        workouts = WorkoutService(store: store)
+        backgroundServices = [SessionSweeper(store: store, interval: settings.sweepInterval, logger: logger)]
+    }
+
+    /// Throws when the database does not answer (for health checks).
+    public func checkDatabase() async throws {
+        try await store.ping()
+    }
+}

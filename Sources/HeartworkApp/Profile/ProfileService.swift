@@ -1,0 +1,117 @@
+import Foundation
+import HeartworkCore
+import HeartworkStore
+
+/// The signed-in user's profile, settings, photo and measurement histories. Every edit
+/// writes only the fields it changes, in one transaction with the rules that span fields,
+/// so two edits at once never undo each other.
+public struct ProfileService: Sendable {
+    let store: HeartworkStore
+    let sessionCache: SessionCache
+
+    public static let maximumPhotoBytes = 5 * 1024 * 1024
+    public static let maximumSharedWorkouts = 0...500
+    static let heightMeters = 0.5...2.6
+    /// How far ahead of the server's clock a measurement may be dated (clocks differ a little).
+    static let clockSkew: TimeInterval = 300
+
+    public func profile(of user: UserRecord, now: Date = Date()) async throws -> Profile {
+        let weight = try await store.measurements.latest(userID: user.id, kind: .weight, atOrBefore: nil)
+        let resting = try await store.measurements.latest(userID: user.id, kind: .restingHeartRate, atOrBefore: nil)
+        return Profile(user: user, weightKilograms: weight?.value, restingHeartRate: resting?.value, now: now)
+    }
+
+    public func profile(userID: String, now: Date = Date()) async throws -> Profile {
+        guard let user = try await store.users.find(id: userID) else { throw AppError.notFound("user") }
+        return try await profile(of: user, now: now)
+    }
+
+    public func update(userID: String, _ changes: ProfileChanges, now: Date = Date()) async throws -> Profile {
+        var checked = changes
+        if let fullName = changes.fullName {
+            checked.fullName = try TextRules.line(fullName, field: "fullName", what: "the full name", length: 1...100)
+        }
+        if let email = changes.email { checked.email = try EmailAddress.checked(email, field: "email") }
+        if let status = changes.status { checked.status = try TextRules.line(status, field: "status", what: "a status", length: 0...280) }
+        if let day = changes.dateOfBirth?.value {
+            let age = day.wholeYears(until: CalendarDay(now))
+            guard day < CalendarDay(now), PhysiologicalLimits.ageYears.contains(Double(age)) else {
+                throw AppError.invalid("\(day) is not a birth date for an age of 10–100 years", field: "dateOfBirth")
+            }
+        }
+        if let height = changes.heightMeters?.value, !Self.heightMeters.contains(height) {
+            throw AppError.invalid("height is in metres, 0.5–2.6", field: "heightMeters")
+        }
+        if let measured = changes.measuredMaxHeartRate?.value, !PhysiologicalLimits.maximumHeartRate.contains(measured) {
+            throw AppError.invalid("a measured maximum heart rate is 100–250 bpm", field: "measuredMaxHeartRate")
+        }
+        let user = try await apply(UserChanges(profile: checked), userID: userID) { user throws(AppError) in
+            if user.maxHeartRateSource == .measured && user.measuredMaxHeartRate == nil {
+                throw AppError.invalid("the measured method needs measuredMaxHeartRate", field: "measuredMaxHeartRate")
+            }
+        }
+        return try await profile(of: user, now: now)
+    }
+
+    public func updateSettings(userID: String, _ changes: SettingsChanges) async throws -> UserRecord {
+        if let maximum = changes.maxSharedWorkouts, !Self.maximumSharedWorkouts.contains(maximum) {
+            throw AppError.invalid("keep 0–500 shared workouts", field: "maxSharedWorkouts")
+        }
+        return try await apply(UserChanges(settings: changes), userID: userID) { _ throws(AppError) in }
+    }
+
+    private func apply(_ changes: UserChanges, userID: String, check: @escaping @Sendable (UserRecord) throws(AppError) -> Void) async throws -> UserRecord {
+        guard let user = try await store.users.update(userID: userID, changes, check: { user in try check(user) }) else {
+            throw AppError.notFound("user")
+        }
+        sessionCache.forget(userID: userID)
+        return user
+    }
+
+    // MARK: Photo
+
+    public func setPhoto(userID: String, bytes: [UInt8]) async throws {
+        guard let contentType = ImageKind.detect(bytes) else {
+            throw AppError.invalid("a profile photo must be a PNG or JPEG image (checked by content)", field: "body")
+        }
+        try await store.users.setPhoto(userID: userID, contentType: contentType, data: Data(bytes))
+        sessionCache.forget(userID: userID)
+    }
+
+    /// Your own photo or a friend's; anyone else's is "not found".
+    public func photo(of userID: String, viewer: UserRecord) async throws -> (contentType: String, data: Data) {
+        let visible = userID == viewer.id ? true : try await store.friends.areFriends(viewer.id, userID)
+        guard visible, let photo = try await store.users.photo(userID: userID) else { throw AppError.notFound("photo") }
+        return photo
+    }
+
+    // MARK: Measurements
+
+    public func measurements(userID: String, kind: MeasurementKind) async throws -> [MeasurementRecord] {
+        try await store.measurements.list(userID: userID, kind: kind)
+    }
+
+    /// Adds a dated value (now, unless `measuredAt` says when; never in the future).
+    /// - Parameter valueField: what the caller's input calls the value, for the error.
+    public func addMeasurement(
+        userID: String, kind: MeasurementKind, value: Double, measuredAt: Date?, valueField: String = "value", now: Date = Date()
+    ) async throws -> MeasurementRecord {
+        guard value.isFinite, kind.plausibleRange.contains(value) else {
+            throw AppError.invalid("a \(kind.displayName) is \(kind.plausibleRange.formattedForMessage) \(kind.unit)", field: valueField)
+        }
+        let when = measuredAt ?? now
+        guard when <= now.addingTimeInterval(Self.clockSkew) else {
+            throw AppError.invalid("a measurement cannot be dated in the future", field: "measuredAt")
+        }
+        guard when >= CalendarDay(year: 1900, month: 1, day: 1)?.start() ?? .distantPast else {
+            throw AppError.invalid("a measurement cannot be dated before 1900", field: "measuredAt")
+        }
+        let record = MeasurementRecord(kind: kind, measuredAt: when, value: value)
+        try await store.measurements.add(userID: userID, record)
+        return record
+    }
+
+    public func deleteMeasurement(userID: String, kind: MeasurementKind, id: String) async throws {
+        guard try await store.measurements.delete(id: id, userID: userID, kind: kind) else { throw AppError.notFound("measurement") }
+    }
+}

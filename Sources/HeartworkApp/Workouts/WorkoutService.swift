@@ -1,0 +1,80 @@
+import Foundation
+import HeartworkCore
+import HeartworkStore
+
+/// Workouts: recording one from any source (the owner's profile snapshot and everything
+/// derived from it), listing, reading with its streams, deleting and sharing. A workout is
+/// visible to its owner, and to the owner's friends while it is shared.
+public struct WorkoutService: Sendable {
+    let store: HeartworkStore
+
+    /// The profile as it stood at `date`: age then, the latest weight and resting heart rate
+    /// measured up to then (or the earliest one after, if none was measured before).
+    public func snapshot(for user: UserRecord, at date: Date) async throws -> ProfileSnapshot {
+        func asOf(_ kind: MeasurementKind) async throws -> Double? {
+            if let before = try await store.measurements.latest(userID: user.id, kind: kind, atOrBefore: date) { return before.value }
+            return try await store.measurements.list(userID: user.id, kind: kind).first?.value
+        }
+        let age = user.dateOfBirth.map { $0.wholeYears(until: CalendarDay(date)) }
+        let resting = try await asOf(.restingHeartRate)
+        var maximum = user.maxHeartRateSource.maximumHeartRate(ageYears: age, measured: user.measuredMaxHeartRate)
+        // A snapshot keeps only anchors that make valid zones.
+        if let resting, let value = maximum, (try? ZoneProfile(restingHeartRate: resting, maximumHeartRate: value)) == nil { maximum = nil }
+        return ProfileSnapshot(
+            ageYears: age, restingHeartRate: resting, maximumHeartRate: maximum,
+            maximumHeartRateSource: user.maxHeartRateSource, weightKilograms: try await asOf(.weight), sex: user.sex)
+    }
+
+    /// Validates and stores a workout for `user`.
+    public func record(_ workout: NewWorkout, for user: UserRecord, now: Date = Date()) async throws -> WorkoutRecord {
+        let streams = try WorkoutValidation.streams(of: workout, now: now)
+        // The stored profile, not a cached identity's: its settings decide what is shared.
+        guard let user = try await store.users.find(id: user.id) else { throw AppError.notSignedIn }
+        let snapshot = try await snapshot(for: user, at: workout.startTime)
+        let record = WorkoutRecord(
+            userID: user.id, sport: workout.sport, startedAt: workout.startTime, indoor: workout.indoor,
+            metrics: WorkoutMetrics(streams: streams, snapshot: snapshot, givenDistanceMeters: workout.distanceMeters, givenKilocalories: workout.kilocalories),
+            profile: snapshot, rrCount: streams.rrIntervalsMilliseconds.count, trackCount: streams.track.count,
+            shared: user.autoShareWorkouts, sharedAt: user.autoShareWorkouts ? now : nil, createdAt: now)
+        try await store.workouts.insert(record, streams: streams)
+        return record
+    }
+
+    public func list(for user: UserRecord, from: Date? = nil, to: Date? = nil, page: Page) async throws -> [WorkoutRecord] {
+        try await store.workouts.list(userID: user.id, from: from, to: to, sharedOnly: false, page: page)
+    }
+
+    /// A friend's shared workouts; "not found" unless they are a friend.
+    public func shared(by friendID: String, to viewer: UserRecord, page: Page) async throws -> [WorkoutRecord] {
+        guard try await store.friends.areFriends(viewer.id, friendID) else { throw AppError.notFound("friend") }
+        return try await store.workouts.list(userID: friendID, from: nil, to: nil, sharedOnly: true, page: page)
+    }
+
+    /// A workout the viewer owns, or one a friend of theirs shares; otherwise "not found"
+    /// (never "forbidden": the answer must not reveal that the workout exists).
+    public func workout(_ id: String, viewer: UserRecord) async throws -> VisibleWorkout {
+        guard let workout = try await store.workouts.find(id: id) else { throw AppError.notFound("workout") }
+        if workout.userID == viewer.id { return VisibleWorkout(record: workout, viewerIsOwner: true) }
+        if workout.shared, try await store.friends.areFriends(viewer.id, workout.userID) {
+            return VisibleWorkout(record: workout, viewerIsOwner: false)
+        }
+        throw AppError.notFound("workout")
+    }
+
+    public func streams(of workout: VisibleWorkout) async throws -> WorkoutStreams {
+        guard let streams = try await store.workouts.streams(workoutID: workout.record.id) else { throw AppError.notFound("workout") }
+        return streams
+    }
+
+    public func delete(_ id: String, owner: UserRecord) async throws {
+        guard try await store.workouts.delete(id: id, userID: owner.id) else { throw AppError.notFound("workout") }
+    }
+
+    /// Shares or unshares; sharing beyond the owner's cap unshares their oldest shared workouts.
+    public func setShared(_ id: String, _ shared: Bool, owner: UserRecord, now: Date = Date()) async throws -> WorkoutRecord {
+        guard let workout = try await store.workouts.setShared(id: id, userID: owner.id, shared: shared, at: now) else {
+            throw AppError.notFound("workout")
+        }
+        return workout
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import HeartworkApp
+import HeartworkCore
+import Hummingbird
+
+/// The caller's own profile, photo, settings and measurement histories, and the photos of
+/// their friends.
+struct ProfileRoutes {
+    let services: HeartworkServices
+
+    func register(on api: RouterGroup<AuthenticatedContext>) {
+        api.get("me") { _, context -> ProfileResponse in
+            ProfileResponse(try await services.profiles.profile(userID: context.user.id))
+        }
+        api.patch("me") { request, context -> ProfileResponse in
+            let changes = try ProfileUpdateRequest.changes(try await RequestBody.jsonObject(request, allowed: ProfileUpdateRequest.fields))
+            return ProfileResponse(try await services.profiles.update(userID: context.user.id, changes))
+        }
+        api.put("me/photo") { request, context -> HTTPResponse.Status in
+            let bytes = try await RequestBody.bytes(request, limit: ProfileService.maximumPhotoBytes)
+            do {
+                try await services.profiles.setPhoto(userID: context.user.id, bytes: bytes)
+            } catch let error as AppError where error.kind == .invalid {
+                throw Problem(.unsupportedMediaType, "Unsupported image", detail: error.detail, field: error.field)
+            }
+            return .noContent
+        }
+        api.get("users/:userID/photo") { _, context -> Response in
+            let photo = try await services.profiles.photo(of: try context.parameters.require("userID"), viewer: context.user)
+            var headers = HTTPFields()
+            headers[.contentType] = photo.contentType
+            headers[.cacheControl] = "private, max-age=60"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(data: photo.data)))
+        }
+        api.get("me/settings") { _, context -> SettingsResponse in
+            SettingsResponse(context.user)
+        }
+        api.put("me/settings") { request, context -> SettingsResponse in
+            let changes = try SettingsUpdateRequest.changes(try await RequestBody.jsonObject(request, allowed: SettingsUpdateRequest.fields))
+            return SettingsResponse(try await services.profiles.updateSettings(userID: context.user.id, changes))
+        }
+        // The first API's names for the two histories, and the general path every kind has.
+        registerHistory(on: api, path: "me/weights", kind: .weight, generic: false)
+        registerHistory(on: api, path: "me/resting-heart-rates", kind: .restingHeartRate, generic: false)
+        for kind in MeasurementKind.allCases {
+            registerHistory(on: api, path: RouterPath("me/measurements/\(kind.rawValue)"), kind: kind, generic: true)
+        }
+    }
+
+    /// GET lists the history (oldest first), POST adds an entry, DELETE removes one.
+    private func registerHistory(on api: RouterGroup<AuthenticatedContext>, path: RouterPath, kind: MeasurementKind, generic: Bool) {
+        api.get(path) { _, context -> MeasurementListResponse in
+            let entries = try await services.profiles.measurements(userID: context.user.id, kind: kind)
+            return MeasurementListResponse(kind: kind.rawValue, unit: kind.unit, entries: entries.map(MeasurementResponse.init))
+        }
+        api.post(path) { request, context -> EditedResponse<MeasurementResponse> in
+            let body = try await RequestBody.jsonObject(request, allowed: MeasurementEntryRequest.fields(for: kind, generic: generic), limit: 16 * 1024)
+            let entry = try MeasurementEntryRequest(body, kind: kind, generic: generic)
+            let stored = try await services.profiles.addMeasurement(
+                userID: context.user.id, kind: kind, value: entry.value, measuredAt: entry.measuredAt, valueField: entry.valueField)
+            return EditedResponse(status: .created, response: MeasurementResponse(stored))
+        }
+        api.delete(RouterPath("\(path)/:measurementID")) { _, context -> HTTPResponse.Status in
+            try await services.profiles.deleteMeasurement(userID: context.user.id, kind: kind, id: try context.parameters.require("measurementID"))
+            return .noContent
+        }
+    }
+}

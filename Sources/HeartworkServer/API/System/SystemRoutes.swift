@@ -1,0 +1,33 @@
+import Foundation
+import HeartworkApp
+import Hummingbird
+
+/// /healthz, /metrics and /openapi.json: public, and free of personal data.
+struct SystemRoutes {
+    let services: HeartworkServices
+    let metrics: ServerMetrics
+
+    struct Health: Encodable {
+        let status: String
+        let database: String
+    }
+
+    func register(on router: Router<AppRequestContext>) {
+        router.get("healthz") { _, _ -> Response in
+            do {
+                try await services.checkDatabase()
+                return try APIJSON.response(Health(status: "ok", database: "ok"))
+            } catch {
+                return try APIJSON.response(Health(status: "degraded", database: "unreachable"), status: .serviceUnavailable)
+            }
+        }
+        router.get("metrics") { _, _ -> Response in
+            var headers = HTTPFields()
+            headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: metrics.registry.emitToBuffer())))
+        }
+        router.get("openapi.json") { _, _ -> Response in
+            APIJSON.response(EmbeddedResources.openAPIDocument)
+        }
+    }
+}

@@ -1,0 +1,30 @@
+/// The server's resources, compiled into the binary (SwiftPM's `embedInCode` rule turns
+/// each file under Resources/ into `PackageResources.<name>`), so the release binary is one
+/// file that runs from any directory. A test holds this list equal to the folder.
+enum EmbeddedResources {
+    static let openAPIDocument: [UInt8] = PackageResources.openapi_json
+
+    /// /static/NAME: bytes and media type.
+    static let staticFiles: [String: (contentType: String, bytes: [UInt8])] = [
+        "app.css": ("text/css; charset=utf-8", PackageResources.app_css),
+        "app.js": ("text/javascript; charset=utf-8", PackageResources.app_js),
+    ]
+
+    /// Mustache templates by name (the file name without `.mustache`).
+    static let templates: [String: [UInt8]] = [
+        "error": PackageResources.error_mustache,
+        "foot": PackageResources.foot_mustache,
+        "friend": PackageResources.friend_mustache,
+        "friends": PackageResources.friends_mustache,
+        "head": PackageResources.head_mustache,
+        "home": PackageResources.home_mustache,
+        "login": PackageResources.login_mustache,
+        "profile": PackageResources.profile_mustache,
+        "settings": PackageResources.settings_mustache,
+        "signup": PackageResources.signup_mustache,
+        "upload": PackageResources.upload_mustache,
+        "workout-table": PackageResources.workout_table_mustache,
+        "workout": PackageResources.workout_mustache,
+        "workouts": PackageResources.workouts_mustache,
+    ]
+}

@@ -1,0 +1,51 @@
+import Foundation
+import HeartworkApp
+import HeartworkStore
+
+/// How the server runs; the `serve` command fills it from flags and HEARTWORK_* variables.
+public struct ServerConfiguration: Sendable {
+    public var host: String
+    public var port: Int
+    public var dataDirectory: String
+    public var database: DatabaseLocation
+    /// bcrypt cost factor: 12 in production (about a quarter second), lower only in tests.
+    public var passwordHashCost: Int
+    /// Marks cookies Secure; set when the server sits behind HTTPS.
+    public var secureCookies: Bool
+    public var sessionLifetime: TimeInterval
+    /// Largest accepted request body, in bytes (a 24-hour workout with RR and GPS fits).
+    public var maximumBodyBytes: Int
+    public var serverName: String
+    /// Keep workout lists in memory on SQLite (see `CachingWorkoutRepository`).
+    public var cachesReads: Bool
+
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, dataDirectory: String = ServerConfiguration.defaultDataDirectory,
+        database: DatabaseLocation? = nil, passwordHashCost: Int = 12, secureCookies: Bool = false,
+        sessionLifetime: TimeInterval = 30 * 86_400, maximumBodyBytes: Int = 32 * 1024 * 1024, serverName: String = "Heartwork",
+        cachesReads: Bool = true
+    ) {
+        self.host = host
+        self.port = port
+        self.dataDirectory = dataDirectory
+        self.database = database ?? .sqlite(path: URL(fileURLWithPath: dataDirectory).appendingPathComponent("heartwork.sqlite").path)
+        self.passwordHashCost = passwordHashCost
+        self.secureCookies = secureCookies
+        self.sessionLifetime = sessionLifetime
+        self.maximumBodyBytes = maximumBodyBytes
+        self.serverName = serverName
+        self.cachesReads = cachesReads
+    }
+
+    /// What the application layer needs of this.
+    public var serviceSettings: HeartworkServices.Settings {
+        HeartworkServices.Settings(passwordHashCost: passwordHashCost, sessionLifetime: sessionLifetime)
+    }
+
+    /// `$XDG_DATA_HOME/heartwork`, or `~/.local/share/heartwork`.
+    public static var defaultDataDirectory: String {
+        let environment = ProcessInfo.processInfo.environment
+        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty { return xdg + "/heartwork" }
+        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share/heartwork").path
+    }
+}

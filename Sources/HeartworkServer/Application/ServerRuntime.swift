@@ -1,0 +1,56 @@
+import Foundation
+import HeartworkApp
+import HeartworkStore
+import Hummingbird
+import Logging
+import ServiceLifecycle
+
+/// A running Heartwork server's parts, in the order they start and the reverse order they
+/// stop: the database (opened and migrated before anything else runs), the application
+/// services' long-running work (session sweeping now; the event bus, live hub and job runner
+/// later), and last the HTTP/WebSocket server. SIGTERM or SIGINT stops the server first
+/// (requests in progress finish), then the background services, then closes the database.
+public struct ServerRuntime: Sendable {
+    public let configuration: ServerConfiguration
+    public let store: HeartworkStore
+    public let services: HeartworkServices
+    private let application: any ApplicationProtocol
+    private let logger: Logger
+
+    /// Opens and migrates the store and builds everything; nothing runs yet.
+    public static func prepare(configuration: ServerConfiguration, logger: Logger) async throws -> ServerRuntime {
+        let store = try await HeartworkStore.open(configuration.database, logger: logger, cachesReads: configuration.cachesReads)
+        do {
+            let metrics = ServerMetrics()
+            let services = try await HeartworkServices(
+                store: store, settings: configuration.serviceSettings, logger: logger,
+                onFailedSignIn: { metrics.loginFailures.increment() })
+            let application = HeartworkApplication.build(
+                configuration: configuration, services: services, edge: try HeartworkApplication.Edge(metrics: metrics), logger: logger)
+            return ServerRuntime(configuration: configuration, store: store, services: services, application: application, logger: logger)
+        } catch {
+            try? await store.shutdown()
+            throw error
+        }
+    }
+
+    /// Runs until SIGTERM or SIGINT, then stops in reverse order.
+    public func run() async throws {
+        let services: [any Service] = [StoreService(store: store)] + self.services.backgroundServices + [application]
+        let group = ServiceGroup(configuration: .init(
+            services: services.map { .init(service: $0) },
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+    }
+}
+
+/// Keeps the database open while the group runs and closes it when the group shuts down;
+/// first in the group, so it closes last.
+struct StoreService: Service {
+    let store: HeartworkStore
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        try await store.shutdown()
+    }
+}

@@ -1,0 +1,21 @@
+import Foundation
+import HeartworkApp
+import Hummingbird
+import HummingbirdWebSocket
+
+/// The context of WebSocket upgrade requests. The same authentication middleware as for
+/// HTTP runs on the WebSocket router before the upgrade; a handler reads the identity from
+/// `WebSocketRouterContext.requestContext`.
+public struct LiveRequestContext: IdentifiedRequestContext, WebSocketRequestContext, RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public let webSocket: WebSocketHandlerReference<LiveRequestContext>
+    public var identity: Identity?
+    public let remoteAddress: String
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        webSocket = .init()
+        identity = nil
+        remoteAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
+    }
+}

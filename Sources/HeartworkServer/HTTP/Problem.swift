@@ -1,0 +1,76 @@
+import Foundation
+import HeartworkApp
+import HeartworkFormats
+import Hummingbird
+
+/// An error as the API reports it: application/problem+json (RFC 9457) with a `field`
+/// naming what was wrong. Domain errors (`AppError`) and request-shape errors
+/// (`JSONFieldError`) become one of these at the edge.
+public struct Problem: HTTPResponseError, Sendable, Equatable {
+    public var status: HTTPResponse.Status
+    public var title: String
+    public var detail: String
+    /// The request field at fault, as a JSON path (`track[3].lat`), or a query parameter.
+    public var field: String?
+    public var headers: HTTPFields
+
+    public init(_ status: HTTPResponse.Status, _ title: String, detail: String, field: String? = nil, headers: HTTPFields = [:]) {
+        self.status = status
+        self.title = title
+        self.detail = detail
+        self.field = field
+        self.headers = headers
+    }
+
+    public static func badRequest(_ detail: String, field: String? = nil) -> Problem {
+        Problem(.badRequest, "Bad request", detail: detail, field: field)
+    }
+
+    public static let forbiddenCSRF = Problem(.forbidden, "Forbidden", detail: "missing or wrong CSRF token for a cookie-authenticated request")
+
+    public init(_ error: AppError) {
+        switch error.kind {
+        case .invalid: self.init(.unprocessableContent, "Invalid value", detail: error.detail, field: error.field)
+        case .notFound: self.init(.notFound, "Not found", detail: error.detail, field: error.field)
+        case .conflict: self.init(.conflict, "Conflict", detail: error.detail, field: error.field)
+        case .unauthenticated:
+            var headers = HTTPFields()
+            headers[.wwwAuthenticate] = "Bearer realm=\"heartwork\""
+            let title = error == .notSignedIn ? "Not signed in" : "Sign-in failed"
+            self.init(.unauthorized, title, detail: error.detail, field: error.field, headers: headers)
+        case .forbidden: self.init(.forbidden, "Forbidden", detail: error.detail, field: error.field)
+        case .throttled:
+            var headers = HTTPFields()
+            let seconds = error.retryAfterSeconds ?? 60
+            headers[.retryAfter] = String(seconds)
+            self.init(.tooManyRequests, "Too many attempts", detail: "\(error.detail); try again in \(seconds / 60 + 1) minutes",
+                      field: error.field, headers: headers)
+        case .unavailable: self.init(.serviceUnavailable, "Unavailable", detail: error.detail, field: error.field)
+        }
+    }
+
+    public init(_ error: JSONFieldError) {
+        switch error.kind {
+        case .notJSON, .wrongType: self.init(.badRequest, "Bad request", detail: error.message, field: error.path)
+        case .missing, .unknownField, .invalidValue: self.init(.unprocessableContent, "Invalid value", detail: error.message, field: error.path)
+        }
+    }
+
+    struct Body: Encodable {
+        let type: String
+        let title: String
+        let status: Int
+        let detail: String
+        let field: String?
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response { response() }
+
+    func response() -> Response {
+        let body = Body(type: "about:blank", title: title, status: Int(status.code), detail: detail, field: field)
+        let data = (try? APIJSON.encoder.encode(body)) ?? Data("{}".utf8)
+        var headers = headers
+        headers[.contentType] = "application/problem+json"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(data: data)))
+    }
+}

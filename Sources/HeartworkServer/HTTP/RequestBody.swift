@@ -1,0 +1,44 @@
+import Foundation
+import HeartworkFormats
+import Hummingbird
+
+/// Request bodies: collected up to a limit, checked for their media type, and read as JSON
+/// by Formats' strict reader (one path for every request; errors name the field).
+enum RequestBody {
+    static let smallJSONLimit = 64 * 1024
+
+    static func bytes(_ request: Request, limit: Int) async throws -> [UInt8] {
+        var buffer = try await collect(request, limit: limit)
+        return buffer.readBytes(length: buffer.readableBytes) ?? []
+    }
+
+    static func collect(_ request: Request, limit: Int) async throws -> ByteBuffer {
+        do {
+            return try await request.body.collect(upTo: limit)
+        } catch {
+            throw Problem(.contentTooLarge, "Body too large", detail: "the request body is larger than \(describe(bytes: limit))")
+        }
+    }
+
+    /// The body as a JSON object with only the `allowed` members.
+    static func jsonObject(_ request: Request, allowed: [String], limit: Int = smallJSONLimit) async throws -> JSONObjectReader {
+        try checkJSONMediaType(request)
+        let bytes = try await bytes(request, limit: limit)
+        do {
+            return try JSONObjectReader(parsing: bytes, allowed: allowed)
+        } catch {
+            throw Problem(error)
+        }
+    }
+
+    static func checkJSONMediaType(_ request: Request) throws {
+        let contentType = request.headers[.contentType] ?? ""
+        guard contentType.isEmpty || contentType.lowercased().hasPrefix("application/json") else {
+            throw Problem(.unsupportedMediaType, "Unsupported media type", detail: "send the body as application/json, not \(contentType)")
+        }
+    }
+
+    static func describe(bytes: Int) -> String {
+        bytes >= 1024 * 1024 ? "\(bytes / 1024 / 1024) MB" : "\(bytes / 1024) kB"
+    }
+}

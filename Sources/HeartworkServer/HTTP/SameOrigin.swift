@@ -1,0 +1,16 @@
+import Foundation
+import HeartworkApp
+import Hummingbird
+
+/// Requests a browser may send from another site without a CSRF token (sign-in and sign-up
+/// forms, cookie-authenticated WebSocket upgrades) must come from this site when the browser
+/// says where they come from (the Origin header; clients without one are not browsers).
+enum SameOrigin {
+    static func require(_ request: Request) throws {
+        guard let origin = request.headers[.origin], origin != "null" else { return }
+        let host = request.head.authority ?? ""
+        guard let url = URL(string: origin), let originHost = url.host else { throw Problem.forbiddenCSRF }
+        let originAuthority = url.port.map { "\(originHost):\($0)" } ?? originHost
+        guard originAuthority == host || originHost == host else { throw Problem.forbiddenCSRF }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import HeartworkApp
+import HeartworkFormats
+import HeartworkStore
+import Hummingbird
+import Logging
+
+/// Turns every error into a response: problem+json for the API (and anything that is not a
+/// page), an HTML page for the web app. Unexpected errors are logged and answered 500
+/// without internals.
+struct ErrorMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let pages: PageRenderer
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            let problem = Self.problem(for: error, request: request, logger: context.logger)
+            if WebPaths.isPage(request.uri.path) {
+                return pages.errorPage(problem, request: request, identity: context.identity)
+            }
+            return problem.response()
+        }
+    }
+
+    static func problem(for error: any Error, request: Request, logger: Logger) -> Problem {
+        switch error {
+        case let problem as Problem:
+            return problem
+        case let error as AppError:
+            return Problem(error)
+        case let error as JSONFieldError:
+            return Problem(error)
+        case let error as HTTPError:
+            switch error.status {
+            case .notFound: return Problem(.notFound, "Not found", detail: "no route \(request.method.rawValue) \(request.uri.path)")
+            case .unauthorized: return Problem(AppError.notSignedIn)
+            case .methodNotAllowed: return Problem(.methodNotAllowed, "Method not allowed", detail: "\(request.method.rawValue) is not allowed on \(request.uri.path)")
+            case .contentTooLarge: return Problem(.contentTooLarge, "Body too large", detail: error.body ?? "the request body is too large")
+            default: return Problem(error.status, error.status.reasonPhrase, detail: error.body ?? error.status.reasonPhrase)
+            }
+        case is URLEncodedFormError, is DecodingError:
+            return Problem.badRequest("the form could not be read: \(error)")
+        case let error as StoreError:
+            if case .conflict(let message) = error { return Problem(AppError.conflict(message)) }
+            logger.error("store failure", metadata: ["error": "\(error)"])
+            return Problem(.internalServerError, "Server error", detail: "the server could not complete the request")
+        default:
+            logger.error("unhandled error", metadata: ["error": "\(String(reflecting: error))"])
+            return Problem(.internalServerError, "Server error", detail: "the server could not complete the request")
+        }
+    }
+}

@@ -1,0 +1,18 @@
+import HTTPTypes
+import Hummingbird
+
+/// Headers every response carries, errors included: Hummingbird's content-security
+/// middleware (a strict policy, nosniff) plus no framing and a same-origin referrer.
+struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
+    private let contentSecurity = ContentSecurityMiddleware<Context>(contentSecurityPolicy: [
+        .defaultSrc(.self), .imgSrc(.self, "data:"), .styleSrc(.self), .scriptSrc(.self), .connectSrc(.self),
+        .formAction(.self), .frameAncestors(.none), .baseURI(.none), .objectSrc(.none),
+    ])
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var response = try await contentSecurity.handle(request, context: context, next: next)
+        response.headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
+        response.headers[HTTPField.Name("Referrer-Policy")!] = "same-origin"
+        return response
+    }
+}

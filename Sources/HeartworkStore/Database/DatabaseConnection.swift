@@ -1,0 +1,112 @@
+@preconcurrency import AsyncKit
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import PostgresKit
+import SQLKit
+import SQLiteKit
+
+/// An open database: a connection pool behind SQLKit, on either engine.
+public final class DatabaseConnection: Sendable {
+    public let engine: SQLEngine
+    public let sql: any SQLDatabase
+    /// The same SQLite pool without SQLKit's row decoding, for reads (see `ColumnReader`).
+    private let sqlite: PooledSQLiteDatabase?
+    private let shutdownPool: @Sendable () async throws -> Void
+    /// SQLite takes one writer at a time. Waiting for its lock blocks a thread of the pool
+    /// that runs the queries, so writers queue here instead, without blocking anything.
+    private let writeGate = AsyncGate()
+
+    public static func open(
+        _ location: DatabaseLocation,
+        logger: Logger,
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        maxConnectionsPerEventLoop: Int = 4
+    ) async throws -> DatabaseConnection {
+        switch location {
+        case .sqlite(let path):
+            // Its own threads: SQLite calls block, and the shared pool also hashes passwords.
+            let threadPool = NIOThreadPool(numberOfThreads: 4)
+            threadPool.start()
+            let source = SQLiteFileSource(path: path, threadPool: threadPool)
+            let pool = SharedPool(EventLoopGroupConnectionPool(
+                source: source, maxConnectionsPerEventLoop: maxConnectionsPerEventLoop, logger: logger, on: eventLoopGroup))
+            let pooled = PooledSQLiteDatabase(pool: pool, logger: logger)
+            let database = pooled.sql(queryLogLevel: .trace)
+            // journal_mode is a property of the file: set once, every connection then uses WAL.
+            try await database.raw("PRAGMA journal_mode = WAL").run()
+            return DatabaseConnection(engine: .sqlite, sql: database, sqlite: pooled) {
+                try await pool.pool.shutdownAsync()
+                try await threadPool.shutdownGracefully()
+            }
+        case .postgres(let url):
+            let configuration: SQLPostgresConfiguration
+            do {
+                configuration = try SQLPostgresConfiguration(url: url)
+            } catch {
+                throw StoreError.invalidConfiguration("cannot read the PostgreSQL URL: \(error)")
+            }
+            let pool = SharedPool(EventLoopGroupConnectionPool(
+                source: PostgresConnectionSource(sqlConfiguration: configuration),
+                maxConnectionsPerEventLoop: maxConnectionsPerEventLoop, logger: logger, on: eventLoopGroup))
+            let database = pool.pool.database(logger: logger).sql(queryLogLevel: .trace)
+            return DatabaseConnection(engine: .postgres, sql: database, sqlite: nil) { try await pool.pool.shutdownAsync() }
+        }
+    }
+
+    private init(engine: SQLEngine, sql: any SQLDatabase, sqlite: PooledSQLiteDatabase?, shutdown: @escaping @Sendable () async throws -> Void) {
+        self.engine = engine
+        self.sql = sql
+        self.sqlite = sqlite
+        self.shutdownPool = shutdown
+    }
+
+    /// Runs a read and returns its rows: directly on SQLite, through SQLKit elsewhere.
+    func all(_ query: SQLQueryString) async throws -> [any ColumnReader] {
+        guard let sqlite else { return try await sql.readAll(query) }
+        let (text, binds) = sql.serialize(query)
+        let encoder = SQLiteDataEncoder()
+        let data = try binds.map { try encoder.encode($0) }
+        let rows: [SQLiteRow] = try await sqlite.query(text, data).get()
+        return rows
+    }
+
+    func first(_ query: SQLQueryString) async throws -> (any ColumnReader)? {
+        try await all(query).first
+    }
+
+    public func shutdown() async throws {
+        try await shutdownPool()
+    }
+
+    /// Runs one statement that writes.
+    func execute(_ query: SQLQueryString) async throws {
+        try await writing { try await self.sql.raw(query).run() }
+    }
+
+    /// Runs `body` in one transaction on one connection: all of it is stored, or none.
+    public func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await writing { try await self.runTransaction(body) }
+    }
+
+    private func writing<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        guard engine == .sqlite else { return try await body() }
+        return try await writeGate.run(body)
+    }
+
+    private func runTransaction<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        let begin = engine.beginWrite
+        return try await sql.withSession { session in
+            try await session.raw(SQLQueryString(begin)).run()
+            do {
+                let result = try await body(session)
+                try await session.raw("COMMIT").run()
+                return result
+            } catch {
+                try? await session.raw("ROLLBACK").run()
+                throw error
+            }
+        }
+    }
+}

@@ -1,0 +1,24 @@
+/// A failure of the store that callers can report.
+public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    case invalidConfiguration(String)
+    case conflict(String)
+    case notFound(String)
+    case corruptData(String)
+
+    public var description: String {
+        switch self {
+        case .invalidConfiguration(let message): "database configuration: \(message)"
+        case .conflict(let message): message
+        case .notFound(let message): message
+        case .corruptData(let message): "stored data is damaged: \(message)"
+        }
+    }
+}
+
+extension StoreError {
+    /// True when the error is a unique-constraint violation on either engine.
+    static func isUniqueViolation(_ error: any Error) -> Bool {
+        let text = String(reflecting: error).lowercased()
+        return text.contains("unique") || text.contains("23505")
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import HeartworkCore
+import HeartworkFormats
+import SQLKit
+
+struct SQLWorkoutRepository: WorkoutRepository {
+    let database: DatabaseConnection
+    static let columns = """
+        id, user_id, sport, started_at, indoor, duration_s, avg_hr, min_hr, max_hr, kilocalories, distance_m,
+        zone_none_s, zone_low_s, zone_moderate_s, zone_high_s, zone_red_line_s,
+        profile_age, profile_resting_hr, profile_max_hr, profile_max_hr_method, profile_weight_kg, profile_sex,
+        rr_count, track_count, shared, shared_at, created_at
+        """
+
+    func insert(_ workout: WorkoutRecord, streams: WorkoutStreams) async throws {
+        let heartRate = Data(WorkoutStreamCodec.encodeHeartRate(streams.heartRate))
+        let rr = Data(WorkoutStreamCodec.encodeRRIntervals(streams.rrIntervalsMilliseconds))
+        let track = Data(WorkoutStreamCodec.encodeTrack(streams.track))
+        let metrics = workout.metrics, zones = workout.metrics.secondsInZones
+        let profile = workout.profile
+        try await database.transaction { sql in
+            try await sql.raw("""
+                INSERT INTO workouts (id, user_id, sport, started_at, indoor, duration_s, avg_hr, min_hr, max_hr, kilocalories, distance_m,
+                    zone_none_s, zone_low_s, zone_moderate_s, zone_high_s, zone_red_line_s,
+                    profile_age, profile_resting_hr, profile_max_hr, profile_max_hr_method, profile_weight_kg, profile_sex,
+                    rr_count, track_count, shared, shared_at, created_at)
+                VALUES (\(bind: workout.id), \(bind: workout.userID), \(bind: workout.sport.rawValue), \(bind: workout.startedAt.millisecondsSince1970),
+                    \(bind: workout.indoor ? 1 : 0), \(bind: metrics.durationSeconds), \(bind: metrics.averageHeartRate),
+                    \(bind: metrics.minimumHeartRate), \(bind: metrics.maximumHeartRate), \(bind: metrics.kilocalories), \(bind: metrics.distanceMeters),
+                    \(bind: zones?[0]), \(bind: zones?[1]), \(bind: zones?[2]), \(bind: zones?[3]), \(bind: zones?[4]),
+                    \(bind: profile.ageYears), \(bind: profile.restingHeartRate), \(bind: profile.maximumHeartRate),
+                    \(bind: profile.maximumHeartRateSource?.rawValue), \(bind: profile.weightKilograms), \(bind: profile.sex?.rawValue),
+                    \(bind: workout.rrCount), \(bind: workout.trackCount), \(bind: workout.shared ? 1 : 0),
+                    \(bind: workout.sharedAt?.millisecondsSince1970), \(bind: workout.createdAt.millisecondsSince1970))
+                """).run()
+            try await sql.raw("""
+                INSERT INTO workout_streams (workout_id, heart_rate, rr, track)
+                VALUES (\(bind: workout.id), \(bind: heartRate), \(bind: rr), \(bind: track))
+                """).run()
+            if workout.shared { try await Self.enforceShareCap(sql, userID: workout.userID) }
+        }
+    }
+
+    /// Unshares the oldest shared workouts (by start time) beyond the owner's cap; never deletes.
+    static func enforceShareCap(_ sql: any SQLDatabase, userID: String) async throws {
+        let maxShared = try await sql.readFirst("SELECT max_shared_workouts FROM users WHERE id = \(bind: userID)")?.int("max_shared_workouts") ?? 0
+        let shared = try await sql.readAll("""
+            SELECT id FROM workouts WHERE user_id = \(bind: userID) AND shared = 1 ORDER BY started_at DESC, id DESC
+            """).map { try $0.string("id") }
+        for id in shared.dropFirst(max(0, maxShared)) {
+            try await sql.raw("UPDATE workouts SET shared = 0, shared_at = NULL WHERE id = \(bind: id)").run()
+        }
+    }
+
+    func list(userID: String, from: Date?, to: Date?, sharedOnly: Bool, page: Page) async throws -> [WorkoutRecord] {
+        let lower = from?.millisecondsSince1970 ?? Int64.min
+        let upper = to?.millisecondsSince1970 ?? Int64.max
+        let sharedClause: SQLQueryString = sharedOnly ? " AND shared = 1" : ""
+        return try await database.all("""
+            SELECT \(unsafeRaw: Self.columns) FROM workouts
+            WHERE user_id = \(bind: userID) AND started_at >= \(bind: lower) AND started_at < \(bind: upper)\(sharedClause)
+            ORDER BY started_at DESC, id DESC LIMIT \(bind: page.limit) OFFSET \(bind: page.offset)
+            """).map(Self.record)
+    }
+
+    func find(id: String) async throws -> WorkoutRecord? {
+        try await database.first("SELECT \(unsafeRaw: Self.columns) FROM workouts WHERE id = \(bind: id)").map(Self.record)
+    }
+
+    func streams(workoutID: String) async throws -> WorkoutStreams? {
+        guard let row = try await database.first("SELECT heart_rate, rr, track FROM workout_streams WHERE workout_id = \(bind: workoutID)") else {
+            return nil
+        }
+        do {
+            return WorkoutStreams(
+                heartRate: try WorkoutStreamCodec.decodeHeartRate([UInt8](try row.data("heart_rate"))),
+                rrIntervalsMilliseconds: try WorkoutStreamCodec.decodeRRIntervals([UInt8](try row.data("rr"))),
+                track: try WorkoutStreamCodec.decodeTrack([UInt8](try row.data("track"))))
+        } catch let error as StreamDecodingError {
+            throw StoreError.corruptData("workout \(workoutID): \(error)")
+        }
+    }
+
+    func delete(id: String, userID: String) async throws -> Bool {
+        try await database.transaction { sql in
+            guard try await sql.readFirst("SELECT id FROM workouts WHERE id = \(bind: id) AND user_id = \(bind: userID)") != nil else {
+                return false
+            }
+            try await sql.raw("DELETE FROM workout_streams WHERE workout_id = \(bind: id)").run()
+            try await sql.raw("DELETE FROM workouts WHERE id = \(bind: id)").run()
+            return true
+        }
+    }
+
+    func setShared(id: String, userID: String, shared: Bool, at date: Date) async throws -> WorkoutRecord? {
+        try await database.transaction { sql in
+            guard try await sql.readFirst("SELECT id FROM workouts WHERE id = \(bind: id) AND user_id = \(bind: userID)") != nil else {
+                return nil
+            }
+            if shared {
+                try await sql.raw("""
+                    UPDATE workouts SET shared = 1, shared_at = \(bind: date.millisecondsSince1970) WHERE id = \(bind: id) AND shared = 0
+                    """).run()
+                try await Self.enforceShareCap(sql, userID: userID)
+            } else {
+                try await sql.raw("UPDATE workouts SET shared = 0, shared_at = NULL WHERE id = \(bind: id)").run()
+            }
+            return try await sql.readFirst("SELECT \(unsafeRaw: Self.columns) FROM workouts WHERE id = \(bind: id)").map(Self.record)
+        }
+    }
+
+    func count(userID: String) async throws -> Int {
+        try await database.first("SELECT COUNT(*) AS total FROM workouts WHERE user_id = \(bind: userID)")?.int("total") ?? 0
+    }
+
+    static func record(_ row: any ColumnReader) throws -> WorkoutRecord {
+        let zoneColumns = ["zone_none_s", "zone_low_s", "zone_moderate_s", "zone_high_s", "zone_red_line_s"]
+        let zones = try zoneColumns.map { try row.optionalInt($0) }
+        return WorkoutRecord(
+            id: try row.string("id"), userID: try row.string("user_id"),
+            sport: Sport(rawValue: try row.string("sport")) ?? .other, startedAt: try row.date("started_at"),
+            indoor: try row.bool("indoor"),
+            metrics: WorkoutMetrics(
+                durationSeconds: try row.int("duration_s"),
+                averageHeartRate: try row.optionalDouble("avg_hr"), minimumHeartRate: try row.optionalDouble("min_hr"),
+                maximumHeartRate: try row.optionalDouble("max_hr"), secondsInZones: zones.contains(nil) ? nil : zones.compactMap { $0 },
+                kilocalories: try row.optionalDouble("kilocalories"), distanceMeters: try row.optionalDouble("distance_m")),
+            profile: ProfileSnapshot(
+                ageYears: try row.optionalInt("profile_age"), restingHeartRate: try row.optionalDouble("profile_resting_hr"),
+                maximumHeartRate: try row.optionalDouble("profile_max_hr"),
+                maximumHeartRateSource: try row.optionalString("profile_max_hr_method").flatMap(MaximumHeartRateSource.init(rawValue:)),
+                weightKilograms: try row.optionalDouble("profile_weight_kg"),
+                sex: try row.optionalString("profile_sex").flatMap(Sex.init(rawValue:))),
+            rrCount: try row.int("rr_count"), trackCount: try row.int("track_count"),
+            shared: try row.bool("shared"), sharedAt: try row.optionalDate("shared_at"), createdAt: try row.date("created_at"))
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import HeartworkCore
+
+/// A stored workout without its streams: what lists show, and what was derived.
+public struct WorkoutRecord: Sendable, Hashable {
+    public var id: String
+    public var userID: String
+    public var sport: Sport
+    public var startedAt: Date
+    public var indoor: Bool
+    public var metrics: WorkoutMetrics
+    /// The owner's profile when the workout was recorded.
+    public var profile: ProfileSnapshot
+    public var rrCount: Int
+    public var trackCount: Int
+    public var shared: Bool
+    public var sharedAt: Date?
+    public var createdAt: Date
+
+    public init(
+        id: String = UUID().uuidString.lowercased(), userID: String, sport: Sport, startedAt: Date, indoor: Bool,
+        metrics: WorkoutMetrics, profile: ProfileSnapshot, rrCount: Int, trackCount: Int,
+        shared: Bool = false, sharedAt: Date? = nil, createdAt: Date = Date()
+    ) {
+        self.id = id
+        self.userID = userID
+        self.sport = sport
+        self.startedAt = startedAt
+        self.indoor = indoor
+        self.metrics = metrics
+        self.profile = profile
+        self.rrCount = rrCount
+        self.trackCount = trackCount
+        self.shared = shared
+        self.sharedAt = sharedAt
+        self.createdAt = createdAt
+    }
+}

@@ -1,0 +1,19 @@
+import Foundation
+import HeartworkCore
+
+/// Workouts with their streams.
+public protocol WorkoutRepository: Sendable {
+    /// Stores the workout and its streams in one transaction; when it is shared and the
+    /// owner's cap (read in the same transaction) is exceeded, the oldest shared workouts
+    /// are unshared, never deleted.
+    func insert(_ workout: WorkoutRecord, streams: WorkoutStreams) async throws
+    func list(userID: String, from: Date?, to: Date?, sharedOnly: Bool, page: Page) async throws -> [WorkoutRecord]
+    func find(id: String) async throws -> WorkoutRecord?
+    func streams(workoutID: String) async throws -> WorkoutStreams?
+    /// Deletes when `userID` owns it; returns whether anything was deleted.
+    func delete(id: String, userID: String) async throws -> Bool
+    /// Shares or unshares when `userID` owns it (sharing enforces the owner's cap);
+    /// returns the updated workout.
+    func setShared(id: String, userID: String, shared: Bool, at: Date) async throws -> WorkoutRecord?
+    func count(userID: String) async throws -> Int
+}

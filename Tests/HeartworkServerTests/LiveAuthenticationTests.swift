@@ -1,0 +1,89 @@
+import Foundation
+import HeartworkApp
+@testable import HeartworkServer
+import HeartworkStore
+import HeartworkTestSupport
+import Hummingbird
+import HummingbirdTesting
+import HummingbirdWSClient
+import HummingbirdWSTesting
+import NIOCore
+import Testing
+
+/// The WebSocket router authenticates exactly as the HTTP one: the same middleware runs
+/// before every upgrade and the handler reads the identity it found.
+@Suite("WebSocket authentication")
+struct LiveAuthenticationTests {
+    /// The live router of the application with one route that answers who is asking.
+    static func liveRouter(_ services: HeartworkServices) -> Router<LiveRequestContext> {
+        let router = HeartworkApplication.buildLiveRouter(services: services)
+        router.ws("whoami") { inbound, outbound, context in
+            try await outbound.write(.text(context.requestContext.identity?.user.username ?? "nobody"))
+        }
+        return router
+    }
+
+    static func services(_ store: HeartworkStore) async throws -> (HeartworkServices, ServerConfiguration) {
+        let configuration = ServerConfiguration(port: 0, dataDirectory: NSTemporaryDirectory(), passwordHashCost: 4)
+        return (try await HeartworkServices(store: store, settings: configuration.serviceSettings, logger: TestDatabase.logger), configuration)
+    }
+
+    @Test func aBearerTokenReachesTheHandlerAndABadOneIsRefusedBeforeTheUpgrade() async throws {
+        try await TestDatabase.sqlite.withStore { store in
+            let (services, configuration) = try await Self.services(store)
+            let user = try await services.accounts.register(Registration(username: "alice", fullName: "Alice", email: "a@example.org", password: "12345678"))
+            let (token, _) = try await services.accounts.openSession(for: user, kind: .api)
+            let router = HeartworkApplication.buildRouter(configuration: configuration, services: services, edge: try HeartworkApplication.Edge(metrics: ServerMetrics()))
+            let application = Application(router: router, server: .http1WebSocketUpgrade(webSocketRouter: Self.liveRouter(services)))
+            try await application.test(.live) { client in
+                var headers = HTTPFields()
+                headers[.authorization] = "Bearer \(token)"
+                try await client.ws("/whoami", configuration: .init(additionalHeaders: headers)) { inbound, _, _ in
+                    var messages = inbound.messages(maxSize: 1024).makeAsyncIterator()
+                    let message = try await messages.next()
+                    #expect(message == .text("alice"))
+                }
+                try await client.ws("/whoami") { inbound, _, _ in
+                    var messages = inbound.messages(maxSize: 1024).makeAsyncIterator()
+                    let message = try await messages.next()
+                    #expect(message == .text("nobody"))
+                }
+                var bad = HTTPFields()
+                bad[.authorization] = "Bearer hw_not-a-real-token"
+                await #expect(throws: WebSocketClientError.webSocketUpgradeFailed) {
+                    try await client.ws("/whoami", configuration: .init(additionalHeaders: bad)) { _, _, _ in }
+                }
+            }
+        }
+    }
+
+    /// What the upgrade request gets from the router (200 means "upgrade"): cookie sessions
+    /// work, but only from this site's pages, and an API token is not a cookie.
+    @Test func cookieUpgradesMustComeFromThisSite() async throws {
+        try await TestDatabase.sqlite.withStore { store in
+            let (services, _) = try await Self.services(store)
+            let user = try await services.accounts.register(Registration(username: "bob", fullName: "Bob", email: "b@example.org", password: "12345678"))
+            let (cookie, _) = try await services.accounts.openSession(for: user, kind: .web)
+            let (apiToken, _) = try await services.accounts.openSession(for: user, kind: .api)
+            let application = Application(router: Self.liveRouter(services))
+            try await application.test(.router) { client in
+                func upgrade(cookie value: String?, origin: String?, bearer: String? = nil) async throws -> HTTPResponse.Status {
+                    var headers = HTTPFields()
+                    headers[.upgrade] = "websocket"
+                    if let value { headers[.cookie] = "hw_session=\(value)" }
+                    if let origin { headers[.origin] = origin }
+                    if let bearer { headers[.authorization] = "Bearer \(bearer)" }
+                    return try await client.execute(uri: "/whoami", method: .get, headers: headers).status
+                }
+                let sameSite = try await upgrade(cookie: cookie, origin: "http://localhost")
+                let crossSite = try await upgrade(cookie: cookie, origin: "https://evil.example")
+                let tokenAsCookie = try await upgrade(cookie: apiToken, origin: "http://localhost")
+                let forged = try await upgrade(cookie: nil, origin: nil, bearer: "hw_forged")
+                #expect(sameSite == .ok)
+                #expect(crossSite == .forbidden)
+                #expect(tokenAsCookie == .ok)  // not a cookie session: ignored, so the caller is anonymous
+                #expect(forged == .unauthorized)
+            }
+        }
+    }
+}

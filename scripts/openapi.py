@@ -1,0 +1,405 @@
+#!/usr/bin/env python3
+"""Writes Sources/HeartworkServer/Resources/openapi.json, the OpenAPI 3.1 description of every
+route, from the compact description below. Edit this file, run it, commit both:
+
+    python3 scripts/openapi.py
+
+The Swift tests check the document against the router (every route described, nothing
+described that is not a route) and validate real responses against its schemas.
+"""
+import json
+import pathlib
+
+OUT = pathlib.Path(__file__).resolve().parents[1] / "Sources/HeartworkServer/Resources/openapi.json"
+
+PROBLEM = {"$ref": "#/components/schemas/Problem"}
+PAGE_PARAMS = [
+    {"name": "limit", "in": "query", "required": False, "description": "Page size, 1–100 (default 20)",
+     "schema": {"type": "integer", "minimum": 1, "maximum": 100}},
+    {"name": "offset", "in": "query", "required": False, "description": "Items to skip (default 0)",
+     "schema": {"type": "integer", "minimum": 0}},
+]
+CSRF = {"_csrf": {"type": "string", "description": "The session's CSRF token"}}
+
+# Error answers of the API, by status.
+API_ERRORS = {
+    400: "Malformed request (the field is named)",
+    401: "Not signed in, or the token is unknown, expired or revoked",
+    403: "Cookie session without the CSRF token",
+    404: "Not found, or not yours to see",
+    409: "Conflict",
+    413: "Body too large",
+    415: "Unsupported media type",
+    422: "Invalid value (the field is named)",
+    429: "Too many failed sign-ins",
+}
+
+
+def ref(name):
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def nullable(kind, **extra):
+    return {"type": [kind, "null"], **extra}
+
+
+def obj(properties, required=(), additional=False, **extra):
+    schema = {"type": "object", "properties": properties}
+    schema.update(extra)
+    schema["additionalProperties"] = additional
+    if required:
+        schema["required"] = list(required)
+    return schema
+
+
+def array(items, **extra):
+    return {"type": "array", "items": items, **extra}
+
+
+def path_param(name, enum=None):
+    schema = {"type": "string"}
+    if enum:
+        schema["enum"] = enum
+    return {"name": name, "in": "path", "required": True, "description": "", "schema": schema}
+
+
+def query_param(name, description, schema=None):
+    return {"name": name, "in": "query", "required": False, "description": description, "schema": schema or {"type": "string"}}
+
+
+def json_content(schema):
+    return {"application/json": {"schema": schema}}
+
+
+paths = {}
+
+
+def operation(path, method, operation_id, summary, tag, responses, body=None, params=None, public=False):
+    op = {"operationId": operation_id, "summary": summary, "tags": [tag], "responses": responses}
+    if params:
+        op["parameters"] = params
+    if body is not None:
+        op["requestBody"] = body
+    if public:
+        op["security"] = []
+    paths.setdefault(path, {})[method] = op
+
+
+def api(path, method, operation_id, summary, ok, errors=(), body=None, params=None, public=False, tag=None):
+    """An API operation. `ok` is {status: (description, schema or None)}. Every operation can
+    answer 401 (a bearer token that is unknown, expired or revoked is refused at once, even on
+    public routes), and every unsafe one 403 (a cookie session without its CSRF token)."""
+    errors = set(errors) | {401}
+    if method in ("post", "put", "patch", "delete"):
+        errors.add(403)
+    responses = {}
+    for status, (description, schema, *headers) in ok.items():
+        response = {"description": description}
+        if headers:
+            response["headers"] = {name: {"schema": {"type": "string"}} for name in headers}
+        if schema is not None:
+            response["content"] = json_content(schema)
+        responses[str(status)] = response
+    for status in sorted(errors):
+        responses[str(status)] = {"description": API_ERRORS[status], "content": {"application/problem+json": {"schema": PROBLEM}}}
+    request_body = None
+    if body is not None:
+        request_body = {"required": True, "content": body if isinstance(body, dict) and "$ref" not in body and "type" not in body else json_content(body)}
+    operation(path, method, operation_id, summary, tag or TAG, responses, request_body, params, public)
+
+
+def page(path, method, operation_id, summary, statuses, form=None, params=None, public=False):
+    """A web page or form post: HTML, or 303 to the next page."""
+    responses = {}
+    for status in statuses:
+        if status == 303:
+            responses["303"] = {"description": "Done; redirects to the next page", "headers": {"Location": {"schema": {"type": "string"}}}}
+        else:
+            responses[str(status)] = {"description": "HTML page", "content": {"text/html": {"schema": {"type": "string"}}}}
+    body = None
+    if form is not None:
+        body = {"required": True, "content": {"application/x-www-form-urlencoded": {"schema": {"type": "object", "properties": form}}}}
+    operation(path, method, operation_id, summary, "web", responses, body, params, public)
+
+
+# MARK: System
+
+TAG = "system"
+operation("/healthz", "get", "health", "Liveness and database check", "system", {
+    "200": {"description": "OK", "content": json_content(ref("Health"))},
+    "503": {"description": "Database unreachable", "content": json_content(ref("Health"))},
+}, public=True)
+operation("/metrics", "get", "metrics", "Prometheus metrics (aggregate counts only, no personal data)", "system", {
+    "200": {"description": "Prometheus text format", "content": {"text/plain": {"schema": {"type": "string"}}}},
+}, public=True)
+operation("/openapi.json", "get", "openapi", "This document", "system", {
+    "200": {"description": "OK", "content": {"application/json": {"schema": {"type": "object"}}}},
+}, public=True)
+
+# MARK: Accounts
+
+TAG = "accounts"
+api("/api/auth/register", "post", "register", "Create an account", {201: ("Created", ref("Profile"))},
+    errors=(400, 409, 422), body=ref("RegisterRequest"), public=True)
+api("/api/auth/login", "post", "login", "Sign in: an opaque bearer token valid for 30 days", {200: ("OK", ref("LoginResponse"))},
+    errors=(400, 401, 422, 429), body=ref("LoginRequest"), public=True)
+api("/api/auth/logout", "post", "logout", "Revoke the token used", {204: ("Signed out", None)})
+api("/api/me/password", "post", "changePassword", "Change the password; every other session is revoked", {204: ("Changed", None)},
+    errors=(400, 401, 422), body=ref("ChangePasswordRequest"))
+
+# MARK: Profile
+
+TAG = "profile"
+api("/api/me", "get", "getProfile", "Your profile with latest measurements and settings", {200: ("OK", ref("Profile"))})
+api("/api/me", "patch", "updateProfile", "Change profile fields; null clears optional ones (and is refused for the others)",
+    {200: ("OK", ref("Profile"))}, errors=(400, 401, 422), body=ref("ProfileUpdate"))
+api("/api/me/photo", "put", "setPhoto", "Upload a profile photo (PNG or JPEG, at most 5 MB, checked by content)", {204: ("Stored", None)},
+    errors=(401, 413, 415), body={"image/png": {"schema": {"type": "string", "format": "binary"}},
+                                  "image/jpeg": {"schema": {"type": "string", "format": "binary"}}})
+operation("/api/users/{userID}/photo", "get", "getPhoto", "A photo: yours or a friend's", "profile", {
+    "200": {"description": "The image", "content": {"image/png": {}, "image/jpeg": {}}},
+    "401": {"description": API_ERRORS[401], "content": {"application/problem+json": {"schema": PROBLEM}}},
+    "404": {"description": API_ERRORS[404], "content": {"application/problem+json": {"schema": PROBLEM}}},
+}, params=[path_param("userID")])
+api("/api/me/settings", "get", "getSettings", "Sharing settings", {200: ("OK", ref("Settings"))})
+api("/api/me/settings", "put", "updateSettings", "Change sharing settings", {200: ("OK", ref("Settings"))},
+    errors=(400, 401, 422), body=ref("SettingsUpdate"))
+
+MEASUREMENT_KINDS = {"weight": ("kg", "Weight", "weights"), "resting-heart-rate": ("bpm", "Resting heart rate", "resting-heart-rates")}
+
+
+def measurement_history(path, kind, entry_schema, list_id, add_id, delete_id, add_summary):
+    unit, title, _ = MEASUREMENT_KINDS[kind]
+    api(path, "get", list_id, f"{title} history ({unit}), oldest first", {200: ("OK", ref("MeasurementList"))})
+    api(path, "post", add_id, add_summary, {201: ("Created", ref("Measurement"))}, errors=(400, 401, 422), body=ref(entry_schema))
+    api(path + "/{measurementID}", "delete", delete_id, f"Delete one {title.lower()} entry of yours", {204: ("Deleted", None)},
+        errors=(401, 404), params=[path_param("measurementID")])
+
+
+measurement_history("/api/me/weights", "weight", "WeightEntry", "listWeights", "addWeight", "deleteWeight",
+                    "Add a weight in kilograms or pounds (now, or dated in the past)")
+measurement_history("/api/me/resting-heart-rates", "resting-heart-rate", "RestingHeartRateEntry", "listRestingHeartRates",
+                    "addRestingHeartRate", "deleteRestingHeartRate", "Add a resting heart rate (now, or dated in the past)")
+for kind, (unit, title, _) in MEASUREMENT_KINDS.items():
+    camel = "".join(part.capitalize() for part in kind.split("-"))
+    measurement_history(f"/api/me/measurements/{kind}", kind, "MeasurementEntry", f"listMeasurements{camel}",
+                        f"addMeasurement{camel}", f"deleteMeasurement{camel}",
+                        f"Add a {title.lower()} in {unit} (now, or dated in the past); the same for every measurement kind")
+
+# MARK: Friends
+
+TAG = "friends"
+api("/api/users", "get", "searchUsers", "Find people by username or name, case-insensitively", {200: ("OK", ref("UserSearch"))},
+    errors=(400, 401, 422), params=[query_param("query", "Text to look for")] + PAGE_PARAMS)
+api("/api/friends", "get", "listFriends", "Your friends", {200: ("OK", ref("FriendList"))})
+api("/api/friends/{userID}", "get", "getFriend", "A friend's read-only profile and shared workouts", {200: ("OK", ref("FriendProfile"))},
+    errors=(400, 401, 404), params=[path_param("userID")] + PAGE_PARAMS)
+api("/api/friends/{userID}", "delete", "removeFriend", "End a friendship (both ways)", {204: ("Removed", None)},
+    errors=(401, 404), params=[path_param("userID")])
+api("/api/friends/{userID}/workouts", "get", "listFriendWorkouts", "A friend's shared workouts", {200: ("OK", ref("WorkoutList"))},
+    errors=(400, 401, 404), params=[path_param("userID")] + PAGE_PARAMS)
+api("/api/friend-requests/incoming", "get", "listIncomingRequests", "Pending requests to you", {200: ("OK", ref("FriendRequestList"))})
+api("/api/friend-requests/outgoing", "get", "listOutgoingRequests", "Your pending requests", {200: ("OK", ref("FriendRequestList"))})
+api("/api/friend-requests", "post", "sendFriendRequest", "Ask someone to be friends; asking someone who asked you makes you friends",
+    {201: ("Request sent", ref("FriendRequest")), 200: ("Already asked by them: now friends", ref("FriendList"))},
+    errors=(400, 401, 404, 409, 422), body=ref("FriendRequestCreate"))
+api("/api/friend-requests/{requestID}/accept", "post", "acceptFriendRequest", "Accept a request addressed to you",
+    {204: ("Friends now", None)}, errors=(401, 404, 409), params=[path_param("requestID")])
+api("/api/friend-requests/{requestID}/deny", "post", "denyFriendRequest", "Deny a request addressed to you",
+    {204: ("Denied", None)}, errors=(401, 404, 409), params=[path_param("requestID")])
+
+# MARK: Workouts
+
+TAG = "workouts"
+api("/api/workouts", "post", "uploadWorkout",
+    "Upload a workout; the server stores a profile snapshot and derives summary, zones, calories and distance",
+    {201: ("Stored; Location names the full workout", ref("WorkoutCreated"), "Location")}, errors=(400, 401, 413, 415, 422),
+    body=ref("WorkoutUpload"))
+api("/api/workouts", "get", "listWorkouts", "Your workouts, newest first", {200: ("OK", ref("WorkoutList"))}, errors=(400, 401),
+    params=PAGE_PARAMS + [query_param("from", "Start at or after (a date or an RFC 3339 date-time)"),
+                          query_param("to", "Start before (a date or an RFC 3339 date-time)")])
+api("/api/workouts/{workoutID}", "get", "getWorkout", "A workout with its streams: yours, or a friend's shared one",
+    {200: ("OK", ref("WorkoutDetail"))}, errors=(401, 404), params=[path_param("workoutID")])
+api("/api/workouts/{workoutID}", "delete", "deleteWorkout", "Delete one of your workouts", {204: ("Deleted", None)},
+    errors=(401, 404), params=[path_param("workoutID")])
+api("/api/workouts/{workoutID}/share", "put", "shareWorkout", "Share with friends; beyond your cap the oldest shared ones are unshared",
+    {200: ("OK", ref("WorkoutSummary"))}, errors=(401, 404), params=[path_param("workoutID")])
+api("/api/workouts/{workoutID}/share", "delete", "unshareWorkout", "Stop sharing", {200: ("OK", ref("WorkoutSummary"))},
+    errors=(401, 404), params=[path_param("workoutID")])
+
+# MARK: Web pages
+
+page("/", "get", "homePage", "Start page (signed in: redirects to your workouts)", [200, 303], public=True)
+page("/signup", "get", "signupPage", "Sign-up form", [200], public=True)
+page("/signup", "post", "signupForm", "Create an account and sign in", [303, 409, 422],
+     form={name: {"type": "string"} for name in ["username", "fullName", "email", "password"]}, public=True)
+page("/login", "get", "loginPage", "Sign-in form", [200], params=[query_param("next", "Where to go afterwards")], public=True)
+page("/login", "post", "loginForm", "Sign in: sets the HttpOnly, SameSite session cookie", [303, 401, 429],
+     form={name: {"type": "string"} for name in ["username", "password", "next"]}, public=True)
+page("/logout", "post", "logoutForm", "Sign out", [303], form=dict(CSRF), public=True)
+page("/settings", "get", "settingsPage", "Sharing settings and password", [200, 401])
+page("/settings", "post", "settingsForm", "Save sharing settings", [303, 401, 403, 422],
+     form={**CSRF, "autoShareWorkouts": {"type": "string"}, "maxSharedWorkouts": {"type": "string"}})
+page("/settings/password", "post", "passwordForm", "Change the password", [303, 401, 403, 422],
+     form={**CSRF, "currentPassword": {"type": "string"}, "newPassword": {"type": "string"}})
+page("/profile", "get", "profilePage", "Your profile, zones, weight chart and histories", [200, 401])
+page("/profile", "post", "profileForm", "Save profile fields", [303, 401, 403, 422],
+     form={**CSRF, **{name: {"type": "string"} for name in [
+         "fullName", "email", "status", "dateOfBirth", "sex", "heightCentimeters", "maxHeartRateMethod", "measuredMaxHeartRate", "units"]}})
+page("/profile/weights", "post", "weightForm", "Add a weight (in your units)", [303, 401, 403, 422], form={**CSRF, "weight": {"type": "string"}})
+page("/profile/resting-heart-rates", "post", "restingForm", "Add a resting heart rate", [303, 401, 403, 422],
+     form={**CSRF, "bpm": {"type": "string"}})
+page("/friends", "get", "friendsPage", "Friends, requests and search", [200, 401], params=[query_param("q", "Search text")])
+page("/friends/requests", "post", "friendRequestForm", "Send a friend request", [303, 401, 403, 404, 409, 422], form={**CSRF, "userID": {"type": "string"}})
+page("/friends/requests/{requestID}/{answer}", "post", "answerFriendRequestForm", "Accept or deny a request addressed to you",
+     [303, 401, 403, 404], form=dict(CSRF), params=[path_param("requestID"), path_param("answer", ["accept", "deny"])])
+page("/friends/{userID}", "get", "friendPage", "A friend's profile and shared workouts", [200, 401, 404], params=[path_param("userID")])
+page("/friends/{userID}/remove", "post", "removeFriendForm", "End a friendship", [303, 401, 403, 404], form=dict(CSRF),
+     params=[path_param("userID")])
+page("/workouts", "get", "workoutsPage", "Your workouts", [200, 401],
+     params=[query_param("page", "Page number", {"type": "integer"})])
+page("/workouts/upload", "get", "uploadPage", "Upload a workout file", [200, 401])
+page("/workouts/{workoutID}", "get", "workoutPage", "A workout: heart rate by zone, time in zones, route", [200, 401, 404],
+     params=[path_param("workoutID")])
+page("/workouts/{workoutID}/{action}", "post", "workoutActionForm", "Delete, share or unshare one of your workouts",
+     [303, 401, 403, 404], form=dict(CSRF), params=[path_param("workoutID"), path_param("action", ["delete", "share", "unshare"])])
+operation("/static/{file}", "get", "staticFile", "Stylesheet and script of the web app", "web", {
+    "200": {"description": "The file", "content": {"text/css": {}, "text/javascript": {}}},
+    "404": {"description": API_ERRORS[404], "content": {"application/problem+json": {"schema": PROBLEM}}},
+}, params=[path_param("file")], public=True)
+
+# MARK: Schemas
+
+DATE_TIME = {"type": "string", "format": "date-time"}
+SEX = nullable("string", enum=["male", "female", None])
+METHOD = {"type": "string", "enum": ["gellish", "fox", "tanaka", "measured"]}
+UNITS = {"type": "string", "enum": ["metric", "imperial"]}
+
+schemas = {
+    "Problem": obj({
+        "type": {"type": "string"}, "title": {"type": "string"}, "status": {"type": "integer"}, "detail": {"type": "string"},
+        "field": nullable("string", description="The request field at fault, as a JSON path such as track[3].lat"),
+    }, required=["type", "title", "status", "detail"]),
+    "Health": obj({"status": {"type": "string"}, "database": {"type": "string"}}, required=["status", "database"]),
+    "RegisterRequest": obj({
+        "username": {"type": "string", "pattern": "^[A-Za-z0-9._-]{3,30}$", "description": "Unique, case-insensitively"},
+        "fullName": {"type": "string", "minLength": 1, "maxLength": 100},
+        "email": {"type": "string", "format": "email"},
+        "password": {"type": "string", "minLength": 8},
+    }, required=["username", "fullName", "email", "password"]),
+    "LoginRequest": obj({"username": {"type": "string"}, "password": {"type": "string"}}, required=["username", "password"]),
+    "LoginResponse": obj({
+        "token": {"type": "string", "description": "Send as Authorization: Bearer <token>"}, "expiresAt": DATE_TIME, "user": ref("Profile"),
+    }, required=["token", "expiresAt", "user"]),
+    "ChangePasswordRequest": obj({"currentPassword": {"type": "string"}, "newPassword": {"type": "string", "minLength": 8}},
+                                 required=["currentPassword", "newPassword"]),
+    "Settings": obj({"autoShareWorkouts": {"type": "boolean"}, "maxSharedWorkouts": {"type": "integer"}},
+                    required=["autoShareWorkouts", "maxSharedWorkouts"]),
+    "SettingsUpdate": obj({"autoShareWorkouts": {"type": "boolean"}, "maxSharedWorkouts": {"type": "integer", "minimum": 0, "maximum": 500}}),
+    "Profile": obj({
+        "id": {"type": "string"}, "username": {"type": "string"}, "fullName": {"type": "string"}, "email": {"type": "string"},
+        "status": {"type": "string"}, "dateOfBirth": nullable("string", format="date"), "ageYears": nullable("integer"), "sex": SEX,
+        "heightMeters": nullable("number"), "weightKilograms": nullable("number"), "restingHeartRate": nullable("number"),
+        "maxHeartRate": obj({"method": METHOD, "measured": nullable("number"), "bpm": nullable("number")}, required=["method"]),
+        "units": UNITS, "hasPhoto": {"type": "boolean"}, "photoURL": nullable("string"), "settings": ref("Settings"), "createdAt": DATE_TIME,
+    }, required=["id", "username", "fullName", "email", "status", "maxHeartRate", "units", "hasPhoto", "settings", "createdAt"]),
+    "ProfileUpdate": obj({
+        "fullName": {"type": "string"}, "email": {"type": "string"}, "status": {"type": "string", "maxLength": 280},
+        "dateOfBirth": nullable("string", format="date"), "sex": SEX,
+        "heightMeters": nullable("number", minimum=0.5, maximum=2.6), "maxHeartRateMethod": METHOD,
+        "measuredMaxHeartRate": nullable("number", minimum=100, maximum=250), "units": UNITS,
+    }),
+    "PublicProfile": obj({
+        "id": {"type": "string"}, "username": {"type": "string"}, "fullName": {"type": "string"}, "status": {"type": "string"},
+        "photoURL": nullable("string"),
+    }, required=["id", "username", "fullName", "status"]),
+    "Measurement": obj({"id": {"type": "string"}, "measuredAt": DATE_TIME, "value": {"type": "number"}}, required=["id", "measuredAt", "value"]),
+    "MeasurementList": obj({
+        "kind": {"type": "string", "enum": list(MEASUREMENT_KINDS)}, "unit": {"type": "string"}, "entries": array(ref("Measurement")),
+    }, required=["kind", "unit", "entries"]),
+    "MeasurementEntry": obj({"value": {"type": "number"}, "measuredAt": DATE_TIME}, required=["value"]),
+    "WeightEntry": obj({"kilograms": {"type": "number", "minimum": 20, "maximum": 350}, "pounds": {"type": "number"}, "measuredAt": DATE_TIME}),
+    "RestingHeartRateEntry": obj({"bpm": {"type": "number", "minimum": 25, "maximum": 150}, "measuredAt": DATE_TIME}, required=["bpm"]),
+    "UserSearch": obj({
+        "users": array(obj({
+            "user": obj({"id": {"type": "string"}, "username": {"type": "string"}, "fullName": {"type": "string"}},
+                        required=["id", "username", "fullName"]),
+            "relation": {"type": "string", "enum": ["friend", "requested", "requested-you", "none"]},
+        }, required=["user", "relation"])),
+        "limit": {"type": "integer"}, "offset": {"type": "integer"},
+    }, required=["users", "limit", "offset"]),
+    "FriendList": obj({"friends": array(ref("PublicProfile"))}, required=["friends"]),
+    "FriendRequestCreate": obj({"userID": {"type": "string"}}, required=["userID"]),
+    "FriendRequest": obj({
+        "id": {"type": "string"}, "from": ref("PublicProfile"), "to": ref("PublicProfile"),
+        "status": {"type": "string", "enum": ["pending", "accepted", "denied"]}, "createdAt": DATE_TIME,
+    }, required=["id", "from", "to", "status", "createdAt"]),
+    "FriendRequestList": obj({"requests": array(ref("FriendRequest"))}, required=["requests"]),
+    "FriendProfile": obj({"profile": ref("PublicProfile"), "sharedWorkouts": array(ref("WorkoutSummary"))}, required=["profile", "sharedWorkouts"]),
+    "TrackPoint": obj({
+        "lat": {"type": "number", "minimum": -90, "maximum": 90}, "lon": {"type": "number", "minimum": -180, "maximum": 180},
+        "ele": nullable("number", minimum=-500, maximum=9000),
+        "t": {"type": "number", "minimum": 0, "description": "Seconds from the start; non-decreasing"},
+    }, required=["lat", "lon", "t"]),
+    "WorkoutUpload": obj({
+        "sport": {"type": "string", "enum": ["running", "cycling", "strength", "other"]}, "startTime": DATE_TIME, "indoor": {"type": "boolean"},
+        "heartRate": array(nullable("integer", minimum=1, maximum=250), minItems=1, maxItems=86400,
+                           description="One value per second from startTime; null where there was no reading"),
+        "rrIntervals": array({"type": "number", "exclusiveMinimum": 0, "maximum": 5000}, description="Milliseconds"),
+        "track": array(ref("TrackPoint")),
+        "distanceMeters": {"type": "number", "minimum": 0, "description": "Used when there is no track"},
+        "kilocalories": {"type": "number", "minimum": 0, "description": "Overrides the Keytel estimate"},
+    }, required=["sport", "startTime", "heartRate"]),
+    "WorkoutSummary": obj({
+        "id": {"type": "string"}, "ownerID": {"type": "string"}, "sport": {"type": "string"}, "startTime": DATE_TIME,
+        "indoor": {"type": "boolean"}, "durationSeconds": {"type": "integer"},
+        "averageHeartRate": nullable("number"), "minimumHeartRate": nullable("number"), "maximumHeartRate": nullable("number"),
+        "kilocalories": nullable("number"), "distanceMeters": nullable("number"),
+        "secondsInZones": {**obj({name: {"type": "integer"} for name in ["none", "low", "moderate", "high", "redLine"]},
+                                 required=["none", "low", "moderate", "high", "redLine"]), "type": ["object", "null"]},
+        "profile": obj({
+            "ageYears": nullable("integer"), "restingHeartRate": nullable("number"), "maxHeartRate": nullable("number"),
+            "maxHeartRateMethod": nullable("string"), "weightKilograms": nullable("number"), "sex": nullable("string"),
+            "zoneThresholds": {"type": ["array", "null"], "items": {"type": "number"},
+                               "description": "Karvonen thresholds at 60, 70, 80, 90 and 100 % of heart-rate reserve"},
+        }),
+        "rrIntervalCount": {"type": "integer"}, "trackPointCount": {"type": "integer"}, "shared": {"type": "boolean"},
+    }, required=["id", "ownerID", "sport", "startTime", "indoor", "durationSeconds", "profile", "rrIntervalCount", "trackPointCount", "shared"]),
+    "WorkoutList": obj({"workouts": array(ref("WorkoutSummary")), "limit": {"type": "integer"}, "offset": {"type": "integer"}},
+                       required=["workouts", "limit", "offset"]),
+    "WorkoutDetail": obj({
+        "summary": ref("WorkoutSummary"), "heartRate": array(nullable("integer")), "rrIntervals": array({"type": "number"}),
+        "track": array(ref("TrackPoint")),
+    }, required=["summary", "heartRate", "rrIntervals", "track"]),
+    "WorkoutCreated": obj({"summary": ref("WorkoutSummary")}, required=["summary"]),
+}
+
+document = {
+    "openapi": "3.1.0",
+    "info": {
+        "title": "Heartwork API",
+        "version": "0.2.0",
+        "description": (
+            "Self-hosted heart-rate training: accounts, profiles, friends and workouts. Errors are application/problem+json "
+            "(RFC 9457) with a `field` naming what was wrong. Every non-public operation needs a bearer token "
+            "(POST /api/auth/login) or the web app's session cookie; cookie-authenticated requests that change something must "
+            "send the session's CSRF token in X-CSRF-Token (or the _csrf form field). Another user's resources answer 404. "
+            "Request bodies are strict: unknown fields are refused, and null is accepted only where a field may be cleared."
+        ),
+    },
+    "servers": [{"url": "/"}],
+    "security": [{"bearerAuth": []}, {"cookieAuth": []}],
+    "tags": [{"name": name} for name in ["system", "accounts", "profile", "friends", "workouts", "web"]],
+    "paths": dict(sorted(paths.items())),
+    "components": {
+        "schemas": schemas,
+        "securitySchemes": {
+            "bearerAuth": {"type": "http", "scheme": "bearer", "description": "Opaque token from POST /api/auth/login; 30 days; revocable"},
+            "cookieAuth": {"type": "apiKey", "in": "cookie", "name": "hw_session", "description": "Web app session (HttpOnly, SameSite=Lax)"},
+        },
+    },
+}
+
+if __name__ == "__main__":
+    OUT.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n")
+    print(f"wrote {OUT.relative_to(OUT.parents[3])}: {len(paths)} paths, {sum(len(v) for v in paths.values())} operations")

@@ -92,6 +92,8 @@ def api(path, method, operation_id, summary, ok, errors=(), body=None, params=No
     errors = set(errors) | {401}
     if method in ("post", "put", "patch", "delete"):
         errors.add(403)
+    if body is not None:
+        errors |= {413, 415}  # every body has a size limit and a media type
     responses = {}
     for status, (description, schema, *headers) in ok.items():
         response = {"description": description}
@@ -109,9 +111,10 @@ def api(path, method, operation_id, summary, ok, errors=(), body=None, params=No
 
 
 def page(path, method, operation_id, summary, statuses, form=None, params=None, public=False):
-    """A web page or form post: HTML, or 303 to the next page."""
+    """A web page or form post: HTML, or 303 to the next page. Any page can answer 400 (a
+    malformed form or query)."""
     responses = {}
-    for status in statuses:
+    for status in sorted(set(statuses) | {400}):
         if status == 303:
             responses["303"] = {"description": "Done; redirects to the next page", "headers": {"Location": {"schema": {"type": "string"}}}}
         else:
@@ -222,8 +225,9 @@ api("/api/workouts/{workoutID}", "get", "getWorkout", "A workout with its stream
     {200: ("OK", ref("WorkoutDetail"))}, errors=(401, 404), params=[path_param("workoutID")])
 api("/api/workouts/{workoutID}", "delete", "deleteWorkout", "Delete one of your workouts", {204: ("Deleted", None)},
     errors=(401, 404), params=[path_param("workoutID")])
-api("/api/workouts/{workoutID}/share", "put", "shareWorkout", "Share with friends; beyond your cap the oldest shared ones are unshared",
-    {200: ("OK", ref("WorkoutSummary"))}, errors=(401, 404), params=[path_param("workoutID")])
+api("/api/workouts/{workoutID}/share", "put", "shareWorkout",
+    "Share with friends; beyond your cap the oldest shared ones are unshared (409 when this one would be that oldest)",
+    {200: ("OK", ref("WorkoutSummary"))}, errors=(401, 404, 409), params=[path_param("workoutID")])
 api("/api/workouts/{workoutID}/share", "delete", "unshareWorkout", "Stop sharing", {200: ("OK", ref("WorkoutSummary"))},
     errors=(401, 404), params=[path_param("workoutID")])
 
@@ -345,7 +349,7 @@ schemas = {
         "sport": {"type": "string", "enum": ["running", "cycling", "strength", "other"]}, "startTime": DATE_TIME, "indoor": {"type": "boolean"},
         "heartRate": array(nullable("integer", minimum=1, maximum=250), minItems=1, maxItems=86400,
                            description="One value per second from startTime; null where there was no reading"),
-        "rrIntervals": array({"type": "number", "exclusiveMinimum": 0, "maximum": 5000}, description="Milliseconds"),
+        "rrIntervals": array({"type": "number", "minimum": 20, "maximum": 5000}, description="Milliseconds, kept exactly as sent"),
         "track": array(ref("TrackPoint")),
         "distanceMeters": {"type": "number", "minimum": 0, "description": "Used when there is no track"},
         "kilocalories": {"type": "number", "minimum": 0, "description": "Overrides the Keytel estimate"},

@@ -12,7 +12,8 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Run the Heartwork server and web app.",
         discussion: """
             Every option falls back to an environment variable: HEARTWORK_HOST, HEARTWORK_PORT, \
-            HEARTWORK_DATA_DIR, HEARTWORK_DATABASE_URL, HEARTWORK_LOG_LEVEL. On SQLite, workout lists \
+            HEARTWORK_DATA_DIR, HEARTWORK_DATABASE_URL, HEARTWORK_LOG_LEVEL, HEARTWORK_MAX_CONNECTIONS, \
+            HEARTWORK_IDLE_TIMEOUT, HEARTWORK_REQUEST_HEAD_TIMEOUT, HEARTWORK_MAX_BODY_MB, HEARTWORK_CONCURRENT_UPLOADS. On SQLite, workout lists \
             are kept in memory until they change (HEARTWORK_READ_CACHE=off disables it). SIGINT or SIGTERM stops \
             the server gracefully: requests in progress finish first.
 
@@ -48,6 +49,31 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("bcrypt-cost"), help: ArgumentHelp("Password hashing cost (4–16).", visibility: .hidden))
     var bcryptCost: Int?
 
+    @Option(name: .customLong("max-connections"), help: "Open connections at most (default 1000); more wait their turn.")
+    var maximumConnections: Int?
+
+    @Option(name: .customLong("idle-timeout"), help: "Seconds a connection may stay without request activity (default 60).")
+    var idleTimeout: Int?
+
+    @Option(name: .customLong("request-head-timeout"), help: "Seconds a new connection has to send its first request head (default 10).")
+    var requestHeadTimeout: Int?
+
+    @Option(name: .customLong("max-body-mb"), help: "Largest request body in MB (default 32; a 24-hour workout with GPS fits).")
+    var maximumBodyMegabytes: Int?
+
+    @Option(name: .customLong("concurrent-uploads"), help: "Large uploads decoded at the same time (default 2); the rest wait.")
+    var concurrentUploads: Int?
+
+    /// A whole-number option, its HEARTWORK_* variable, or the default; within `range`.
+    private func limit(_ value: Int?, _ variable: String, default fallback: Int, range: ClosedRange<Int>, name: String) throws -> Int {
+        let environment = ProcessInfo.processInfo.environment
+        let text = value.map(String.init) ?? environment[variable] ?? String(fallback)
+        guard let number = Int(text), range.contains(number) else {
+            throw ValidationError("\(name) '\(text)' is not a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return number
+    }
+
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let level = Logger.Level(rawValue: logLevel ?? environment["HEARTWORK_LOG_LEVEL"] ?? "info") ?? .info
@@ -70,7 +96,13 @@ struct ServeCommand: AsyncParsableCommand {
         let cachesReads = (environment["HEARTWORK_READ_CACHE"] ?? "on").lowercased() != "off"
         let configuration = ServerConfiguration(
             host: host ?? environment["HEARTWORK_HOST"] ?? "127.0.0.1", port: port, dataDirectory: dataDirectory,
-            database: location, passwordHashCost: cost, secureCookies: secureCookies, cachesReads: cachesReads)
+            database: location, passwordHashCost: cost, secureCookies: secureCookies,
+            maximumBodyBytes: try limit(maximumBodyMegabytes, "HEARTWORK_MAX_BODY_MB", default: 32, range: 1...1024, name: "--max-body-mb") * 1024 * 1024,
+            cachesReads: cachesReads,
+            maximumConnections: try limit(maximumConnections, "HEARTWORK_MAX_CONNECTIONS", default: 1000, range: 1...1_000_000, name: "--max-connections"),
+            idleTimeout: .seconds(try limit(idleTimeout, "HEARTWORK_IDLE_TIMEOUT", default: 60, range: 1...86_400, name: "--idle-timeout")),
+            requestHeadTimeout: .seconds(try limit(requestHeadTimeout, "HEARTWORK_REQUEST_HEAD_TIMEOUT", default: 10, range: 1...3600, name: "--request-head-timeout")),
+            concurrentUploads: try limit(concurrentUploads, "HEARTWORK_CONCURRENT_UPLOADS", default: 2, range: 1...256, name: "--concurrent-uploads"))
 
         let runtime = try await ServerRuntime.prepare(configuration: configuration, logger: logger)
         if demo {

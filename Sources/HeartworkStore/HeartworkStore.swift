@@ -21,10 +21,7 @@ public final class HeartworkStore: Sendable {
         _ location: DatabaseLocation, logger: Logger, cachesReads: Bool = true,
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> HeartworkStore {
-        if case .sqlite(let path) = location {
-            let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        }
+        if case .sqlite(let path) = location { try prepareFile(path) }
         let database = try await DatabaseConnection.open(location, logger: logger, eventLoopGroup: eventLoopGroup)
         do {
             let applied = try await Migrations.run(on: database)
@@ -45,6 +42,22 @@ public final class HeartworkStore: Sendable {
         friends = SQLFriendRepository(database: database)
         let workouts = SQLWorkoutRepository(database: database)
         self.workouts = cachesReads && database.engine == .sqlite ? CachingWorkoutRepository(base: workouts) : workouts
+    }
+
+    /// Health data is personal: a directory Heartwork creates is readable by its owner only
+    /// (0700), and so is a new database file (0600; SQLite gives its -wal and -shm files the
+    /// same mode). Existing files and directories keep the modes their operator chose.
+    static func prepareFile(_ path: String) throws {
+        let manager = FileManager.default
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        if !manager.fileExists(atPath: directory.path) {
+            try manager.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        }
+        if !manager.fileExists(atPath: path) {
+            guard manager.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+                throw StoreError.invalidConfiguration("cannot create the database file \(path)")
+            }
+        }
     }
 
     /// Checks the database answers (for /healthz).

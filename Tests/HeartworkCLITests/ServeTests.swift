@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import HeartworkTestSupport
+import Synchronization
 
 /// `heartwork serve` as a process: it starts, answers, and on SIGTERM stops cleanly without
 /// losing anything it acknowledged.
@@ -14,9 +15,9 @@ struct ServeTests {
         let errors = Pipe()
         private(set) var port = 0
 
-        init(dataDirectory: String, executable: URL? = nil, workingDirectory: URL? = nil) throws {
+        init(dataDirectory: String, executable: URL? = nil, workingDirectory: URL? = nil, options: [String] = []) throws {
             process.executableURL = try executable ?? ExecutableTests.executable()
-            process.arguments = ["serve", "--port", "0", "--data-dir", dataDirectory]
+            process.arguments = ["serve", "--port", "0", "--data-dir", dataDirectory] + options
             if let workingDirectory { process.currentDirectoryURL = workingDirectory }
             var environment = ProcessInfo.processInfo.environment
             environment["HEARTWORK_BCRYPT_COST"] = "4"
@@ -145,5 +146,94 @@ struct ServeTests {
         let description = try JSONSerialization.jsonObject(with: document.data) as? [String: Any]
         #expect(document.status == 200 && description?["openapi"] as? String == "3.1.0")
         #expect(server.stop() == 0)
+    }
+
+    /// A connection that sends nothing, or trickles its request head, is closed; so is one that
+    /// goes quiet between requests. The server keeps answering others meanwhile.
+    @Test func idleAndSlowConnectionsAreClosed() async throws {
+        let directory = try TemporaryDirectory()
+        let server = try Server(dataDirectory: directory.url.path, options: ["--request-head-timeout", "1", "--idle-timeout", "2"])
+        defer { _ = server.stop() }
+        let silent = try RawConnection(port: server.port)
+        let trickling = try RawConnection(port: server.port)
+        try trickling.send("GET /healthz HTTP/1.1\r\nHo")
+        let start = Date()
+        for _ in 0..<6 {
+            try? trickling.send("s")
+            try await Task.sleep(for: .milliseconds(300))
+        }
+        #expect(silent.isClosed(within: 2))
+        #expect(trickling.isClosed(within: 2))
+        #expect(Date().timeIntervalSince(start) < 5)
+        // A connection that made a request and then stays quiet is closed after the idle timeout.
+        let quiet = try RawConnection(port: server.port)
+        try quiet.send("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        #expect(quiet.receive(within: 2).contains("200 OK"))
+        #expect(!quiet.isClosed(within: 0.5))
+        #expect(quiet.isClosed(within: 4))
+        #expect(try await server.call("GET", "/healthz").status == 200)
+    }
+
+    /// With the connection cap reached, a further client waits (it is not refused, and the
+    /// server does not fall over) and is served as soon as a slot frees.
+    @Test func theConnectionCapMakesFurtherClientsWait() async throws {
+        let directory = try TemporaryDirectory()
+        let server = try Server(dataDirectory: directory.url.path, options: ["--max-connections", "3", "--request-head-timeout", "3"])
+        defer { _ = server.stop() }
+        let held = try (0..<3).map { _ in try RawConnection(port: server.port) }
+        try await Task.sleep(for: .milliseconds(200))
+        let waiting = try RawConnection(port: server.port)
+        try waiting.send("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        #expect(waiting.receive(within: 1).isEmpty, "served beyond the cap")
+        // The held connections time out (they never send a head), and the waiting one is served.
+        #expect(waiting.receive(within: 5).contains("200 OK"))
+        _ = held
+    }
+
+    /// Killed outright while uploads stream in, the server loses no upload it acknowledged.
+    @Test func nothingAcknowledgedIsLostToKill9() async throws {
+        let directory = try TemporaryDirectory()
+        let server = try Server(dataDirectory: directory.url.path)
+        let registration = Data(#"{"username":"stopper","fullName":"Stop Per","email":"s@example.org","password":"12345678"}"#.utf8)
+        #expect(try await server.call("POST", "/api/auth/register", body: registration).status == 201)
+        let token = try await server.signIn()
+        let acknowledged = Acknowledged()
+        let uploads = Task {
+            await withTaskGroup(of: Void.self) { group in
+                for index in 0..<400 {
+                    group.addTask {
+                        let start = String(format: "2026-09-%02dT%02d:%02d:00Z", 1 + index / 24 / 2, index / 2 % 24, (index % 2) * 30)
+                        if let reply = try? await server.call("POST", "/api/workouts", token: token, body: Self.shortWorkout(start: start)), reply.status == 201 {
+                            acknowledged.list.withLock { $0.append(start) }
+                        }
+                    }
+                    if index % 8 == 7 { await group.waitForAll() }
+                }
+            }
+        }
+        try await Task.sleep(for: .milliseconds(1500))
+        RawConnection.kill(server.process.processIdentifier)
+        server.process.waitUntilExit()
+        _ = await uploads.value
+        let acked = acknowledged.list.withLock { $0 }
+        #expect(!acked.isEmpty, "nothing was acknowledged before the kill")
+        let restarted = try Server(dataDirectory: directory.url.path)
+        let again = try await restarted.signIn()
+        var stored = Set<String>()
+        for offset in stride(from: 0, to: 500, by: 100) {
+            stored.formUnion(Self.startTimes(try await restarted.call("GET", "/api/workouts?limit=100&offset=\(offset)", token: again).data))
+        }
+        let lost = Set(acked).subtracting(stored)
+        #expect(lost.isEmpty, "\(lost.count) of \(acked.count) acknowledged uploads were lost")
+        #expect(restarted.stop() == 0)
+    }
+
+    final class Acknowledged: Sendable {
+        let list = Mutex<[String]>([])
+    }
+
+    static func shortWorkout(start: String) -> Data {
+        let heartRate = (0..<600).map { String(120 + $0 % 40) }.joined(separator: ",")
+        return Data("{\"sport\":\"running\",\"startTime\":\"\(start)\",\"heartRate\":[\(heartRate)]}".utf8)
     }
 }

@@ -105,7 +105,7 @@ struct AccountAPITests {
     @Test func photosAreCheckedByContent() async throws {
         try await ServerHarness.run { server in
             let (id, token) = try await server.signUp("fay")
-            let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data(repeating: 7, count: 64)
+            let png = TestImages.png(text: "fay's photo")
             #expect(try await server.request(.put, "/api/me/photo", token: token, raw: png, contentType: "image/png").status == .noContent)
             let photo = try await server.request(.get, "/api/users/\(id)/photo", token: token)
             #expect(photo.status == .ok && photo.headers[.contentType] == "image/png" && photo.body == png)

@@ -33,7 +33,7 @@ struct AuthorizationTests {
         try await server.completeProfile(victim)
         try await server.request(.patch, "/api/me", token: victim, json: ["status": "victim-private-status", "heightMeters": 1.93])
         let weight = try await server.request(.post, "/api/me/weights", token: victim, json: ["kilograms": 77.7])
-        let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data("victim-photo-bytes-0123456789".utf8)
+        let png = TestImages.png(text: "victim-photo-bytes-0123456789")
         try await server.request(.put, "/api/me/photo", token: victim, raw: png, contentType: "image/png")
         let privateWorkout = try await server.upload(victim)
         let sharedWorkout = try await server.upload(victim)

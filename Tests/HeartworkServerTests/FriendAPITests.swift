@@ -9,7 +9,7 @@ struct FriendAPITests {
         try await ServerHarness.run { server in
             let (annID, ann) = try await server.signUp("ann")
             let (benID, ben) = try await server.signUp("ben")
-            let found = try await server.request(.get, "/api/users?query=BE", token: ann)
+            let found = try await server.request(.get, "/api/users?query=BEN", token: ann)
             let results = try #require(found.json["users"] as? [[String: Any]])
             #expect(results.count == 1 && (results[0]["user"] as? [String: Any])?["id"] as? String == benID)
             #expect(results[0]["relation"] as? String == "none")

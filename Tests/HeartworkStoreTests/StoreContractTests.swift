@@ -131,11 +131,24 @@ struct StoreContractTests {
             try await store.sessions.revokeAll(userID: ada.id, keeping: "c", at: now)
             #expect(try await store.sessions.find(tokenHash: "b")?.isValid(at: now) == false)
             #expect(try await store.sessions.find(tokenHash: "c")?.isValid(at: now) == true)
-            try await store.loginThrottle.recordFailure(scope: "account:ada", at: now)
-            try await store.loginThrottle.recordFailure(scope: "account:ada", at: now.addingTimeInterval(-3600))
-            #expect(try await store.loginThrottle.failures(scope: "account:ada", since: now.addingTimeInterval(-900)) == 1)
-            try await store.loginThrottle.clear(scope: "account:ada")
-            #expect(try await store.loginThrottle.failures(scope: "account:ada", since: .distantPast) == 0)
+            // Attempts are recorded as failures up front; refusing records nothing; forgiving clears.
+            try await store.loginThrottle.begin(attemptID: "old", scopes: ["pair:ada", "address:a"], since: now, at: now.addingTimeInterval(-3600)) { _ in }
+            try await store.loginThrottle.begin(attemptID: "one", scopes: ["pair:ada", "address:a"], since: now, at: now) { histories in
+                #expect(histories["pair:ada"] == ThrottleHistory(failures: 0, latest: nil))  // the old one is outside the window
+            }
+            await #expect(throws: StoreError.self) {
+                try await store.loginThrottle.begin(attemptID: "two", scopes: ["pair:ada"], since: now.addingTimeInterval(-900), at: now) { histories in
+                    #expect(histories["pair:ada"]?.failures == 1)
+                    throw StoreError.conflict("refused")
+                }
+            }
+            #expect(try await store.loginThrottle.history(scope: "pair:ada", since: now.addingTimeInterval(-900)).failures == 1)
+            #expect(try await store.loginThrottle.history(scope: "pair:ada", since: .distantPast).failures == 2)
+            try await store.loginThrottle.forgive(attemptID: "one", clearing: "pair:ada")
+            #expect(try await store.loginThrottle.history(scope: "pair:ada", since: .distantPast).failures == 0)
+            #expect(try await store.loginThrottle.history(scope: "address:a", since: .distantPast).failures == 1)  // the old attempt's
+            try await store.loginThrottle.deleteFailures(before: now)
+            #expect(try await store.loginThrottle.history(scope: "address:a", since: .distantPast).failures == 0)
         }
     }
 
@@ -272,8 +285,10 @@ struct StoreContractTests {
             #expect(Set(shared.map(\.id)) == Set(ids.suffix(3)))
             #expect(try await store.workouts.count(userID: ada.id) == 5)
             // Sharing an old one again pushes the oldest of the others out.
-            let reshared = try #require(try await store.workouts.setShared(id: ids[0], userID: ada.id, shared: true, at: Date()))
-            #expect(!reshared.shared)  // it is itself the oldest: over the cap it stays unshared
+            // The oldest of all would be unshared again at once: refused, with the cap.
+            await #expect(throws: StoreError.limitReached(3)) {
+                _ = try await store.workouts.setShared(id: ids[0], userID: ada.id, shared: true, at: Date())
+            }
             _ = try await store.workouts.setShared(id: ids[4], userID: ada.id, shared: false, at: Date())
             #expect(try await store.workouts.list(userID: ada.id, from: nil, to: nil, sharedOnly: true, page: Page()).count == 2)
             #expect(try await store.workouts.setShared(id: ids[1], userID: "someone-else", shared: true, at: Date()) == nil)

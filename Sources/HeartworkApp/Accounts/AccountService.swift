@@ -14,10 +14,8 @@ public struct AccountService: Sendable {
     /// Called once per failed sign-in (the server counts them for /metrics).
     let onFailedSignIn: @Sendable () -> Void
 
-    /// Failed sign-ins allowed per window, per account and per address.
-    static let accountFailureLimit = 5
-    static let addressFailureLimit = 20
-    static let throttleWindow: TimeInterval = 15 * 60
+    /// Sign-in throttling (see `SignInThrottle`).
+    static let throttle = SignInThrottle()
 
     public func register(_ registration: Registration, now: Date = Date()) async throws -> UserRecord {
         let username = try Registration.checkedUsername(registration.username)
@@ -38,27 +36,27 @@ public struct AccountService: Sendable {
         return user
     }
 
-    /// Checks the password (throttled) and opens a session; returns the raw token once.
+    /// Checks the password and opens a session; returns the raw token once. The attempt is
+    /// counted before the password is hashed (see `SignInThrottle` for the rules).
     public func signIn(username: String, password: String, address: String, kind: SessionKind, now: Date = Date()) async throws -> SignIn {
         let username = username.trimmingCharacters(in: .whitespaces)
-        let accountScope = "account:\(username.lowercased())", addressScope = "address:\(address)"
-        let since = now.addingTimeInterval(-Self.throttleWindow)
-        if try await store.loginThrottle.failures(scope: accountScope, since: since) >= Self.accountFailureLimit {
-            throw AppError(.throttled, "too many failed sign-ins for this account", retryAfterSeconds: Int(Self.throttleWindow))
-        }
-        if try await store.loginThrottle.failures(scope: addressScope, since: since) >= Self.addressFailureLimit {
-            throw AppError(.throttled, "too many failed sign-ins from this address", retryAfterSeconds: Int(Self.throttleWindow))
+        let scopes = Self.throttle.scopes(account: username, address: address)
+        let attemptID = UUID().uuidString.lowercased()
+        try await store.loginThrottle.begin(
+            attemptID: attemptID, scopes: [scopes.pair, scopes.address], since: now.addingTimeInterval(-Self.throttle.window), at: now
+        ) { histories in
+            if let wait = Self.throttle.wait(histories, scopes: scopes, now: now) {
+                throw AppError(.throttled, wait.reason, retryAfterSeconds: wait.seconds)
+            }
         }
         let user = try await store.users.find(username: username)
         // Unknown users cost a bcrypt check too, so timing does not tell which names exist.
         let matches = try await hasher.verify(password, hash: user?.passwordHash ?? decoyHash)
         guard let user, matches else {
-            try await store.loginThrottle.recordFailure(scope: accountScope, at: now)
-            try await store.loginThrottle.recordFailure(scope: addressScope, at: now)
             onFailedSignIn()
             throw AppError(.unauthenticated, "wrong username or password")
         }
-        try await store.loginThrottle.clear(scope: accountScope)
+        try await store.loginThrottle.forgive(attemptID: attemptID, clearing: scopes.pair)
         let (token, session) = try await openSession(for: user, kind: kind, now: now)
         return SignIn(token: token, session: session, user: user)
     }

@@ -7,13 +7,23 @@ import HeartworkStore
 public struct FriendService: Sendable {
     let store: HeartworkStore
 
-    public func search(_ query: String, for user: UserRecord, page: Page) async throws -> [UserSearchHit] {
-        guard query.count <= 100 else { throw AppError.invalid("the query has at most 100 characters", field: "query") }
+    /// A search needs a few characters and returns a short page, so nobody can list every
+    /// account (and then throttle each one) with an empty query.
+    public static let searchQueryLength = 3...100
+    public static let searchPageLimit = 20
+
+    public func search(_ query: String, for user: UserRecord, page: Page) async throws -> (hits: [UserSearchHit], page: Page) {
+        let query = query.trimmingCharacters(in: .whitespaces)
+        guard Self.searchQueryLength.contains(query.count) else {
+            throw AppError.invalid("type 3–100 characters of a username or name", field: "query")
+        }
+        try TextRules.refuseControlCharacters(query, field: "query", what: "the query")
+        let page = Page(limit: min(page.limit, Self.searchPageLimit), offset: page.offset)
         var hits = [UserSearchHit]()
         for found in try await store.users.search(query, excluding: user.id, page: page) {
             hits.append(UserSearchHit(user: found, relation: try await relation(of: user, to: found.id)))
         }
-        return hits
+        return (hits, page)
     }
 
     public func friends(of user: UserRecord) async throws -> [UserRecord] {

@@ -16,7 +16,7 @@ struct SessionSweeper: Service {
                 do {
                     let now = Date()
                     try await store.sessions.deleteExpired(before: now)
-                    try await store.loginThrottle.deleteFailures(before: now.addingTimeInterval(-AccountService.throttleWindow))
+                    try await store.loginThrottle.deleteFailures(before: now.addingTimeInterval(-AccountService.throttle.window))
                 } catch {
                     logger.warning("session sweep failed", metadata: ["error": "\(error)"])
                 }

@@ -1,5 +1,6 @@
 import Foundation
 import HeartworkCore
+import HeartworkFormats
 import HeartworkStore
 
 /// The signed-in user's profile, settings, photo and measurement histories. Every edit
@@ -71,10 +72,13 @@ public struct ProfileService: Sendable {
     // MARK: Photo
 
     public func setPhoto(userID: String, bytes: [UInt8]) async throws {
-        guard let contentType = ImageKind.detect(bytes) else {
-            throw AppError.invalid("a profile photo must be a PNG or JPEG image (checked by content)", field: "body")
+        let image: ImageFile
+        do {
+            image = try ImageFile(bytes)
+        } catch {
+            throw AppError.invalid("a profile photo must be a whole PNG or JPEG image (checked by content): \(error)", field: "body")
         }
-        try await store.users.setPhoto(userID: userID, contentType: contentType, data: Data(bytes))
+        try await store.users.setPhoto(userID: userID, contentType: image.kind.rawValue, data: Data(bytes))
         sessionCache.forget(userID: userID)
     }
 

@@ -72,9 +72,14 @@ public struct WorkoutService: Sendable {
 
     /// Shares or unshares; sharing beyond the owner's cap unshares their oldest shared workouts.
     public func setShared(_ id: String, _ shared: Bool, owner: UserRecord, now: Date = Date()) async throws -> WorkoutRecord {
-        guard let workout = try await store.workouts.setShared(id: id, userID: owner.id, shared: shared, at: now) else {
-            throw AppError.notFound("workout")
+        let updated: WorkoutRecord?
+        do {
+            updated = try await store.workouts.setShared(id: id, userID: owner.id, shared: shared, at: now)
+        } catch StoreError.limitReached(let cap) {
+            throw AppError.conflict(
+                "you share \(cap) workout\(cap == 1 ? "" : "s"), your limit, and this one is older than all of them, so it would be unshared at once: unshare one or raise the limit in your settings")
         }
+        guard let workout = updated else { throw AppError.notFound("workout") }
         return workout
     }
 }

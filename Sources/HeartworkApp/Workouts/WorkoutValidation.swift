@@ -4,8 +4,10 @@ import HeartworkCore
 /// The rules every incoming workout meets, whatever file or request it came from. The
 /// error names the first field at fault with the path of Heartwork's JSON document.
 enum WorkoutValidation {
-    static let maximumSeconds = 24 * 3600
-    static let maximumRRIntervals = 200_000
+    static let maximumSeconds = WorkoutLimits.seconds
+    static let maximumRRIntervals = WorkoutLimits.rrIntervals
+    /// Shorter than 20 ms (3,000 bpm) is not a beat; longer than 5 s is a gap, not an interval.
+    static let rrMilliseconds = 20...RRValidation.maximumIntervalMilliseconds
 
     static func streams(of workout: NewWorkout, now: Date) throws(AppError) -> WorkoutStreams {
         guard workout.startTime <= now.addingTimeInterval(86_400), workout.startTime > Date(timeIntervalSince1970: 0) else {
@@ -26,10 +28,12 @@ enum WorkoutValidation {
         }
         let rr = workout.rrIntervalsMilliseconds
         guard rr.count <= maximumRRIntervals else { throw AppError.invalid("at most 200,000 RR intervals", field: "rrIntervals") }
-        for (index, value) in rr.enumerated() where !(value > 0 && value <= RRValidation.maximumIntervalMilliseconds) {
-            throw AppError.invalid("\(value) ms is not an RR interval (more than 0, at most 5000 ms)", field: "rrIntervals[\(index)]")
+        for (index, value) in rr.enumerated() {
+            guard rrMilliseconds.contains(value) else {
+                throw AppError.invalid("\(value) ms is not an RR interval (20–5000 ms)", field: "rrIntervals[\(index)]")
+            }
         }
-        guard workout.track.count <= maximumSeconds * 2 else { throw AppError.invalid("at most 172,800 track points", field: "track") }
+        guard workout.track.count <= WorkoutLimits.trackPoints else { throw AppError.invalid("at most 172,800 track points", field: "track") }
         var points = [GeoPoint]()
         points.reserveCapacity(workout.track.count)
         var previousTime = -Double.infinity

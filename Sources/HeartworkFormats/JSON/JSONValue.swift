@@ -81,7 +81,7 @@ struct JSONParser {
         }
     }
 
-    private func fail(_ reason: String) -> JSONParseError { JSONParseError(offset: offset, reason: reason) }
+    func fail(_ reason: String) -> JSONParseError { JSONParseError(offset: offset, reason: reason) }
 
     mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
         guard depth <= maximumDepth else { throw fail("nested deeper than \(maximumDepth) levels") }
@@ -98,7 +98,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func literal(_ word: StaticString) throws(JSONParseError) {
+    mutating func literal(_ word: StaticString) throws(JSONParseError) {
         let count = word.utf8CodeUnitCount
         guard offset + count <= bytes.count else { throw fail("unexpected end of the document") }
         for index in 0..<count where bytes[offset + index] != word.utf8Start[index] {
@@ -155,7 +155,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func parseString() throws(JSONParseError) -> String {
+    mutating func parseString() throws(JSONParseError) -> String {
         offset += 1
         let start = offset
         // Fast path: no escapes.
@@ -227,7 +227,7 @@ struct JSONParser {
 
     /// RFC 8259 grammar; exact: plain decimals with at most 15 significant digits are built
     /// from their digits (one correctly rounded division), the rest go to strtod.
-    private mutating func parseNumber() throws(JSONParseError) -> Double {
+    mutating func parseNumber() throws(JSONParseError) -> Double {
         let start = offset
         var negative = false
         if bytes[offset] == UInt8(ascii: "-") { negative = true; offset += 1 }

@@ -1,7 +1,9 @@
 import Foundation
 import HeartworkApp
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
+import NIOCore
 import Logging
 
 /// Builds the Heartwork HTTP and WebSocket edge over the application services, so tests
@@ -11,10 +13,13 @@ public enum HeartworkApplication {
     public struct Edge: Sendable {
         public let metrics: ServerMetrics
         let pages: PageRenderer
+        let routes = RouteIndex()
+        let uploads: UploadGate
 
-        public init(metrics: ServerMetrics) throws {
+        public init(metrics: ServerMetrics, concurrentUploads: Int = 2) throws {
             self.metrics = metrics
             pages = try PageRenderer()
+            uploads = UploadGate(limit: concurrentUploads, patience: .seconds(60))
         }
     }
 
@@ -23,19 +28,35 @@ public enum HeartworkApplication {
     ) -> some ApplicationProtocol {
         Application(
             router: buildRouter(configuration: configuration, services: services, edge: edge),
-            server: .http1WebSocketUpgrade(webSocketRouter: buildLiveRouter(services: services)),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: configuration.serverName),
+            server: server(configuration: configuration, liveRouter: buildLiveRouter(services: services)),
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port), serverName: configuration.serverName,
+                availableConnectionsDelegate: MaximumAvailableConnections(configuration.maximumConnections)),
             logger: logger)
+    }
+
+    /// HTTP/1.1 with WebSocket upgrades, an idle timeout, and a deadline for a new
+    /// connection's first request head (see `GuardedChildChannel`).
+    static func server(configuration: ServerConfiguration, liveRouter: Router<LiveRequestContext>) -> HTTPServerBuilder {
+        let webSocketResponder = liveRouter.buildResponder()
+        let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
+            http1: .init(idleTimeout: .init(configuration.idleTimeout)), ws: .init())
+        let headDeadline = TimeAmount(configuration.requestHeadTimeout)
+        return HTTPServerBuilder { responder in
+            GuardedChildChannel(
+                inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: channelConfiguration),
+                requestHeadDeadline: headDeadline)
+        }
     }
 
     /// The HTTP router: middleware first (they wrap only routes registered after them),
     /// then public routes, then the signed-in group.
     public static func buildRouter(configuration: ServerConfiguration, services: HeartworkServices, edge: Edge) -> Router<AppRequestContext> {
-        let router = Router(context: AppRequestContext.self)
+        let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: RequestMetricsMiddleware(metrics: edge.metrics))
         router.add(middleware: LogRequestsMiddleware(.info))
-        router.add(middleware: SecurityHeadersMiddleware())
-        router.add(middleware: ErrorMiddleware(pages: edge.pages))
+        router.add(middleware: SecurityHeadersMiddleware(strictTransportSecurity: configuration.secureCookies))
+        router.add(middleware: ErrorMiddleware(pages: edge.pages, routes: edge.routes))
         router.add(middleware: AuthenticationMiddleware<AppRequestContext>(authenticator: services.authenticator))
 
         SystemRoutes(services: services, metrics: edge.metrics).register(on: router)
@@ -44,9 +65,11 @@ public enum HeartworkApplication {
         AccountRoutes(services: services).register(public: api, signedIn: signedInAPI)
         ProfileRoutes(services: services).register(on: signedInAPI)
         FriendRoutes(services: services).register(on: signedInAPI)
-        WorkoutRoutes(services: services, maximumBodyBytes: configuration.maximumBodyBytes, metrics: edge.metrics).register(on: signedInAPI)
+        WorkoutRoutes(services: services, maximumBodyBytes: configuration.maximumBodyBytes, metrics: edge.metrics, uploads: edge.uploads)
+            .register(on: signedInAPI)
         WebRoutes(services: services, pages: edge.pages, secureCookies: configuration.secureCookies)
             .register(public: router, signedIn: router.group(context: AuthenticatedContext.self))
+        edge.routes.record(router.routes.map { ($0.path.description, $0.method) })
         return router
     }
 

@@ -18,12 +18,21 @@ public struct ServerConfiguration: Sendable {
     public var serverName: String
     /// Keep workout lists in memory on SQLite (see `CachingWorkoutRepository`).
     public var cachesReads: Bool
+    /// Open connections at most; more wait in the kernel's queue until one closes.
+    public var maximumConnections: Int
+    /// A connection with no request activity for this long is closed.
+    public var idleTimeout: Duration
+    /// A new connection must have sent its first request head within this.
+    public var requestHeadTimeout: Duration
+    /// Large uploads (workouts, photos) read and decoded at the same time; others wait.
+    public var concurrentUploads: Int
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, dataDirectory: String = ServerConfiguration.defaultDataDirectory,
         database: DatabaseLocation? = nil, passwordHashCost: Int = 12, secureCookies: Bool = false,
         sessionLifetime: TimeInterval = 30 * 86_400, maximumBodyBytes: Int = 32 * 1024 * 1024, serverName: String = "Heartwork",
-        cachesReads: Bool = true
+        cachesReads: Bool = true, maximumConnections: Int = 1000, idleTimeout: Duration = .seconds(60),
+        requestHeadTimeout: Duration = .seconds(10), concurrentUploads: Int = 2
     ) {
         self.host = host
         self.port = port
@@ -35,6 +44,10 @@ public struct ServerConfiguration: Sendable {
         self.maximumBodyBytes = maximumBodyBytes
         self.serverName = serverName
         self.cachesReads = cachesReads
+        self.maximumConnections = maximumConnections
+        self.idleTimeout = idleTimeout
+        self.requestHeadTimeout = requestHeadTimeout
+        self.concurrentUploads = concurrentUploads
     }
 
     /// What the application layer needs of this.

@@ -43,9 +43,12 @@ public struct Problem: HTTPResponseError, Sendable, Equatable {
             var headers = HTTPFields()
             let seconds = error.retryAfterSeconds ?? 60
             headers[.retryAfter] = String(seconds)
-            self.init(.tooManyRequests, "Too many attempts", detail: "\(error.detail); try again in \(seconds / 60 + 1) minutes",
-                      field: error.field, headers: headers)
-        case .unavailable: self.init(.serviceUnavailable, "Unavailable", detail: error.detail, field: error.field)
+            let later = seconds < 90 ? "\(seconds) second\(seconds == 1 ? "" : "s")" : "\((seconds + 59) / 60) minutes"
+            self.init(.tooManyRequests, "Too many attempts", detail: "\(error.detail); try again in \(later)", field: error.field, headers: headers)
+        case .unavailable:
+            var headers = HTTPFields()
+            if let seconds = error.retryAfterSeconds { headers[.retryAfter] = String(seconds) }
+            self.init(.serviceUnavailable, "Unavailable", detail: error.detail, field: error.field, headers: headers)
         }
     }
 

@@ -31,9 +31,14 @@ enum RequestBody {
         }
     }
 
+    /// `application/json` (parameters such as charset allowed), and nothing that merely starts
+    /// like it (`application/jsonp`); a body without a Content-Type is not taken as JSON.
     static func checkJSONMediaType(_ request: Request) throws {
-        let contentType = request.headers[.contentType] ?? ""
-        guard contentType.isEmpty || contentType.lowercased().hasPrefix("application/json") else {
+        guard let contentType = request.headers[.contentType] else {
+            throw Problem(.unsupportedMediaType, "Unsupported media type", detail: "send the body as application/json (the Content-Type header is missing)")
+        }
+        let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        guard mediaType == "application/json" else {
             throw Problem(.unsupportedMediaType, "Unsupported media type", detail: "send the body as application/json, not \(contentType)")
         }
     }

@@ -11,12 +11,22 @@ import Logging
 struct ErrorMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let pages: PageRenderer
+    let routes: RouteIndex
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch {
-            let problem = Self.problem(for: error, request: request, logger: context.logger)
+            var problem = Self.problem(for: error, request: request, logger: context.logger)
+            // No route for this method, but the path exists with others: 405 and what is allowed.
+            if problem.status == .notFound, (error as? HTTPError)?.status == .notFound {
+                let allowed = routes.methods(for: request.uri.path)
+                if !allowed.isEmpty {
+                    problem = Problem(.methodNotAllowed, "Method not allowed",
+                                      detail: "\(request.method.rawValue) is not allowed on \(request.uri.path); use \(allowed.joined(separator: ", "))")
+                    problem.headers[.allow] = allowed.joined(separator: ", ")
+                }
+            }
             if WebPaths.isPage(request.uri.path) {
                 return pages.errorPage(problem, request: request, identity: context.identity)
             }

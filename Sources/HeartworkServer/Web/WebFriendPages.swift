@@ -31,7 +31,14 @@ struct WebFriendPages {
                 "query": query,
             ]
             if !query.isEmpty {
-                let results = try await services.friends.search(String(query.prefix(100)), for: user, page: Page(limit: 25)).map { hit in
+                let found: [UserSearchHit]
+                do {
+                    found = try await services.friends.search(query, for: user, page: Page(limit: 20)).hits
+                } catch let error as AppError where error.kind == .invalid {
+                    values["searchError"] = error.detail
+                    found = []
+                }
+                let results = found.map { hit in
                     var entry = person(hit.user)
                     entry["canRequest"] = hit.relation == .none || hit.relation == .requestedYou
                     entry["relation"] = switch hit.relation {

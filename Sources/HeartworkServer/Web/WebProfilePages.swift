@@ -55,16 +55,22 @@ struct WebProfilePages {
         }
     }
 
-    /// The form's fields as a profile edit; blank optional fields clear their value.
+    /// The form's fields as a profile edit: a field the form sent blank clears its value, a
+    /// field it did not send at all stays as it is.
     private func changes(_ form: ProfileForm) throws -> ProfileChanges {
         var changes = ProfileChanges()
         changes.fullName = form.fullName
         changes.email = form.email
         changes.status = form.status
-        changes.dateOfBirth = try WebForm.nonEmpty(form.dateOfBirth).map { .set(try InputParsing.calendarDay($0, field: "dateOfBirth")) } ?? .clear
-        changes.sex = try WebForm.nonEmpty(form.sex).map { .set(try InputParsing.oneOf($0, Sex.self, field: "sex", what: "sex")) } ?? .clear
-        changes.heightMeters = try WebForm.number(form.heightCentimeters, field: "heightCentimeters").map { .set($0 / 100) } ?? .clear
-        changes.measuredMaxHeartRate = try WebForm.number(form.measuredMaxHeartRate, field: "measuredMaxHeartRate").map { .set($0) } ?? .clear
+        func clearable<T>(_ text: String?, _ read: (String) throws -> T) rethrows -> FieldUpdate<T>? {
+            guard let text else { return nil }
+            guard let value = WebForm.nonEmpty(text) else { return .clear }
+            return .set(try read(value))
+        }
+        changes.dateOfBirth = try clearable(form.dateOfBirth) { try InputParsing.calendarDay($0, field: "dateOfBirth") }
+        changes.sex = try clearable(form.sex) { try InputParsing.oneOf($0, Sex.self, field: "sex", what: "sex") }
+        changes.heightMeters = try clearable(form.heightCentimeters) { try WebForm.number($0, field: "heightCentimeters").map { $0 / 100 } ?? 0 }
+        changes.measuredMaxHeartRate = try clearable(form.measuredMaxHeartRate) { try WebForm.number($0, field: "measuredMaxHeartRate") ?? 0 }
         changes.maxHeartRateSource = try form.maxHeartRateMethod.map {
             try InputParsing.oneOf($0, MaximumHeartRateSource.self, field: "maxHeartRateMethod", what: "the method")
         }

@@ -13,7 +13,7 @@ struct WebWorkoutPages {
     func register(on router: RouterGroup<AuthenticatedContext>) {
         let pages = pages
         router.get("workouts") { request, context -> Response in
-            let page = max(1, Int(request.uri.queryParameters.get("page") ?? "1") ?? 1)
+            let page = try QueryParameters.integer(request.uri.queryParameters.get("page"), name: "page", range: 1...100_000) ?? 1
             let workouts = try await services.workouts.list(for: context.user, page: Page(limit: Self.perPage + 1, offset: (page - 1) * Self.perPage))
             return pages.page("workouts", title: "Your workouts", values: [
                 "workouts": workouts.prefix(Self.perPage).map { Self.row($0, units: context.user.units) },

@@ -6,6 +6,7 @@ import NIOPosix
 import PostgresKit
 import SQLKit
 import SQLiteKit
+import Synchronization
 
 /// An open database: a connection pool behind SQLKit, on either engine.
 public final class DatabaseConnection: Sendable {
@@ -17,6 +18,7 @@ public final class DatabaseConnection: Sendable {
     /// SQLite takes one writer at a time. Waiting for its lock blocks a thread of the pool
     /// that runs the queries, so writers queue here instead, without blocking anything.
     private let writeGate = AsyncGate()
+    private let isOpen = Mutex(true)
 
     public static func open(
         _ location: DatabaseLocation,
@@ -76,7 +78,12 @@ public final class DatabaseConnection: Sendable {
         try await all(query).first
     }
 
+    /// Closes the pool; a second call does nothing.
     public func shutdown() async throws {
+        guard isOpen.withLock({ open in
+            defer { open = false }
+            return open
+        }) else { return }
         try await shutdownPool()
     }
 

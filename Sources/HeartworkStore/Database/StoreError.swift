@@ -4,6 +4,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case conflict(String)
     case notFound(String)
     case corruptData(String)
+    /// A per-user limit would be exceeded (the share cap, with its value).
+    case limitReached(Int)
 
     public var description: String {
         switch self {
@@ -11,6 +13,7 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case .conflict(let message): message
         case .notFound(let message): message
         case .corruptData(let message): "stored data is damaged: \(message)"
+        case .limitReached(let limit): "the limit of \(limit) is reached"
         }
     }
 }

@@ -94,15 +94,25 @@ struct SQLWorkoutRepository: WorkoutRepository {
 
     func setShared(id: String, userID: String, shared: Bool, at date: Date) async throws -> WorkoutRecord? {
         try await database.transaction { sql in
-            guard try await sql.readFirst("SELECT id FROM workouts WHERE id = \(bind: id) AND user_id = \(bind: userID)") != nil else {
+            guard let row = try await sql.readFirst("SELECT \(unsafeRaw: Self.columns) FROM workouts WHERE id = \(bind: id) AND user_id = \(bind: userID)") else {
                 return nil
             }
-            if shared {
+            let workout = try Self.record(row)
+            if shared && !workout.shared {
+                // Sharing one that the cap would unshare at once (older than every shared one,
+                // with the cap reached) is refused rather than silently undone.
+                let cap = try await sql.readFirst("SELECT max_shared_workouts FROM users WHERE id = \(bind: userID)")?.int("max_shared_workouts") ?? 0
+                let sharedStarts = try await sql.readAll("""
+                    SELECT started_at FROM workouts WHERE user_id = \(bind: userID) AND shared = 1 ORDER BY started_at DESC, id DESC
+                    """).map { try $0.date("started_at") }
+                if sharedStarts.count >= cap, sharedStarts.prefix(cap).allSatisfy({ $0 >= workout.startedAt }) {
+                    throw StoreError.limitReached(cap)
+                }
                 try await sql.raw("""
-                    UPDATE workouts SET shared = 1, shared_at = \(bind: date.millisecondsSince1970) WHERE id = \(bind: id) AND shared = 0
+                    UPDATE workouts SET shared = 1, shared_at = \(bind: date.millisecondsSince1970) WHERE id = \(bind: id)
                     """).run()
                 try await Self.enforceShareCap(sql, userID: userID)
-            } else {
+            } else if !shared {
                 try await sql.raw("UPDATE workouts SET shared = 0, shared_at = NULL WHERE id = \(bind: id)").run()
             }
             return try await sql.readFirst("SELECT \(unsafeRaw: Self.columns) FROM workouts WHERE id = \(bind: id)").map(Self.record)

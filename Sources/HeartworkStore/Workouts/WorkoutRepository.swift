@@ -12,8 +12,9 @@ public protocol WorkoutRepository: Sendable {
     func streams(workoutID: String) async throws -> WorkoutStreams?
     /// Deletes when `userID` owns it; returns whether anything was deleted.
     func delete(id: String, userID: String) async throws -> Bool
-    /// Shares or unshares when `userID` owns it (sharing enforces the owner's cap);
-    /// returns the updated workout.
+    /// Shares or unshares when `userID` owns it; returns the updated workout. Sharing beyond
+    /// the owner's cap unshares their oldest shared workouts, but sharing one that would itself
+    /// be the oldest over the cap fails with `StoreError.limitReached(cap)`.
     func setShared(id: String, userID: String, shared: Bool, at: Date) async throws -> WorkoutRecord?
     func count(userID: String) async throws -> Int
 }

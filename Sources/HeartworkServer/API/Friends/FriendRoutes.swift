@@ -8,9 +8,9 @@ struct FriendRoutes {
 
     func register(on api: RouterGroup<AuthenticatedContext>) {
         api.get("users") { request, context -> UserSearchResponse in
-            let page = try QueryParameters.page(request)
-            let hits = try await services.friends.search(request.uri.queryParameters.get("query") ?? "", for: context.user, page: page)
-            return UserSearchResponse(users: hits.map(UserSearchResult.init), limit: page.limit, offset: page.offset)
+            let found = try await services.friends.search(
+                request.uri.queryParameters.get("query") ?? "", for: context.user, page: try QueryParameters.page(request))
+            return UserSearchResponse(users: found.hits.map(UserSearchResult.init), limit: found.page.limit, offset: found.page.offset)
         }
         api.get("friends") { _, context -> FriendListResponse in
             FriendListResponse(friends: try await services.friends.friends(of: context.user).map(PublicProfileResponse.init))

@@ -8,14 +8,17 @@ struct WorkoutRoutes {
     let services: HeartworkServices
     let maximumBodyBytes: Int
     let metrics: ServerMetrics
+    let uploads: UploadGate
 
     func register(on api: RouterGroup<AuthenticatedContext>) {
         // The answer is the summary (with the Location of the full workout): echoing 7,200
         // samples back would only cost time on both ends.
         api.post("workouts") { request, context -> Response in
             try RequestBody.checkJSONMediaType(request)
-            let workout = try WorkoutJSON.read(try await RequestBody.bytes(request, limit: maximumBodyBytes))
-            let record = try await services.workouts.record(workout, for: context.user)
+            let record = try await uploads.run {
+                let workout = try WorkoutJSON.read(try await RequestBody.bytes(request, limit: maximumBodyBytes))
+                return try await services.workouts.record(workout, for: context.user)
+            }
             metrics.workoutsUploaded.increment()
             var response = try APIJSON.response(WorkoutCreatedResponse(summary: WorkoutSummaryResponse(record, viewerIsOwner: true)), status: .created)
             response.headers[.location] = "/api/workouts/\(record.id)"

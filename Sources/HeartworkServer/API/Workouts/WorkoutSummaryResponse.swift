@@ -56,10 +56,12 @@ struct WorkoutSummaryResponse: ResponseEncodable {
         secondsInZones = metrics.secondsInZones.flatMap { zones in
             zones.count == 5 ? ZoneSeconds(none: zones[0], low: zones[1], moderate: zones[2], high: zones[3], redLine: zones[4]) : nil
         }
+        // A friend sees what scoring needs (the zone anchors), never the owner's age, weight or sex.
         let snapshot = workout.profile
         profile = Snapshot(
-            ageYears: snapshot.ageYears, restingHeartRate: snapshot.restingHeartRate, maxHeartRate: snapshot.maximumHeartRate,
-            maxHeartRateMethod: snapshot.maximumHeartRateSource?.rawValue, weightKilograms: snapshot.weightKilograms, sex: snapshot.sex?.rawValue,
+            ageYears: viewerIsOwner ? snapshot.ageYears : nil, restingHeartRate: snapshot.restingHeartRate,
+            maxHeartRate: snapshot.maximumHeartRate, maxHeartRateMethod: snapshot.maximumHeartRateSource?.rawValue,
+            weightKilograms: viewerIsOwner ? snapshot.weightKilograms : nil, sex: viewerIsOwner ? snapshot.sex?.rawValue : nil,
             zoneThresholds: snapshot.zoneProfile?.reserveZoneThresholds.map { ($0 * 1000).rounded() / 1000 })
         rrIntervalCount = workout.rrCount
         trackPointCount = workout.trackCount

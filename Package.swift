@@ -30,6 +30,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
     ],
     targets: [
         .target(name: "HeartworkCore"),
@@ -78,6 +79,7 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "CompressNIO", package: "compress-nio"),
             ],
             // Embedded in the binary, so one file runs from anywhere (see EmbeddedResources).
             resources: [.embedInCode("Resources")]
@@ -120,12 +122,15 @@ let package = Package(
             dependencies: [
                 "HeartworkServer",
                 "HeartworkApp",
+                "HeartworkCharts",
+                "HeartworkCore",
                 "HeartworkTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "OpenAPIKit", package: "OpenAPIKit"),
+                .product(name: "CompressNIO", package: "compress-nio"),
             ]
         ),
         .testTarget(name: "HeartworkCLITests", dependencies: ["HeartworkCLI", "HeartworkTestSupport"]),

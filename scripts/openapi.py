@@ -82,6 +82,11 @@ def operation(path, method, operation_id, summary, tag, responses, body=None, pa
         op["requestBody"] = body
     if public:
         op["security"] = []
+    # Any request with an Authorization header that is not a valid token is refused, on
+    # every route (a client must learn at once that its token is dead).
+    if "401" not in responses:
+        responses["401"] = {"description": "An Authorization header was sent, but its token is unknown, expired or revoked",
+                            "content": {"application/problem+json": {"schema": PROBLEM}, "text/html": {"schema": {"type": "string"}}}}
     paths.setdefault(path, {})[method] = op
 
 
@@ -110,7 +115,7 @@ def api(path, method, operation_id, summary, ok, errors=(), body=None, params=No
     operation(path, method, operation_id, summary, tag or TAG, responses, request_body, params, public)
 
 
-def page(path, method, operation_id, summary, statuses, form=None, params=None, public=False):
+def page(path, method, operation_id, summary, statuses, form=None, params=None, public=False, form_required=True):
     """A web page or form post: HTML, or 303 to the next page. Any page can answer 400 (a
     malformed form or query)."""
     responses = {}
@@ -121,7 +126,7 @@ def page(path, method, operation_id, summary, statuses, form=None, params=None, 
             responses[str(status)] = {"description": "HTML page", "content": {"text/html": {"schema": {"type": "string"}}}}
     body = None
     if form is not None:
-        body = {"required": True, "content": {"application/x-www-form-urlencoded": {"schema": {"type": "object", "properties": form}}}}
+        body = {"required": form_required, "content": {"application/x-www-form-urlencoded": {"schema": {"type": "object", "properties": form}}}}
     operation(path, method, operation_id, summary, "web", responses, body, params, public)
 
 
@@ -240,7 +245,8 @@ page("/signup", "post", "signupForm", "Create an account and sign in", [303, 409
 page("/login", "get", "loginPage", "Sign-in form", [200], params=[query_param("next", "Where to go afterwards")], public=True)
 page("/login", "post", "loginForm", "Sign in: sets the HttpOnly, SameSite session cookie", [303, 401, 429],
      form={name: {"type": "string"} for name in ["username", "password", "next"]}, public=True)
-page("/logout", "post", "logoutForm", "Sign out", [303], form=dict(CSRF), public=True)
+# Signing out without a session (or without a body) is a no-op that redirects home.
+page("/logout", "post", "logoutForm", "Sign out", [303], form=dict(CSRF), public=True, form_required=False)
 page("/settings", "get", "settingsPage", "Sharing settings and password", [200, 401])
 page("/settings", "post", "settingsForm", "Save sharing settings", [303, 401, 403, 422],
      form={**CSRF, "autoShareWorkouts": {"type": "string"}, "maxSharedWorkouts": {"type": "string"}})
@@ -283,6 +289,8 @@ schemas = {
     "Problem": obj({
         "type": {"type": "string"}, "title": {"type": "string"}, "status": {"type": "integer"}, "detail": {"type": "string"},
         "field": nullable("string", description="The request field at fault, as a JSON path such as track[3].lat"),
+        "errors": array(obj({"field": {"type": "string"}, "detail": {"type": "string"}}, required=["field", "detail"]),
+                        description="Every field at fault, when a request has several mistakes (the first is also field and detail)"),
     }, required=["type", "title", "status", "detail"]),
     "Health": obj({"status": {"type": "string"}, "database": {"type": "string"}}, required=["status", "database"]),
     "RegisterRequest": obj({
@@ -290,6 +298,7 @@ schemas = {
         "fullName": {"type": "string", "minLength": 1, "maxLength": 100},
         "email": {"type": "string", "format": "email"},
         "password": {"type": "string", "minLength": 8},
+        "timeZone": {"type": "string", "description": "An IANA time zone such as Europe/Vienna (pages show times there); UTC when left out"},
     }, required=["username", "fullName", "email", "password"]),
     "LoginRequest": obj({"username": {"type": "string"}, "password": {"type": "string"}}, required=["username", "password"]),
     "LoginResponse": obj({
@@ -305,13 +314,15 @@ schemas = {
         "status": {"type": "string"}, "dateOfBirth": nullable("string", format="date"), "ageYears": nullable("integer"), "sex": SEX,
         "heightMeters": nullable("number"), "weightKilograms": nullable("number"), "restingHeartRate": nullable("number"),
         "maxHeartRate": obj({"method": METHOD, "measured": nullable("number"), "bpm": nullable("number")}, required=["method"]),
-        "units": UNITS, "hasPhoto": {"type": "boolean"}, "photoURL": nullable("string"), "settings": ref("Settings"), "createdAt": DATE_TIME,
+        "units": UNITS, "timeZone": nullable("string"), "hasPhoto": {"type": "boolean"}, "photoURL": nullable("string"),
+        "settings": ref("Settings"), "createdAt": DATE_TIME,
     }, required=["id", "username", "fullName", "email", "status", "maxHeartRate", "units", "hasPhoto", "settings", "createdAt"]),
     "ProfileUpdate": obj({
         "fullName": {"type": "string"}, "email": {"type": "string"}, "status": {"type": "string", "maxLength": 280},
         "dateOfBirth": nullable("string", format="date"), "sex": SEX,
         "heightMeters": nullable("number", minimum=0.5, maximum=2.6), "maxHeartRateMethod": METHOD,
         "measuredMaxHeartRate": nullable("number", minimum=100, maximum=250), "units": UNITS,
+        "timeZone": nullable("string", description="An IANA time zone such as Europe/Vienna; null for UTC"),
     }),
     "PublicProfile": obj({
         "id": {"type": "string"}, "username": {"type": "string"}, "fullName": {"type": "string"}, "status": {"type": "string"},

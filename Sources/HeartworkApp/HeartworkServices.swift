@@ -42,9 +42,10 @@ public final class HeartworkServices: Sendable {
         accounts = AccountService(
             store: store, hasher: hasher, sessionLifetime: settings.sessionLifetime,
             decoyHash: try await hasher.hash(SessionToken.generate()), sessionCache: cache, onFailedSignIn: onFailedSignIn)
-        profiles = ProfileService(store: store, sessionCache: cache)
+        let workouts = WorkoutService(store: store)
+        self.workouts = workouts
+        profiles = ProfileService(store: store, sessionCache: cache, workouts: workouts)
         friends = FriendService(store: store)
-        workouts = WorkoutService(store: store)
         backgroundServices = [SessionSweeper(store: store, interval: settings.sweepInterval, logger: logger)]
     }
 

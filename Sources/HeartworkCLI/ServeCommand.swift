@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeartworkApp
+import HeartworkCharts
 import HeartworkServer
 import HeartworkStore
 import Hummingbird
@@ -13,7 +14,8 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Every option falls back to an environment variable: HEARTWORK_HOST, HEARTWORK_PORT, \
             HEARTWORK_DATA_DIR, HEARTWORK_DATABASE_URL, HEARTWORK_LOG_LEVEL, HEARTWORK_MAX_CONNECTIONS, \
-            HEARTWORK_IDLE_TIMEOUT, HEARTWORK_REQUEST_HEAD_TIMEOUT, HEARTWORK_MAX_BODY_MB, HEARTWORK_CONCURRENT_UPLOADS. On SQLite, workout lists \
+            HEARTWORK_IDLE_TIMEOUT, HEARTWORK_REQUEST_HEAD_TIMEOUT, HEARTWORK_MAX_BODY_MB, HEARTWORK_CONCURRENT_UPLOADS, \
+            HEARTWORK_TILE_URL_TEMPLATE, HEARTWORK_TILE_ATTRIBUTION. On SQLite, workout lists \
             are kept in memory until they change (HEARTWORK_READ_CACHE=off disables it). SIGINT or SIGTERM stops \
             the server gracefully: requests in progress finish first.
 
@@ -22,6 +24,8 @@ struct ServeCommand: AsyncParsableCommand {
               heartwork serve --demo               # with a demo account, friends and workouts
               heartwork serve --host 0.0.0.0 --port 9000 --data-dir /srv/heartwork
               heartwork serve --database postgres://heartwork:secret@db.example.org/heartwork
+              heartwork serve --tile-url-template 'https://tile.openstreetmap.org/{z}/{x}/{y}.png' \\
+                              --tile-attribution '© OpenStreetMap contributors'
             """
     )
 
@@ -64,6 +68,31 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("concurrent-uploads"), help: "Large uploads decoded at the same time (default 2); the rest wait.")
     var concurrentUploads: Int?
 
+    @Option(name: .customLong("tile-url-template"), help: ArgumentHelp(
+        "Draw routes on map tiles from this server, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png (default: no map; viewers' browsers load the tiles).",
+        valueName: "url"))
+    var tileURLTemplate: String?
+
+    @Option(name: .customLong("tile-attribution"), help: ArgumentHelp(
+        "The attribution the tile server's licence requires, shown on every map (default for tile.openstreetmap.org: © OpenStreetMap contributors).",
+        valueName: "text"))
+    var tileAttribution: String?
+
+    /// The map tile server from the options or their variables; nil when none is set.
+    private func mapTiles() throws -> MapTiles? {
+        let environment = ProcessInfo.processInfo.environment
+        guard let template = tileURLTemplate ?? environment["HEARTWORK_TILE_URL_TEMPLATE"].flatMap({ $0.isEmpty ? nil : $0 }) else {
+            return nil
+        }
+        let openStreetMap = template.contains("tile.openstreetmap.org")
+        let attribution = tileAttribution ?? environment["HEARTWORK_TILE_ATTRIBUTION"] ?? (openStreetMap ? "© OpenStreetMap contributors" : "")
+        do {
+            return try MapTiles(urlTemplate: template, attribution: attribution)
+        } catch {
+            throw ValidationError("--tile-url-template: \(error.description)")
+        }
+    }
+
     /// A whole-number option, its HEARTWORK_* variable, or the default; within `range`.
     private func limit(_ value: Int?, _ variable: String, default fallback: Int, range: ClosedRange<Int>, name: String) throws -> Int {
         let environment = ProcessInfo.processInfo.environment
@@ -102,7 +131,8 @@ struct ServeCommand: AsyncParsableCommand {
             maximumConnections: try limit(maximumConnections, "HEARTWORK_MAX_CONNECTIONS", default: 1000, range: 1...1_000_000, name: "--max-connections"),
             idleTimeout: .seconds(try limit(idleTimeout, "HEARTWORK_IDLE_TIMEOUT", default: 60, range: 1...86_400, name: "--idle-timeout")),
             requestHeadTimeout: .seconds(try limit(requestHeadTimeout, "HEARTWORK_REQUEST_HEAD_TIMEOUT", default: 10, range: 1...3600, name: "--request-head-timeout")),
-            concurrentUploads: try limit(concurrentUploads, "HEARTWORK_CONCURRENT_UPLOADS", default: 2, range: 1...256, name: "--concurrent-uploads"))
+            concurrentUploads: try limit(concurrentUploads, "HEARTWORK_CONCURRENT_UPLOADS", default: 2, range: 1...256, name: "--concurrent-uploads"),
+            mapTiles: try mapTiles())
 
         let runtime = try await ServerRuntime.prepare(configuration: configuration, logger: logger)
         if demo {

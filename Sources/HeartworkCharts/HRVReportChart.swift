@@ -16,7 +16,7 @@ public enum HRVReportChart {
         svg.text(summaryLine(result), x: 24, y: 60, size: 13, fill: Palette.mutedText)
         var warningY = 80.0
         for warning in result.warnings.prefix(2) {
-            svg.text("⚠ " + warning, x: 24, y: warningY, size: 12, fill: Palette.accent)
+            svg.text("⚠ " + warning, x: 24, y: warningY, size: 12, fill: Palette.warningText)
             warningY += 16
         }
 
@@ -60,7 +60,7 @@ public enum HRVReportChart {
         return chart
     }
 
-    static func poincare(_ rr: [Double], nonlinear: NonlinearIndices?) -> XYChart {
+    public static func poincare(_ rr: [Double], nonlinear: NonlinearIndices?) -> XYChart {
         let pairs = zip(rr, rr.dropFirst()).map { ChartPoint(x: $0, y: $1) }
         var layers: [ChartLayer] = [.points(pairs, fill: Palette.primary, radius: 1.8, opacity: 0.35)]
         if let nonlinear, !rr.isEmpty {
@@ -82,7 +82,7 @@ public enum HRVReportChart {
         return chart
     }
 
-    static func spectrum(_ spectrum: PowerSpectrum?, frequency: FrequencyDomainIndices?) -> XYChart {
+    public static func spectrum(_ spectrum: PowerSpectrum?, frequency: FrequencyDomainIndices?) -> XYChart {
         let maximumFrequency = 0.5
         var points = [ChartPoint]()
         if let spectrum {

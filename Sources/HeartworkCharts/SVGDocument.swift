@@ -3,13 +3,17 @@ public struct SVGDocument: Sendable {
     public let width: Double
     public let height: Double
     private let title: String
+    /// Prefixes every id in the document, so several charts on one page keep distinct titles
+    /// (their accessible names) and clip paths.
+    private let id: String
     private var elements: [String] = []
     private var identifierCount = 0
 
-    public init(width: Double, height: Double, title: String) {
+    public init(width: Double, height: Double, title: String, id: String = "chart") {
         self.width = width
         self.height = height
         self.title = title
+        self.id = String(id.unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" })
     }
 
     public mutating func add(_ element: String) { elements.append(element) }
@@ -17,7 +21,7 @@ public struct SVGDocument: Sendable {
     /// A document-unique id for clip paths and gradients.
     public mutating func uniqueIdentifier(_ prefix: String) -> String {
         identifierCount += 1
-        return "\(prefix)-\(identifierCount)"
+        return "\(id)-\(prefix)-\(identifierCount)"
     }
 
     /// Starts a group whose drawing is clipped to `frame`; close it with `endGroup()`.
@@ -33,9 +37,9 @@ public struct SVGDocument: Sendable {
     public var rendered: String {
         """
         <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \(number(width)) \(number(height))" \
-        width="\(number(width))" height="\(number(height))" role="img" aria-labelledby="chart-title" \
+        width="\(number(width))" height="\(number(height))" role="img" aria-labelledby="\(id)-title" \
         font-family="system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif" font-size="12">
-        <title id="chart-title">\(SVGDocument.escape(title))</title>
+        <title id="\(id)-title">\(SVGDocument.escape(title))</title>
         <rect width="100%" height="100%" fill="#ffffff"/>
         \(elements.joined(separator: "\n"))
         </svg>
@@ -66,6 +70,11 @@ public struct SVGDocument: Sendable {
     ) {
         let transform = rotate.map { " transform=\"rotate(\(number($0)) \(number(x)) \(number(y)))\"" } ?? ""
         add("<text x=\"\(number(x))\" y=\"\(number(y))\" font-size=\"\(number(size))\" font-weight=\"\(weight)\" text-anchor=\"\(anchor)\" fill=\"\(fill)\"\(transform)>\(SVGDocument.escape(content))</text>")
+    }
+
+    /// An external image (a map tile); decorative, hidden from assistive technology.
+    public mutating func image(href: String, x: Double, y: Double, width: Double, height: Double) {
+        add("<image href=\"\(SVGDocument.escape(href))\" x=\"\(number(x))\" y=\"\(number(y))\" width=\"\(number(width))\" height=\"\(number(height))\" aria-hidden=\"true\"/>")
     }
 
     public mutating func rect(x: Double, y: Double, width: Double, height: Double, fill: String, opacity: Double = 1, stroke: String? = nil, radius: Double = 0) {

@@ -62,7 +62,15 @@ public struct XYChart: Sendable {
         self.layers = layers
     }
 
-    public func draw(in frame: Frame, on svg: inout SVGDocument) {
+    /// Where the chart puts its plot in `frame`, and its scales: what `draw` uses, for
+    /// callers that map data to the drawing (a pointer readout, say).
+    public struct Layout: Sendable {
+        public let plot: Frame
+        public let x: LinearScale
+        public let y: LinearScale
+    }
+
+    public func layout(in frame: Frame) -> Layout {
         let margin = (left: 64.0, right: 16.0, top: legend.isEmpty ? 30.0 : 48.0, bottom: 44.0)
         var plot = Frame(
             x: frame.x + margin.left, y: frame.y + margin.top,
@@ -78,9 +86,14 @@ public struct XYChart: Sendable {
             plot.width = side
             plot.height = side
         }
-        let x = LinearScale(domain: xDomain, range: (plot.x, plot.x + plot.width))
-        let y = LinearScale(domain: yDomain, range: (plot.y + plot.height, plot.y))
+        return Layout(
+            plot: plot, x: LinearScale(domain: xDomain, range: (plot.x, plot.x + plot.width)),
+            y: LinearScale(domain: yDomain, range: (plot.y + plot.height, plot.y)))
+    }
 
+    public func draw(in frame: Frame, on svg: inout SVGDocument) {
+        let layout = layout(in: frame)
+        let (plot, x, y) = (layout.plot, layout.x, layout.y)
         svg.text(title, x: frame.x + 8, y: frame.y + 18, size: 14, weight: "600")
         var legendX = frame.x + 8
         for entry in legend {
@@ -144,7 +157,8 @@ public struct XYChart: Sendable {
             let py = y(value)
             guard py >= plot.y, py <= plot.y + plot.height else { return }
             svg.line(x1: plot.x, y1: py, x2: plot.x + plot.width, y2: py, stroke: stroke, dash: "4 3")
-            if let label { svg.text(label, x: plot.x + plot.width - 4, y: py - 3, size: 10, anchor: "end", fill: stroke) }
+            // The label in dark text (zone colours on white are too light to read at 4.5:1).
+            if let label { svg.text(label, x: plot.x + plot.width - 4, y: py - 3, size: 11, anchor: "end", fill: Palette.mutedText) }
         case .area(let points, let fill, let opacity):
             guard let first = points.first, let last = points.last else { return }
             let baseline = clampY(y(max(y.domain.lowerBound, 0)))

@@ -1,9 +1,16 @@
 #!/usr/bin/env python3
 """Drives the Heartwork web app in a real browser (Debian's Chromium, headless, through
-Selenium and chromium-driver): signs up, fills the profile, uploads a workout, opens its
-detail page, and saves screenshots to artifacts/browser/. Exits non-zero on any failure.
+Selenium and chromium-driver) through a new user's first minutes: sign up, the start page
+with its next steps, a workout uploaded before the profile is complete, the profile (with
+mistakes, then right), zones appearing on that earlier workout, a friend's shared workout in
+the feed. Every page is checked with axe-core (no serious or critical violations) at desktop
+and phone widths, and must not scroll sideways on a phone. Screenshots go to
+artifacts/browser/. Exits non-zero on any failure.
 
     python3 Tests/Browser/browser_test.py [path/to/heartwork]
+
+Needs selenium and axe-playwright-python (for its copy of axe-core; installed without its
+Playwright dependency: pip install --no-deps axe-playwright-python).
 """
 import json
 import math
@@ -20,12 +27,19 @@ import urllib.request
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "browser"
+DESKTOP, PHONE = (1280, 900), (390, 844)
+
+
+def axe_script():
+    import axe_playwright_python
+    return (pathlib.Path(axe_playwright_python.__file__).parent / "axe.min.js").read_text()
 
 
 def free_port():
@@ -48,35 +62,84 @@ def wait_for_health(base, process, timeout=60):
     raise SystemExit("the server did not become healthy")
 
 
-def workout_file(directory):
-    """A 30-minute outdoor run: warm-up, steady effort, cool-down; a GPS loop."""
-    resting, seconds = 56, 1800
+class API:
+    """The JSON API, for a second user the test needs (a friend who shares a workout)."""
+
+    def __init__(self, base):
+        self.base = base
+
+    def call(self, method, path, body=None, token=None):
+        request = urllib.request.Request(self.base + path, method=method, data=None if body is None else json.dumps(body).encode())
+        if body is not None:
+            request.add_header("Content-Type", "application/json")
+        if token:
+            request.add_header("Authorization", f"Bearer {token}")
+        with urllib.request.urlopen(request, timeout=30) as response:
+            text = response.read()
+            return json.loads(text) if text else None
+
+
+def workout(start, minutes=30, resting=56, track=True):
+    """A run: warm-up, steady effort, cool-down; a GPS loop with a hill."""
+    seconds = minutes * 60
     heart_rate, bpm = [], 80.0
     for second in range(seconds):
-        target = 165 if 300 < second < 1500 else (120 if second <= 300 else 110)
+        target = 165 if seconds * 0.17 < second < seconds * 0.83 else (120 if second <= seconds * 0.17 else 110)
         bpm += (target - bpm) / 25 + math.sin(second / 7) * 0.4
         heart_rate.append(round(bpm))
-    track = []
-    for second in range(0, seconds, 2):
-        angle = second * 3.0 / 400
-        track.append({"lat": 48.2088 + 400 * math.sin(angle) / 111195, "lon": 16.3726 + 560 * math.cos(angle) / 74000,
-                      "ele": 180 + 5 * math.sin(angle), "t": second})
-    rr = [round(60000 / heart_rate[min(seconds - 1, i // 2)], 2) for i in range(2 * seconds)]
-    body = {"sport": "running", "startTime": "2026-11-20T07:30:00Z", "indoor": False,
-            "heartRate": heart_rate, "rrIntervals": rr, "track": track}
-    path = pathlib.Path(directory) / "morning-run.json"
-    path.write_text(json.dumps(body))
-    return path
+    body = {"sport": "running", "startTime": start, "indoor": not track, "heartRate": heart_rate,
+            "rrIntervals": [round(60000 / heart_rate[min(seconds - 1, i // 2)], 2) for i in range(2 * seconds)]}
+    if track:
+        body["track"] = [{"lat": 48.2088 + 400 * math.sin(s * 3.0 / 400) / 111195, "lon": 16.3726 + 560 * math.cos(s * 3.0 / 400) / 74000,
+                          "ele": 180 + 12 * math.sin(s * 3.0 / 400), "t": s} for s in range(0, seconds, 2)]
+    return body
 
 
-def screenshot(driver, name, full_page=True):
+def screenshot(driver, name, size=DESKTOP, full_page=True):
+    driver.set_window_size(*size)
     if full_page:
         height = driver.execute_script("return document.documentElement.scrollHeight")
-        width = driver.execute_script("return window.innerWidth")
-        driver.set_window_size(max(width, 360), min(max(height + 120, 600), 6000))
+        driver.set_window_size(size[0], min(max(height + 120, size[1]), 6000))
     path = SHOTS / f"{name}.png"
     driver.save_screenshot(str(path))
+    driver.set_window_size(*size)
     print(f"screenshot {path.relative_to(ROOT)}")
+
+
+class Checks:
+    def __init__(self, driver):
+        self.driver = driver
+        self.axe = axe_script()
+        self.failures = []
+
+    def accessibility(self, name):
+        """axe-core on the page as it is: serious and critical violations fail the test."""
+        self.driver.execute_script(self.axe)
+        result = self.driver.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "axe.run(document, {resultTypes: ['violations']}).then(r => done(r.violations)).catch(e => done([{id: 'axe-error', impact: 'critical', help: String(e), nodes: []}]));")
+        for violation in result:
+            line = f"{name}: {violation['impact']} {violation['id']}: {violation['help']} ({len(violation['nodes'])} elements)"
+            print("  axe " + line)
+            if violation["impact"] in ("serious", "critical"):
+                targets = ", ".join(str(node.get("target")) for node in violation["nodes"][:3])
+                self.failures.append(f"{line}: {targets}")
+
+    def no_sideways_scroll(self, name):
+        overflow = self.driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+        if overflow > 1:
+            self.failures.append(f"{name}: the page scrolls sideways on a phone by {overflow}px")
+
+    def page(self, name, phone=True):
+        """Screenshots at desktop and phone widths, with the accessibility and layout checks."""
+        self.accessibility(name)
+        screenshot(self.driver, f"{name}-desktop")
+        if phone:
+            self.driver.set_window_size(*PHONE)
+            self.no_sideways_scroll(name)
+            self.accessibility(name + " (phone)")
+            screenshot(self.driver, f"{name}-phone", size=PHONE)
+            self.driver.set_window_size(*DESKTOP)
 
 
 def main():
@@ -87,39 +150,96 @@ def main():
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     data = tempfile.mkdtemp(prefix="heartwork-browser-")
+    environment = dict(os.environ, HEARTWORK_BCRYPT_COST="4")
     server = subprocess.Popen([str(binary), "serve", "--port", str(port), "--data-dir", data],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment)
     options = Options()
-    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900"]:
+    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", f"--window-size={DESKTOP[0]},{DESKTOP[1]}"]:
         options.add_argument(argument)
     options.binary_location = "/usr/bin/chromium"
     driver = None
     try:
         wait_for_health(base, server)
+        api = API(base)
+        # A friend-to-be with a shared workout.
+        api.call("POST", "/api/auth/register", {"username": "pat", "fullName": "Pat Partner", "email": "pat@example.org", "password": "pat's password"})
+        pat = api.call("POST", "/api/auth/login", {"username": "pat", "password": "pat's password"})["token"]
+        api.call("PATCH", "/api/me", {"dateOfBirth": "1990-03-03", "sex": "male"}, token=pat)
+        api.call("POST", "/api/me/resting-heart-rates", {"bpm": 50}, token=pat)
+        shared = api.call("POST", "/api/workouts", workout("2026-11-19T17:00:00Z", minutes=20, track=False), token=pat)["summary"]["id"]
+        api.call("PUT", f"/api/workouts/{shared}/share", token=pat)
+
         driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
         wait = WebDriverWait(driver, 20)
+        checks = Checks(driver)
 
         # A page that needs a session answers with the sign-in form.
         driver.get(base + "/workouts")
         assert "Sign in" in driver.find_element(By.TAG_NAME, "h1").text
+        checks.page("00-sign-in")
 
-        # Sign up.
+        # Sign up: a mistake first (all fields at once), then right.
         driver.get(base + "/signup")
-        driver.find_element(By.ID, "username").send_keys("browser_runner")
+        driver.find_element(By.ID, "username").send_keys("x")
         driver.find_element(By.ID, "fullName").send_keys("Robin Browser")
-        driver.find_element(By.ID, "email").send_keys("robin@example.org")
-        driver.find_element(By.ID, "password").send_keys("correct horse battery")
-        screenshot(driver, "01-signup", full_page=False)
+        driver.find_element(By.ID, "email").send_keys("robin@")
+        driver.find_element(By.ID, "password").send_keys("short")
         driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
-        wait.until(conditions.url_contains("/profile"))
-        assert driver.find_element(By.TAG_NAME, "h1").text == "Robin Browser"
+        errors = driver.find_elements(By.CSS_SELECTOR, ".field-error")
+        assert len(errors) == 3, f"three mistakes shown next to their fields, found {len(errors)}"
+        assert driver.find_element(By.ID, "fullName").get_attribute("value") == "Robin Browser", "what was typed stays"
+        assert driver.find_element(By.ID, "username").get_attribute("aria-invalid") == "true"
+        checks.page("01-signup-errors")
+        for field, value in [("username", "browser_runner"), ("email", "robin@example.org"), ("password", "correct horse battery")]:
+            element = driver.find_element(By.ID, field)
+            element.clear()
+            element.send_keys(value)
+        driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+        wait.until(conditions.url_matches(rf"^{base}/$"))
 
-        # Profile: birth date and sex, then a resting heart rate and a weight.
-        birth = driver.find_element(By.ID, "dateOfBirth")
-        driver.execute_script("arguments[0].value = '1994-05-12'", birth)
+        # The start page: a welcome, what to do next, an empty week.
+        body = driver.find_element(By.TAG_NAME, "main").text
+        assert "Welcome" in body and "Get started" in body, body[:400]
+        assert "Add your date of birth" in body and "No workouts in the last seven days" in body
+        checks.page("02-dashboard-new")
+        zone = driver.execute_script("return Intl.DateTimeFormat().resolvedOptions().timeZone")
+
+        # A workout before the profile is complete: no zones yet.
+        driver.get(base + "/workouts/upload")
+        path = pathlib.Path(data) / "morning-run.json"
+        path.write_text(json.dumps(workout("2026-11-20T07:30:00Z")))
+        driver.find_element(By.ID, "workout-file").send_keys(str(path))
+        driver.find_element(By.CSS_SELECTOR, "#upload-form button").click()
+        wait.until(conditions.url_matches(r".*/workouts/[0-9a-f-]{36}$"))
+        workout_url = driver.current_url
+        assert "No zones for this workout yet" in driver.page_source
+        tiles = driver.find_element(By.CSS_SELECTOR, ".tiles").text
+        assert "30:00" in tiles and "km" in tiles and "Climb" in tiles, tiles
+
+        # The profile: mistakes are all shown and what was typed stays; then the right values.
+        driver.get(base + "/profile")
+        driver.execute_script("arguments[0].value = '1994-05-12'", driver.find_element(By.ID, "dateOfBirth"))
         driver.find_element(By.CSS_SELECTOR, "#sex option[value=female]").click()
+        height = driver.find_element(By.ID, "heightMeters")
+        height.send_keys("abc")
+        email = driver.find_element(By.ID, "email")
+        email.clear()
+        email.send_keys("not-an-address")
+        driver.find_element(By.CSS_SELECTOR, "form.grid-form button[type=submit]").click()
+        assert len(driver.find_elements(By.CSS_SELECTOR, ".field-error")) == 2, "both mistakes shown"
+        assert driver.find_element(By.ID, "heightMeters").get_attribute("value") == "abc"
+        assert driver.find_element(By.ID, "email").get_attribute("value") == "not-an-address"
+        checks.page("03-profile-errors")
+        driver.execute_script("arguments[0].value = '1994-05-12'", driver.find_element(By.ID, "dateOfBirth"))
+        height = driver.find_element(By.ID, "heightMeters")
+        height.clear()
+        height.send_keys("170")
+        email = driver.find_element(By.ID, "email")
+        email.clear()
+        email.send_keys("robin@example.org")
         driver.find_element(By.CSS_SELECTOR, "form.grid-form button[type=submit]").click()
         wait.until(conditions.url_matches(r".*/profile$"))
+        assert "Profile saved." in driver.page_source
         driver.find_element(By.ID, "bpm").send_keys("56")
         driver.find_element(By.CSS_SELECTOR, "#resting-history form button").click()
         wait.until(conditions.url_contains("#resting-history"))
@@ -128,38 +248,59 @@ def main():
             driver.find_element(By.CSS_SELECTOR, "#weight-history form button").click()
             wait.until(conditions.url_contains("#weight-history"))
         assert "Your zones" in driver.page_source, "zones appear once age and resting heart rate are known"
-        assert driver.find_elements(By.CSS_SELECTOR, "#weight-history svg"), "the weight chart is drawn"
+        selected = driver.find_element(By.CSS_SELECTOR, "#timeZone option:checked").get_attribute("value")
+        assert selected == zone, f"the browser's time zone {zone} was kept at sign-up, found {selected!r}"
         driver.execute_script("window.scrollTo(0, 0)")
-        screenshot(driver, "02-profile")
+        checks.page("04-profile")
 
-        # Upload a workout through the page's file input.
-        driver.set_window_size(1280, 900)
-        driver.get(base + "/workouts/upload")
-        driver.find_element(By.ID, "workout-file").send_keys(str(workout_file(data)))
-        screenshot(driver, "03-upload", full_page=False)
-        driver.find_element(By.CSS_SELECTOR, "#upload-form button").click()
-        wait.until(conditions.url_matches(r".*/workouts/[0-9a-f-]{36}$"))
-        tiles = driver.find_element(By.CSS_SELECTOR, ".tiles").text
-        assert "30:00" in tiles, tiles
-        assert "km" in tiles, tiles
+        # The earlier workout now has zones, with their bounds in bpm, and a chart readout.
+        driver.get(workout_url)
+        assert "No zones for this workout yet" not in driver.page_source
+        assert "Time in zones" in driver.page_source and "bpm" in driver.find_element(By.CSS_SELECTOR, ".zone-legend").text
         charts = driver.find_elements(By.CSS_SELECTOR, "figure.chart svg")
-        assert len(charts) == 3, f"heart rate, zones and route charts expected, found {len(charts)}"
-        screenshot(driver, "04-workout-detail")
+        assert len(charts) == 6, f"heart rate, zones, speed, elevation, route and Poincaré charts expected, found {len(charts)}"
+        titles = [chart.get_attribute("aria-labelledby") for chart in charts]
+        assert len(set(titles)) == len(titles), f"every chart has its own accessible name: {titles}"
+        assert "RMSSD" in driver.page_source, "HRV of the workout's RR intervals"
+        chart = charts[0]
+        ActionChains(driver).move_to_element_with_offset(chart, 60, 0).perform()
+        readout = driver.find_element(By.CSS_SELECTOR, "figure.chart .readout").text
+        assert "bpm" in readout, f"the readout shows the value under the pointer: {readout!r}"
+        checks.page("05-workout")
 
-        # The list shows it; a phone-sized window still reads well.
-        driver.set_window_size(1280, 900)
+        # Friends: find Pat, ask; Pat accepts; the start page shows Pat's shared workout.
+        driver.get(base + "/friends?q=pat")
+        driver.find_element(By.CSS_SELECTOR, "form[action='/friends/requests'] button").click()
+        wait.until(conditions.url_matches(r".*/friends$"))
+        assert "Friend request sent." in driver.page_source
+        incoming = api.call("GET", "/api/friend-requests/incoming", token=pat)["requests"]
+        api.call("POST", f"/api/friend-requests/{incoming[0]['id']}/accept", token=pat)
+        driver.get(base + "/friends")
+        checks.page("06-friends")
+        driver.get(base + "/")
+        feed = driver.find_element(By.CSS_SELECTOR, ".feed").text
+        assert "Pat Partner" in feed, feed
+        assert "Get started" not in driver.page_source, "every next step is done"
+        checks.page("07-dashboard")
+
+        # The list: a table on a desktop, cards on a phone.
         driver.get(base + "/workouts")
         assert len(driver.find_elements(By.CSS_SELECTOR, "table.workouts tbody tr")) == 1
-        screenshot(driver, "05-workouts", full_page=False)
-        workout_url = driver.find_element(By.CSS_SELECTOR, "table.workouts a").get_attribute("href")
-        driver.set_window_size(390, 844)
-        driver.get(workout_url)
-        overflow = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
-        assert overflow <= 1, f"the page scrolls sideways on a phone by {overflow}px"
-        screenshot(driver, "06-workout-phone")
-        driver.set_window_size(1280, 900)
-        driver.get(base + "/friends")
-        screenshot(driver, "07-friends", full_page=False)
+        checks.page("08-workouts")
+
+        # A missing page keeps the signed-in header.
+        driver.get(base + "/workouts/00000000-0000-0000-0000-000000000000")
+        assert "Page not found" in driver.find_element(By.TAG_NAME, "h1").text
+        assert driver.find_elements(By.CSS_SELECTOR, "header nav.wide a[href='/friends']"), "the header keeps the menu"
+        checks.page("09-not-found", phone=False)
+
+        # Sign out says so.
+        driver.find_element(By.CSS_SELECTOR, "header nav.wide form[action='/logout'] button").click()
+        wait.until(conditions.url_contains("/login"))
+        assert "You are signed out." in driver.page_source
+
+        if checks.failures:
+            raise SystemExit("browser test failed:\n  " + "\n  ".join(checks.failures))
         print("browser test passed")
     finally:
         if driver is not None:

@@ -215,6 +215,15 @@ struct ProbeFindingsTests {
             #expect(wrong.headers[.allow]?.contains("GET") == true)
             let wrongAPI = try await server.request(.patch, "/api/workouts", token: token, json: [:])
             #expect(wrongAPI.status == .methodNotAllowed && wrongAPI.headers[.allow]?.contains("POST") == true)
+            // Pages answer 405 with Allow too (an HTML error page), and so does TRACE, which
+            // Hummingbird refuses before routing (found by schemathesis).
+            let wrongPage = try await server.request(.delete, "/login")
+            #expect(wrongPage.status == .methodNotAllowed && wrongPage.headers[.allow]?.contains("POST") == true)
+            #expect(wrongPage.headers[.contentType]?.hasPrefix("text/html") == true)
+            for path in ["/", "/healthz", "/api/auth/register"] {
+                let trace = try await server.request(HTTPRequest.Method("TRACE")!, path)
+                #expect(trace.status == .methodNotAllowed && trace.headers[.allow] != nil, "TRACE \(path): \(trace.status)")
+            }
             #expect(try await server.request(.get, "/api/me", token: token).headers[.cacheControl] == "no-store")
             #expect(try await server.request(.get, "/api/workouts", token: token).headers[.cacheControl] == "no-store")
             #expect(try await server.request(.get, "/api/nothing-here", token: token).status == .notFound)
@@ -273,10 +282,15 @@ struct ProbeFindingsTests {
             var headers = HTTPFields()
             headers[.cookie] = web.cookie
             headers[.contentType] = "application/x-www-form-urlencoded"
-            let reply = try await server.request(.post, "/profile", raw: Data("_csrf=\(web.csrf)".utf8), headers: headers)
+            // Nothing but the CSRF token: refused as empty, nothing cleared.
+            let empty = try await server.request(.post, "/profile", raw: Data("_csrf=\(web.csrf)".utf8), headers: headers)
+            #expect(empty.status == .badRequest && empty.text.contains("the form is empty"))
+            // One field: only that field changes.
+            let reply = try await server.request(.post, "/profile", raw: Data("_csrf=\(web.csrf)&status=Training".utf8), headers: headers)
             #expect(reply.status == .seeOther)
             let me = try await server.request(.get, "/api/me", token: token)
             #expect(me.json["dateOfBirth"] as? String == "1990-01-02" && me.json["sex"] as? String == "female" && me.json["heightMeters"] as? Double == 1.7)
+            #expect(me.json["status"] as? String == "Training")
         }
     }
 

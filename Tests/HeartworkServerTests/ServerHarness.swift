@@ -18,9 +18,14 @@ struct ServerHarness {
     let edge: HeartworkApplication.Edge
     var store: HeartworkStore { services.store }
 
-    static func run(_ engine: TestDatabase = .sqlite, _ body: @Sendable (ServerHarness) async throws -> Void) async throws {
+    static func run(
+        _ engine: TestDatabase = .sqlite, adjusting adjust: @Sendable (inout ServerConfiguration) -> Void = { _ in },
+        _ body: @Sendable (ServerHarness) async throws -> Void
+    ) async throws {
         try await engine.withStore { store in
-            let configuration = ServerConfiguration(port: 0, dataDirectory: NSTemporaryDirectory(), passwordHashCost: 4)
+            var adjusted = ServerConfiguration(port: 0, dataDirectory: NSTemporaryDirectory(), passwordHashCost: 4)
+            adjust(&adjusted)
+            let configuration = adjusted
             let services = try await HeartworkServices(store: store, settings: configuration.serviceSettings, logger: TestDatabase.logger)
             let edge = try HeartworkApplication.Edge(metrics: ServerMetrics())
             let application = HeartworkApplication.build(configuration: configuration, services: services, edge: edge, logger: TestDatabase.logger)

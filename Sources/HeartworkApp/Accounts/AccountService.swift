@@ -18,16 +18,25 @@ public struct AccountService: Sendable {
     static let throttle = SignInThrottle()
 
     public func register(_ registration: Registration, now: Date = Date()) async throws -> UserRecord {
-        let username = try Registration.checkedUsername(registration.username)
-        let fullName = try TextRules.line(registration.fullName, field: "fullName", what: "the full name", length: 1...100)
-        let email = try EmailAddress.checked(registration.email, field: "email")
-        try PasswordPolicy.check(registration.password, field: "password")
+        var validation = Validation()
+        let username = validation.check { () throws(AppError) in try Registration.checkedUsername(registration.username) }
+        let fullName = validation.check { () throws(AppError) in
+            try TextRules.line(registration.fullName, field: "fullName", what: "the full name", length: 1...100)
+        }
+        let email = validation.check { () throws(AppError) in try EmailAddress.checked(registration.email, field: "email") }
+        validation.check { () throws(AppError) in try PasswordPolicy.check(registration.password, field: "password") }
+        var timeZone: String?
+        if let zone = registration.timeZone, !zone.isEmpty {
+            timeZone = validation.check { () throws(AppError) in try TimeZones.checked(zone, field: "timeZone") }
+        }
+        try validation.finish()
+        guard let username, let fullName, let email else { throw AppError.invalid("the registration is incomplete", field: nil) }
         if try await store.users.find(username: username) != nil {
             throw AppError.conflict("the username '\(username)' is taken", field: "username")
         }
         let user = UserRecord(
             username: username, fullName: fullName, email: email,
-            passwordHash: try await hasher.hash(registration.password), createdAt: now)
+            passwordHash: try await hasher.hash(registration.password), timeZone: timeZone, createdAt: now)
         do {
             try await store.users.create(user)
         } catch StoreError.conflict {

@@ -4,12 +4,15 @@ public struct Registration: Sendable, Hashable {
     public var fullName: String
     public var email: String
     public var password: String
+    /// The browser's IANA time zone, when it says.
+    public var timeZone: String?
 
-    public init(username: String, fullName: String, email: String, password: String) {
+    public init(username: String, fullName: String, email: String, password: String, timeZone: String? = nil) {
         self.username = username
         self.fullName = fullName
         self.email = email
         self.password = password
+        self.timeZone = timeZone
     }
 
     /// Usernames: 3–30 ASCII letters, digits, dots, dashes or underscores.

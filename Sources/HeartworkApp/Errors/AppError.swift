@@ -20,11 +20,25 @@ public struct AppError: Error, Sendable, Hashable, CustomStringConvertible {
         case unavailable
     }
 
+    /// One field's problem, when a form or body has several at once.
+    public struct FieldError: Sendable, Hashable {
+        public let field: String
+        public let detail: String
+
+        public init(field: String, detail: String) {
+            self.field = field
+            self.detail = detail
+        }
+    }
+
     public var kind: Kind
     public var detail: String
     /// The input field at fault, as a path into the request (`track[3].lat`).
     public var field: String?
     public var retryAfterSeconds: Int?
+    /// Every field at fault when there are several (the first is also `field` and `detail`),
+    /// so a form can show them all at once.
+    public var fieldErrors: [FieldError] = []
 
     public init(_ kind: Kind, _ detail: String, field: String? = nil, retryAfterSeconds: Int? = nil) {
         self.kind = kind
@@ -34,6 +48,19 @@ public struct AppError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     public static func invalid(_ detail: String, field: String?) -> AppError { AppError(.invalid, detail, field: field) }
+
+    /// Several fields at once (at least one).
+    public static func invalid(_ errors: [FieldError]) -> AppError {
+        var error = AppError(.invalid, errors.first?.detail ?? "invalid input", field: errors.first?.field)
+        error.fieldErrors = errors
+        return error
+    }
+
+    /// Every field at fault: the list, or the one field.
+    public var allFieldErrors: [FieldError] {
+        if !fieldErrors.isEmpty { return fieldErrors }
+        return field.map { [FieldError(field: $0, detail: detail)] } ?? []
+    }
 
     /// Never "forbidden" for other people's things: the answer must not reveal that they exist.
     public static func notFound(_ what: String) -> AppError { AppError(.notFound, "no \(what) here, or not yours to see") }

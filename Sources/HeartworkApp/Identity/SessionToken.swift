@@ -36,4 +36,47 @@ public enum SessionToken {
         for index in x.indices { difference |= x[index] ^ y[index] }
         return difference == 0
     }
+
+    /// A CSRF token as a page carries it: a fresh random pad and the token XOR that pad, in
+    /// hex, so compressed pages never repeat the secret (BREACH; Django and Rails do the same).
+    public static func masked(_ token: String) -> String {
+        var generator = SystemRandomNumberGenerator()
+        let secret = Array(token.utf8)
+        let pad = secret.map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let digits = Array("0123456789abcdef".utf8)
+        var hex = [UInt8]()
+        hex.reserveCapacity(secret.count * 4)
+        for byte in pad + zip(secret, pad).map({ $0 ^ $1 }) {
+            hex.append(digits[Int(byte >> 4)])
+            hex.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: hex, as: UTF8.self)
+    }
+
+    /// Whether a presented CSRF token is the session's, plain or masked; constant time in the
+    /// token's content.
+    public static func matchesCSRF(_ presented: String, expected: String) -> Bool {
+        if equal(presented, expected) { return true }
+        let hex = Array(presented.utf8)
+        let length = expected.utf8.count
+        guard length > 0, hex.count == length * 4 else { return false }
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(length * 2)
+        var index = 0
+        while index + 1 < hex.count {
+            guard let high = hexValue(hex[index]), let low = hexValue(hex[index + 1]) else { return false }
+            bytes.append(high << 4 | low)
+            index += 2
+        }
+        let unmasked = (0..<length).map { bytes[$0] ^ bytes[length + $0] }
+        return equal(String(decoding: unmasked, as: UTF8.self), expected)
+    }
+
+    private static func hexValue(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        default: nil
+        }
+    }
 }

@@ -9,6 +9,7 @@ import HeartworkStore
 public struct ProfileService: Sendable {
     let store: HeartworkStore
     let sessionCache: SessionCache
+    let workouts: WorkoutService
 
     public static let maximumPhotoBytes = 5 * 1024 * 1024
     public static let maximumSharedWorkouts = 0...500
@@ -27,31 +28,53 @@ public struct ProfileService: Sendable {
         return try await profile(of: user, now: now)
     }
 
+    /// Checks every field (reporting all mistakes at once), writes the changed ones, and then
+    /// fills in what earlier workouts' snapshots lacked (see `WorkoutService.completeSnapshots`).
     public func update(userID: String, _ changes: ProfileChanges, now: Date = Date()) async throws -> Profile {
-        var checked = changes
-        if let fullName = changes.fullName {
-            checked.fullName = try TextRules.line(fullName, field: "fullName", what: "the full name", length: 1...100)
-        }
-        if let email = changes.email { checked.email = try EmailAddress.checked(email, field: "email") }
-        if let status = changes.status { checked.status = try TextRules.line(status, field: "status", what: "a status", length: 0...280) }
-        if let day = changes.dateOfBirth?.value {
-            let age = day.wholeYears(until: CalendarDay(now))
-            guard day < CalendarDay(now), PhysiologicalLimits.ageYears.contains(Double(age)) else {
-                throw AppError.invalid("\(day) is not a birth date for an age of 10–100 years", field: "dateOfBirth")
-            }
-        }
-        if let height = changes.heightMeters?.value, !Self.heightMeters.contains(height) {
-            throw AppError.invalid("height is in metres, 0.5–2.6", field: "heightMeters")
-        }
-        if let measured = changes.measuredMaxHeartRate?.value, !PhysiologicalLimits.maximumHeartRate.contains(measured) {
-            throw AppError.invalid("a measured maximum heart rate is 100–250 bpm", field: "measuredMaxHeartRate")
-        }
+        let checked = try check(changes, now: now)
         let user = try await apply(UserChanges(profile: checked), userID: userID) { user throws(AppError) in
             if user.maxHeartRateSource == .measured && user.measuredMaxHeartRate == nil {
                 throw AppError.invalid("the measured method needs measuredMaxHeartRate", field: "measuredMaxHeartRate")
             }
         }
+        try await workouts.completeSnapshots(for: user)
         return try await profile(of: user, now: now)
+    }
+
+    /// The edit with its text trimmed, or every mistake in it at once (nothing is written).
+    public func check(_ changes: ProfileChanges, now: Date = Date()) throws(AppError) -> ProfileChanges {
+        var checked = changes
+        var validation = Validation()
+        if let fullName = changes.fullName {
+            checked.fullName = validation.check { () throws(AppError) in
+                try TextRules.line(fullName, field: "fullName", what: "the full name", length: 1...100)
+            }
+        }
+        if let email = changes.email {
+            checked.email = validation.check { () throws(AppError) in try EmailAddress.checked(email, field: "email") }
+        }
+        if let status = changes.status {
+            checked.status = validation.check { () throws(AppError) in try TextRules.line(status, field: "status", what: "a status", length: 0...280) }
+        }
+        if let day = changes.dateOfBirth?.value {
+            let age = day.wholeYears(until: CalendarDay(now))
+            validation.check { () throws(AppError) in
+                guard day < CalendarDay(now), PhysiologicalLimits.ageYears.contains(Double(age)) else {
+                    throw AppError.invalid("\(day) is not a birth date for an age of 10–100 years", field: "dateOfBirth")
+                }
+            }
+        }
+        if let height = changes.heightMeters?.value, !Self.heightMeters.contains(height) {
+            validation.check { () throws(AppError) in throw AppError.invalid("height is in metres, 0.5–2.6", field: "heightMeters") }
+        }
+        if let measured = changes.measuredMaxHeartRate?.value, !PhysiologicalLimits.maximumHeartRate.contains(measured) {
+            validation.check { () throws(AppError) in throw AppError.invalid("a measured maximum heart rate is 100–250 bpm", field: "measuredMaxHeartRate") }
+        }
+        if let zone = changes.timeZone?.value {
+            checked.timeZone = validation.check { () throws(AppError) in .set(try TimeZones.checked(zone, field: "timeZone")) }
+        }
+        try validation.finish()
+        return checked
     }
 
     public func updateSettings(userID: String, _ changes: SettingsChanges) async throws -> UserRecord {
@@ -112,6 +135,7 @@ public struct ProfileService: Sendable {
         }
         let record = MeasurementRecord(kind: kind, measuredAt: when, value: value)
         try await store.measurements.add(userID: userID, record)
+        if let user = try await store.users.find(id: userID) { try await workouts.completeSnapshots(for: user) }
         return record
     }
 

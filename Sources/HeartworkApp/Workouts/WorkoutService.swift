@@ -40,8 +40,55 @@ public struct WorkoutService: Sendable {
         return record
     }
 
+    /// Fills in what workouts' profile snapshots lacked (a birth date, a resting heart rate, a
+    /// weight… set only later) from the profile as it stood at each workout, and derives zones
+    /// and energy again; what a snapshot had stays as it was. Returns how many changed.
+    @discardableResult
+    public func completeSnapshots(for user: UserRecord) async throws -> Int {
+        var changed = 0
+        for workout in try await store.workouts.withIncompleteSnapshot(userID: user.id, limit: 5000) {
+            let now = try await snapshot(for: user, at: workout.startedAt)
+            var completed = workout.profile
+            if completed.ageYears == nil { completed.ageYears = now.ageYears }
+            if completed.restingHeartRate == nil || completed.maximumHeartRate == nil, completed.zoneProfile == nil {
+                completed.restingHeartRate = completed.restingHeartRate ?? now.restingHeartRate
+                completed.maximumHeartRate = completed.maximumHeartRate ?? now.maximumHeartRate
+                completed.maximumHeartRateSource = completed.maximumHeartRateSource ?? now.maximumHeartRateSource
+                if completed.zoneProfile == nil { completed.maximumHeartRate = nil }
+            }
+            if completed.weightKilograms == nil { completed.weightKilograms = now.weightKilograms }
+            if completed.sex == nil { completed.sex = now.sex }
+            guard completed != workout.profile, let streams = try await store.workouts.streams(workoutID: workout.id) else { continue }
+            let derived = WorkoutMetrics(
+                streams: streams, snapshot: completed, givenDistanceMeters: workout.metrics.distanceMeters,
+                givenKilocalories: workout.metrics.kilocalories)
+            try await store.workouts.updateDerived(id: workout.id, userID: user.id, profile: completed, metrics: derived)
+            changed += 1
+        }
+        return changed
+    }
+
     public func list(for user: UserRecord, from: Date? = nil, to: Date? = nil, page: Page) async throws -> [WorkoutRecord] {
         try await store.workouts.list(userID: user.id, from: from, to: to, sharedOnly: false, page: page)
+    }
+
+    /// Every workout of the user that started in [from, to), newest first.
+    public func all(for user: UserRecord, from: Date, to: Date) async throws -> [WorkoutRecord] {
+        var workouts = [WorkoutRecord]()
+        while true {
+            let page = try await store.workouts.list(userID: user.id, from: from, to: to, sharedOnly: false, page: Page(limit: 100, offset: workouts.count))
+            workouts += page
+            if page.count < 100 || workouts.count >= 10_000 { return workouts }
+        }
+    }
+
+    /// The newest workouts the user's friends share with them.
+    public func friendsFeed(for user: UserRecord, limit: Int = 10) async throws -> [WorkoutRecord] {
+        try await store.workouts.sharedByFriends(of: user.id, limit: limit)
+    }
+
+    public func count(for user: UserRecord) async throws -> Int {
+        try await store.workouts.count(userID: user.id)
     }
 
     /// A friend's shared workouts; "not found" unless they are a friend.

@@ -93,7 +93,10 @@ public struct CalendarDay: Sendable, Hashable, Comparable, CustomStringConvertib
         }
     }
 
-    private static func digits(_ bytes: ArraySlice<UInt8>) -> Int? {
+    /// The value of a short run of ASCII digits (at most 9, so it cannot overflow), or nil
+    /// if anything else is in it. Shared with the RFC 3339 reader in Formats.
+    public static func digits(_ bytes: ArraySlice<UInt8>) -> Int? {
+        guard bytes.count <= 9 else { return nil }
         var value = 0
         for byte in bytes {
             guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }

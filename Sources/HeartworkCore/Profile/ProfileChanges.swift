@@ -10,6 +10,8 @@ public struct ProfileChanges: Sendable, Hashable {
     public var maxHeartRateSource: MaximumHeartRateSource?
     public var measuredMaxHeartRate: FieldUpdate<Double>?
     public var units: UnitSystem?
+    /// An IANA time-zone name (`Europe/Vienna`), or clear for UTC.
+    public var timeZone: FieldUpdate<String>?
 
     public init() {}
 }

@@ -7,7 +7,7 @@ import Darwin
 /// A parsed JSON document (RFC 8259). Heartwork reads every request body with this and
 /// `JSONObjectReader` rather than JSONDecoder, which spends most of its time on containers and
 /// dynamic casts: a 2-hour workout upload (half a megabyte of numbers) is read into a
-/// `NewWorkout` 4.1× faster than JSONDecoder reads it into an equivalent Codable type
+/// `NewWorkout` 3.3× faster than JSONDecoder reads it into an equivalent Codable type
 /// (Benchmarks/CodecBenchmark, release, same run), and the strict reader can tell absent from
 /// null and name the path of every error.
 public enum JSONValue: Sendable, Equatable {

@@ -4,8 +4,8 @@ import Glibc
 #endif
 
 /// A small JSON writer for the hottest responses (workout lists and streams). Kept instead
-/// of JSONEncoder because it writes a page of 20 workout summaries 6.6× and a 2-hour workout
-/// with its streams 8.1× faster (Benchmarks/CodecBenchmark, release, same run). The output
+/// of JSONEncoder because it writes a page of 20 workout summaries 6.7× and a 2-hour workout
+/// with its streams 8.0× faster (Benchmarks/CodecBenchmark, release, same run). The output
 /// parses to the same value as the types' Encodable form; a test holds the two together.
 public struct JSONWriter: Sendable {
     public private(set) var bytes: [UInt8] = []

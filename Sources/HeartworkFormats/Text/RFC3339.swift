@@ -56,11 +56,6 @@ public enum RFC3339 {
     }
 
     private static func number(_ bytes: ArraySlice<UInt8>) -> Int? {
-        var value = 0
-        for byte in bytes {
-            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
-            value = value * 10 + Int(byte - UInt8(ascii: "0"))
-        }
-        return value
+        CalendarDay.digits(bytes)
     }
 }

@@ -8,10 +8,12 @@ enum EmbeddedResources {
     static let staticFiles: [String: (contentType: String, bytes: [UInt8])] = [
         "app.css": ("text/css; charset=utf-8", PackageResources.app_css),
         "app.js": ("text/javascript; charset=utf-8", PackageResources.app_js),
+        "favicon.svg": ("image/svg+xml", PackageResources.favicon_svg),
     ]
 
     /// Mustache templates by name (the file name without `.mustache`).
     static let templates: [String: [UInt8]] = [
+        "dashboard": PackageResources.dashboard_mustache,
         "error": PackageResources.error_mustache,
         "foot": PackageResources.foot_mustache,
         "friend": PackageResources.friend_mustache,

@@ -16,9 +16,9 @@ public enum HeartworkApplication {
         let routes = RouteIndex()
         let uploads: UploadGate
 
-        public init(metrics: ServerMetrics, concurrentUploads: Int = 2) throws {
+        public init(metrics: ServerMetrics, concurrentUploads: Int = 2, secureCookies: Bool = false) throws {
             self.metrics = metrics
-            pages = try PageRenderer()
+            pages = try PageRenderer(secureCookies: secureCookies)
             uploads = UploadGate(limit: concurrentUploads, patience: .seconds(60))
         }
     }
@@ -55,9 +55,13 @@ public enum HeartworkApplication {
         let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: RequestMetricsMiddleware(metrics: edge.metrics))
         router.add(middleware: LogRequestsMiddleware(.info))
-        router.add(middleware: SecurityHeadersMiddleware(strictTransportSecurity: configuration.secureCookies))
+        router.add(middleware: SecurityHeadersMiddleware(strictTransportSecurity: configuration.secureCookies, imageOrigin: configuration.mapTiles?.origin))
+        router.add(middleware: CompressionMiddleware())
+        // Errors twice: outside authentication for its own refusals, and inside it so that
+        // error pages keep the signed-in header.
         router.add(middleware: ErrorMiddleware(pages: edge.pages, routes: edge.routes))
         router.add(middleware: AuthenticationMiddleware<AppRequestContext>(authenticator: services.authenticator))
+        router.add(middleware: ErrorMiddleware(pages: edge.pages, routes: edge.routes))
 
         SystemRoutes(services: services, metrics: edge.metrics).register(on: router)
         let api = router.group("api")
@@ -67,7 +71,7 @@ public enum HeartworkApplication {
         FriendRoutes(services: services).register(on: signedInAPI)
         WorkoutRoutes(services: services, maximumBodyBytes: configuration.maximumBodyBytes, metrics: edge.metrics, uploads: edge.uploads)
             .register(on: signedInAPI)
-        WebRoutes(services: services, pages: edge.pages, secureCookies: configuration.secureCookies)
+        WebRoutes(services: services, pages: edge.pages, secureCookies: configuration.secureCookies, mapTiles: configuration.mapTiles)
             .register(public: router, signedIn: router.group(context: AuthenticatedContext.self))
         edge.routes.record(router.routes.map { ($0.path.description, $0.method) })
         return router

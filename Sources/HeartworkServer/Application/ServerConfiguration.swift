@@ -1,4 +1,5 @@
 import Foundation
+import HeartworkCharts
 import HeartworkApp
 import HeartworkStore
 
@@ -26,13 +27,17 @@ public struct ServerConfiguration: Sendable {
     public var requestHeadTimeout: Duration
     /// Large uploads (workouts, photos) read and decoded at the same time; others wait.
     public var concurrentUploads: Int
+    /// Routes are drawn on these map tiles; nil (the default) draws them on a plain ground
+    /// and nothing is fetched from a third party.
+    public var mapTiles: MapTiles?
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, dataDirectory: String = ServerConfiguration.defaultDataDirectory,
         database: DatabaseLocation? = nil, passwordHashCost: Int = 12, secureCookies: Bool = false,
         sessionLifetime: TimeInterval = 30 * 86_400, maximumBodyBytes: Int = 32 * 1024 * 1024, serverName: String = "Heartwork",
         cachesReads: Bool = true, maximumConnections: Int = 1000, idleTimeout: Duration = .seconds(60),
-        requestHeadTimeout: Duration = .seconds(10), concurrentUploads: Int = 2
+        requestHeadTimeout: Duration = .seconds(10), concurrentUploads: Int = 2,
+        mapTiles: MapTiles? = nil
     ) {
         self.host = host
         self.port = port
@@ -48,6 +53,7 @@ public struct ServerConfiguration: Sendable {
         self.idleTimeout = idleTimeout
         self.requestHeadTimeout = requestHeadTimeout
         self.concurrentUploads = concurrentUploads
+        self.mapTiles = mapTiles
     }
 
     /// What the application layer needs of this.

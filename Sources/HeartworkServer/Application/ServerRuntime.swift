@@ -26,7 +26,8 @@ public struct ServerRuntime: Sendable {
                 store: store, settings: configuration.serviceSettings, logger: logger,
                 onFailedSignIn: { metrics.loginFailures.increment() })
             let application = HeartworkApplication.build(
-                configuration: configuration, services: services, edge: try HeartworkApplication.Edge(metrics: metrics, concurrentUploads: configuration.concurrentUploads), logger: logger)
+                configuration: configuration, services: services, edge: try HeartworkApplication.Edge(
+                    metrics: metrics, concurrentUploads: configuration.concurrentUploads, secureCookies: configuration.secureCookies), logger: logger)
             return ServerRuntime(configuration: configuration, store: store, services: services, application: application, logger: logger)
         } catch {
             try? await store.shutdown()

@@ -13,6 +13,8 @@ public struct Problem: HTTPResponseError, Sendable, Equatable {
     /// The request field at fault, as a JSON path (`track[3].lat`), or a query parameter.
     public var field: String?
     public var headers: HTTPFields
+    /// Every field at fault when there are several.
+    public var errors: [AppError.FieldError] = []
 
     public init(_ status: HTTPResponse.Status, _ title: String, detail: String, field: String? = nil, headers: HTTPFields = [:]) {
         self.status = status
@@ -30,7 +32,9 @@ public struct Problem: HTTPResponseError, Sendable, Equatable {
 
     public init(_ error: AppError) {
         switch error.kind {
-        case .invalid: self.init(.unprocessableContent, "Invalid value", detail: error.detail, field: error.field)
+        case .invalid:
+            self.init(.unprocessableContent, "Invalid value", detail: error.detail, field: error.field)
+            if error.fieldErrors.count > 1 { errors = error.fieldErrors }
         case .notFound: self.init(.notFound, "Not found", detail: error.detail, field: error.field)
         case .conflict: self.init(.conflict, "Conflict", detail: error.detail, field: error.field)
         case .unauthenticated:
@@ -60,17 +64,25 @@ public struct Problem: HTTPResponseError, Sendable, Equatable {
     }
 
     struct Body: Encodable {
+        struct FieldError: Encodable {
+            let field: String
+            let detail: String
+        }
+
         let type: String
         let title: String
         let status: Int
         let detail: String
         let field: String?
+        let errors: [FieldError]?
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response { response() }
 
     func response() -> Response {
-        let body = Body(type: "about:blank", title: title, status: Int(status.code), detail: detail, field: field)
+        let body = Body(
+            type: "about:blank", title: title, status: Int(status.code), detail: detail, field: field,
+            errors: errors.isEmpty ? nil : errors.map { Body.FieldError(field: $0.field, detail: $0.detail) })
         let data = (try? APIJSON.encoder.encode(body)) ?? Data("{}".utf8)
         var headers = headers
         headers[.contentType] = "application/problem+json"

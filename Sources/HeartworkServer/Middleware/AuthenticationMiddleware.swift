@@ -43,7 +43,7 @@ struct AuthenticationMiddleware<Context: IdentifiedRequestContext>: RouterMiddle
     private func checkCSRF(_ request: inout Request, context: Context, expected: String?) async throws {
         guard let expected else { throw Problem.forbiddenCSRF }
         if let header = request.headers[SessionCookie.csrfHeader] {
-            guard SessionToken.equal(header, expected) else { throw Problem.forbiddenCSRF }
+            guard SessionToken.matchesCSRF(header, expected: expected) else { throw Problem.forbiddenCSRF }
             return
         }
         let contentType = request.headers[.contentType]?.lowercased() ?? ""
@@ -51,7 +51,7 @@ struct AuthenticationMiddleware<Context: IdentifiedRequestContext>: RouterMiddle
         // Collecting keeps the body readable for the handler.
         let body = try await request.collectBody(upTo: WebForm.maximumBytes)
         let form = try? URLEncodedFormDecoder().decode(CSRFField.self, from: String(buffer: body))
-        guard let token = form?._csrf, SessionToken.equal(token, expected) else { throw Problem.forbiddenCSRF }
+        guard let token = form?._csrf, SessionToken.matchesCSRF(token, expected: expected) else { throw Problem.forbiddenCSRF }
     }
 
     private struct CSRFField: Decodable {

@@ -19,7 +19,10 @@ struct ErrorMiddleware: RouterMiddleware {
         } catch {
             var problem = Self.problem(for: error, request: request, logger: context.logger)
             // No route for this method, but the path exists with others: 405 and what is allowed.
-            if problem.status == .notFound, (error as? HTTPError)?.status == .notFound {
+            // (Hummingbird answers some methods, such as TRACE, with its own 405: it gets the
+            // same `Allow`, which RFC 9110 requires.)
+            let routerStatus = (error as? HTTPError)?.status
+            if routerStatus == .notFound || routerStatus == .methodNotAllowed {
                 let allowed = routes.methods(for: request.uri.path)
                 if !allowed.isEmpty {
                     problem = Problem(.methodNotAllowed, "Method not allowed",

@@ -7,11 +7,17 @@ import Hummingbird
 /// HTTPS (`--secure-cookies`) browsers are told to stay on HTTPS (HSTS).
 struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     let strictTransportSecurity: Bool
+    private let contentSecurity: ContentSecurityMiddleware<Context>
 
-    private let contentSecurity = ContentSecurityMiddleware<Context>(contentSecurityPolicy: [
-        .defaultSrc(.self), .imgSrc(.self, "data:"), .styleSrc(.self), .scriptSrc(.self), .connectSrc(.self),
-        .formAction(.self), .frameAncestors(.none), .baseURI(.none), .objectSrc(.none),
-    ])
+    /// `imageOrigin`: a map tile server's origin, the one third party pages may load from.
+    init(strictTransportSecurity: Bool, imageOrigin: String? = nil) {
+        self.strictTransportSecurity = strictTransportSecurity
+        let images: ContentSecurityPolicy.Directive = imageOrigin.map { .imgSrc(.self, "data:", .uri($0)) } ?? .imgSrc(.self, "data:")
+        contentSecurity = ContentSecurityMiddleware(contentSecurityPolicy: [
+            .defaultSrc(.self), images, .styleSrc(.self), .scriptSrc(.self), .connectSrc(.self),
+            .formAction(.self), .frameAncestors(.none), .baseURI(.none), .objectSrc(.none),
+        ])
+    }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await contentSecurity.handle(request, context: context, next: next)

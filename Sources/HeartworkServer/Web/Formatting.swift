@@ -1,28 +1,61 @@
 import Foundation
 import HeartworkCore
 
-/// Human-readable values for pages.
+/// Values as pages show them: in the user's units and time zone.
 enum Formatting {
     static func duration(_ seconds: Int) -> String {
+        let seconds = max(0, seconds)
         let hours = seconds / 3600, minutes = (seconds % 3600) / 60, rest = seconds % 60
         return hours > 0 ? String(format: "%d:%02d:%02d", hours, minutes, rest) : String(format: "%d:%02d", minutes, rest)
     }
 
-    static func day(_ date: Date) -> String {
-        date.formatted(Date.FormatStyle(date: .abbreviated, time: .omitted, timeZone: .gmt))
+    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    private static let weekdays = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
+
+    /// "Sat 21 Nov 2026".
+    static func day(_ day: CalendarDay) -> String {
+        let weekday = weekdays[((day.daysSinceEpoch % 7) + 7) % 7]
+        return "\(weekday) \(day.day) \(months[day.month - 1]) \(day.year)"
     }
 
-    static func dateTime(_ date: Date) -> String {
-        date.formatted(Date.FormatStyle(date: .abbreviated, time: .shortened, timeZone: .gmt)) + " UTC"
+    static func day(_ date: Date, zone: TimeZone = .gmt) -> String {
+        day(CalendarDay(date, utcOffsetSeconds: zone.secondsFromGMT(for: date)))
     }
 
-    static func distance(_ meters: Double?, imperial: Bool) -> String {
+    /// "Sat 21 Nov 2026, 07:30 CET" in the zone.
+    static func dateTime(_ date: Date, zone: TimeZone = .gmt) -> String {
+        let offset = zone.secondsFromGMT(for: date)
+        let seconds = Int((date.timeIntervalSince1970 + Double(offset)).rounded(.down))
+        let minutesOfDay = ((seconds % 86_400) + 86_400) % 86_400 / 60
+        let name = zone.abbreviation(for: date) ?? zone.identifier
+        return day(date, zone: zone) + String(format: ", %02d:%02d ", minutesOfDay / 60, minutesOfDay % 60) + name
+    }
+
+    static func distance(_ meters: Double?, units: UnitSystem) -> String {
         guard let meters else { return "–" }
-        return imperial ? String(format: "%.2f mi", Length.miles(fromMeters: meters)) : String(format: "%.2f km", Length.kilometers(fromMeters: meters))
+        return units == .imperial ? String(format: "%.2f mi", Length.miles(fromMeters: meters)) : String(format: "%.2f km", Length.kilometers(fromMeters: meters))
     }
 
     static func number(_ value: Double?, decimals: Int = 0, unit: String = "") -> String {
-        guard let value else { return "–" }
+        guard let value, value.isFinite else { return "–" }
         return String(format: "%.\(decimals)f", value) + (unit.isEmpty ? "" : " \(unit)")
+    }
+
+    /// Body height: "178 cm", or "5 ft 10 in".
+    static func height(_ meters: Double?, units: UnitSystem) -> String {
+        guard let meters else { return "–" }
+        guard units == .imperial else { return String(format: "%.0f cm", meters * 100) }
+        let inches = Int((meters / 0.0254).rounded())
+        return "\(inches / 12) ft \(inches % 12) in"
+    }
+
+    /// Elevation: metres or feet.
+    static func elevation(_ meters: Double, units: UnitSystem) -> String {
+        units == .imperial ? String(format: "%.0f ft", meters / 0.3048) : String(format: "%.0f m", meters)
+    }
+
+    static func weight(_ kilograms: Double?, units: UnitSystem) -> String {
+        guard let kilograms else { return "–" }
+        return units == .imperial ? String(format: "%.1f lb", BodyMass.pounds(fromKilograms: kilograms)) : String(format: "%.1f kg", kilograms)
     }
 }

@@ -4,14 +4,15 @@ import HeartworkCore
 import HeartworkStore
 import Hummingbird
 
-/// Home, sign-up, sign-in, sign-out, settings and password.
+/// The start page (the landing page, or the dashboard when signed in), sign-up, sign-in,
+/// sign-out, settings and password.
 struct WebAccountPages {
     let services: HeartworkServices
     let pages: PageRenderer
     let secureCookies: Bool
 
     struct SignupForm: Decodable {
-        let username: String?, fullName: String?, email: String?, password: String?
+        let username: String?, fullName: String?, email: String?, password: String?, timeZone: String?
     }
 
     struct LoginForm: Decodable {
@@ -28,33 +29,39 @@ struct WebAccountPages {
 
     func register(public router: Router<AppRequestContext>, signedIn: RouterGroup<AuthenticatedContext>) {
         let pages = pages
-        router.get("/") { _, context -> Response in
-            if context.identity != nil { return PageRenderer.redirect(to: "/workouts") }
-            return pages.page("home", title: "Heartwork", values: [:], identity: nil)
+        let dashboard = WebDashboard(services: services)
+        router.get("/") { request, context -> Response in
+            guard let identity = context.identity else {
+                return pages.page("home", title: "Heartwork", values: [:], request: request, identity: nil)
+            }
+            return pages.page("dashboard", title: "Your week", values: try await dashboard.values(for: identity.user), request: request, identity: identity)
         }
-        router.get("signup") { _, context -> Response in
-            pages.page("signup", title: "Create your account", values: [:], identity: context.identity)
+        router.get("signup") { request, context -> Response in
+            pages.page("signup", title: "Create your account", values: [:], request: request, identity: context.identity)
         }
         router.post("signup") { request, _ -> Response in
             try SameOrigin.require(request)
             let form = try await WebForm.decode(SignupForm.self, from: request)
             let registration = Registration(
-                username: form.username ?? "", fullName: form.fullName ?? "", email: form.email ?? "", password: form.password ?? "")
+                username: form.username ?? "", fullName: form.fullName ?? "", email: form.email ?? "", password: form.password ?? "",
+                timeZone: WebForm.nonEmpty(form.timeZone))
             do {
                 let user = try await services.accounts.register(registration)
                 let (token, _) = try await services.accounts.openSession(for: user, kind: .web)
-                var response = PageRenderer.redirect(to: "/profile?welcome=1")
+                var response = pages.redirect(to: "/", notice: .welcome)
                 response.setCookie(sessionCookie(token))
                 return response
             } catch let error as AppError {
-                return pages.page("signup", title: "Create your account", values: [
-                    "error": error.detail, "errorField": error.field ?? "",
-                    "username": registration.username, "fullName": registration.fullName, "email": registration.email,
-                ], identity: nil, status: Problem(error).status)
+                var values = PageRenderer.formErrors(error)
+                values["username"] = registration.username
+                values["fullName"] = registration.fullName
+                values["email"] = registration.email
+                return pages.page("signup", title: "Create your account", values: values, request: request, identity: nil,
+                                  status: Problem(error).status)
             }
         }
         router.get("login") { request, context -> Response in
-            pages.page("login", title: "Sign in", values: ["next": request.uri.queryParameters.get("next") ?? ""], identity: context.identity)
+            pages.page("login", title: "Sign in", values: ["next": request.uri.queryParameters.get("next") ?? ""], request: request, identity: context.identity)
         }
         router.post("login") { request, context -> Response in
             try SameOrigin.require(request)
@@ -63,48 +70,51 @@ struct WebAccountPages {
             do {
                 let signIn = try await services.accounts.signIn(
                     username: form.username ?? "", password: form.password ?? "", address: context.remoteAddress, kind: .web)
-                var response = PageRenderer.redirect(to: next)
+                var response = pages.redirect(to: next)
                 response.setCookie(sessionCookie(signIn.token))
                 return response
             } catch let error as AppError {
                 let problem = Problem(error)
                 return pages.page("login", title: "Sign in", values: ["error": problem.detail, "username": form.username ?? "", "next": next],
-                                  identity: nil, status: problem.status)
+                                  request: request, identity: nil, status: problem.status)
             }
         }
         router.post("logout") { _, context -> Response in
             if let identity = context.identity { try await services.accounts.signOut(identity) }
-            var response = PageRenderer.redirect(to: "/")
+            var response = pages.redirect(to: "/login", notice: .signedOut)
             response.setCookie(sessionCookie("", maxAge: 0))
             return response
         }
         signedIn.get("settings") { request, context -> Response in
-            pages.page("settings", title: "Settings", values: settingsValues(context.user, saved: request.uri.queryParameters.get("saved")), identity: context.identity)
+            pages.page("settings", title: "Settings", values: settingsValues(context.user), request: request, identity: context.identity)
         }
         signedIn.post("settings") { request, context -> Response in
             let form = try await WebForm.decode(SettingsForm.self, from: request)
             do {
-                guard let maxShared = Int(form.maxSharedWorkouts ?? "") else {
+                guard let maxShared = Int(form.maxSharedWorkouts?.trimmingCharacters(in: .whitespaces) ?? "") else {
                     throw AppError.invalid("enter a whole number of workouts", field: "maxSharedWorkouts")
                 }
                 _ = try await services.profiles.updateSettings(
                     userID: context.user.id, SettingsChanges(autoShareWorkouts: form.autoShareWorkouts == "on", maxSharedWorkouts: maxShared))
-                return PageRenderer.redirect(to: "/settings?saved=settings")
+                return pages.redirect(to: "/settings", notice: .settingsSaved)
             } catch let error as AppError {
-                var values = settingsValues(context.user, saved: nil)
-                values["error"] = error.detail
-                return pages.page("settings", title: "Settings", values: values, identity: context.identity, status: Problem(error).status)
+                var values = settingsValues(context.user).merging(PageRenderer.formErrors(error)) { $1 }
+                values["autoShareWorkouts"] = form.autoShareWorkouts == "on"
+                values["maxSharedWorkouts"] = form.maxSharedWorkouts ?? ""
+                return pages.page("settings", title: "Settings", values: values, request: request, identity: context.identity,
+                                  status: Problem(error).status)
             }
         }
         signedIn.post("settings/password") { request, context -> Response in
             let form = try await WebForm.decode(PasswordForm.self, from: request)
             do {
                 try await services.accounts.changePassword(context.identity, current: form.currentPassword ?? "", new: form.newPassword ?? "")
-                return PageRenderer.redirect(to: "/settings?saved=password")
+                return pages.redirect(to: "/settings", notice: .passwordChanged)
             } catch let error as AppError {
-                var values = settingsValues(context.user, saved: nil)
-                values["passwordError"] = error.detail
-                return pages.page("settings", title: "Settings", values: values, identity: context.identity, status: Problem(error).status)
+                var values = settingsValues(context.user)
+                values["password"] = PageRenderer.formErrors(error)
+                return pages.page("settings", title: "Settings", values: values, request: request, identity: context.identity,
+                                  status: Problem(error).status)
             }
         }
     }
@@ -113,10 +123,7 @@ struct WebAccountPages {
         SessionCookie.make(token, maxAge: maxAge ?? Int(services.settings.sessionLifetime), secure: secureCookies)
     }
 
-    private func settingsValues(_ user: UserRecord, saved: String?) -> [String: Any] {
-        [
-            "autoShareWorkouts": user.autoShareWorkouts, "maxSharedWorkouts": user.maxSharedWorkouts,
-            "savedSettings": saved == "settings", "savedPassword": saved == "password",
-        ]
+    private func settingsValues(_ user: UserRecord) -> [String: Any] {
+        ["autoShareWorkouts": user.autoShareWorkouts, "maxSharedWorkouts": user.maxSharedWorkouts]
     }
 }

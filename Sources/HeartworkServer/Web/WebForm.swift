@@ -7,8 +7,13 @@ import Hummingbird
 enum WebForm {
     static let maximumBytes = 1024 * 1024
 
-    static func decode<Form: Decodable>(_ type: Form.Type, from request: Request) async throws -> Form {
+    /// `requiringFields`: refuse a body with no fields at all (a form that edits several
+    /// values must never be taken as "clear them all").
+    static func decode<Form: Decodable>(_ type: Form.Type, from request: Request, requiringFields: Bool = false) async throws -> Form {
         let buffer = try await RequestBody.collect(request, limit: maximumBytes)
+        if requiringFields, !String(buffer: buffer).split(separator: "&").contains(where: { !$0.hasPrefix("_csrf=") && !$0.isEmpty }) {
+            throw Problem.badRequest("the form is empty: nothing was sent to save")
+        }
         do {
             return try URLEncodedFormDecoder().decode(Form.self, from: String(buffer: buffer))
         } catch {

@@ -31,19 +31,18 @@ struct WebFriendPages {
                 "query": query,
             ]
             if !query.isEmpty {
-                let found: [UserSearchHit]
+                var found = [UserSearchHit]()
                 do {
                     found = try await services.friends.search(query, for: user, page: Page(limit: 20)).hits
                 } catch let error as AppError where error.kind == .invalid {
                     values["searchError"] = error.detail
-                    found = []
                 }
                 let results = found.map { hit in
                     var entry = person(hit.user)
                     entry["canRequest"] = hit.relation == .none || hit.relation == .requestedYou
                     entry["relation"] = switch hit.relation {
                     case .friend: "✓ Friend"
-                    case .requested: "Pending"
+                    case .requested: "Request sent"
                     case .requestedYou: "Wants to be your friend"
                     case .none: ""
                     }
@@ -53,36 +52,35 @@ struct WebFriendPages {
                 values["hasResults"] = !results.isEmpty
                 values["searched"] = true
             }
-            if let message = request.uri.queryParameters.get("message") { values["message"] = message }
-            return pages.page("friends", title: "Friends", values: values, identity: context.identity)
+            return pages.page("friends", title: "Friends", values: values, request: request, identity: context.identity)
         }
         router.post("friends/requests") { request, context -> Response in
             let form = try await WebForm.decode(RequestForm.self, from: request)
-            let message = switch try await services.friends.request(from: context.user, to: form.userID ?? "") {
-            case .requested: "Request sent"
-            case .becameFriends: "You are now friends"
+            let notice: Notice = switch try await services.friends.request(from: context.user, to: form.userID ?? "") {
+            case .requested: .requestSent
+            case .becameFriends: .friendsNow
             }
-            return PageRenderer.redirect(to: "/friends?message=\(message.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")")
+            return pages.redirect(to: "/friends", notice: notice)
         }
         router.post("friends/requests/:requestID/:answer") { _, context -> Response in
             let answer = try context.parameters.require("answer")
             guard answer == "accept" || answer == "deny" else { throw AppError.notFound("action") }
             try await services.friends.answer(try context.parameters.require("requestID"), by: context.user, accept: answer == "accept")
-            return PageRenderer.redirect(to: "/friends")
+            return pages.redirect(to: "/friends", notice: answer == "accept" ? .requestAccepted : .requestDenied)
         }
         router.post("friends/:userID/remove") { _, context -> Response in
             try await services.friends.remove(try context.parameters.require("userID"), of: context.user)
-            return PageRenderer.redirect(to: "/friends")
+            return pages.redirect(to: "/friends", notice: .friendRemoved)
         }
-        router.get("friends/:userID") { _, context -> Response in
+        router.get("friends/:userID") { request, context -> Response in
             let friend = try await services.friends.friend(try context.parameters.require("userID"), of: context.user)
             let shared = try await services.workouts.shared(by: friend.id, to: context.user, page: Page(limit: 50))
             var values = person(friend)
             values["status"] = friend.status
             values["hasStatus"] = !friend.status.isEmpty
-            values["workouts"] = shared.map { WebWorkoutPages.row($0, units: context.user.units) }
+            values["workouts"] = shared.map { WebWorkoutPages.row($0, user: context.user) }
             values["hasWorkouts"] = !shared.isEmpty
-            return pages.page("friend", title: friend.fullName, values: values, identity: context.identity)
+            return pages.page("friend", title: friend.fullName, values: values, request: request, identity: context.identity)
         }
     }
 

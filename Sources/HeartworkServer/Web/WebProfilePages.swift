@@ -5,42 +5,49 @@ import HeartworkCore
 import HeartworkStore
 import Hummingbird
 
-/// The profile: facts, photo, weight chart and histories.
+/// The profile: facts, photo, zones, weight chart and histories.
 struct WebProfilePages {
     let services: HeartworkServices
     let pages: PageRenderer
 
     struct ProfileForm: Decodable {
-        let fullName: String?, email: String?, status: String?, dateOfBirth: String?, sex: String?
-        let heightCentimeters: String?, maxHeartRateMethod: String?, measuredMaxHeartRate: String?, units: String?
+        let fullName: String?, email: String?, status: String?, dateOfBirth: String?, sex: String?, height: String?
+        let maxHeartRateMethod: String?, measuredMaxHeartRate: String?, units: String?, timeZone: String?
     }
 
     func register(on router: RouterGroup<AuthenticatedContext>) {
         let pages = pages
         router.get("profile") { request, context -> Response in
-            var values = try await profileValues(context.user.id)
-            values["welcome"] = request.uri.queryParameters.get("welcome") != nil
-            return pages.page("profile", title: "Your profile", values: values, identity: context.identity)
+            pages.page("profile", title: "Your profile", values: try await profileValues(context.user.id), request: request, identity: context.identity)
         }
         router.post("profile") { request, context -> Response in
-            let form = try await WebForm.decode(ProfileForm.self, from: request)
+            let form = try await WebForm.decode(ProfileForm.self, from: request, requiringFields: true)
             do {
-                _ = try await services.profiles.update(userID: context.user.id, try changes(form))
-                return PageRenderer.redirect(to: "/profile")
+                // Mistakes in what was typed and in what it means, all at once, before anything is saved.
+                let (edit, typingErrors) = changes(form, units: context.user.units)
+                var errors = typingErrors
+                do { _ = try services.profiles.check(edit) } catch let error as AppError { errors += error.allFieldErrors }
+                if !errors.isEmpty { throw AppError.invalid(errors) }
+                _ = try await services.profiles.update(userID: context.user.id, edit)
+                return pages.redirect(to: "/profile", notice: .profileSaved)
             } catch let error as AppError {
-                return try await errorPage(context, key: "error", error)
+                // The form comes back as it was typed, every mistake next to its field.
+                var values = try await profileValues(context.user.id).merging(PageRenderer.formErrors(error)) { $1 }
+                values["form"] = typed(form)
+                return pages.page("profile", title: "Your profile", values: values, request: request, identity: context.identity,
+                                  status: Problem(error).status)
             }
         }
         registerMeasurementForm(on: router, path: "profile/weights", kind: .weight, field: "weight", prompt: "enter your weight",
-                                anchor: "weight-history", errorKey: "weightError")
+                                anchor: "weight-history", notice: .weightAdded)
         registerMeasurementForm(on: router, path: "profile/resting-heart-rates", kind: .restingHeartRate, field: "bpm",
-                                prompt: "enter your resting heart rate", anchor: "resting-history", errorKey: "restingError")
+                                prompt: "enter your resting heart rate", anchor: "resting-history", notice: .restingAdded)
     }
 
     /// A one-field form that adds a measurement now (a weight in the user's units).
     private func registerMeasurementForm(
         on router: RouterGroup<AuthenticatedContext>, path: RouterPath, kind: MeasurementKind, field: String, prompt: String,
-        anchor: String, errorKey: String
+        anchor: String, notice: Notice
     ) {
         router.post(path) { request, context -> Response in
             let form = try await WebForm.decode([String: String].self, from: request)
@@ -48,40 +55,71 @@ struct WebProfilePages {
                 guard let typed = try WebForm.number(form[field], field: field) else { throw AppError.invalid(prompt, field: field) }
                 let value = kind == .weight && context.user.units == .imperial ? BodyMass.kilograms(fromPounds: typed) : typed
                 _ = try await services.profiles.addMeasurement(userID: context.user.id, kind: kind, value: value, measuredAt: nil, valueField: field)
-                return PageRenderer.redirect(to: "/profile#\(anchor)")
+                return pages.redirect(to: "/profile#\(anchor)", notice: notice)
             } catch let error as AppError {
-                return try await errorPage(context, key: errorKey, error)
+                var values = try await profileValues(context.user.id).merging(PageRenderer.formErrors(error)) { $1 }
+                values["typed\(field)"] = form[field] ?? ""
+                return pages.page("profile", title: "Your profile", values: values, request: request, identity: context.identity,
+                                  status: Problem(error).status)
             }
         }
     }
 
-    /// The form's fields as a profile edit: a field the form sent blank clears its value, a
-    /// field it did not send at all stays as it is.
-    private func changes(_ form: ProfileForm) throws -> ProfileChanges {
+    /// The form's fields as a profile edit, and the fields that could not be read: a field
+    /// the form sent blank clears its value, a field it did not send at all stays as it is.
+    /// Height is in centimetres, or inches in imperial units.
+    private func changes(_ form: ProfileForm, units: UnitSystem) -> (ProfileChanges, [AppError.FieldError]) {
         var changes = ProfileChanges()
+        var errors = [AppError.FieldError]()
         changes.fullName = form.fullName
         changes.email = form.email
         changes.status = form.status
-        func clearable<T>(_ text: String?, _ read: (String) throws -> T) rethrows -> FieldUpdate<T>? {
+        func clearable<T: Sendable & Hashable>(_ text: String?, _ read: (String) throws -> T) -> FieldUpdate<T>? {
             guard let text else { return nil }
             guard let value = WebForm.nonEmpty(text) else { return .clear }
-            return .set(try read(value))
+            do {
+                return .set(try read(value))
+            } catch let error as AppError {
+                errors += error.allFieldErrors
+            } catch {
+                errors.append(.init(field: "form", detail: "\(error)"))
+            }
+            return nil
         }
-        changes.dateOfBirth = try clearable(form.dateOfBirth) { try InputParsing.calendarDay($0, field: "dateOfBirth") }
-        changes.sex = try clearable(form.sex) { try InputParsing.oneOf($0, Sex.self, field: "sex", what: "sex") }
-        changes.heightMeters = try clearable(form.heightCentimeters) { try WebForm.number($0, field: "heightCentimeters").map { $0 / 100 } ?? 0 }
-        changes.measuredMaxHeartRate = try clearable(form.measuredMaxHeartRate) { try WebForm.number($0, field: "measuredMaxHeartRate") ?? 0 }
-        changes.maxHeartRateSource = try form.maxHeartRateMethod.map {
+        func closed<T>(_ text: String?, _ read: (String) throws -> T) -> T? {
+            guard let text else { return nil }
+            do { return try read(text) } catch let error as AppError { errors += error.allFieldErrors } catch {}
+            return nil
+        }
+        changes.dateOfBirth = clearable(form.dateOfBirth) { try InputParsing.calendarDay($0, field: "dateOfBirth") }
+        changes.sex = clearable(form.sex) { try InputParsing.oneOf($0, Sex.self, field: "sex", what: "sex") }
+        changes.heightMeters = clearable(form.height) { text in
+            let value = try WebForm.number(text, field: "heightMeters") ?? 0
+            return units == .imperial ? value * 0.0254 : value / 100
+        }
+        changes.measuredMaxHeartRate = clearable(form.measuredMaxHeartRate) { try WebForm.number($0, field: "measuredMaxHeartRate") ?? 0 }
+        changes.maxHeartRateSource = closed(form.maxHeartRateMethod) {
             try InputParsing.oneOf($0, MaximumHeartRateSource.self, field: "maxHeartRateMethod", what: "the method")
         }
-        changes.units = try form.units.map { try InputParsing.oneOf($0, UnitSystem.self, field: "units", what: "units") }
-        return changes
+        changes.units = closed(form.units) { try InputParsing.oneOf($0, UnitSystem.self, field: "units", what: "units") }
+        changes.timeZone = clearable(form.timeZone) { $0 }
+        return (changes, errors)
     }
 
-    private func errorPage(_ context: AuthenticatedContext, key: String, _ error: AppError) async throws -> Response {
-        var values = try await profileValues(context.user.id)
-        values[key] = error.detail
-        return pages.page("profile", title: "Your profile", values: values, identity: context.identity, status: Problem(error).status)
+    /// What was typed, to show again.
+    private func typed(_ form: ProfileForm) -> [String: Any] {
+        [
+            "fullName": form.fullName ?? "", "email": form.email ?? "", "status": form.status ?? "", "dateOfBirth": form.dateOfBirth ?? "",
+            "height": form.height ?? "", "measuredMaxHeartRate": form.measuredMaxHeartRate ?? "",
+        ]
+    }
+
+    /// The zones to choose from: the system's list, plus the user's own when the list lacks it
+    /// (browsers report `UTC` and `Etc/…` names that Foundation's list leaves out).
+    static func timeZoneNames(including own: String?) -> [String] {
+        var names = TimeZone.knownTimeZoneIdentifiers
+        if let own, !names.contains(own) { names.append(own) }
+        return names.sorted()
     }
 
     private func profileValues(_ userID: String) async throws -> [String: Any] {
@@ -90,31 +128,40 @@ struct WebProfilePages {
         let weights = try await services.profiles.measurements(userID: user.id, kind: .weight)
         let restings = try await services.profiles.measurements(userID: user.id, kind: .restingHeartRate)
         let imperial = user.units == .imperial
+        let zone = TimeZones.zone(user.timeZone)
+        let heightText = user.heightMeters.map { imperial ? String(format: "%.0f", $0 / 0.0254) : String(format: "%.0f", $0 * 100) } ?? ""
         var values: [String: Any] = [
-            "id": user.id, "username": user.username, "fullName": user.fullName, "email": user.email, "status": user.status,
-            "hasStatus": !user.status.isEmpty, "initial": String(user.fullName.prefix(1)).uppercased(),
-            "dateOfBirth": user.dateOfBirth?.description ?? "", "heightCentimeters": user.heightMeters.map { String(format: "%.0f", $0 * 100) } ?? "",
-            "measuredMaxHeartRate": user.measuredMaxHeartRate.map { String(format: "%.0f", $0) } ?? "",
+            "id": user.id, "username": user.username, "status": user.status,
+            "hasStatus": !user.status.isEmpty, "initial": String(user.fullName.prefix(1)).uppercased(), "displayName": user.fullName,
+            "form": [
+                "fullName": user.fullName, "email": user.email, "status": user.status, "dateOfBirth": user.dateOfBirth?.description ?? "",
+                "height": heightText, "measuredMaxHeartRate": user.measuredMaxHeartRate.map { String(format: "%.0f", $0) } ?? "",
+            ],
             "isMale": user.sex == .male, "isFemale": user.sex == .female, "noSex": user.sex == nil,
-            "metric": !imperial, "imperial": imperial, "weightUnit": imperial ? "lb" : "kg",
+            "metric": !imperial, "imperial": imperial, "weightUnit": imperial ? "lb" : "kg", "heightUnit": imperial ? "in" : "cm",
+            "heightText": Formatting.height(user.heightMeters, units: user.units),
             "ageYears": profile.ageYears.map(String.init) ?? "–",
             "maxHeartRate": Formatting.number(profile.maximumHeartRate, decimals: 0, unit: "bpm"),
             "restingHeartRate": Formatting.number(profile.restingHeartRate, decimals: 0, unit: "bpm"),
             "hasPhoto": user.hasPhoto, "photoURL": "/api/users/\(user.id)/photo",
-            "weightChart": weights.isEmpty ? "" : WorkoutCharts.weights(weights, imperial: imperial),
+            "weightChart": weights.isEmpty ? "" : WorkoutCharts.weights(weights, units: user.units),
             "weights": weights.reversed().prefix(10).map { entry in
-                ["day": Formatting.day(entry.measuredAt),
-                 "value": String(format: "%.1f", imperial ? BodyMass.pounds(fromKilograms: entry.value) : entry.value)]
+                ["day": Formatting.day(entry.measuredAt, zone: zone), "value": Formatting.weight(entry.value, units: user.units)]
             },
             "hasWeights": !weights.isEmpty,
-            "restings": restings.reversed().prefix(10).map { ["day": Formatting.day($0.measuredAt), "value": String(format: "%.0f", $0.value)] },
+            "restings": restings.reversed().prefix(10).map { ["day": Formatting.day($0.measuredAt, zone: zone), "value": String(format: "%.0f", $0.value)] },
+            "hasRestings": !restings.isEmpty,
+            "timeZones": Self.timeZoneNames(including: user.timeZone).map { ["name": $0, "selected": $0 == user.timeZone] },
+            "noTimeZone": user.timeZone == nil,
         ]
-        for source in MaximumHeartRateSource.allCases { values["method_\(source.rawValue)"] = user.maxHeartRateSource == source }
+        values["methods"] = [
+            ("gellish", "206.9 − 0.67 × age (Gellish)"), ("fox", "220 − age (Fox)"), ("tanaka", "208 − 0.7 × age (Tanaka)"), ("measured", "Measured"),
+        ].map { ["value": $0.0, "label": $0.1, "selected": user.maxHeartRateSource.rawValue == $0.0] }
         if let zones = profile.zoneProfile {
             let thresholds = zones.reserveZoneThresholds
             values["zones"] = ReserveZone.allCases.dropFirst().enumerated().map { index, zone in
                 ["name": zone.displayName, "from": String(format: "%.0f", thresholds[index]),
-                 "to": index + 1 < 4 ? String(format: "%.0f", thresholds[index + 1]) : "max", "swatch": "zone-\(zone.identifier)"]
+                 "to": index + 1 < 4 ? String(format: "%.0f", thresholds[index + 1]) : "maximum", "class": "zone-\(zone.identifier)"]
             }
             values["hasZones"] = true
         }

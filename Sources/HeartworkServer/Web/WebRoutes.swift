@@ -1,3 +1,4 @@
+import HeartworkCharts
 import Foundation
 import HeartworkApp
 import Hummingbird
@@ -9,12 +10,13 @@ struct WebRoutes {
     let services: HeartworkServices
     let pages: PageRenderer
     let secureCookies: Bool
+    let mapTiles: MapTiles?
 
     func register(public router: Router<AppRequestContext>, signedIn: RouterGroup<AuthenticatedContext>) {
         StaticFiles.register(on: router)
         WebAccountPages(services: services, pages: pages, secureCookies: secureCookies).register(public: router, signedIn: signedIn)
         WebProfilePages(services: services, pages: pages).register(on: signedIn)
         WebFriendPages(services: services, pages: pages).register(on: signedIn)
-        WebWorkoutPages(services: services, pages: pages).register(on: signedIn)
+        WebWorkoutPages(services: services, pages: pages, mapTiles: mapTiles).register(on: signedIn)
     }
 }

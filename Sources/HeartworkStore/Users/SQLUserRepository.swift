@@ -7,7 +7,7 @@ struct SQLUserRepository: UserRepository {
 
     static let columns = """
         users.id, username, full_name, email, password_hash, status, date_of_birth, sex, height_m, max_hr_method, \
-        measured_max_hr, units, auto_share, max_shared_workouts, users.created_at, \
+        measured_max_hr, units, time_zone, auto_share, max_shared_workouts, users.created_at, \
         (SELECT COUNT(*) FROM user_photos p WHERE p.user_id = users.id) AS photo_count
         """
 
@@ -15,11 +15,11 @@ struct SQLUserRepository: UserRepository {
         do {
             try await database.execute("""
                 INSERT INTO users (id, username, username_key, full_name, full_name_key, email, password_hash, status,
-                    date_of_birth, sex, height_m, max_hr_method, measured_max_hr, units, auto_share, max_shared_workouts, created_at)
+                    date_of_birth, sex, height_m, max_hr_method, measured_max_hr, units, time_zone, auto_share, max_shared_workouts, created_at)
                 VALUES (\(bind: user.id), \(bind: user.username), \(bind: user.username.lowercased()), \(bind: user.fullName),
                     \(bind: user.fullName.lowercased()), \(bind: user.email), \(bind: user.passwordHash), \(bind: user.status),
                     \(bind: user.dateOfBirth?.description), \(bind: user.sex?.rawValue), \(bind: user.heightMeters),
-                    \(bind: user.maxHeartRateSource.rawValue), \(bind: user.measuredMaxHeartRate), \(bind: user.units.rawValue),
+                    \(bind: user.maxHeartRateSource.rawValue), \(bind: user.measuredMaxHeartRate), \(bind: user.units.rawValue), \(bind: user.timeZone),
                     \(bind: user.autoShareWorkouts ? 1 : 0), \(bind: user.maxSharedWorkouts), \(bind: user.createdAt.millisecondsSince1970))
                 """)
         } catch where StoreError.isUniqueViolation(error) {
@@ -75,6 +75,7 @@ struct SQLUserRepository: UserRepository {
         if let source = profile.maxHeartRateSource { list.append("max_hr_method = \(bind: source.rawValue)") }
         if let measured = profile.measuredMaxHeartRate { list.append("measured_max_hr = \(bind: measured.value)") }
         if let units = profile.units { list.append("units = \(bind: units.rawValue)") }
+        if let timeZone = profile.timeZone { list.append("time_zone = \(bind: timeZone.value)") }
         if let share = settings.autoShareWorkouts { list.append("auto_share = \(bind: share ? 1 : 0)") }
         if let maximum = settings.maxSharedWorkouts { list.append("max_shared_workouts = \(bind: maximum)") }
         return list
@@ -104,7 +105,7 @@ struct SQLUserRepository: UserRepository {
             sex: try row.optionalString("sex").flatMap(Sex.init(rawValue:)), heightMeters: try row.optionalDouble("height_m"),
             maxHeartRateSource: MaximumHeartRateSource(rawValue: try row.string("max_hr_method")) ?? .default,
             measuredMaxHeartRate: try row.optionalDouble("measured_max_hr"),
-            units: UnitSystem(rawValue: try row.string("units")) ?? .metric,
+            units: UnitSystem(rawValue: try row.string("units")) ?? .metric, timeZone: try row.optionalString("time_zone"),
             autoShareWorkouts: try row.bool("auto_share"), maxSharedWorkouts: try row.int("max_shared_workouts"),
             createdAt: try row.date("created_at"), hasPhoto: try row.int("photo_count") > 0)
     }

@@ -24,6 +24,7 @@ public struct UserChanges: Sendable, Hashable {
         if let source = profile.maxHeartRateSource { user.maxHeartRateSource = source }
         if let measured = profile.measuredMaxHeartRate { user.measuredMaxHeartRate = measured.value }
         if let units = profile.units { user.units = units }
+        if let timeZone = profile.timeZone { user.timeZone = timeZone.value }
         if let share = settings.autoShareWorkouts { user.autoShareWorkouts = share }
         if let maximum = settings.maxSharedWorkouts { user.maxSharedWorkouts = maximum }
         return user

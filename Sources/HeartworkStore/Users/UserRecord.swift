@@ -16,6 +16,8 @@ public struct UserRecord: Sendable, Hashable {
     public var measuredMaxHeartRate: Double?
     /// How the web app shows values; storage is always SI.
     public var units: UnitSystem
+    /// An IANA time-zone name; nil means UTC.
+    public var timeZone: String?
     public var autoShareWorkouts: Bool
     public var maxSharedWorkouts: Int
     public var createdAt: Date
@@ -25,7 +27,7 @@ public struct UserRecord: Sendable, Hashable {
         id: String = UUID().uuidString.lowercased(), username: String, fullName: String, email: String,
         passwordHash: String, status: String = "", dateOfBirth: CalendarDay? = nil, sex: Sex? = nil,
         heightMeters: Double? = nil, maxHeartRateSource: MaximumHeartRateSource = .default, measuredMaxHeartRate: Double? = nil,
-        units: UnitSystem = .metric, autoShareWorkouts: Bool = false, maxSharedWorkouts: Int = 20,
+        units: UnitSystem = .metric, timeZone: String? = nil, autoShareWorkouts: Bool = false, maxSharedWorkouts: Int = 20,
         createdAt: Date = Date(), hasPhoto: Bool = false
     ) {
         self.id = id
@@ -40,6 +42,7 @@ public struct UserRecord: Sendable, Hashable {
         self.maxHeartRateSource = maxHeartRateSource
         self.measuredMaxHeartRate = measuredMaxHeartRate
         self.units = units
+        self.timeZone = timeZone
         self.autoShareWorkouts = autoShareWorkouts
         self.maxSharedWorkouts = maxSharedWorkouts
         self.createdAt = createdAt

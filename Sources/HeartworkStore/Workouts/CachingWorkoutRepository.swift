@@ -58,6 +58,17 @@ final class CachingWorkoutRepository: WorkoutRepository {
     func find(id: String) async throws -> WorkoutRecord? { try await base.find(id: id) }
     func streams(workoutID: String) async throws -> WorkoutStreams? { try await base.streams(workoutID: workoutID) }
     func count(userID: String) async throws -> Int { try await base.count(userID: userID) }
+    func sharedByFriends(of userID: String, limit: Int) async throws -> [WorkoutRecord] {
+        try await base.sharedByFriends(of: userID, limit: limit)
+    }
+    func withIncompleteSnapshot(userID: String, limit: Int) async throws -> [WorkoutRecord] {
+        try await base.withIncompleteSnapshot(userID: userID, limit: limit)
+    }
+
+    func updateDerived(id: String, userID: String, profile: ProfileSnapshot, metrics: WorkoutMetrics) async throws {
+        defer { changed(userID) }
+        try await base.updateDerived(id: id, userID: userID, profile: profile, metrics: metrics)
+    }
 
     private func changed(_ userID: String) {
         users.withLock { users in

@@ -5,12 +5,13 @@ import SQLKit
 
 struct SQLWorkoutRepository: WorkoutRepository {
     let database: DatabaseConnection
-    static let columns = """
-        id, user_id, sport, started_at, indoor, duration_s, avg_hr, min_hr, max_hr, kilocalories, distance_m,
-        zone_none_s, zone_low_s, zone_moderate_s, zone_high_s, zone_red_line_s,
-        profile_age, profile_resting_hr, profile_max_hr, profile_max_hr_method, profile_weight_kg, profile_sex,
-        rr_count, track_count, shared, shared_at, created_at
-        """
+    /// Qualified, so joins with other tables read the same columns.
+    static let columns = [
+        "id", "user_id", "sport", "started_at", "indoor", "duration_s", "avg_hr", "min_hr", "max_hr", "kilocalories", "distance_m",
+        "zone_none_s", "zone_low_s", "zone_moderate_s", "zone_high_s", "zone_red_line_s",
+        "profile_age", "profile_resting_hr", "profile_max_hr", "profile_max_hr_method", "profile_weight_kg", "profile_sex",
+        "rr_count", "track_count", "shared", "shared_at", "created_at",
+    ].map { "workouts.\($0)" }.joined(separator: ", ")
 
     func insert(_ workout: WorkoutRecord, streams: WorkoutStreams) async throws {
         let heartRate = Data(WorkoutStreamCodec.encodeHeartRate(streams.heartRate))
@@ -117,6 +118,38 @@ struct SQLWorkoutRepository: WorkoutRepository {
             }
             return try await sql.readFirst("SELECT \(unsafeRaw: Self.columns) FROM workouts WHERE id = \(bind: id)").map(Self.record)
         }
+    }
+
+    func sharedByFriends(of userID: String, limit: Int) async throws -> [WorkoutRecord] {
+        try await database.all("""
+            SELECT \(unsafeRaw: Self.columns)
+            FROM workouts JOIN friendships ON friendships.friend_id = workouts.user_id
+            WHERE friendships.user_id = \(bind: userID) AND workouts.shared = 1
+            ORDER BY workouts.started_at DESC, workouts.id DESC LIMIT \(bind: max(1, min(limit, 100)))
+            """).map(Self.record)
+    }
+
+    func withIncompleteSnapshot(userID: String, limit: Int) async throws -> [WorkoutRecord] {
+        try await database.all("""
+            SELECT \(unsafeRaw: Self.columns) FROM workouts
+            WHERE user_id = \(bind: userID) AND (profile_age IS NULL OR profile_resting_hr IS NULL OR profile_max_hr IS NULL
+                OR profile_weight_kg IS NULL OR profile_sex IS NULL)
+            ORDER BY started_at, id LIMIT \(bind: max(1, min(limit, 10_000)))
+            """).map(Self.record)
+    }
+
+    func updateDerived(id: String, userID: String, profile: ProfileSnapshot, metrics: WorkoutMetrics) async throws {
+        let zones = metrics.secondsInZones
+        try await database.execute("""
+            UPDATE workouts SET avg_hr = \(bind: metrics.averageHeartRate), min_hr = \(bind: metrics.minimumHeartRate),
+                max_hr = \(bind: metrics.maximumHeartRate), kilocalories = \(bind: metrics.kilocalories), distance_m = \(bind: metrics.distanceMeters),
+                zone_none_s = \(bind: zones?[0]), zone_low_s = \(bind: zones?[1]), zone_moderate_s = \(bind: zones?[2]),
+                zone_high_s = \(bind: zones?[3]), zone_red_line_s = \(bind: zones?[4]),
+                profile_age = \(bind: profile.ageYears), profile_resting_hr = \(bind: profile.restingHeartRate),
+                profile_max_hr = \(bind: profile.maximumHeartRate), profile_max_hr_method = \(bind: profile.maximumHeartRateSource?.rawValue),
+                profile_weight_kg = \(bind: profile.weightKilograms), profile_sex = \(bind: profile.sex?.rawValue)
+            WHERE id = \(bind: id) AND user_id = \(bind: userID)
+            """)
     }
 
     func count(userID: String) async throws -> Int {

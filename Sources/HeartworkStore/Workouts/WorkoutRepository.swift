@@ -17,4 +17,11 @@ public protocol WorkoutRepository: Sendable {
     /// be the oldest over the cap fails with `StoreError.limitReached(cap)`.
     func setShared(id: String, userID: String, shared: Bool, at: Date) async throws -> WorkoutRecord?
     func count(userID: String) async throws -> Int
+    /// The newest workouts the user's friends share, newest first.
+    func sharedByFriends(of userID: String, limit: Int) async throws -> [WorkoutRecord]
+    /// Workouts whose profile snapshot lacks something (age, resting or maximum heart rate,
+    /// weight or sex), oldest first.
+    func withIncompleteSnapshot(userID: String, limit: Int) async throws -> [WorkoutRecord]
+    /// Replaces what was derived (snapshot and metrics) of a workout `userID` owns.
+    func updateDerived(id: String, userID: String, profile: ProfileSnapshot, metrics: WorkoutMetrics) async throws
 }

@@ -5,13 +5,13 @@ import Hummingbird
 
 /// POST /api/auth/register.
 struct RegisterRequest {
-    static let fields = ["username", "fullName", "email", "password"]
+    static let fields = ["username", "fullName", "email", "password", "timeZone"]
     let registration: Registration
 
     init(_ body: JSONObjectReader) throws(JSONFieldError) {
         registration = Registration(
             username: try body.string("username"), fullName: try body.string("fullName"),
-            email: try body.string("email"), password: try body.string("password"))
+            email: try body.string("email"), password: try body.string("password"), timeZone: try body.optionalString("timeZone"))
     }
 }
 

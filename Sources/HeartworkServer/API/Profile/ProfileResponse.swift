@@ -27,6 +27,7 @@ struct ProfileResponse: ResponseEncodable {
     let restingHeartRate: Double?
     let maxHeartRate: MaximumHeartRate
     let units: String
+    let timeZone: String?
     let hasPhoto: Bool
     let photoURL: String?
     let settings: SettingsResponse
@@ -47,6 +48,7 @@ struct ProfileResponse: ResponseEncodable {
         restingHeartRate = profile.restingHeartRate
         maxHeartRate = MaximumHeartRate(method: user.maxHeartRateSource.rawValue, measured: user.measuredMaxHeartRate, bpm: profile.maximumHeartRate)
         units = user.units.rawValue
+        timeZone = user.timeZone
         hasPhoto = user.hasPhoto
         photoURL = user.hasPhoto ? "/api/users/\(user.id)/photo" : nil
         settings = SettingsResponse(user)

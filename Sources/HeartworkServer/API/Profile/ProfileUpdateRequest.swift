@@ -9,7 +9,9 @@ import Hummingbird
 /// clears the optional facts (date of birth, sex, height, measured maximum). `null` for a
 /// field that cannot be empty is refused.
 enum ProfileUpdateRequest {
-    static let fields = ["fullName", "email", "status", "dateOfBirth", "sex", "heightMeters", "maxHeartRateMethod", "measuredMaxHeartRate", "units"]
+    static let fields = [
+        "fullName", "email", "status", "dateOfBirth", "sex", "heightMeters", "maxHeartRateMethod", "measuredMaxHeartRate", "units", "timeZone",
+    ]
 
     static func changes(_ body: JSONObjectReader) throws -> ProfileChanges {
         var changes = ProfileChanges()
@@ -26,6 +28,7 @@ enum ProfileUpdateRequest {
             try InputParsing.oneOf($0, MaximumHeartRateSource.self, field: "maxHeartRateMethod", what: "the method")
         }
         changes.units = try body.optionalString("units").map { try InputParsing.oneOf($0, UnitSystem.self, field: "units", what: "units") }
+        changes.timeZone = try body.clearable("timeZone", JSONObjectReader.string)
         return changes
     }
 }

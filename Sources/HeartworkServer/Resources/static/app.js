@@ -1,4 +1,5 @@
-// Heartwork web app: the little JavaScript the pages need (file uploads, confirmations).
+// Heartwork web app: the little JavaScript the pages need (uploads, confirmations, the
+// browser's time zone, chart readouts). Every page works without it, with less comfort.
 "use strict";
 
 function csrfToken() {
@@ -15,7 +16,64 @@ async function problemText(response) {
   }
 }
 
+// A pointer or finger over a chart shows the value under it (and the keyboard can step
+// through the points with the arrow keys once the chart has focus).
+function attachReadout(figure) {
+  let points;
+  try { points = JSON.parse(figure.dataset.readout || "[]"); } catch { return; }
+  const svg = figure.querySelector("svg");
+  const output = figure.querySelector(".readout");
+  if (!svg || !output || points.length === 0) return;
+  const ns = "http://www.w3.org/2000/svg";
+  const line = document.createElementNS(ns, "line");
+  const dot = document.createElementNS(ns, "circle");
+  line.setAttribute("stroke", "#1f2933"); line.setAttribute("stroke-dasharray", "3 3"); line.setAttribute("visibility", "hidden");
+  dot.setAttribute("r", "5"); dot.setAttribute("fill", "#1f2933"); dot.setAttribute("stroke", "#fff"); dot.setAttribute("stroke-width", "2");
+  dot.setAttribute("visibility", "hidden");
+  svg.append(line, dot);
+  const height = svg.viewBox.baseVal.height;
+  let current = 0;
+  function show(index) {
+    current = Math.max(0, Math.min(points.length - 1, index));
+    const [x, y, text] = points[current];
+    line.setAttribute("x1", x); line.setAttribute("x2", x); line.setAttribute("y1", 30); line.setAttribute("y2", height - 44);
+    dot.setAttribute("cx", x); dot.setAttribute("cy", y);
+    line.setAttribute("visibility", "visible"); dot.setAttribute("visibility", "visible");
+    output.textContent = text;
+  }
+  function nearest(clientX, clientY) {
+    const matrix = svg.getScreenCTM();
+    if (!matrix) return;
+    const point = new DOMPoint(clientX, clientY).matrixTransform(matrix.inverse());
+    let low = 0, high = points.length - 1;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (points[middle][0] < point.x) low = middle + 1; else high = middle;
+    }
+    if (low > 0 && Math.abs(points[low - 1][0] - point.x) < Math.abs(points[low][0] - point.x)) low -= 1;
+    show(low);
+  }
+  svg.addEventListener("pointermove", (event) => nearest(event.clientX, event.clientY));
+  svg.addEventListener("pointerdown", (event) => nearest(event.clientX, event.clientY));
+  svg.setAttribute("tabindex", "0");
+  svg.addEventListener("keydown", (event) => {
+    const step = Math.max(1, Math.round(points.length / 60));
+    if (event.key === "ArrowRight") { show(current + step); event.preventDefault(); }
+    if (event.key === "ArrowLeft") { show(current - step); event.preventDefault(); }
+  });
+}
+
 document.addEventListener("DOMContentLoaded", () => {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
+  for (const input of document.querySelectorAll("input[data-time-zone]")) input.value = zone;
+  // A profile still on UTC offers the browser's zone.
+  const select = document.querySelector("select[data-time-zone-select]");
+  if (select && select.value === "" && zone) {
+    for (const option of select.options) if (option.value === zone) { option.textContent = `${zone} (this device)`; }
+  }
+
+  for (const figure of document.querySelectorAll("figure[data-readout]")) attachReadout(figure);
+
   const uploadForm = document.querySelector("[data-upload-workout]");
   if (uploadForm) {
     uploadForm.addEventListener("submit", async (event) => {
@@ -63,4 +121,7 @@ document.addEventListener("DOMContentLoaded", () => {
       if (!window.confirm(form.dataset.confirm)) event.preventDefault();
     });
   }
+
+  const summary = document.getElementById("error-summary");
+  if (summary) summary.focus();
 });

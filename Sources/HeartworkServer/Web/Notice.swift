@@ -1,0 +1,41 @@
+import Hummingbird
+
+/// A confirmation shown once on the next page after a form: its code travels in a short-lived
+/// cookie and maps to fixed text here, so nothing a link or another site sends ends up in it.
+enum Notice: String, CaseIterable {
+    case welcome, signedOut = "signed-out", profileSaved = "profile-saved", weightAdded = "weight-added"
+    case restingAdded = "resting-added", settingsSaved = "settings-saved", passwordChanged = "password-changed"
+    case workoutShared = "workout-shared", workoutUnshared = "workout-unshared", workoutDeleted = "workout-deleted"
+    case requestSent = "request-sent", friendsNow = "friends-now", requestAccepted = "request-accepted"
+    case requestDenied = "request-denied", friendRemoved = "friend-removed"
+
+    static let cookieName = "hw_notice"
+
+    var message: String {
+        switch self {
+        case .welcome: "Welcome to Heartwork! Add your date of birth and resting heart rate so your zones fit you."
+        case .signedOut: "You are signed out."
+        case .profileSaved: "Profile saved."
+        case .weightAdded: "Weight added."
+        case .restingAdded: "Resting heart rate added."
+        case .settingsSaved: "Settings saved."
+        case .passwordChanged: "Password changed. Your other sessions were signed out."
+        case .workoutShared: "The workout is shared with your friends."
+        case .workoutUnshared: "The workout is no longer shared."
+        case .workoutDeleted: "The workout was deleted."
+        case .requestSent: "Friend request sent."
+        case .friendsNow: "You are now friends."
+        case .requestAccepted: "Request accepted: you are now friends."
+        case .requestDenied: "Request declined."
+        case .friendRemoved: "Friend removed."
+        }
+    }
+
+    func cookie(secure: Bool) -> Cookie {
+        Cookie(name: Self.cookieName, value: rawValue, maxAge: 60, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
+    }
+
+    static func clearing(secure: Bool) -> Cookie {
+        Cookie(name: cookieName, value: "", maxAge: 0, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
+    }
+}

@@ -1,0 +1,152 @@
+import HeartworkCharts
+import Foundation
+import HeartworkApp
+import HeartworkCore
+import HeartworkStore
+
+/// Everything the workout page shows: the summary, the zones in bpm, the charts the data
+/// allows (heart rate always; speed, elevation and route with a track; HRV with RR
+/// intervals), and the same data as tables for those who do not see the charts.
+struct WorkoutDetail {
+    let workout: VisibleWorkout
+    let streams: WorkoutStreams
+    let viewer: UserRecord
+    let ownerName: String
+    let mapTiles: MapTiles?
+
+    /// Enough beats for HRV indices worth showing (two minutes at rest).
+    static let minimumBeatsForHRV = 120
+
+    var record: WorkoutRecord { workout.record }
+    var zone: TimeZone { TimeZones.zone(viewer.timeZone) }
+    var name: String { "\(record.sport.rawValue) on \(Formatting.day(record.startedAt, zone: zone))" }
+    var title: String { "\(record.sport.rawValue.capitalized) on \(Formatting.day(record.startedAt, zone: zone))" }
+
+    func values() -> [String: Any] {
+        var values = WebWorkoutPages.row(record, user: viewer)
+        let metrics = record.metrics, units = viewer.units
+        values["mine"] = workout.viewerIsOwner
+        values["ownerName"] = ownerName
+        values["ownerID"] = record.userID
+
+        // Summary tiles: only what this workout has.
+        var tiles: [[String: String]] = [["label": "Duration", "value": Formatting.duration(metrics.durationSeconds)]]
+        if let value = metrics.averageHeartRate { tiles.append(["label": "Average HR", "value": Formatting.number(value, unit: "bpm")]) }
+        if let value = metrics.maximumHeartRate { tiles.append(["label": "Maximum HR", "value": Formatting.number(value, unit: "bpm")]) }
+        if let value = metrics.kilocalories { tiles.append(["label": "Energy", "value": Formatting.number(value, unit: "kcal")]) }
+        if let meters = metrics.distanceMeters, meters > 0 {
+            tiles.append(["label": "Distance", "value": Formatting.distance(meters, units: units)])
+            if metrics.durationSeconds > 0 {
+                let speed = meters / Double(metrics.durationSeconds)
+                tiles.append(record.sport == .running
+                    ? ["label": "Average pace", "value": WorkoutCharts.pace(speed, units: units)]
+                    : ["label": "Average speed", "value": Formatting.number(speed * (units == .imperial ? 3600 / Length.metersPerMile : 3.6), decimals: 1, unit: units == .imperial ? "mph" : "km/h")])
+            }
+        }
+        let samples = TrackSample.along(streams.track)
+        let climb = Self.climb(samples)
+        if climb > 0 { tiles.append(["label": "Climb", "value": Formatting.elevation(climb, units: units)]) }
+        values["tiles"] = tiles
+
+        // Zones, with their bounds in bpm for this workout's snapshot.
+        let snapshot = record.profile
+        if let profile = snapshot.zoneProfile {
+            let thresholds = profile.reserveZoneThresholds
+            values["zoneBounds"] = ReserveZone.allCases.dropFirst().enumerated().map { index, zone in
+                ["name": zone.displayName, "class": "zone-\(zone.identifier)",
+                 "from": String(format: "%.0f", thresholds[index]), "to": index + 1 < 4 ? String(format: "%.0f", thresholds[index + 1]) : "maximum"]
+            }
+            values["hasZones"] = true
+            values["zoneBasis"] = "resting \(Formatting.number(snapshot.restingHeartRate, unit: "bpm")), maximum \(Formatting.number(snapshot.maximumHeartRate, unit: "bpm"))"
+                + (workout.viewerIsOwner ? snapshot.ageYears.map { ", age \($0)" } ?? "" : "")
+        }
+
+        let heartRate = WorkoutCharts.heartRate(record, streams: streams, name: name)
+        values["heartRateChart"] = heartRate.svg
+        values["heartRateReadout"] = heartRate.readout
+        values["zoneChart"] = metrics.secondsInZones.map { WorkoutCharts.timeInZones($0, name: name) } ?? ""
+        if !record.indoor, streams.track.count >= 2 {
+            if let speed = WorkoutCharts.speed(samples, sport: record.sport, units: units, name: name) {
+                values["speedChart"] = speed.svg
+                values["speedReadout"] = speed.readout
+            }
+            if let elevation = WorkoutCharts.elevation(samples, units: units, name: name) {
+                values["elevationChart"] = elevation.svg
+                values["elevationReadout"] = elevation.readout
+            }
+            values["routeChart"] = WorkoutCharts.route(streams.track, units: units, name: name, tiles: mapTiles)
+        }
+        values["minutes"] = minuteTable(samples: samples)
+        values["hasTrackColumns"] = !samples.isEmpty
+        values.merge(hrvValues()) { $1 }
+        return values
+    }
+
+    /// Height gained, counting rises of more than 2 m between turns (so GPS noise does not add up).
+    static func climb(_ samples: [TrackSample]) -> Double {
+        var gained = 0.0, low: Double?
+        for sample in samples {
+            guard let elevation = sample.elevation else { continue }
+            guard let base = low else { low = elevation; continue }
+            if elevation < base { low = elevation } else if elevation - base > 2 { gained += elevation - base; low = elevation }
+        }
+        return gained
+    }
+
+    /// Minute by minute: average and highest heart rate, and distance and speed with a track.
+    private func minuteTable(samples: [TrackSample]) -> [[String: String]] {
+        let seconds = streams.heartRate.count
+        var rows = [[String: String]]()
+        var sampleIndex = 0
+        for minute in 0..<((seconds + 59) / 60) {
+            let slice = streams.heartRate[(minute * 60)..<min(seconds, minute * 60 + 60)].compactMap { $0 }
+            var row = ["minute": String(minute + 1)]
+            row["average"] = slice.isEmpty ? "–" : String(Int((Double(slice.reduce(0, +)) / Double(slice.count)).rounded()))
+            row["maximum"] = slice.max().map(String.init) ?? "–"
+            if !samples.isEmpty {
+                while sampleIndex + 1 < samples.count, samples[sampleIndex + 1].seconds <= Double(minute * 60 + 60) { sampleIndex += 1 }
+                row["distance"] = Formatting.distance(samples[sampleIndex].distance, units: viewer.units)
+                row["speed"] = samples[sampleIndex].speed.map {
+                    Formatting.number($0 * (viewer.units == .imperial ? 3600 / Length.metersPerMile : 3.6), decimals: 1)
+                } ?? "–"
+            }
+            rows.append(row)
+        }
+        return rows
+    }
+
+    /// HRV of the workout's beat-to-beat intervals (Kubios artifact correction, as `heartwork hrv`).
+    private func hrvValues() -> [String: Any] {
+        let rr = streams.rrIntervalsMilliseconds
+        guard rr.count >= Self.minimumBeatsForHRV, let result = try? HRVAnalysis.analyze(rr) else {
+            return ["rrCount": rr.count, "hasRR": !rr.isEmpty]
+        }
+        let indices = result.indices
+        var rows = [[String: String]]()
+        func add(_ name: String, _ value: Double?, decimals: Int, unit: String = "") {
+            guard let value, value.isFinite else { return }
+            rows.append(["name": name, "value": Formatting.number(value, decimals: decimals, unit: unit)])
+        }
+        if let time = indices.timeDomain {
+            add("Mean RR", time.meanNN, decimals: 0, unit: "ms")
+            add("SDNN", time.sdnn, decimals: 1, unit: "ms")
+            add("RMSSD", time.rmssd, decimals: 1, unit: "ms")
+            add("pNN50", time.pnn50, decimals: 1, unit: "%")
+        }
+        if let frequency = indices.frequencyDomain {
+            add("LF power", frequency.lfPower, decimals: 0, unit: "ms²")
+            add("HF power", frequency.hfPower, decimals: 0, unit: "ms²")
+            add("LF/HF", frequency.lfHfRatio, decimals: 2)
+        }
+        if let nonlinear = indices.nonlinear {
+            add("SD1", nonlinear.sd1, decimals: 1, unit: "ms")
+            add("SD2", nonlinear.sd2, decimals: 1, unit: "ms")
+            add("DFA α1", nonlinear.dfaAlpha1, decimals: 2)
+        }
+        return [
+            "rrCount": rr.count, "hasRR": true, "hasHRV": true, "hrvRows": rows,
+            "hrvCorrected": Formatting.number(result.correction.correctedPercent, decimals: 1, unit: "%"),
+            "hrvReliable": result.correction.isReliable, "poincareChart": WorkoutCharts.poincare(result, name: name),
+        ]
+    }
+}

@@ -236,6 +236,32 @@ api("/api/workouts/{workoutID}/share", "put", "shareWorkout",
 api("/api/workouts/{workoutID}/share", "delete", "unshareWorkout", "Stop sharing", {200: ("OK", ref("WorkoutSummary"))},
     errors=(401, 404), params=[path_param("workoutID")])
 
+# MARK: Gateways
+
+TAG = "live"
+api("/api/gateways", "post", "createGateway",
+    "Create a gateway; its token (hwg_…) is in this answer only and is good for the gateway WebSocket alone",
+    {201: ("Created", ref("Gateway"), "Location")}, errors=(400, 401, 409, 422), body=ref("GatewayName"))
+api("/api/gateways", "get", "listGateways", "Your gateways, oldest first (never their tokens)",
+    {200: ("OK", ref("GatewayList"))})
+api("/api/gateways/{gatewayID}", "get", "getGateway", "One of your gateways", {200: ("OK", ref("Gateway"))},
+    errors=(401, 404), params=[path_param("gatewayID")])
+api("/api/gateways/{gatewayID}", "patch", "renameGateway", "Rename one of your gateways", {200: ("OK", ref("Gateway"))},
+    errors=(400, 401, 404, 422), body=ref("GatewayName"), params=[path_param("gatewayID")])
+api("/api/gateways/{gatewayID}", "delete", "revokeGateway", "Revoke one of your gateways: it and its token go at once; the sensors it heard and their readings stay",
+    {204: ("Revoked", None)}, errors=(401, 404), params=[path_param("gatewayID")])
+
+api("/api/sensors", "get", "listSensors", "The straps your gateways have heard, with what each said last", {200: ("OK", ref("SensorList"))})
+api("/api/sensors/{sensorID}", "get", "getSensor", "One of your sensors", {200: ("OK", ref("Sensor"))},
+    errors=(401, 404), params=[path_param("sensorID")])
+api("/api/sensors/{sensorID}", "patch", "renameSensor", "Name one of your sensors (an empty name clears it)", {200: ("OK", ref("Sensor"))},
+    errors=(400, 401, 404, 422), body=ref("SensorName"), params=[path_param("sensorID")])
+api("/api/sensors/{sensorID}/heart-rate", "get", "sensorHeartRate",
+    "What a sensor heard in [from, to) (default: the last 10 minutes; at most 24 hours): heart rate per second and every RR interval",
+    {200: ("OK", ref("SensorHeartRate"))}, errors=(400, 401, 404, 422),
+    params=[path_param("sensorID"), query_param("from", "Start (a date or an RFC 3339 date-time)"),
+            query_param("to", "End, exclusive (a date or an RFC 3339 date-time)")])
+
 # MARK: Web pages
 
 page("/", "get", "homePage", "Start page (signed in: redirects to your workouts)", [200, 303], public=True)
@@ -328,6 +354,23 @@ schemas = {
         "id": {"type": "string"}, "username": {"type": "string"}, "fullName": {"type": "string"}, "status": {"type": "string"},
         "photoURL": nullable("string"),
     }, required=["id", "username", "fullName", "status"]),
+    "Gateway": obj({
+        "id": {"type": "string"}, "name": {"type": "string"}, "createdAt": DATE_TIME, "lastSeenAt": DATE_TIME,
+        "token": {"type": "string", "description": "Only when the gateway was just created: keep it, it is not shown again"},
+    }, required=["id", "name", "createdAt"]),
+    "GatewayList": obj({"gateways": array(ref("Gateway"))}, required=["gateways"]),
+    "GatewayName": obj({"name": {"type": "string", "minLength": 1, "maxLength": 60}}, required=["name"]),
+    "Sensor": obj({
+        "id": {"type": "string"}, "address": {"type": "string"}, "name": {"type": "string"}, "gatewayID": {"type": "string"},
+        "createdAt": DATE_TIME, "lastSeenAt": DATE_TIME, "lastBpm": {"type": "integer"},
+        "contact": {"type": "string", "enum": ["not-supported", "not-detected", "detected"]}, "battery": {"type": "integer"},
+    }, required=["id", "address", "createdAt"]),
+    "SensorList": obj({"sensors": array(ref("Sensor"))}, required=["sensors"]),
+    "SensorName": obj({"name": {"type": "string", "maxLength": 60}}, required=["name"]),
+    "SensorHeartRate": obj({
+        "sensor": {"type": "string"}, "from": DATE_TIME, "to": DATE_TIME,
+        "heartRate": array({"type": ["integer", "null"]}), "rrIntervals": array({"type": "number"}), "readingCount": {"type": "integer"},
+    }, required=["sensor", "from", "to", "heartRate", "rrIntervals", "readingCount"]),
     "Measurement": obj({"id": {"type": "string"}, "measuredAt": DATE_TIME, "value": {"type": "number"}}, required=["id", "measuredAt", "value"]),
     "MeasurementList": obj({
         "kind": {"type": "string", "enum": list(MEASUREMENT_KINDS)}, "unit": {"type": "string"}, "entries": array(ref("Measurement")),
@@ -404,7 +447,7 @@ document = {
     },
     "servers": [{"url": "/"}],
     "security": [{"bearerAuth": []}, {"cookieAuth": []}],
-    "tags": [{"name": name} for name in ["system", "accounts", "profile", "friends", "workouts", "web"]],
+    "tags": [{"name": name} for name in ["system", "accounts", "profile", "friends", "workouts", "live", "web"]],
     "paths": dict(sorted(paths.items())),
     "components": {
         "schemas": schemas,

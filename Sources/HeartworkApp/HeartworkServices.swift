@@ -28,6 +28,8 @@ public final class HeartworkServices: Sendable {
     public let profiles: ProfileService
     public let friends: FriendService
     public let workouts: WorkoutService
+    public let gateways: GatewayService
+    public let live: LiveService
     /// Long-running work, in start order. The event bus, the live hub and the job runner of
     /// later features join this list.
     public let backgroundServices: [any Service]
@@ -46,6 +48,8 @@ public final class HeartworkServices: Sendable {
         self.workouts = workouts
         profiles = ProfileService(store: store, sessionCache: cache, workouts: workouts)
         friends = FriendService(store: store)
+        gateways = GatewayService(store: store)
+        live = LiveService(store: store, hub: LiveHub())
         backgroundServices = [SessionSweeper(store: store, interval: settings.sweepInterval, logger: logger)]
     }
 

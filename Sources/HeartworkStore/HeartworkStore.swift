@@ -14,6 +14,8 @@ public final class HeartworkStore: Sendable {
     public let loginThrottle: any LoginThrottleRepository
     public let friends: any FriendRepository
     public let workouts: any WorkoutRepository
+    public let gateways: any GatewayRepository
+    public let sensors: any SensorRepository
 
     /// Opens the database and brings its schema up to date.
     /// - Parameter cachesReads: keep workout lists in memory on SQLite (see `CachingWorkoutRepository`).
@@ -40,6 +42,8 @@ public final class HeartworkStore: Sendable {
         sessions = SQLSessionRepository(database: database)
         loginThrottle = SQLLoginThrottleRepository(database: database)
         friends = SQLFriendRepository(database: database)
+        gateways = SQLGatewayRepository(database: database)
+        sensors = SQLSensorRepository(database: database)
         let workouts = SQLWorkoutRepository(database: database)
         self.workouts = cachesReads && database.engine == .sqlite ? CachingWorkoutRepository(base: workouts) : workouts
     }

@@ -95,6 +95,15 @@ def workout(start, minutes=30, resting=56, track=True):
     return body
 
 
+def submit(driver, selector, timeout=30):
+    """Clicks a button that leaves the page and waits until the next page has replaced it
+    (a form answered with errors stays at the same URL, so the URL alone does not tell)."""
+    driver.execute_script("window.__leaving = true")
+    driver.find_element(By.CSS_SELECTOR, selector).click()
+    WebDriverWait(driver, timeout).until(
+        lambda d: d.execute_script("return window.__leaving !== true && document.readyState === 'complete'"))
+
+
 def screenshot(driver, name, size=DESKTOP, full_page=True):
     driver.set_window_size(*size)
     if full_page:
@@ -184,7 +193,7 @@ def main():
         driver.find_element(By.ID, "fullName").send_keys("Robin Browser")
         driver.find_element(By.ID, "email").send_keys("robin@")
         driver.find_element(By.ID, "password").send_keys("short")
-        driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+        submit(driver, "form button[type=submit]")
         errors = driver.find_elements(By.CSS_SELECTOR, ".field-error")
         assert len(errors) == 3, f"three mistakes shown next to their fields, found {len(errors)}"
         assert driver.find_element(By.ID, "fullName").get_attribute("value") == "Robin Browser", "what was typed stays"
@@ -194,7 +203,7 @@ def main():
             element = driver.find_element(By.ID, field)
             element.clear()
             element.send_keys(value)
-        driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+        submit(driver, "form button[type=submit]")
         wait.until(conditions.url_matches(rf"^{base}/$"))
 
         # The start page: a welcome, what to do next, an empty week.
@@ -209,7 +218,7 @@ def main():
         path = pathlib.Path(data) / "morning-run.json"
         path.write_text(json.dumps(workout("2026-11-20T07:30:00Z")))
         driver.find_element(By.ID, "workout-file").send_keys(str(path))
-        driver.find_element(By.CSS_SELECTOR, "#upload-form button").click()
+        submit(driver, "#upload-form button")
         wait.until(conditions.url_matches(r".*/workouts/[0-9a-f-]{36}$"))
         workout_url = driver.current_url
         assert "No zones for this workout yet" in driver.page_source
@@ -225,7 +234,7 @@ def main():
         email = driver.find_element(By.ID, "email")
         email.clear()
         email.send_keys("not-an-address")
-        driver.find_element(By.CSS_SELECTOR, "form.grid-form button[type=submit]").click()
+        submit(driver, "form.grid-form button[type=submit]")
         assert len(driver.find_elements(By.CSS_SELECTOR, ".field-error")) == 2, "both mistakes shown"
         assert driver.find_element(By.ID, "heightMeters").get_attribute("value") == "abc"
         assert driver.find_element(By.ID, "email").get_attribute("value") == "not-an-address"
@@ -237,15 +246,15 @@ def main():
         email = driver.find_element(By.ID, "email")
         email.clear()
         email.send_keys("robin@example.org")
-        driver.find_element(By.CSS_SELECTOR, "form.grid-form button[type=submit]").click()
+        submit(driver, "form.grid-form button[type=submit]")
         wait.until(conditions.url_matches(r".*/profile$"))
         assert "Profile saved." in driver.page_source
         driver.find_element(By.ID, "bpm").send_keys("56")
-        driver.find_element(By.CSS_SELECTOR, "#resting-history form button").click()
+        submit(driver, "#resting-history form button")
         wait.until(conditions.url_contains("#resting-history"))
         for value in ["63.4", "62.9"]:
             driver.find_element(By.ID, "weight").send_keys(value)
-            driver.find_element(By.CSS_SELECTOR, "#weight-history form button").click()
+            submit(driver, "#weight-history form button")
             wait.until(conditions.url_contains("#weight-history"))
         assert "Your zones" in driver.page_source, "zones appear once age and resting heart rate are known"
         selected = driver.find_element(By.CSS_SELECTOR, "#timeZone option:checked").get_attribute("value")
@@ -270,7 +279,7 @@ def main():
 
         # Friends: find Pat, ask; Pat accepts; the start page shows Pat's shared workout.
         driver.get(base + "/friends?q=pat")
-        driver.find_element(By.CSS_SELECTOR, "form[action='/friends/requests'] button").click()
+        submit(driver, "form[action='/friends/requests'] button")
         wait.until(conditions.url_matches(r".*/friends$"))
         assert "Friend request sent." in driver.page_source
         incoming = api.call("GET", "/api/friend-requests/incoming", token=pat)["requests"]
@@ -295,7 +304,7 @@ def main():
         checks.page("09-not-found", phone=False)
 
         # Sign out says so.
-        driver.find_element(By.CSS_SELECTOR, "header nav.wide form[action='/logout'] button").click()
+        submit(driver, "header nav.wide form[action='/logout'] button")
         wait.until(conditions.url_contains("/login"))
         assert "You are signed out." in driver.page_source
 

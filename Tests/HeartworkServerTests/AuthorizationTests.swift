@@ -24,6 +24,7 @@ struct AuthorizationTests {
         let sharedWorkout: String
         let requestToVictim: String
         let weight: String
+        let gateway: String
         /// Strings that must never reach anyone else.
         let secrets: [String]
     }
@@ -44,10 +45,13 @@ struct AuthorizationTests {
         let befriend = try await server.request(.post, "/api/friend-requests", token: friend, json: ["userID": victimID])
         try await server.request(.post, "/api/friend-requests/\(befriend.json["id"] as? String ?? "")/accept", token: victim)
         _ = friendID
+        let gateway = try await server.request(.post, "/api/gateways", token: victim, json: ["name": "victim-gateway-name"])
         return Victim(
             id: victimID, token: victim, privateWorkout: privateWorkout, sharedWorkout: sharedWorkout,
             requestToVictim: try #require(request.json["id"] as? String), weight: try #require(weight.json["id"] as? String),
-            secrets: ["victim@example.org", "victim-private-status", "77.7", "1.93", "victim-photo-bytes", privateWorkout, sharedWorkout])
+            gateway: try #require(gateway.json["id"] as? String),
+            secrets: ["victim@example.org", "victim-private-status", "77.7", "1.93", "victim-photo-bytes", privateWorkout, sharedWorkout,
+                      "victim-gateway-name", try #require(gateway.json["token"] as? String)])
     }
 
     /// The route's path with each parameter pointing at the victim's things.
@@ -56,6 +60,7 @@ struct AuthorizationTests {
             .replacingOccurrences(of: "{workoutID}", with: workout)
             .replacingOccurrences(of: "{requestID}", with: victim.requestToVictim)
             .replacingOccurrences(of: "{measurementID}", with: victim.weight)
+            .replacingOccurrences(of: "{gatewayID}", with: victim.gateway)
             .replacingOccurrences(of: "{answer}", with: "accept")
             .replacingOccurrences(of: "{action}", with: "share")
             .replacingOccurrences(of: "{file}", with: "app.css")
@@ -97,7 +102,7 @@ struct AuthorizationTests {
                         headers[SessionCookie.csrfHeader] = attackerWeb.csrf
                         reply = try await server.request(route.method, uri, headers: headers)
                     }
-                    let touchesVictim = ["{userID}", "{workoutID}", "{requestID}", "{measurementID}"].contains { route.path.contains($0) }
+                    let touchesVictim = ["{userID}", "{workoutID}", "{requestID}", "{measurementID}", "{gatewayID}"].contains { route.path.contains($0) }
                     if touchesVictim {
                         #expect(reply.status == .notFound || reply.status == .unauthorized,
                                 "\(route.method) \(uri) with another user's credentials answered \(reply.status)")
@@ -112,6 +117,8 @@ struct AuthorizationTests {
             #expect((mine.json["workouts"] as? [Any])?.count == 2)
             #expect((try await server.request(.get, "/api/friend-requests/incoming", token: victim.token).json["requests"] as? [Any])?.count == 1)
             #expect((try await server.request(.get, "/api/me/weights", token: victim.token).json["entries"] as? [Any])?.count == 2)
+            let gateway = try await server.request(.get, "/api/gateways/\(victim.gateway)", token: victim.token).json
+            #expect(gateway["name"] as? String == "victim-gateway-name")
             #expect(try await server.request(.get, "/api/workouts/\(victim.privateWorkout)", token: victim.token).json["summary"].map { ($0 as? [String: Any])?["shared"] as? Bool } == false)
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import HeartworkApp
+import HeartworkFormats
 import Hummingbird
 import HummingbirdCore
 import HummingbirdWebSocket
@@ -40,7 +41,10 @@ public enum HeartworkApplication {
     static func server(configuration: ServerConfiguration, liveRouter: Router<LiveRequestContext>) -> HTTPServerBuilder {
         let webSocketResponder = liveRouter.buildResponder()
         let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
-            http1: .init(idleTimeout: .init(configuration.idleTimeout)), ws: .init())
+            http1: .init(idleTimeout: .init(configuration.idleTimeout)),
+            // Gateway frames carry up to 500 readings (at most 1 MB by the protocol; the
+            // route closes with 1008 above that, the WebSocket layer with 1009 above 2 MB).
+            ws: .init(maxFrameSize: 2 * GatewayFrame.maximumBytes))
         let headDeadline = TimeAmount(configuration.requestHeadTimeout)
         return HTTPServerBuilder { responder in
             GuardedChildChannel(
@@ -69,6 +73,8 @@ public enum HeartworkApplication {
         AccountRoutes(services: services).register(public: api, signedIn: signedInAPI)
         ProfileRoutes(services: services).register(on: signedInAPI)
         FriendRoutes(services: services).register(on: signedInAPI)
+        GatewayRoutes(services: services).register(on: signedInAPI)
+        SensorRoutes(services: services).register(on: signedInAPI)
         WorkoutRoutes(services: services, maximumBodyBytes: configuration.maximumBodyBytes, metrics: edge.metrics, uploads: edge.uploads)
             .register(on: signedInAPI)
         WebRoutes(services: services, pages: edge.pages, secureCookies: configuration.secureCookies, mapTiles: configuration.mapTiles)
@@ -82,6 +88,7 @@ public enum HeartworkApplication {
     public static func buildLiveRouter(services: HeartworkServices) -> Router<LiveRequestContext> {
         let router = Router(context: LiveRequestContext.self)
         router.add(middleware: AuthenticationMiddleware<LiveRequestContext>(authenticator: services.authenticator))
+        LiveRoutes(services: services).register(on: router)
         return router
     }
 }

@@ -7,4 +7,12 @@ import HummingbirdAuth
 public protocol IdentifiedRequestContext: AuthRequestContext where Identity == HeartworkApp.Identity {
     /// The peer's IP address, for throttling and logs.
     var remoteAddress: String { get }
+    /// Whether a bearer token of a gateway (`hwg_…`) is left for a route to check rather
+    /// than refused as an unknown user token: only on the WebSocket router, whose gateway
+    /// route authenticates gateways itself.
+    static var leavesGatewayTokensToTheRoute: Bool { get }
+}
+
+extension IdentifiedRequestContext {
+    public static var leavesGatewayTokensToTheRoute: Bool { false }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HeartworkApp
+import HeartworkStore
 import Hummingbird
 import HummingbirdWebSocket
 
@@ -10,12 +11,17 @@ public struct LiveRequestContext: IdentifiedRequestContext, WebSocketRequestCont
     public var coreContext: CoreRequestContextStorage
     public let webSocket: WebSocketHandlerReference<LiveRequestContext>
     public var identity: Identity?
+    /// The gateway on the gateway route, once its token is checked.
+    public var gateway: GatewayRecord?
     public let remoteAddress: String
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         webSocket = .init()
         identity = nil
+        gateway = nil
         remoteAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
     }
+
+    public static var leavesGatewayTokensToTheRoute: Bool { true }
 }

@@ -1,0 +1,71 @@
+import Foundation
+import HeartworkCore
+import HeartworkFormats
+import HeartworkStore
+
+/// What gateways send: stored (each sensor and sequence once), acknowledged once committed,
+/// and passed to the owner's viewers. The sensors a user's gateways have heard, and what
+/// they heard.
+public struct LiveService: Sendable {
+    let store: HeartworkStore
+    public let hub: LiveHub
+    /// The longest window one heart-rate query may ask for.
+    public static let maximumWindow: TimeInterval = 24 * 3600
+    public static let sensorNameLength = 0...60
+
+    /// "Every reading of `sensor` up to `sequence` is stored."
+    public struct Ack: Sendable, Hashable {
+        public let sensor: String
+        public let sequence: Int
+    }
+
+    /// Stores the readings of one frame in one transaction, then publishes what was new.
+    /// Returns an ack per sensor with the highest sequence number of the frame; it is
+    /// returned only after the commit.
+    public func ingest(_ readings: [GatewayReading], from gateway: GatewayRecord, now: Date = Date()) async throws -> [Ack] {
+        guard !readings.isEmpty else { return [] }
+        var bySensor = [String: [SensorReading]]()
+        for reading in readings {
+            bySensor[reading.sensor, default: []].append(SensorReading(
+                sequence: reading.sequence, atMilliseconds: reading.atMilliseconds, measurement: reading.measurement,
+                battery: reading.battery, rssi: reading.rssi))
+        }
+        let stored = try await store.sensors.store(userID: gateway.userID, gatewayID: gateway.id, readings: bySensor, now: now)
+        await hub.publish(userID: gateway.userID, stored.flatMap { result in result.added.map { LiveEvent(sensor: result.sensor, reading: $0) } })
+        return stored.map { Ack(sensor: $0.sensor.address, sequence: $0.highestSequence) }
+    }
+
+    public func sensors(of user: UserRecord) async throws -> [SensorRecord] {
+        try await store.sensors.list(userID: user.id)
+    }
+
+    public func sensor(_ id: String, of user: UserRecord) async throws -> SensorRecord {
+        guard let sensor = try await store.sensors.find(id: id, userID: user.id) else { throw AppError.notFound("sensor") }
+        return sensor
+    }
+
+    /// Names a sensor (an empty name clears it).
+    public func rename(_ id: String, of user: UserRecord, to name: String) async throws -> SensorRecord {
+        let name = try TextRules.line(name, field: "name", what: "a sensor's name", length: Self.sensorNameLength)
+        guard try await store.sensors.rename(id: id, userID: user.id, to: name.isEmpty ? nil : name) else { throw AppError.notFound("sensor") }
+        return try await sensor(id, of: user)
+    }
+
+    /// What one of the user's sensors heard in [from, to), at most 24 hours.
+    public func readings(of id: String, for user: UserRecord, from: Date, to: Date) async throws -> (sensor: SensorRecord, readings: [SensorReading]) {
+        let sensor = try await sensor(id, of: user)
+        guard to > from else { throw AppError.invalid("'to' must be after 'from'", field: "to") }
+        guard to.timeIntervalSince(from) <= Self.maximumWindow else {
+            throw AppError.invalid("ask for at most 24 hours at a time", field: "to")
+        }
+        return (sensor, try await store.sensors.readings(sensorID: sensor.id, from: from, to: to))
+    }
+
+    public func watch(_ user: UserRecord) async -> (id: UUID, events: AsyncStream<LiveEvent>) {
+        await hub.subscribe(userID: user.id)
+    }
+
+    public func stopWatching(_ user: UserRecord, id: UUID) async {
+        await hub.unsubscribe(userID: user.id, id: id)
+    }
+}

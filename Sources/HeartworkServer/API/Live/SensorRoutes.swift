@@ -1,0 +1,91 @@
+import Foundation
+import HeartworkApp
+import HeartworkCore
+import HeartworkFormats
+import HeartworkStore
+import Hummingbird
+
+/// The straps the caller's gateways have heard: list, name, and what they heard.
+struct SensorRoutes {
+    let services: HeartworkServices
+
+    func register(on api: RouterGroup<AuthenticatedContext>) {
+        api.get("sensors") { _, context -> SensorListResponse in
+            SensorListResponse(sensors: try await services.live.sensors(of: context.user).map(SensorResponse.init))
+        }
+        api.get("sensors/:sensorID") { _, context -> SensorResponse in
+            SensorResponse(try await services.live.sensor(try context.parameters.require("sensorID"), of: context.user))
+        }
+        api.patch("sensors/:sensorID") { request, context -> SensorResponse in
+            let body = try await RequestBody.jsonObject(request, allowed: ["name"], limit: 4 * 1024)
+            return SensorResponse(try await services.live.rename(try context.parameters.require("sensorID"), of: context.user, to: try body.string("name")))
+        }
+        api.get("sensors/:sensorID/heart-rate") { request, context -> Response in
+            let parameters = request.uri.queryParameters
+            let to = try QueryParameters.date(parameters.get("to"), name: "to") ?? Date()
+            let from = try QueryParameters.date(parameters.get("from"), name: "from") ?? to.addingTimeInterval(-600)
+            let (sensor, readings) = try await services.live.readings(of: try context.parameters.require("sensorID"), for: context.user, from: from, to: to)
+            return APIJSON.response(SensorHeartRateResponse.json(sensor: sensor, from: from, to: to, readings: readings))
+        }
+    }
+}
+
+struct SensorResponse: ResponseEncodable {
+    let id: String
+    let address: String
+    let name: String?
+    let gatewayID: String?
+    let createdAt: Date
+    let lastSeenAt: Date?
+    let lastBpm: Int?
+    let contact: String?
+    let battery: Int?
+
+    init(_ sensor: SensorRecord) {
+        id = sensor.id
+        address = sensor.address
+        name = sensor.name
+        gatewayID = sensor.gatewayID
+        createdAt = sensor.createdAt
+        lastSeenAt = sensor.lastAt
+        lastBpm = sensor.lastBeatsPerMinute
+        contact = sensor.lastContact?.rawValue
+        battery = sensor.battery
+    }
+}
+
+struct SensorListResponse: ResponseEncodable {
+    let sensors: [SensorResponse]
+}
+
+/// One value a second from `from` (the last reading heard in that second, null where none
+/// was) and every RR interval heard, in milliseconds, in order.
+enum SensorHeartRateResponse {
+    static func json(sensor: SensorRecord, from: Date, to: Date, readings: [SensorReading]) -> [UInt8] {
+        let start = Int64((from.timeIntervalSince1970 * 1000).rounded(.down))
+        let seconds = max(0, Int(to.timeIntervalSince(from).rounded(.up)))
+        var perSecond = [Int?](repeating: nil, count: seconds)
+        for reading in readings {
+            let index = Int((Int64(reading.atMilliseconds) - start) / 1000)
+            if index >= 0 && index < seconds { perSecond[index] = reading.beatsPerMinute }
+        }
+        var json = JSONWriter(capacity: 1024 + seconds * 4 + readings.count * 8)
+        json.beginObject()
+        json.field("sensor", sensor.id)
+        json.field("from", from)
+        json.field("to", to)
+        json.key("heartRate")
+        json.beginArray()
+        for value in perSecond {
+            if let value { json.integer(value) } else { json.null() }
+        }
+        json.endArray()
+        json.key("rrIntervals")
+        json.beginArray()
+        for reading in readings { for interval in reading.rrIntervalsMilliseconds { json.number(interval) } }
+        json.endArray()
+        json.field("readingCount", readings.count)
+        json.endObject()
+        return json.bytes
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import HeartworkApp
+import HeartworkFormats
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOWebSocket
+
+/// The live WebSockets: gateways send readings (`/api/live/gateway`), users watch their
+/// sensors (`/api/live/feed`). The protocol is docs/PROTOCOL.md.
+struct LiveRoutes {
+    let services: HeartworkServices
+    /// Sustained limits per gateway connection before it is closed with 1008.
+    static let framesPerSecond = 20
+    static let readingsPerSecond = 5000
+
+    func register(on router: Router<LiveRequestContext>) {
+        let services = services
+        router.group("api/live/gateway")
+            .add(middleware: GatewayAuthenticationMiddleware(gateways: services.gateways))
+            .ws { inbound, outbound, context in
+                guard let gateway = context.requestContext.gateway else { return }
+                try? await services.gateways.touch(gateway)
+                var limiter = RateWindow()
+                for try await message in inbound.messages(maxSize: 2 * GatewayFrame.maximumBytes) {
+                    guard case .text(let text) = message else {
+                        try await outbound.close(.policyViolation, reason: "binary frames are not part of the protocol")
+                        return
+                    }
+                    let items: [GatewayItem]
+                    do {
+                        items = try GatewayFrame.read(Array(text.utf8))
+                    } catch let violation as GatewayProtocolViolation {
+                        try await outbound.close(.policyViolation, reason: String(violation.detail.prefix(120)))
+                        return
+                    }
+                    guard limiter.admit(readings: items.count, at: ContinuousClock.now) else {
+                        try await outbound.close(.policyViolation, reason: "more than \(Self.framesPerSecond) frames or \(Self.readingsPerSecond) readings a second")
+                        return
+                    }
+                    var readings = [GatewayReading]()
+                    for item in items {
+                        switch item {
+                        case .reading(let reading): readings.append(reading)
+                        case .refused(let sensor, let sequence, let detail):
+                            try await outbound.write(.text(LiveMessages.error(sensor: sensor, sequence: sequence, detail: detail)))
+                        }
+                    }
+                    guard !readings.isEmpty else { continue }
+                    let acks: [LiveService.Ack]
+                    do {
+                        acks = try await services.live.ingest(readings, from: gateway)
+                    } catch {
+                        // Nothing of this frame is acknowledged; the gateway resends it.
+                        context.logger.error("storing gateway readings failed", metadata: ["error": "\(error)"])
+                        try await outbound.close(.unexpectedServerError, reason: "could not store; resend what is not acknowledged")
+                        return
+                    }
+                    for ack in acks { try await outbound.write(.text(LiveMessages.ack(ack))) }
+                }
+            }
+        router.ws("api/live/feed", shouldUpgrade: { _, context in
+            guard context.identity != nil else { throw Problem(AppError.notSignedIn) }
+            return .upgrade([:])
+        }, onUpgrade: { inbound, outbound, context in
+            guard let user = context.requestContext.identity?.user else { return }
+            let (id, events) = await services.live.watch(user)
+            // Readings go out as they come; the socket ends when the viewer goes away.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await event in events { try await outbound.write(.text(LiveMessages.reading(event))) }
+                }
+                group.addTask {
+                    for try await _ in inbound.messages(maxSize: 4096) {}
+                }
+                try await group.next()
+                group.cancelAll()
+            }
+            await services.live.stopWatching(user, id: id)
+        })
+    }
+}
+
+/// Frames and readings in the last second, for the documented limits.
+struct RateWindow {
+    private var window: [(at: ContinuousClock.Instant, readings: Int)] = []
+
+    mutating func admit(readings: Int, at now: ContinuousClock.Instant) -> Bool {
+        window.removeAll { now - $0.at > .seconds(1) }
+        window.append((now, readings))
+        return window.count <= LiveRoutes.framesPerSecond && window.reduce(0) { $0 + $1.readings } <= LiveRoutes.readingsPerSecond
+    }
+}

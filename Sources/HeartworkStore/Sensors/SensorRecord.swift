@@ -1,0 +1,41 @@
+import Foundation
+import HeartworkCore
+
+/// A strap one of the user's gateways has heard, with what it last said.
+public struct SensorRecord: Sendable, Hashable {
+    public var id: String
+    public var userID: String
+    /// The gateway's name for it (a BLE address, an ANT+ id).
+    public var address: String
+    /// The coach's name for it, once given.
+    public var name: String?
+    /// The gateway that heard it last.
+    public var gatewayID: String?
+    public var createdAt: Date
+    public var lastAt: Date?
+    public var lastBeatsPerMinute: Int?
+    public var lastContact: SensorContact?
+    public var battery: Int?
+
+    public init(id: String = UUID().uuidString.lowercased(), userID: String, address: String, name: String? = nil, gatewayID: String? = nil,
+                createdAt: Date, lastAt: Date? = nil, lastBeatsPerMinute: Int? = nil, lastContact: SensorContact? = nil, battery: Int? = nil) {
+        self.id = id
+        self.userID = userID
+        self.address = address
+        self.name = name
+        self.gatewayID = gatewayID
+        self.createdAt = createdAt
+        self.lastAt = lastAt
+        self.lastBeatsPerMinute = lastBeatsPerMinute
+        self.lastContact = lastContact
+        self.battery = battery
+    }
+}
+
+/// What one store call added for one sensor: the new readings (resent ones left out) and the
+/// highest sequence number of the call, now durable.
+public struct StoredSensorReadings: Sendable {
+    public let sensor: SensorRecord
+    public let added: [SensorReading]
+    public let highestSequence: Int
+}

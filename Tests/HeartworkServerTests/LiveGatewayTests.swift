@@ -1,0 +1,178 @@
+import Foundation
+import HeartworkApp
+import HeartworkCore
+import HeartworkFormats
+@testable import HeartworkServer
+import HeartworkStore
+import HeartworkTestSupport
+import Hummingbird
+import HummingbirdTesting
+import HummingbirdWSClient
+import HummingbirdWSTesting
+import NIOCore
+import NIOWebSocket
+import Testing
+
+/// The gateway protocol over a real socket (docs/PROTOCOL.md): acks after the commit, errors
+/// that keep the connection, resends stored once, tokens kept to their side, abuse closed
+/// with 1008, and a viewer's feed that carries only their own sensors.
+@Suite("Live: the gateway protocol")
+struct LiveGatewayTests {
+    struct World: Sendable {
+        let services: HeartworkServices
+        let userToken: String
+        let user: UserRecord
+        let gatewayToken: String
+        let gateway: GatewayRecord
+    }
+
+    static func run(_ engine: TestDatabase = .sqlite, _ body: @Sendable (World, any TestClientProtocol) async throws -> Void) async throws {
+        try await engine.withStore { store in
+            let configuration = ServerConfiguration(port: 0, dataDirectory: NSTemporaryDirectory(), passwordHashCost: 4)
+            let services = try await HeartworkServices(store: store, settings: configuration.serviceSettings, logger: TestDatabase.logger)
+            let user = try await services.accounts.register(Registration(username: "coach", fullName: "Coach", email: "c@example.org", password: "12345678"))
+            let (token, _) = try await services.accounts.openSession(for: user, kind: .api)
+            let created = try await services.gateways.create(name: "Pitch-side Pi", for: user)
+            let application = HeartworkApplication.build(
+                configuration: configuration, services: services, edge: try HeartworkApplication.Edge(metrics: ServerMetrics()), logger: TestDatabase.logger)
+            try await application.test(.live) { client in
+                try await body(World(services: services, userToken: token, user: user, gatewayToken: created.token, gateway: created.gateway), client)
+            }
+        }
+    }
+
+    static func bearer(_ token: String) -> WebSocketClientConfiguration {
+        var headers = HTTPFields()
+        headers[.authorization] = "Bearer \(token)"
+        return .init(additionalHeaders: headers)
+    }
+
+    static func item(_ sensor: String, _ seq: Int, hrm: String = "16480004", at: Int? = nil) -> String {
+        #"{"sensor":"\#(sensor)","seq":\#(seq),"at":\#(at ?? 1_795_400_000_000 + seq * 1000),"hrm":"\#(hrm)","battery":80}"#
+    }
+
+    static func frame(_ items: [String]) -> String { #"{"type":"readings","items":[\#(items.joined(separator: ","))]}"# }
+
+    /// Sends text frames and collects `count` answers.
+    static func exchange(_ client: any TestClientProtocol, path: String, configuration: WebSocketClientConfiguration,
+                         send frames: [String], expect count: Int) async throws -> [[String: Any]] {
+        let answers = LockedBox<[[String: Any]]>([])
+        try await client.ws(path, configuration: configuration) { inbound, outbound, _ in
+            for frame in frames { try await outbound.write(.text(frame)) }
+            var messages = inbound.messages(maxSize: 1 << 16).makeAsyncIterator()
+            for _ in 0..<count {
+                guard case .text(let text)? = try await messages.next() else { break }
+                let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
+                answers.withValue { $0.append(object) }
+            }
+        }
+        return answers.value
+    }
+
+    @Test(arguments: TestDatabase.all)
+    func readingsAreAcknowledgedAfterStoringAndResentOnesStoredOnce(_ engine: TestDatabase) async throws {
+        try await Self.run(engine) { world, client in
+            let answers = try await Self.exchange(client, path: "/api/live/gateway", configuration: Self.bearer(world.gatewayToken),
+                send: [Self.frame([Self.item("s1", 1), Self.item("s1", 2), Self.item("s1", 3, hrm: "zz"), Self.item("s2", 7, hrm: "10")])],
+                expect: 3)
+            let errors = answers.filter { $0["type"] as? String == "error" }
+            #expect(errors.count == 2)
+            #expect(errors.contains { $0["sensor"] as? String == "s1" && $0["seq"] as? Int == 3 && ($0["detail"] as? String ?? "").contains("hexadecimal") })
+            #expect(errors.contains { $0["sensor"] as? String == "s2" && $0["seq"] as? Int == 7 && ($0["detail"] as? String ?? "").contains("truncated") })
+            #expect(answers.contains { $0["type"] as? String == "ack" && $0["sensor"] as? String == "s1" && $0["seq"] as? Int == 2 })
+
+            // Acknowledged means stored: the sensor exists with both readings.
+            let sensors = try await world.services.live.sensors(of: world.user)
+            let s1 = try #require(sensors.first { $0.address == "s1" })
+            #expect(sensors.count == 1, "a sensor whose only reading was refused is not created")
+            #expect(s1.lastBeatsPerMinute == 72 && s1.lastContact == .detected && s1.battery == 80)
+            let window = (Date(timeIntervalSince1970: 1_795_399_000), Date(timeIntervalSince1970: 1_795_401_000))
+            #expect(try await world.services.live.readings(of: s1.id, for: world.user, from: window.0, to: window.1).readings.map(\.sequence) == [1, 2])
+
+            // A reconnecting gateway resends (and sends one more, out of order): acked again, stored once; the token as ?token=.
+            let again = try await Self.exchange(client, path: "/api/live/gateway?token=\(world.gatewayToken)", configuration: .init(),
+                send: [Self.frame([Self.item("s1", 4), Self.item("s1", 2), Self.item("s1", 1)])], expect: 1)
+            #expect(again.first?["type"] as? String == "ack" && again.first?["seq"] as? Int == 4)
+            let stored = try await world.services.live.readings(of: s1.id, for: world.user, from: window.0, to: window.1).readings
+            #expect(stored.map(\.sequence) == [1, 2, 4])
+            #expect(stored.allSatisfy { $0.rrIntervalTicks == [1024] })
+        }
+    }
+
+    @Test func tokensStayOnTheirSide() async throws {
+        try await Self.run { world, client in
+            // A user token is not a gateway token, a gateway token not a viewer's.
+            await #expect(throws: WebSocketClientError.webSocketUpgradeFailed) {
+                try await client.ws("/api/live/gateway", configuration: Self.bearer(world.userToken)) { _, _, _ in }
+            }
+            await #expect(throws: WebSocketClientError.webSocketUpgradeFailed) {
+                try await client.ws("/api/live/gateway") { _, _, _ in }
+            }
+            await #expect(throws: WebSocketClientError.webSocketUpgradeFailed) {
+                try await client.ws("/api/live/feed", configuration: Self.bearer(world.gatewayToken)) { _, _, _ in }
+            }
+            // Revoked: refused at once.
+            try await world.services.gateways.revoke(world.gateway.id, of: world.user)
+            await #expect(throws: WebSocketClientError.webSocketUpgradeFailed) {
+                try await client.ws("/api/live/gateway", configuration: Self.bearer(world.gatewayToken)) { _, _, _ in }
+            }
+        }
+    }
+
+    @Test func abuseClosesWithPolicyViolationAndWhatCameBeforeIsKept() async throws {
+        try await Self.run { world, client in
+            let binary = try await client.ws("/api/live/gateway", configuration: Self.bearer(world.gatewayToken)) { inbound, outbound, _ in
+                try await outbound.write(.text(Self.frame([Self.item("kept", 1)])))
+                var messages = inbound.messages(maxSize: 1 << 16).makeAsyncIterator()
+                _ = try await messages.next()  // the ack
+                try await outbound.write(.binary(ByteBuffer(bytes: [0xDE, 0xAD, 0xBE, 0xEF])))
+                while try await messages.next() != nil {}
+            }
+            #expect(binary?.closeCode == .policyViolation)
+            let notProtocol = try await client.ws("/api/live/gateway", configuration: Self.bearer(world.gatewayToken)) { inbound, outbound, _ in
+                try await outbound.write(.text(#"{"type":"hello"}"#))
+                for try await _ in inbound {}
+            }
+            #expect(notProtocol?.closeCode == .policyViolation)
+            let flood = try await client.ws("/api/live/gateway", configuration: Self.bearer(world.gatewayToken)) { inbound, outbound, _ in
+                for index in 0..<40 { try await outbound.write(.text(Self.frame([Self.item("flood", 100 + index, hrm: "zz")]))) }
+                for try await _ in inbound {}
+            }
+            #expect(flood?.closeCode == .policyViolation)
+            #expect(try await world.services.live.sensors(of: world.user).map(\.address) == ["kept"])
+        }
+    }
+
+    @Test func aViewerSeesTheirOwnSensorsLiveAndNobodyElses() async throws {
+        try await Self.run { world, client in
+            let stranger = try await world.services.accounts.register(Registration(username: "stranger", fullName: "S", email: "s@example.org", password: "12345678"))
+            let (strangerToken, _) = try await world.services.accounts.openSession(for: stranger, kind: .api)
+            let strangerGateway = try await world.services.gateways.create(name: "Theirs", for: stranger)
+            let seen = LockedBox<[[String: Any]]>([])
+            try await client.ws("/api/live/feed", configuration: Self.bearer(world.userToken)) { inbound, _, _ in
+                // Once watching, both gateways send; only the coach's own reading arrives.
+                try await Task.sleep(for: .milliseconds(200))
+                _ = try await Self.exchange(client, path: "/api/live/gateway", configuration: Self.bearer(strangerGateway.token),
+                                            send: [Self.frame([Self.item("theirs", 1)])], expect: 1)
+                _ = try await Self.exchange(client, path: "/api/live/gateway", configuration: Self.bearer(world.gatewayToken),
+                                            send: [Self.frame([Self.item("mine", 1, hrm: "0696")])], expect: 1)
+                var messages = inbound.messages(maxSize: 1 << 16).makeAsyncIterator()
+                guard case .text(let text)? = try await messages.next() else { return }
+                seen.withValue { $0.append((try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]) }
+            }
+            let first = try #require(seen.value.first)
+            #expect(first["type"] as? String == "reading" && first["address"] as? String == "mine" && first["bpm"] as? Int == 150)
+            _ = strangerToken
+            #expect(try await world.services.live.sensors(of: stranger).map(\.address) == ["theirs"])
+        }
+    }
+}
+
+/// A value several tasks append to.
+final class LockedBox<Value>: @unchecked Sendable {
+    private var stored: Value
+    private let lock = NSLock()
+    init(_ value: Value) { stored = value }
+    var value: Value { lock.withLock { stored } }
+    func withValue(_ body: (inout Value) -> Void) { lock.withLock { body(&stored) } }
+}

@@ -94,6 +94,7 @@ let package = Package(
                 "HeartworkApp",
                 "HeartworkServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ]
         ),
         .executableTarget(name: "heartwork", dependencies: ["HeartworkCLI"]),

@@ -2,17 +2,28 @@ import ArgumentParser
 import Foundation
 import HeartworkCore
 
+/// `heartwork simulate`: a synthetic RR recording (the default, `rr`), or a gateway.
 struct SimulateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "simulate",
+        abstract: "Simulate heart data: an RR recording (the default) or a gateway streaming straps.",
+        subcommands: [SimulateRRCommand.self, SimulateGatewayCommand.self],
+        defaultSubcommand: SimulateRRCommand.self
+    )
+}
+
+struct SimulateRRCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rr",
         abstract: "Write a synthetic RR recording (ms, one per line) to try the analyses.",
         discussion: """
             The model has respiratory sinus arrhythmia at 0.25 Hz, a 0.1 Hz Mayer wave, slow \
             drift and beat noise; artifacts (ectopic, missed, extra, long, short) can be injected.
 
-            Example:
+            Examples:
               heartwork simulate --minutes 5 --seed 7 --artifact-rate 0.02 > rest.txt
               heartwork hrv rest.txt
+              heartwork simulate gateway --server http://127.0.0.1:8080 --token hwg_… --sensors 12
             """
     )
 

@@ -119,7 +119,7 @@ struct HRVCommandTests {
     }
 
     private func recording(in directory: TemporaryDirectory, name: String = "rest.txt", minutes: Double = 6) throws -> String {
-        let simulate = try #require(try HeartworkCommand.parseAsRoot(["simulate", "--minutes", "\(minutes)", "--seed", "3", "--artifact-rate", "0.02"]) as? SimulateCommand)
+        let simulate = try #require(try HeartworkCommand.parseAsRoot(["simulate", "--minutes", "\(minutes)", "--seed", "3", "--artifact-rate", "0.02"]) as? SimulateRRCommand)
         return try directory.write(simulate.render(), to: name)
     }
 

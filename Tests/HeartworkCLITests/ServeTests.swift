@@ -15,9 +15,9 @@ struct ServeTests {
         let errors = Pipe()
         private(set) var port = 0
 
-        init(dataDirectory: String, executable: URL? = nil, workingDirectory: URL? = nil, options: [String] = []) throws {
+        init(dataDirectory: String, executable: URL? = nil, workingDirectory: URL? = nil, options: [String] = [], port fixed: Int = 0) throws {
             process.executableURL = try executable ?? ExecutableTests.executable()
-            process.arguments = ["serve", "--port", "0", "--data-dir", dataDirectory] + options
+            process.arguments = ["serve", "--port", String(fixed), "--data-dir", dataDirectory] + options
             if let workingDirectory { process.currentDirectoryURL = workingDirectory }
             var environment = ProcessInfo.processInfo.environment
             environment["HEARTWORK_BCRYPT_COST"] = "4"
@@ -118,6 +118,98 @@ struct ServeTests {
             #expect(starts.contains("2026-11-02T07:00:00Z"), "an acknowledged upload was lost")
         }
         #expect(restarted.stop() == 0)
+    }
+
+    /// `heartwork simulate gateway` speaks the protocol to a real server: its straps appear as
+    /// sensors, every reading is acknowledged and stored, and it exits 0.
+    @Test func theSimulatorStreamsAsAGateway() async throws {
+        let directory = try TemporaryDirectory()
+        let server = try Server(dataDirectory: directory.url.path)
+        let (token, gatewayToken) = try await Self.coachWithGateway(on: server)
+        let (simulator, output) = try Self.simulateGateway(port: server.port, token: gatewayToken, sensors: 3, minutes: 0.05, rate: 4)
+        simulator.waitUntilExit()
+        let summary = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(simulator.terminationStatus == 0, "\(summary)")
+        #expect(summary.contains("3 straps") && summary.contains(" 0 not acknowledged"), "\(summary)")
+
+        let listed = try await server.call("GET", "/api/sensors", token: token)
+        let sensors = (try JSONSerialization.jsonObject(with: listed.data) as? [String: Any])?["sensors"] as? [[String: Any]] ?? []
+        #expect(sensors.count == 3)
+        #expect(sensors.allSatisfy { ($0["address"] as? String ?? "").hasPrefix("C0:DE:") && $0["lastSeenAt"] is String })
+        let id = try #require(sensors.first?["id"] as? String)
+        let heard = try await server.call("GET", "/api/sensors/\(id)/heart-rate", token: token)
+        let readings = (try JSONSerialization.jsonObject(with: heard.data) as? [String: Any])?["readingCount"] as? Int ?? 0
+        #expect(readings >= 8, "about 12 readings in 3 s at 4 Hz, less a short drop-out: \(readings)")
+        // The user API refuses the gateway's token.
+        #expect(try await server.call("GET", "/api/sensors", token: gatewayToken).status == 401)
+        #expect(server.stop() == 0)
+    }
+
+    /// kill -9 of the server while a gateway streams: the simulator reconnects with backoff
+    /// and resends what was not acknowledged, so in the end every reading it took is stored —
+    /// which can only be if no acknowledged reading was lost (those are never resent).
+    @Test func noAcknowledgedReadingIsLostToKill9() async throws {
+        let directory = try TemporaryDirectory()
+        let port = Self.freePort()
+        let first = try Server(dataDirectory: directory.url.path, port: port)
+        let (_, gatewayToken) = try await Self.coachWithGateway(on: first)
+        let (simulator, output) = try Self.simulateGateway(port: port, token: gatewayToken, sensors: 4, minutes: 0.15, rate: 5)
+        try await Task.sleep(for: .seconds(3))
+        RawConnection.kill(first.process.processIdentifier)
+        first.process.waitUntilExit()
+        try await Task.sleep(for: .milliseconds(500))
+        let second = try Server(dataDirectory: directory.url.path, port: port)
+        simulator.waitUntilExit()
+        let summary = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(simulator.terminationStatus == 0 && summary.contains(" 0 not acknowledged"), "\(summary)")
+        let taken = Int(summary.split(separator: " ").dropFirst(2).first ?? "") ?? -1
+
+        let again = try await second.signIn()
+        let listed = try await second.call("GET", "/api/sensors", token: again)
+        let sensors = (try JSONSerialization.jsonObject(with: listed.data) as? [String: Any])?["sensors"] as? [[String: Any]] ?? []
+        var stored = 0
+        for sensor in sensors {
+            let heard = try await second.call("GET", "/api/sensors/\(sensor["id"] as? String ?? "")/heart-rate", token: again)
+            stored += (try JSONSerialization.jsonObject(with: heard.data) as? [String: Any])?["readingCount"] as? Int ?? 0
+        }
+        #expect(sensors.count == 4)
+        #expect(taken > 100 && stored == taken, "\(stored) stored of \(taken) taken: \(summary)")
+        #expect(second.stop() == 0)
+    }
+
+    /// A registered user ("stopper") and a gateway of theirs: the user's and the gateway's tokens.
+    static func coachWithGateway(on server: Server) async throws -> (user: String, gateway: String) {
+        let registration = Data(#"{"username":"stopper","fullName":"Coach","email":"c@example.org","password":"12345678"}"#.utf8)
+        #expect(try await server.call("POST", "/api/auth/register", body: registration).status == 201)
+        let token = try await server.signIn()
+        let created = try await server.call("POST", "/api/gateways", token: token, body: Data(#"{"name":"Simulator"}"#.utf8))
+        return (token, try #require((try JSONSerialization.jsonObject(with: created.data) as? [String: Any])?["token"] as? String))
+    }
+
+    /// `heartwork simulate gateway` as a process; its summary goes to the pipe.
+    static func simulateGateway(port: Int, token: String, sensors: Int, minutes: Double, rate: Double) throws -> (Process, Pipe) {
+        let simulator = Process()
+        simulator.executableURL = try ExecutableTests.executable()
+        simulator.arguments = ["simulate", "gateway", "--server", "http://127.0.0.1:\(port)", "--token", token,
+                               "--sensors", String(sensors), "--minutes", String(minutes), "--rate", String(rate)]
+        let output = Pipe()
+        simulator.standardOutput = output
+        simulator.standardError = FileHandle.nullDevice
+        try simulator.run()
+        return (simulator, output)
+    }
+
+    static func freePort() -> Int {
+        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) } }
+        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     /// The binary needs nothing beside itself: templates, styles, scripts and the API

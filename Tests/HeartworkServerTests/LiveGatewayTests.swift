@@ -16,7 +16,7 @@ import Testing
 /// The gateway protocol over a real socket (docs/PROTOCOL.md): acks after the commit, errors
 /// that keep the connection, resends stored once, tokens kept to their side, abuse closed
 /// with 1008, and a viewer's feed that carries only their own sensors.
-@Suite("Live: the gateway protocol")
+@Suite("Live: the gateway protocol", .timeLimit(.minutes(1)))
 struct LiveGatewayTests {
     struct World: Sendable {
         let services: HeartworkServices
@@ -150,17 +150,20 @@ struct LiveGatewayTests {
             let strangerGateway = try await world.services.gateways.create(name: "Theirs", for: stranger)
             let seen = LockedBox<[[String: Any]]>([])
             try await client.ws("/api/live/feed", configuration: Self.bearer(world.userToken)) { inbound, _, _ in
-                // Once watching, both gateways send; only the coach's own reading arrives.
-                try await Task.sleep(for: .milliseconds(200))
+                var messages = inbound.messages(maxSize: 1 << 16).makeAsyncIterator()
+                // The feed says it is watching (no sensors yet); then both gateways send, and
+                // only the coach's own reading arrives.
+                guard case .text(let hello)? = try await messages.next() else { return }
+                seen.withValue { $0.append((try? JSONSerialization.jsonObject(with: Data(hello.utf8))) as? [String: Any] ?? [:]) }
                 _ = try await Self.exchange(client, path: "/api/live/gateway", configuration: Self.bearer(strangerGateway.token),
                                             send: [Self.frame([Self.item("theirs", 1)])], expect: 1)
                 _ = try await Self.exchange(client, path: "/api/live/gateway", configuration: Self.bearer(world.gatewayToken),
                                             send: [Self.frame([Self.item("mine", 1, hrm: "0696")])], expect: 1)
-                var messages = inbound.messages(maxSize: 1 << 16).makeAsyncIterator()
                 guard case .text(let text)? = try await messages.next() else { return }
                 seen.withValue { $0.append((try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]) }
             }
-            let first = try #require(seen.value.first)
+            #expect(seen.value.first?["type"] as? String == "watching" && (seen.value.first?["sensors"] as? [Any])?.isEmpty == true)
+            let first = try #require(seen.value.dropFirst().first)
             #expect(first["type"] as? String == "reading" && first["address"] as? String == "mine" && first["bpm"] as? Int == 150)
             _ = strangerToken
             #expect(try await world.services.live.sensors(of: stranger).map(\.address) == ["theirs"])

@@ -27,6 +27,30 @@ enum LiveMessages {
         return String(decoding: json.bytes, as: UTF8.self)
     }
 
+    /// The first message on a feed: the viewer's sensors as `GET /api/sensors` lists them
+    /// (id, address, name, last bpm, contact, battery, last seen). Readings follow.
+    static func watching(_ sensors: [SensorRecord]) -> String {
+        var json = JSONWriter(capacity: 64 + sensors.count * 160)
+        json.beginObject()
+        json.field("type", "watching")
+        json.key("sensors")
+        json.beginArray()
+        for sensor in sensors {
+            json.beginObject()
+            json.field("id", sensor.id)
+            json.field("address", sensor.address)
+            json.field("name", sensor.name)
+            json.field("lastBpm", sensor.lastBeatsPerMinute)
+            json.field("contact", sensor.lastContact?.rawValue)
+            json.field("battery", sensor.battery)
+            if let seen = sensor.lastAt { json.field("lastSeenAt", seen) }
+            json.endObject()
+        }
+        json.endArray()
+        json.endObject()
+        return String(decoding: json.bytes, as: UTF8.self)
+    }
+
     /// A reading for viewers: `sensor` is the sensor's id (as `GET /api/sensors` lists it).
     static func reading(_ event: LiveEvent) -> String {
         var json = JSONWriter(capacity: 192)

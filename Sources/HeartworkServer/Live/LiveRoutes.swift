@@ -65,6 +65,9 @@ struct LiveRoutes {
         }, onUpgrade: { inbound, outbound, context in
             guard let user = context.requestContext.identity?.user else { return }
             let (id, events) = await services.live.watch(user)
+            // First what is known of each sensor, then every new reading as it is stored.
+            let sensors = (try? await services.live.sensors(of: user)) ?? []
+            try await outbound.write(.text(LiveMessages.watching(sensors)))
             // Readings go out as they come; the socket ends when the viewer goes away.
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {

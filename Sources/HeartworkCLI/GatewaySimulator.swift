@@ -83,27 +83,3 @@ struct SimulatedStraps {
         return readings
     }
 }
-
-/// The frames a gateway sends, as the protocol writes them.
-enum GatewayFrames {
-    static func readings(_ readings: ArraySlice<GatewayReading>) -> String {
-        var json = JSONWriter(capacity: 128 + readings.count * 110)
-        json.beginObject()
-        json.field("type", "readings")
-        json.key("items")
-        json.beginArray()
-        for reading in readings {
-            json.beginObject()
-            json.field("sensor", reading.sensor)
-            json.field("seq", reading.sequence)
-            json.field("at", reading.atMilliseconds)
-            json.field("hrm", (try? HeartRateMeasurementCodec.encode(reading.measurement)).map(HexBytes.format) ?? "")
-            json.field("battery", reading.battery)
-            json.field("rssi", reading.rssi)
-            json.endObject()
-        }
-        json.endArray()
-        json.endObject()
-        return String(decoding: json.bytes, as: UTF8.self)
-    }
-}

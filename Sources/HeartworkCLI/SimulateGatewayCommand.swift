@@ -105,7 +105,7 @@ struct SimulateGatewayCommand: AsyncParsableCommand {
                                         let outgoing = state.takeOutbox()
                                         for start in stride(from: 0, to: outgoing.count, by: GatewayFrame.maximumItems) {
                                             let chunk = outgoing[start..<min(start + GatewayFrame.maximumItems, outgoing.count)]
-                                            try await outbound.write(.text(GatewayFrames.readings(chunk)))
+                                            try await outbound.write(.text(GatewayFrame.write(chunk)))
                                         }
                                         if state.isOver {
                                             try await outbound.close(.normalClosure, reason: nil)

@@ -35,6 +35,4 @@ public actor LiveHub {
             for event in events { continuation.yield(event) }
         }
     }
-
-    public var viewerCount: Int { viewers.values.reduce(0) { $0 + $1.count } }
 }

@@ -81,6 +81,29 @@ public enum GatewayFrame {
         }
     }
 
+    /// Writes readings as one `readings` frame (what a gateway sends; the simulator's side of
+    /// `read`). At most `maximumItems` readings belong in one frame.
+    public static func write(_ readings: some Collection<GatewayReading>) -> String {
+        var json = JSONWriter(capacity: 128 + readings.count * 110)
+        json.beginObject()
+        json.field("type", "readings")
+        json.key("items")
+        json.beginArray()
+        for reading in readings {
+            json.beginObject()
+            json.field("sensor", reading.sensor)
+            json.field("seq", reading.sequence)
+            json.field("at", reading.atMilliseconds)
+            json.field("hrm", (try? HeartRateMeasurementCodec.encode(reading.measurement)).map(HexBytes.format) ?? "")
+            json.field("battery", reading.battery)
+            json.field("rssi", reading.rssi)
+            json.endObject()
+        }
+        json.endArray()
+        json.endObject()
+        return String(decoding: json.bytes, as: UTF8.self)
+    }
+
     private static func item(_ value: JSONValue, path: String, nested: Bool = false) -> GatewayItem {
         guard case .object(let members) = value else {
             return .refused(sensor: nil, sequence: nil, detail: "\(path): a reading is a JSON object")

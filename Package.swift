@@ -95,6 +95,7 @@ let package = Package(
                 "HeartworkServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .executableTarget(name: "heartwork", dependencies: ["HeartworkCLI"]),

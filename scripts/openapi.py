@@ -262,6 +262,67 @@ api("/api/sensors/{sensorID}/heart-rate", "get", "sensorHeartRate",
     params=[path_param("sensorID"), query_param("from", "Start (a date or an RFC 3339 date-time)"),
             query_param("to", "End, exclusive (a date or an RFC 3339 date-time)")])
 
+# MARK: Teams (FitLabTeam: players, teams, team sessions)
+
+TAG = "teams"
+api("/api/players", "get", "listPlayers", "Your players, by name", {200: ("OK", ref("PlayerList"))})
+api("/api/players", "post", "createPlayer", "Add a player (only the name is required); sensorID must be one of your sensors",
+    {201: ("Created", ref("Player"), "Location")}, errors=(400, 401, 409, 422), body=ref("PlayerCreate"))
+api("/api/players/{playerID}", "get", "getPlayer", "One of your players", {200: ("OK", ref("Player"))}, errors=(401, 404), params=[path_param("playerID")])
+api("/api/players/{playerID}", "patch", "updatePlayer",
+    "Change a player; null clears an optional fact. A sensor already worn by a teammate is refused (409)",
+    {200: ("OK", ref("Player"))}, errors=(400, 401, 404, 409, 422), body=ref("PlayerUpdate"), params=[path_param("playerID")])
+api("/api/players/{playerID}", "delete", "deletePlayer", "Delete a player (saved sessions keep what they recorded)", {204: ("Deleted", None)},
+    errors=(401, 404), params=[path_param("playerID")])
+api("/api/players/{playerID}/photo", "put", "setPlayerPhoto", "A player's photo (PNG or JPEG, at most 5 MB, checked by content)",
+    {204: ("Stored", None)}, errors=(401, 404, 413, 415), params=[path_param("playerID")],
+    body={"image/png": {"schema": {"type": "string", "format": "binary"}}, "image/jpeg": {"schema": {"type": "string", "format": "binary"}}})
+operation("/api/players/{playerID}/photo", "get", "getPlayerPhoto", "A player's photo", "teams", {
+    "200": {"description": "The image", "content": {"image/png": {}, "image/jpeg": {}}},
+    "401": {"description": API_ERRORS[401], "content": {"application/problem+json": {"schema": PROBLEM}}},
+    "404": {"description": API_ERRORS[404], "content": {"application/problem+json": {"schema": PROBLEM}}},
+}, params=[path_param("playerID")])
+api("/api/teams", "get", "listTeams", "Your teams with their players", {200: ("OK", ref("TeamList"))})
+api("/api/teams", "post", "createTeam", "Create a team", {201: ("Created", ref("Team"), "Location")}, errors=(400, 401, 409, 422), body=ref("TeamName"))
+api("/api/teams/{teamID}", "get", "getTeam", "A team and its players", {200: ("OK", ref("Team"))}, errors=(401, 404), params=[path_param("teamID")])
+api("/api/teams/{teamID}", "patch", "renameTeam", "Rename a team", {200: ("OK", ref("Team"))}, errors=(400, 401, 404, 422),
+    body=ref("TeamName"), params=[path_param("teamID")])
+api("/api/teams/{teamID}", "delete", "deleteTeam", "Delete a team and its sessions; its players stay, in no team", {204: ("Deleted", None)},
+    errors=(401, 404), params=[path_param("teamID")])
+api("/api/teams/{teamID}/players/{playerID}", "put", "addTeamPlayer",
+    "Put a player in the team (out of any other); refused (409) when a teammate already wears the player's sensor",
+    {200: ("OK", ref("Player"))}, errors=(401, 404, 409, 422), params=[path_param("teamID"), path_param("playerID")])
+api("/api/teams/{teamID}/players/{playerID}", "delete", "removeTeamPlayer", "Take a player out of the team", {204: ("Removed", None)},
+    errors=(401, 404), params=[path_param("teamID"), path_param("playerID")])
+api("/api/teams/{teamID}/board", "get", "teamBoard",
+    "What the coach's screen starts from: the open session (with each player's TRIMP so far) or the team's players with sensors, and each sensor's last reading",
+    {200: ("OK", ref("TeamBoard"))}, errors=(401, 404), params=[path_param("teamID")])
+api("/api/teams/{teamID}/sessions", "get", "listTeamSessions", "The team's sessions, newest first", {200: ("OK", ref("TeamSessionList"))},
+    errors=(401, 404), params=[path_param("teamID")])
+api("/api/teams/{teamID}/sessions", "post", "startTeamSession",
+    "Start a session now or after a countdown; without players, every player of the team with a sensor takes part. One unsaved session per team (409)",
+    {201: ("Started", ref("TeamSession"), "Location")}, errors=(400, 401, 404, 409, 422), body=ref("TeamSessionStart"), params=[path_param("teamID")])
+api("/api/team-sessions/{sessionID}", "get", "getTeamSession", "One of your team sessions", {200: ("OK", ref("TeamSession"))},
+    errors=(401, 404), params=[path_param("sessionID")])
+api("/api/team-sessions/{sessionID}", "patch", "markTeamSession", "Set or clear the reviewed and exported flags", {200: ("OK", ref("TeamSession"))},
+    errors=(400, 401, 404, 422), body=ref("TeamSessionFlags"), params=[path_param("sessionID")])
+api("/api/team-sessions/{sessionID}", "delete", "discardTeamSession", "Discard (delete) a session; the readings stay in the raw feed",
+    {204: ("Discarded", None)}, errors=(401, 404), params=[path_param("sessionID")])
+api("/api/team-sessions/{sessionID}/stop", "post", "stopTeamSession", "Stop recording now (stopping a stopped session changes nothing)",
+    {200: ("OK", ref("TeamSession"))}, errors=(401, 404), params=[path_param("sessionID")])
+api("/api/team-sessions/{sessionID}/save", "post", "saveTeamSession", "Keep the session (stopping it first if it is recording)",
+    {200: ("OK", ref("TeamSession"))}, errors=(401, 404), params=[path_param("sessionID")])
+api("/api/team-sessions/{sessionID}/review", "get", "reviewTeamSession",
+    "Each player's heart rate per second, time in zones, TRIMP, calories and HRV (Kubios-corrected RR; whole session and 5-minute windows)",
+    {200: ("OK", ref("TeamSessionReview"))}, errors=(401, 404), params=[path_param("sessionID")])
+operation("/api/team-sessions/{sessionID}/export", "get", "exportTeamSession",
+          "The session as JSON (the review with every RR interval) or CSV (a row per player per second); sets the exported flag", "teams", {
+    "200": {"description": "The export, as an attachment", "content": {"application/json": {"schema": ref("TeamSessionReview")}, "text/csv": {"schema": {"type": "string"}}}},
+    "401": {"description": API_ERRORS[401], "content": {"application/problem+json": {"schema": PROBLEM}}},
+    "404": {"description": API_ERRORS[404], "content": {"application/problem+json": {"schema": PROBLEM}}},
+    "422": {"description": API_ERRORS[422], "content": {"application/problem+json": {"schema": PROBLEM}}},
+}, params=[path_param("sessionID"), query_param("format", "json (default) or csv", {"type": "string", "enum": ["json", "csv"]})])
+
 # MARK: Web pages
 
 page("/", "get", "homePage", "Start page (signed in: redirects to your workouts)", [200, 303], public=True)
@@ -299,6 +360,34 @@ page("/workouts/{workoutID}", "get", "workoutPage", "A workout: heart rate by zo
      params=[path_param("workoutID")])
 page("/workouts/{workoutID}/{action}", "post", "workoutActionForm", "Delete, share or unshare one of your workouts",
      [303, 401, 403, 404], form=dict(CSRF), params=[path_param("workoutID"), path_param("action", ["delete", "share", "unshare"])])
+page("/teams", "get", "teamsPage", "Teams, players, sensors and gateways", [200, 401])
+page("/teams", "post", "createTeamForm", "Create a team", [303, 401, 403, 409, 422], form={**CSRF, "name": {"type": "string"}})
+page("/players", "post", "createPlayerForm", "Add a player", [303, 401, 403, 409, 422], form={**CSRF, **{name: {"type": "string"} for name in [
+    "name", "number", "teamID", "sensorID", "restingHeartRate", "maximumHeartRate"]}})
+page("/gateways", "post", "createGatewayForm", "Create a gateway: the page shows its token once", [200, 401, 403, 409, 422], form={**CSRF, "name": {"type": "string"}})
+page("/gateways/{gatewayID}/revoke", "post", "revokeGatewayForm", "Revoke a gateway", [303, 401, 403, 404], form=dict(CSRF), params=[path_param("gatewayID")])
+page("/sensors/{sensorID}", "post", "renameSensorForm", "Name a sensor", [303, 401, 403, 404, 422], form={**CSRF, "name": {"type": "string"}},
+     params=[path_param("sensorID")])
+page("/teams/{teamID}", "get", "teamPage", "A team: players and their sensors, sessions", [200, 401, 404], params=[path_param("teamID")])
+page("/teams/{teamID}/delete", "post", "deleteTeamForm", "Delete a team (its players stay)", [303, 401, 403, 404], form=dict(CSRF), params=[path_param("teamID")])
+page("/teams/{teamID}/players", "post", "addTeamPlayerForm", "Put a player in the team", [303, 401, 403, 404, 409, 422],
+     form={**CSRF, "playerID": {"type": "string"}}, params=[path_param("teamID")])
+page("/teams/{teamID}/players/{playerID}/remove", "post", "removeTeamPlayerForm", "Take a player out of the team", [303, 401, 403, 404],
+     form=dict(CSRF), params=[path_param("teamID"), path_param("playerID")])
+page("/teams/{teamID}/players/{playerID}/sensor", "post", "assignSensorForm", "Give a player their sensor", [303, 401, 403, 404, 409, 422],
+     form={**CSRF, "sensorID": {"type": "string"}}, params=[path_param("teamID"), path_param("playerID")])
+page("/teams/{teamID}/sessions", "post", "startSessionForm", "Start a session (now or after a countdown)", [303, 401, 403, 404, 409, 422],
+     form={**CSRF, "countdownSeconds": {"type": "string"}, "durationMinutes": {"type": "string"}}, params=[path_param("teamID")])
+page("/teams/{teamID}/live", "get", "coachPage", "The coach's big screen: a live tile per player", [200, 401, 404], params=[path_param("teamID")])
+page("/team-sessions/{sessionID}", "get", "teamSessionPage", "A session's review: the team side by side, each player's heart rate, zones, TRIMP, calories and HRV",
+     [200, 401, 404], params=[path_param("sessionID")])
+page("/team-sessions/{sessionID}/{action}", "post", "teamSessionActionForm", "Stop, save, discard, or mark a session (not) reviewed", [303, 401, 403, 404],
+     form=dict(CSRF), params=[path_param("sessionID"), path_param("action", ["stop", "save", "discard", "reviewed", "unreviewed"])])
+page("/players/{playerID}", "get", "playerPage", "A player", [200, 401, 404], params=[path_param("playerID")])
+page("/players/{playerID}", "post", "playerForm", "Save a player", [303, 401, 403, 404, 409, 422], form={**CSRF, **{name: {"type": "string"} for name in [
+    "name", "number", "birthDate", "sex", "restingHeartRate", "maximumHeartRate", "weightKilograms", "teamID", "sensorID"]}},
+     params=[path_param("playerID")])
+page("/players/{playerID}/delete", "post", "deletePlayerForm", "Delete a player", [303, 401, 403, 404], form=dict(CSRF), params=[path_param("playerID")])
 operation("/static/{file}", "get", "staticFile", "Stylesheet and script of the web app", "web", {
     "200": {"description": "The file", "content": {"text/css": {}, "text/javascript": {}}},
     "404": {"description": API_ERRORS[404], "content": {"application/problem+json": {"schema": PROBLEM}}},
@@ -310,6 +399,13 @@ DATE_TIME = {"type": "string", "format": "date-time"}
 SEX = nullable("string", enum=["male", "female", None])
 METHOD = {"type": "string", "enum": ["gellish", "fox", "tanaka", "measured"]}
 UNITS = {"type": "string", "enum": ["metric", "imperial"]}
+
+PLAYER_FIELDS = {
+    "name": {"type": "string", "minLength": 1, "maxLength": 80}, "number": nullable("string", maxLength=10),
+    "birthDate": nullable("string", format="date"), "sex": SEX, "restingHeartRate": nullable("integer", minimum=25, maximum=150),
+    "maximumHeartRate": nullable("integer", minimum=100, maximum=250), "weightKilograms": nullable("number", minimum=20, maximum=300),
+    "teamID": nullable("string"), "sensorID": nullable("string"),
+}
 
 schemas = {
     "Problem": obj({
@@ -364,7 +460,67 @@ schemas = {
         "id": {"type": "string"}, "address": {"type": "string"}, "name": {"type": "string"}, "gatewayID": {"type": "string"},
         "createdAt": DATE_TIME, "lastSeenAt": DATE_TIME, "lastBpm": {"type": "integer"},
         "contact": {"type": "string", "enum": ["not-supported", "not-detected", "detected"]}, "battery": {"type": "integer"},
-    }, required=["id", "address", "createdAt"]),
+        "assignedPlayers": array(obj({"id": {"type": "string"}, "name": {"type": "string"}, "teamID": {"type": "string"}}, required=["id", "name"]),
+                                 description="The players who wear it by default (at most one per team)"),
+    }, required=["id", "address", "createdAt", "assignedPlayers"]),
+    "Player": obj({
+        "id": {"type": "string"}, "name": {"type": "string"}, "number": {"type": "string"}, "birthDate": {"type": "string", "format": "date"},
+        "sex": {"type": "string", "enum": ["male", "female"]}, "restingHeartRate": {"type": "integer"}, "maximumHeartRate": {"type": "integer"},
+        "weightKilograms": {"type": "number"}, "teamID": {"type": "string"}, "sensorID": {"type": "string"}, "createdAt": DATE_TIME,
+        "hasPhoto": {"type": "boolean"}, "photoURL": {"type": "string"},
+    }, required=["id", "name", "createdAt", "hasPhoto"]),
+    "PlayerList": obj({"players": array(ref("Player"))}, required=["players"]),
+    "PlayerUpdate": obj(PLAYER_FIELDS),
+    "PlayerCreate": obj(PLAYER_FIELDS, required=["name"]),
+    "Team": obj({"id": {"type": "string"}, "name": {"type": "string"}, "createdAt": DATE_TIME, "players": array(ref("Player"))},
+                required=["id", "name", "createdAt", "players"]),
+    "TeamList": obj({"teams": array(ref("Team"))}, required=["teams"]),
+    "TeamName": obj({"name": {"type": "string", "minLength": 1, "maxLength": 80}}, required=["name"]),
+    "TeamSession": obj({
+        "id": {"type": "string"}, "teamID": {"type": "string"}, "state": {"type": "string", "enum": ["recording", "stopped", "saved"]},
+        "recording": {"type": "boolean", "description": "Recording now (false while counting down to startsAt, and once stopped)"},
+        "startsAt": DATE_TIME, "plannedEndAt": DATE_TIME, "endedAt": DATE_TIME, "reviewed": {"type": "boolean"}, "exported": {"type": "boolean"},
+        "createdAt": DATE_TIME,
+        "players": array(obj({"playerID": {"type": "string"}, "sensorID": {"type": "string"}, "name": {"type": "string"}, "number": {"type": "string"}},
+                             required=["playerID", "sensorID", "name"])),
+    }, required=["id", "teamID", "state", "recording", "startsAt", "reviewed", "exported", "createdAt", "players"]),
+    "TeamSessionList": obj({"sessions": array(ref("TeamSession"))}, required=["sessions"]),
+    "TeamSessionStart": obj({
+        "countdownSeconds": {"type": "integer", "minimum": 0, "maximum": 600},
+        "durationSeconds": {"type": "integer", "minimum": 60, "maximum": 43200, "description": "Stops by itself after this long; left out: 12 hours at most"},
+        "players": array(obj({"player": {"type": "string"}, "sensor": {"type": "string", "description": "This session only; the player's own sensor otherwise"}},
+                             required=["player"]), minItems=1),
+    }),
+    "TeamSessionFlags": obj({"reviewed": {"type": "boolean"}, "exported": {"type": "boolean"}}),
+    "TeamSessionReview": obj({
+        "session": ref("TeamSession"), "team": {"type": "string"}, "analysedUntil": DATE_TIME,
+        "players": array(obj({
+            "playerID": {"type": "string"}, "name": {"type": "string"}, "number": {"type": "string"}, "sensorID": {"type": "string"},
+            "readingCount": {"type": "integer"}, "coveredSeconds": {"type": "number"}, "averageHeartRate": {"type": "number"},
+            "minimumHeartRate": {"type": "integer"}, "maximumHeartRate": {"type": "integer"}, "restingHeartRateUsed": {"type": "number"},
+            "maximumHeartRateUsed": {"type": "number"}, "zoneThresholds": array({"type": "number"}),
+            "secondsInZones": obj({name: {"type": "number"} for name in ["none", "low", "moderate", "high", "redLine"]},
+                                  required=["none", "low", "moderate", "high", "redLine"]),
+            "trimp": {"type": "number"}, "kilocalories": {"type": "number"},
+            "hrv": obj({name: {"type": "number"} for name in ["durationSeconds", "correctedPercent", "meanNN", "sdnn", "rmssd", "sdsd", "pnn50", "meanHR", "lfHfRatio"]}
+                       | {"beats": {"type": "integer"}, "correction": {"type": "string"}, "reliable": {"type": "boolean"}},
+                       required=["beats", "durationSeconds", "correction", "correctedPercent", "reliable"]),
+            "hrvWindows": array(obj({"startSeconds": {"type": "number"}, "beats": {"type": "integer"}, "rmssd": {"type": "number"},
+                                     "sdnn": {"type": "number"}, "pnn50": {"type": "number"}, "meanHR": {"type": "number"}}, required=["startSeconds", "beats"])),
+            "heartRate": array({"type": ["integer", "null"]}), "rrIntervals": array({"type": "number"}), "notes": array({"type": "string"}),
+        }, required=["playerID", "name", "sensorID", "readingCount", "coveredSeconds", "hrvWindows", "heartRate", "notes"])),
+    }, required=["session", "team", "analysedUntil", "players"]),
+    "TeamBoard": obj({
+        "team": obj({"id": {"type": "string"}, "name": {"type": "string"}}, required=["id", "name"]),
+        "serverTime": DATE_TIME, "staleAfterSeconds": {"type": "number"}, "session": ref("TeamSession"),
+        "tiles": array(obj({
+            "playerID": {"type": "string"}, "name": {"type": "string"}, "number": {"type": "string"}, "photoURL": {"type": "string"},
+            "sensorID": {"type": "string"}, "sensorName": {"type": "string"}, "restingHeartRate": {"type": "number"}, "maximumHeartRate": {"type": "number"},
+            "zoneThresholds": array({"type": "number"}), "trimpK": {"type": "number"}, "trimpB": {"type": "number"}, "trimp": {"type": "number"},
+            "lastBpm": {"type": "integer"}, "contact": {"type": "string"}, "battery": {"type": "integer"}, "lastSeenAt": DATE_TIME,
+        }, required=["playerID", "name", "sensorID"])),
+        "playersWithoutSensor": array(obj({"id": {"type": "string"}, "name": {"type": "string"}}, required=["id", "name"])),
+    }, required=["team", "serverTime", "staleAfterSeconds", "tiles", "playersWithoutSensor"]),
     "SensorList": obj({"sensors": array(ref("Sensor"))}, required=["sensors"]),
     "SensorName": obj({"name": {"type": "string", "maxLength": 60}}, required=["name"]),
     "SensorHeartRate": obj({
@@ -447,7 +603,7 @@ document = {
     },
     "servers": [{"url": "/"}],
     "security": [{"bearerAuth": []}, {"cookieAuth": []}],
-    "tags": [{"name": name} for name in ["system", "accounts", "profile", "friends", "workouts", "live", "web"]],
+    "tags": [{"name": name} for name in ["system", "accounts", "profile", "friends", "workouts", "live", "teams", "web"]],
     "paths": dict(sorted(paths.items())),
     "components": {
         "schemas": schemas,

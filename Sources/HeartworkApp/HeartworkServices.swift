@@ -30,6 +30,10 @@ public final class HeartworkServices: Sendable {
     public let workouts: WorkoutService
     public let gateways: GatewayService
     public let live: LiveService
+    /// Live events between instances sharing a PostgreSQL database (in process on SQLite).
+    public let bus: LiveBus
+    public let teams: TeamService
+    public let teamSessions: TeamSessionService
     /// Long-running work, in start order. The event bus, the live hub and the job runner of
     /// later features join this list.
     public let backgroundServices: [any Service]
@@ -49,8 +53,14 @@ public final class HeartworkServices: Sendable {
         profiles = ProfileService(store: store, sessionCache: cache, workouts: workouts)
         friends = FriendService(store: store)
         gateways = GatewayService(store: store)
-        live = LiveService(store: store, hub: LiveHub())
-        backgroundServices = [SessionSweeper(store: store, interval: settings.sweepInterval, logger: logger)]
+        let hub = LiveHub()
+        let bus = LiveBus(store: store, hub: hub, sessionCache: cache, logger: logger)
+        self.bus = bus
+        live = LiveService(store: store, hub: hub, bus: bus)
+        let teams = TeamService(store: store)
+        self.teams = teams
+        teamSessions = TeamSessionService(store: store, teams: teams)
+        backgroundServices = [SessionSweeper(store: store, interval: settings.sweepInterval, logger: logger), bus]
     }
 
     /// Throws when the database does not answer (for health checks).

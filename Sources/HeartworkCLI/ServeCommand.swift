@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ServiceLifecycle
 import HeartworkApp
 import HeartworkCharts
 import HeartworkServer
@@ -21,7 +22,7 @@ struct ServeCommand: AsyncParsableCommand {
 
             Examples:
               heartwork serve                      # SQLite in ~/.local/share/heartwork, http://127.0.0.1:8080
-              heartwork serve --demo               # with a demo account, friends and workouts
+              heartwork serve --demo               # with a demo account, friends and workouts, and a coach whose team streams live
               heartwork serve --host 0.0.0.0 --port 9000 --data-dir /srv/heartwork
               heartwork serve --database postgres://heartwork:secret@db.example.org/heartwork
               heartwork serve --tile-url-template 'https://tile.openstreetmap.org/{z}/{x}/{y}.png' \\
@@ -44,7 +45,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String?
 
-    @Flag(help: "Seed a demo account with friends and several weeks of workouts, and print its login.")
+    @Flag(help: "Seed a demo account with friends and several weeks of workouts, and a coach with a 12-player team streamed live by an in-process simulated gateway; print both logins.")
     var demo = false
 
     @Flag(name: .customLong("secure-cookies"), help: "Mark session cookies Secure (when served over HTTPS).")
@@ -135,23 +136,32 @@ struct ServeCommand: AsyncParsableCommand {
             mapTiles: try mapTiles())
 
         let runtime = try await ServerRuntime.prepare(configuration: configuration, logger: logger)
+        var extra = [any Service]()
         if demo {
             let login: DemoData.Login
+            let team: DemoTeam.Seeded
             do {
                 login = try await DemoData.seed(into: runtime.services)
+                team = try await DemoTeam.seed(into: runtime.services)
             } catch {
                 try? await runtime.store.shutdown()
                 throw error
             }
+            extra.append(DemoGateway(services: runtime.services, seeded: team, logger: logger))
+            let base = "http://\(configuration.host == "0.0.0.0" ? "127.0.0.1" : configuration.host):\(configuration.port)"
             FileHandle.standardOutput.write(Data("""
-                Demo ready: open http://\(configuration.host == "0.0.0.0" ? "127.0.0.1" : configuration.host):\(configuration.port)/login
+                Demo ready: open \(base)/login
                   username: \(login.username)
                   password: \(login.password)
+                The coach, with a 12-player team streaming live from a simulated gateway:
+                  username: \(team.login.username)
+                  password: \(team.login.password)
+                  then open \(base)/teams/\(team.teamID)/live
 
                 """.utf8))
         }
         logger.info("starting", metadata: ["address": "\(configuration.host):\(configuration.port)", "database": "\(configuration.database)"])
-        try await runtime.run()
+        try await runtime.run(extra: extra)
         logger.info("stopped")
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HeartworkCore
 import HeartworkFormats
+import HeartworkApp
 import HTTPTypes
 import HummingbirdWSClient
 import Logging
@@ -73,7 +74,7 @@ struct SimulateGatewayCommand: AsyncParsableCommand {
         let url = try socketURL()
         let state = GatewayState()
         let tick = Duration.milliseconds(Int64(1000 / rate))
-        let straps = SimulatedStraps(count: sensors, minutes: minutes, rate: rate, seed: seed)
+        let straps = SimulatedStraps(count: sensors, minutes: minutes, rate: rate, seed: seed, sequenceBase: Int(Date().timeIntervalSince1970 * 10))
         let length = Duration.milliseconds(Int64(minutes * 60_000))
         var headers = HTTPFields()
         headers[.authorization] = "Bearer \(token)"

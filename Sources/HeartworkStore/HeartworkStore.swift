@@ -16,6 +16,7 @@ public final class HeartworkStore: Sendable {
     public let workouts: any WorkoutRepository
     public let gateways: any GatewayRepository
     public let sensors: any SensorRepository
+    public let teams: any TeamRepository
 
     /// Opens the database and brings its schema up to date.
     /// - Parameter cachesReads: keep workout lists in memory on SQLite (see `CachingWorkoutRepository`).
@@ -44,6 +45,7 @@ public final class HeartworkStore: Sendable {
         friends = SQLFriendRepository(database: database)
         gateways = SQLGatewayRepository(database: database)
         sensors = SQLSensorRepository(database: database)
+        teams = SQLTeamRepository(database: database)
         let workouts = SQLWorkoutRepository(database: database)
         self.workouts = cachesReads && database.engine == .sqlite ? CachingWorkoutRepository(base: workouts) : workouts
     }

@@ -9,6 +9,7 @@ import HeartworkStore
 public struct LiveService: Sendable {
     let store: HeartworkStore
     public let hub: LiveHub
+    let bus: LiveBus
     /// The longest window one heart-rate query may ask for.
     public static let maximumWindow: TimeInterval = 24 * 3600
     public static let sensorNameLength = 0...60
@@ -31,7 +32,7 @@ public struct LiveService: Sendable {
                 battery: reading.battery, rssi: reading.rssi))
         }
         let stored = try await store.sensors.store(userID: gateway.userID, gatewayID: gateway.id, readings: bySensor, now: now)
-        await hub.publish(userID: gateway.userID, stored.flatMap { result in result.added.map { LiveEvent(sensor: result.sensor, reading: $0) } })
+        await bus.publish(userID: gateway.userID, stored.flatMap { result in result.added.map { LiveEvent(sensor: result.sensor, reading: $0) } })
         return stored.map { Ack(sensor: $0.sensor.address, sequence: $0.highestSequence) }
     }
 

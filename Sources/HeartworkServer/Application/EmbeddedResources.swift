@@ -13,6 +13,7 @@ enum EmbeddedResources {
 
     /// Mustache templates by name (the file name without `.mustache`).
     static let templates: [String: [UInt8]] = [
+        "coach": PackageResources.coach_mustache,
         "dashboard": PackageResources.dashboard_mustache,
         "error": PackageResources.error_mustache,
         "foot": PackageResources.foot_mustache,
@@ -21,9 +22,13 @@ enum EmbeddedResources {
         "head": PackageResources.head_mustache,
         "home": PackageResources.home_mustache,
         "login": PackageResources.login_mustache,
+        "player": PackageResources.player_mustache,
         "profile": PackageResources.profile_mustache,
         "settings": PackageResources.settings_mustache,
         "signup": PackageResources.signup_mustache,
+        "team-session": PackageResources.team_session_mustache,
+        "team": PackageResources.team_mustache,
+        "teams": PackageResources.teams_mustache,
         "upload": PackageResources.upload_mustache,
         "workout-table": PackageResources.workout_table_mustache,
         "workout": PackageResources.workout_mustache,

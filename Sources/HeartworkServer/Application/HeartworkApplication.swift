@@ -75,6 +75,7 @@ public enum HeartworkApplication {
         FriendRoutes(services: services).register(on: signedInAPI)
         GatewayRoutes(services: services).register(on: signedInAPI)
         SensorRoutes(services: services).register(on: signedInAPI)
+        TeamRoutes(services: services).register(on: signedInAPI)
         WorkoutRoutes(services: services, maximumBodyBytes: configuration.maximumBodyBytes, metrics: edge.metrics, uploads: edge.uploads)
             .register(on: signedInAPI)
         WebRoutes(services: services, pages: edge.pages, secureCookies: configuration.secureCookies, mapTiles: configuration.mapTiles)

@@ -35,9 +35,10 @@ public struct ServerRuntime: Sendable {
         }
     }
 
-    /// Runs until SIGTERM or SIGINT, then stops in reverse order.
-    public func run() async throws {
-        let services: [any Service] = [StoreService(store: store)] + self.services.backgroundServices + [application]
+    /// Runs until SIGTERM or SIGINT, then stops in reverse order. `extra` services (the demo's
+    /// in-process gateway) start after the background services, before the server.
+    public func run(extra: [any Service] = []) async throws {
+        let services: [any Service] = [StoreService(store: store)] + self.services.backgroundServices + extra + [application]
         let group = ServiceGroup(configuration: .init(
             services: services.map { .init(service: $0) },
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))

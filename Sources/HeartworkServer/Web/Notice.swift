@@ -8,6 +8,9 @@ enum Notice: String, CaseIterable {
     case workoutShared = "workout-shared", workoutUnshared = "workout-unshared", workoutDeleted = "workout-deleted"
     case requestSent = "request-sent", friendsNow = "friends-now", requestAccepted = "request-accepted"
     case requestDenied = "request-denied", friendRemoved = "friend-removed"
+    case teamCreated = "team-created", teamDeleted = "team-deleted", playerAdded = "player-added", playerRemoved = "player-removed"
+    case playerSaved = "player-saved", playerDeleted = "player-deleted", sensorAssigned = "sensor-assigned", sensorRenamed = "sensor-renamed"
+    case gatewayRevoked = "gateway-revoked", sessionStopped = "session-stopped", sessionSaved = "session-saved", sessionDiscarded = "session-discarded"
 
     static let cookieName = "hw_notice"
 
@@ -28,6 +31,18 @@ enum Notice: String, CaseIterable {
         case .requestAccepted: "Request accepted: you are now friends."
         case .requestDenied: "Request declined."
         case .friendRemoved: "Friend removed."
+        case .teamCreated: "Team created. Add players and give each their sensor."
+        case .teamDeleted: "Team deleted. Its players are kept, in no team."
+        case .playerAdded: "Player added."
+        case .playerRemoved: "Player taken out of the team."
+        case .playerSaved: "Player saved."
+        case .playerDeleted: "Player deleted."
+        case .sensorAssigned: "Sensor saved."
+        case .sensorRenamed: "Sensor renamed."
+        case .gatewayRevoked: "Gateway revoked: its token no longer works."
+        case .sessionStopped: "Recording stopped. Save the session to keep it, or discard it."
+        case .sessionSaved: "Session saved."
+        case .sessionDiscarded: "Session discarded. The readings stay with the sensors."
         }
     }
 

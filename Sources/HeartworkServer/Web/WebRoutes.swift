@@ -18,5 +18,6 @@ struct WebRoutes {
         WebProfilePages(services: services, pages: pages).register(on: signedIn)
         WebFriendPages(services: services, pages: pages).register(on: signedIn)
         WebWorkoutPages(services: services, pages: pages, mapTiles: mapTiles).register(on: signedIn)
+        WebTeamPages(services: services, pages: pages).register(on: signedIn)
     }
 }

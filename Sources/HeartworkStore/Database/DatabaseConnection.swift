@@ -19,6 +19,8 @@ public final class DatabaseConnection: Sendable {
     /// that runs the queries, so writers queue here instead, without blocking anything.
     private let writeGate = AsyncGate()
     private let isOpen = Mutex(true)
+    /// How to open a connection of its own (PostgreSQL's LISTEN needs one that stays open).
+    let postgresConfiguration: PostgresConnection.Configuration?
 
     public static func open(
         _ location: DatabaseLocation,
@@ -38,7 +40,7 @@ public final class DatabaseConnection: Sendable {
             let database = pooled.sql(queryLogLevel: .trace)
             // journal_mode is a property of the file: set once, every connection then uses WAL.
             try await database.raw("PRAGMA journal_mode = WAL").run()
-            return DatabaseConnection(engine: .sqlite, sql: database, sqlite: pooled) {
+            return DatabaseConnection(engine: .sqlite, sql: database, sqlite: pooled, postgres: nil) {
                 try await pool.pool.shutdownAsync()
                 try await threadPool.shutdownGracefully()
             }
@@ -53,12 +55,16 @@ public final class DatabaseConnection: Sendable {
                 source: PostgresConnectionSource(sqlConfiguration: configuration),
                 maxConnectionsPerEventLoop: maxConnectionsPerEventLoop, logger: logger, on: eventLoopGroup))
             let database = pool.pool.database(logger: logger).sql(queryLogLevel: .trace)
-            return DatabaseConnection(engine: .postgres, sql: database, sqlite: nil) { try await pool.pool.shutdownAsync() }
+            return DatabaseConnection(engine: .postgres, sql: database, sqlite: nil, postgres: configuration.coreConfiguration) {
+                try await pool.pool.shutdownAsync()
+            }
         }
     }
 
-    private init(engine: SQLEngine, sql: any SQLDatabase, sqlite: PooledSQLiteDatabase?, shutdown: @escaping @Sendable () async throws -> Void) {
+    private init(engine: SQLEngine, sql: any SQLDatabase, sqlite: PooledSQLiteDatabase?, postgres: PostgresConnection.Configuration?,
+                 shutdown: @escaping @Sendable () async throws -> Void) {
         self.engine = engine
+        postgresConfiguration = postgres
         self.sql = sql
         self.sqlite = sqlite
         self.shutdownPool = shutdown

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Times are stored as BIGINT milliseconds since 1970 on both engines.
-extension Date {
+public extension Date {
     var millisecondsSince1970: Int64 {
         let milliseconds = (timeIntervalSince1970 * 1000).rounded()
         // Clamped: a date from outside can never overflow the conversion.

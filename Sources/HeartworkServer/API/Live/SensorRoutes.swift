@@ -11,14 +11,17 @@ struct SensorRoutes {
 
     func register(on api: RouterGroup<AuthenticatedContext>) {
         api.get("sensors") { _, context -> SensorListResponse in
-            SensorListResponse(sensors: try await services.live.sensors(of: context.user).map(SensorResponse.init))
+            let players = try await services.teams.players(of: context.user)
+            return SensorListResponse(sensors: try await services.live.sensors(of: context.user).map { SensorResponse($0, players: players) })
         }
         api.get("sensors/:sensorID") { _, context -> SensorResponse in
-            SensorResponse(try await services.live.sensor(try context.parameters.require("sensorID"), of: context.user))
+            SensorResponse(try await services.live.sensor(try context.parameters.require("sensorID"), of: context.user),
+                           players: try await services.teams.players(of: context.user))
         }
         api.patch("sensors/:sensorID") { request, context -> SensorResponse in
             let body = try await RequestBody.jsonObject(request, allowed: ["name"], limit: 4 * 1024)
-            return SensorResponse(try await services.live.rename(try context.parameters.require("sensorID"), of: context.user, to: try body.string("name")))
+            return SensorResponse(try await services.live.rename(try context.parameters.require("sensorID"), of: context.user, to: try body.string("name")),
+                                  players: try await services.teams.players(of: context.user))
         }
         api.get("sensors/:sensorID/heart-rate") { request, context -> Response in
             let parameters = request.uri.queryParameters
@@ -40,8 +43,17 @@ struct SensorResponse: ResponseEncodable {
     let lastBpm: Int?
     let contact: String?
     let battery: Int?
+    /// The players who wear it by default (at most one per team).
+    let assignedPlayers: [AssignedPlayer]
 
-    init(_ sensor: SensorRecord) {
+    struct AssignedPlayer: Encodable {
+        let id: String
+        let name: String
+        let teamID: String?
+    }
+
+    init(_ sensor: SensorRecord, players: [PlayerRecord]) {
+        assignedPlayers = players.filter { $0.sensorID == sensor.id }.map { AssignedPlayer(id: $0.id, name: $0.name, teamID: $0.teamID) }
         id = sensor.id
         address = sensor.address
         name = sensor.name

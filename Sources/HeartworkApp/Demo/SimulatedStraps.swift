@@ -5,10 +5,13 @@ import HeartworkFormats
 /// Simulated chest straps as a gateway hears them: real 0x2A37 bytes (8-bit heart rate,
 /// sensor contact, up to nine RR intervals a notification) from the synthetic RR model, each
 /// strap at its own heart rate, with occasional artifacts, batteries that drain, and straps
-/// that lose skin contact or drop out for a few seconds and come back.
-struct SimulatedStraps {
-    struct Strap {
-        let address: String
+/// that lose skin contact or drop out for a few seconds and come back. The RR series repeats
+/// once used up, so a strap streams for as long as it is asked to. Sequence numbers start at
+/// `sequenceBase` (the simulator and the demo use the time in tenths of a second, so a
+/// restarted simulator's readings are new readings, not resends of old ones).
+public struct SimulatedStraps: Sendable {
+    public struct Strap: Sendable {
+        public let address: String
         var rr: [Double]
         var beat = 0
         var elapsedMilliseconds = 0.0
@@ -18,11 +21,11 @@ struct SimulatedStraps {
         var looseTicks = 0
     }
 
-    private(set) var straps: [Strap]
+    public private(set) var straps: [Strap]
     private var random: SplitMix64
-    let tickMilliseconds: Double
+    public let tickMilliseconds: Double
 
-    init(count: Int, minutes: Double, rate: Double, seed: UInt64) {
+    public init(count: Int, minutes: Double, rate: Double, seed: UInt64, sequenceBase: Int = 0) {
         random = SplitMix64(seed: seed)
         tickMilliseconds = 1000 / rate
         var straps = [Strap]()
@@ -35,14 +38,14 @@ struct SimulatedStraps {
             var artifacts = SplitMix64(seed: seed ^ UInt64(index) ^ 0x5EED)
             rr = ArtifactInjector.inject(into: rr, everyBeats: 150, using: &artifacts).0
             let address = String(format: "C0:DE:%02X:%02X:%02X:%02X", (index >> 24) & 0xFF, (index >> 16) & 0xFF, (index >> 8) & 0xFF, index & 0xFF)
-            straps.append(Strap(address: address, rr: rr, battery: 60 + Double((index * 37) % 41)))
+            straps.append(Strap(address: address, rr: rr, sequence: sequenceBase, battery: 60 + Double((index * 37) % 41)))
         }
         self.straps = straps
     }
 
     /// The readings of one tick, one per strap that is heard, each with the beats that fell
     /// in the tick.
-    mutating func tick(atMilliseconds now: Int) -> [GatewayReading] {
+    public mutating func tick(atMilliseconds now: Int) -> [GatewayReading] {
         var readings = [GatewayReading]()
         for index in straps.indices {
             var strap = straps[index]
@@ -56,6 +59,7 @@ struct SimulatedStraps {
                 strap.beat += 1
             }
             strap.elapsedMilliseconds -= consumed
+            if strap.beat >= strap.rr.count { strap.beat = 0 }
             strap.battery = max(0, strap.battery - tickMilliseconds / 60_000 * 0.2)
             // About once in 20 minutes a strap drops out for 3–8 s; about once in 10 it slips off the skin.
             let ticksPerMinute = 60_000 / tickMilliseconds

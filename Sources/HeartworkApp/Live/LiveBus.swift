@@ -1,0 +1,121 @@
+import Foundation
+import HeartworkCore
+import HeartworkFormats
+import HeartworkStore
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// Carries live events to every Heartwork instance that shares the database: new readings
+/// (for the viewers of their owner, wherever they are connected) and revoked sessions (so a
+/// sign-out or a password change on one instance is honoured by the others at once).
+///
+/// Events always reach this instance directly, in process. On PostgreSQL they also go out
+/// as NOTIFY on the channel `heartwork_live` (`LiveBusCodec`: JSON cut into payloads under
+/// 8000 bytes, tagged with the sender so it skips its own), and a `LISTEN` connection of
+/// each instance passes what the others send to its hub and session cache. On SQLite there
+/// is one instance per file, and the bus is the in-process path alone.
+public final class LiveBus: Service, Sendable {
+    public static let channel = "heartwork_live"
+    public let instanceID = UUID().uuidString.lowercased()
+    let store: HeartworkStore
+    let hub: LiveHub
+    let sessionCache: SessionCache
+    let logger: Logger
+    /// Listening yet, and who waits for it (tests).
+    private let listening = Mutex<(ready: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
+
+    init(store: HeartworkStore, hub: LiveHub, sessionCache: SessionCache, logger: Logger) {
+        self.store = store
+        self.hub = hub
+        self.sessionCache = sessionCache
+        self.logger = logger
+        guard store.sharesNotifications else { return }
+        sessionCache.announceForgetting { [weak self] forgotten in
+            switch forgotten {
+            case .session(let hash): self?.send(.forgetSession(tokenHash: hash))
+            case .user(let id): self?.send(.forgetUser(userID: id))
+            }
+        }
+    }
+
+    var isShared: Bool { store.sharesNotifications }
+
+    /// New readings of a user's sensors: to this instance's viewers now, and to the others.
+    func publish(userID: String, _ events: [LiveEvent]) async {
+        guard !events.isEmpty else { return }
+        await hub.publish(userID: userID, events)
+        guard isShared else { return }
+        let readings = events.map { BusReading(sensorID: $0.sensor.id, address: $0.sensor.address, name: $0.sensor.name, reading: $0.reading) }
+        send(.readings(userID: userID, readings))
+    }
+
+    /// Sends without making the caller wait for the database: the in-process path has already
+    /// run, and a viewer on another instance is better served late than a gateway slowed.
+    func send(_ message: LiveBusMessage) {
+        let payloads = LiveBusCodec.encode(message, instance: instanceID)
+        let store = store, logger = logger
+        Task {
+            do {
+                try await store.notify(channel: Self.channel, payloads: payloads)
+            } catch {
+                logger.warning("could not tell the other instances", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+
+    /// What another instance said.
+    func receive(_ payload: String) async {
+        let decoded: (instance: String, message: LiveBusMessage)
+        do {
+            decoded = try LiveBusCodec.decode(payload)
+        } catch {
+            logger.warning("ignoring a malformed bus notification", metadata: ["error": "\(error)"])
+            return
+        }
+        guard decoded.instance != instanceID else { return }
+        switch decoded.message {
+        case .readings(let userID, let readings):
+            await hub.publish(userID: userID, readings.map { item in
+                LiveEvent(sensor: SensorRecord(id: item.sensorID, userID: userID, address: item.address, name: item.name, createdAt: .distantPast),
+                          reading: item.reading)
+            })
+        case .forgetSession(let hash):
+            sessionCache.forgetHere(.session(tokenHash: hash))
+        case .forgetUser(let userID):
+            sessionCache.forgetHere(.user(id: userID))
+        }
+    }
+
+    /// Waits until this instance listens to the others (at once on SQLite).
+    public func waitUntilListening() async {
+        guard isShared else { return }
+        await withCheckedContinuation { continuation in
+            let ready = listening.withLock { state in
+                if !state.ready { state.waiting.append(continuation) }
+                return state.ready
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    public func run() async throws {
+        guard isShared else {
+            // Nothing to listen to on SQLite; a service group's service runs until shutdown.
+            try? await gracefulShutdown()
+            return
+        }
+        await cancelWhenGracefulShutdown { [self] in
+            await store.listen(channel: Self.channel, logger: logger, onConnected: { [self] in
+                let waiting = listening.withLock { state in
+                    state.ready = true
+                    defer { state.waiting.removeAll() }
+                    return state.waiting
+                }
+                for continuation in waiting { continuation.resume() }
+            }, receive: { [self] payload in
+                await receive(payload)
+            })
+        }
+    }
+}

@@ -1,0 +1,163 @@
+import HeartworkCore
+
+/// A reading as it travels between instances: enough for a viewer's feed message.
+public struct BusReading: Sendable, Hashable {
+    public var sensorID: String
+    public var address: String
+    public var name: String?
+    public var reading: SensorReading
+
+    public init(sensorID: String, address: String, name: String?, reading: SensorReading) {
+        self.sensorID = sensorID
+        self.address = address
+        self.name = name
+        self.reading = reading
+    }
+}
+
+/// What one Heartwork instance tells the others sharing its PostgreSQL database.
+public enum LiveBusMessage: Sendable, Hashable {
+    /// New readings of a user's sensors, for that user's viewers.
+    case readings(userID: String, [BusReading])
+    /// A signed-out session: every instance forgets it at once.
+    case forgetSession(tokenHash: String)
+    /// A password change or profile edit: every instance reloads the user's sessions.
+    case forgetUser(userID: String)
+}
+
+/// The text of bus notifications: compact JSON, cut into payloads PostgreSQL's NOTIFY takes
+/// (under its 8000-byte limit), each tagged with the sending instance so it can skip its own.
+///
+///     {"v":1,"i":"<instance>","k":"r","u":"<user>","r":[["<sensor id>","<address>","<name>"|null,seq,at,bpm,"<contact>",battery|null,[rr ticks…]],…]}
+///     {"v":1,"i":"<instance>","k":"s","t":"<token hash>"}
+///     {"v":1,"i":"<instance>","k":"u","u":"<user>"}
+public enum LiveBusCodec {
+    public static let maximumPayloadBytes = 7_900
+
+    public struct Malformed: Error, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
+    public static func encode(_ message: LiveBusMessage, instance: String) -> [String] {
+        switch message {
+        case .forgetSession(let hash):
+            return [single(instance: instance, kind: "s") { $0.key("t"); $0.string(hash) }]
+        case .forgetUser(let userID):
+            return [single(instance: instance, kind: "u") { $0.key("u"); $0.string(userID) }]
+        case .readings(let userID, let readings):
+            var payloads = [String]()
+            var items = [[UInt8]]()
+            var size = 0
+            let overhead = 64 + instance.utf8.count + userID.utf8.count
+            func flush() {
+                guard !items.isEmpty else { return }
+                var bytes = Array(#"{"v":1,"i":"#.utf8)
+                var header = JSONWriter(capacity: 128)
+                header.string(instance)
+                bytes += header.bytes
+                bytes += Array(#","k":"r","u":"#.utf8)
+                var user = JSONWriter(capacity: 64)
+                user.string(userID)
+                bytes += user.bytes
+                bytes += Array(#","r":["#.utf8)
+                for (index, item) in items.enumerated() {
+                    if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                    bytes += item
+                }
+                bytes += Array("]}".utf8)
+                payloads.append(String(decoding: bytes, as: UTF8.self))
+                items.removeAll(keepingCapacity: true)
+                size = 0
+            }
+            for reading in readings {
+                let item = encode(reading)
+                if !items.isEmpty && overhead + size + item.count + 1 > maximumPayloadBytes { flush() }
+                items.append(item)
+                size += item.count + 1
+            }
+            flush()
+            return payloads
+        }
+    }
+
+    private static func single(instance: String, kind: StaticString, _ body: (inout JSONWriter) -> Void) -> String {
+        var json = JSONWriter(capacity: 160)
+        json.beginObject()
+        json.field("v", 1)
+        json.field("i", instance)
+        json.key("k")
+        json.string(String(describing: kind))
+        body(&json)
+        json.endObject()
+        return String(decoding: json.bytes, as: UTF8.self)
+    }
+
+    private static func encode(_ item: BusReading) -> [UInt8] {
+        var json = JSONWriter(capacity: 96 + item.reading.rrIntervalTicks.count * 5)
+        json.beginArray()
+        json.string(item.sensorID)
+        json.string(item.address)
+        if let name = item.name { json.string(name) } else { json.null() }
+        json.integer(item.reading.sequence)
+        json.integer(item.reading.atMilliseconds)
+        json.integer(item.reading.beatsPerMinute)
+        json.string(item.reading.contact.rawValue)
+        if let battery = item.reading.battery { json.integer(battery) } else { json.null() }
+        json.beginArray()
+        for tick in item.reading.rrIntervalTicks { json.integer(Int(tick)) }
+        json.endArray()
+        json.endArray()
+        return json.bytes
+    }
+
+    public static func decode(_ payload: String) throws -> (instance: String, message: LiveBusMessage) {
+        let value: JSONValue
+        do {
+            value = try JSONValue.parse(Array(payload.utf8), maximumDepth: 8)
+        } catch {
+            throw Malformed(description: "not JSON: \(error)")
+        }
+        guard case .object(let members) = value else { throw Malformed(description: "not an object") }
+        func member(_ key: String) -> JSONValue? { members.first { $0.key == key }?.value }
+        guard case .string(let instance)? = member("i"), case .string(let kind)? = member("k") else {
+            throw Malformed(description: "no instance or kind")
+        }
+        switch kind {
+        case "s":
+            guard case .string(let hash)? = member("t") else { throw Malformed(description: "no token hash") }
+            return (instance, .forgetSession(tokenHash: hash))
+        case "u":
+            guard case .string(let user)? = member("u") else { throw Malformed(description: "no user") }
+            return (instance, .forgetUser(userID: user))
+        case "r":
+            guard case .string(let user)? = member("u"), case .array(let items)? = member("r") else { throw Malformed(description: "no user or readings") }
+            return (instance, .readings(userID: user, try items.map(reading)))
+        default:
+            throw Malformed(description: "unknown kind \(kind)")
+        }
+    }
+
+    private static func reading(_ value: JSONValue) throws -> BusReading {
+        guard case .array(let fields) = value, fields.count == 9,
+              case .string(let sensorID) = fields[0], case .string(let address) = fields[1],
+              let sequence = integer(fields[3]), let at = integer(fields[4]), let bpm = integer(fields[5]),
+              case .string(let contactText) = fields[6], let contact = SensorContact(rawValue: contactText),
+              case .array(let ticks) = fields[8] else {
+            throw Malformed(description: "a reading is not [sensor, address, name, seq, at, bpm, contact, battery, [rr]]")
+        }
+        var name: String?
+        if case .string(let text) = fields[2] { name = text }
+        let battery = integer(fields[7])
+        let rr = try ticks.map { tick -> UInt16 in
+            guard let value = integer(tick), let ticks = UInt16(exactly: value) else { throw Malformed(description: "an RR interval is not 0–65535") }
+            return ticks
+        }
+        return BusReading(sensorID: sensorID, address: address, name: name, reading: SensorReading(
+            sequence: sequence, atMilliseconds: at, beatsPerMinute: bpm, contact: contact, battery: battery, rrIntervalTicks: rr))
+    }
+
+    private static func integer(_ value: JSONValue) -> Int? {
+        guard case .number(let number) = value, number == number.rounded(), abs(number) < 9_007_199_254_740_992 else { return nil }
+        return Int(number)
+    }
+}

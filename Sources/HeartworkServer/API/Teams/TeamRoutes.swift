@@ -1,0 +1,161 @@
+import Foundation
+import HeartworkApp
+import HeartworkStore
+import Hummingbird
+
+/// A coach's players, teams and team sessions (FitLabTeam): docs/PROTOCOL.md §8 and the
+/// OpenAPI document.
+struct TeamRoutes {
+    let services: HeartworkServices
+
+    func register(on api: RouterGroup<AuthenticatedContext>) {
+        registerPlayers(on: api)
+        registerTeams(on: api)
+        registerSessions(on: api)
+    }
+
+    private func registerPlayers(on api: RouterGroup<AuthenticatedContext>) {
+        api.get("players") { _, context -> PlayerListResponse in
+            PlayerListResponse(players: try await services.teams.players(of: context.user).map(PlayerResponse.init))
+        }
+        api.post("players") { request, context -> Response in
+            let input = try PlayerRequest.input(try await RequestBody.jsonObject(request, allowed: PlayerRequest.fields))
+            let player = try await services.teams.createPlayer(input, for: context.user)
+            var response = try APIJSON.response(PlayerResponse(player), status: .created)
+            response.headers[.location] = "/api/players/\(player.id)"
+            return response
+        }
+        api.get("players/:playerID") { _, context -> PlayerResponse in
+            PlayerResponse(try await services.teams.player(try context.parameters.require("playerID"), of: context.user))
+        }
+        api.patch("players/:playerID") { request, context -> PlayerResponse in
+            let input = try PlayerRequest.input(try await RequestBody.jsonObject(request, allowed: PlayerRequest.fields))
+            return PlayerResponse(try await services.teams.updatePlayer(try context.parameters.require("playerID"), input, of: context.user))
+        }
+        api.delete("players/:playerID") { _, context -> HTTPResponse.Status in
+            try await services.teams.deletePlayer(try context.parameters.require("playerID"), of: context.user)
+            return .noContent
+        }
+        api.put("players/:playerID/photo") { request, context -> HTTPResponse.Status in
+            let bytes = try await RequestBody.bytes(request, limit: TeamService.maximumPhotoBytes)
+            do {
+                try await services.teams.setPhoto(try context.parameters.require("playerID"), of: context.user, bytes: bytes)
+            } catch let error as AppError where error.kind == .invalid {
+                throw Problem(.unsupportedMediaType, "Unsupported image", detail: error.detail, field: error.field)
+            }
+            return .noContent
+        }
+        api.get("players/:playerID/photo") { _, context -> Response in
+            let photo = try await services.teams.photo(try context.parameters.require("playerID"), of: context.user)
+            var headers = HTTPFields()
+            headers[.contentType] = photo.contentType
+            headers[.cacheControl] = "private, no-cache"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(data: photo.data)))
+        }
+    }
+
+    private func registerTeams(on api: RouterGroup<AuthenticatedContext>) {
+        api.get("teams") { _, context -> TeamListResponse in
+            let players = try await services.teams.players(of: context.user)
+            return TeamListResponse(teams: try await services.teams.teams(of: context.user).map { team in
+                TeamResponse(team, players: players.filter { $0.teamID == team.id })
+            })
+        }
+        api.post("teams") { request, context -> Response in
+            let body = try await RequestBody.jsonObject(request, allowed: ["name"], limit: 4 * 1024)
+            let team = try await services.teams.createTeam(name: try body.string("name"), for: context.user)
+            var response = try APIJSON.response(TeamResponse(team, players: []), status: .created)
+            response.headers[.location] = "/api/teams/\(team.id)"
+            return response
+        }
+        api.get("teams/:teamID") { _, context -> TeamResponse in
+            let id = try context.parameters.require("teamID")
+            let team = try await services.teams.team(id, of: context.user)
+            return TeamResponse(team, players: try await services.teams.members(of: id, for: context.user))
+        }
+        api.patch("teams/:teamID") { request, context -> TeamResponse in
+            let body = try await RequestBody.jsonObject(request, allowed: ["name"], limit: 4 * 1024)
+            let id = try context.parameters.require("teamID")
+            let team = try await services.teams.renameTeam(id, of: context.user, to: try body.string("name"))
+            return TeamResponse(team, players: try await services.teams.members(of: id, for: context.user))
+        }
+        api.delete("teams/:teamID") { _, context -> HTTPResponse.Status in
+            try await services.teams.deleteTeam(try context.parameters.require("teamID"), of: context.user)
+            return .noContent
+        }
+        api.put("teams/:teamID/players/:playerID") { _, context -> PlayerResponse in
+            PlayerResponse(try await services.teams.addPlayer(
+                try context.parameters.require("playerID"), to: try context.parameters.require("teamID"), for: context.user))
+        }
+        api.delete("teams/:teamID/players/:playerID") { _, context -> HTTPResponse.Status in
+            try await services.teams.removePlayer(
+                try context.parameters.require("playerID"), from: try context.parameters.require("teamID"), for: context.user)
+            return .noContent
+        }
+        api.get("teams/:teamID/board") { _, context -> Response in
+            let board = try await services.teamSessions.board(of: try context.parameters.require("teamID"), for: context.user)
+            return try APIJSON.response(TeamBoardResponse(board))
+        }
+    }
+
+    private func registerSessions(on api: RouterGroup<AuthenticatedContext>) {
+        api.get("teams/:teamID/sessions") { _, context -> TeamSessionListResponse in
+            TeamSessionListResponse(sessions: try await services.teamSessions.sessions(of: try context.parameters.require("teamID"), for: context.user)
+                .map { TeamSessionResponse($0) })
+        }
+        api.post("teams/:teamID/sessions") { request, context -> Response in
+            let start = try TeamSessionStartRequest.read(try await RequestBody.jsonObject(request, allowed: TeamSessionStartRequest.fields))
+            let session = try await services.teamSessions.start(
+                teamID: try context.parameters.require("teamID"), participants: start.participants, countdownSeconds: start.countdown,
+                plannedSeconds: start.duration, for: context.user)
+            var response = try APIJSON.response(TeamSessionResponse(session), status: .created)
+            response.headers[.location] = "/api/team-sessions/\(session.id)"
+            return response
+        }
+        api.get("team-sessions/:sessionID") { _, context -> TeamSessionResponse in
+            TeamSessionResponse(try await services.teamSessions.session(try context.parameters.require("sessionID"), of: context.user))
+        }
+        api.patch("team-sessions/:sessionID") { request, context -> TeamSessionResponse in
+            let body = try await RequestBody.jsonObject(request, allowed: ["reviewed", "exported"], limit: 4 * 1024)
+            return TeamSessionResponse(try await services.teamSessions.mark(
+                try context.parameters.require("sessionID"), of: context.user,
+                reviewed: try body.optionalBool("reviewed"), exported: try body.optionalBool("exported")))
+        }
+        api.delete("team-sessions/:sessionID") { _, context -> HTTPResponse.Status in
+            try await services.teamSessions.discard(try context.parameters.require("sessionID"), of: context.user)
+            return .noContent
+        }
+        api.post("team-sessions/:sessionID/stop") { _, context -> TeamSessionResponse in
+            TeamSessionResponse(try await services.teamSessions.stop(try context.parameters.require("sessionID"), of: context.user))
+        }
+        api.post("team-sessions/:sessionID/save") { _, context -> TeamSessionResponse in
+            TeamSessionResponse(try await services.teamSessions.save(try context.parameters.require("sessionID"), of: context.user))
+        }
+        api.get("team-sessions/:sessionID/review") { _, context -> Response in
+            let review = try await services.teamSessions.review(try context.parameters.require("sessionID"), of: context.user)
+            let team = try await services.teams.team(review.session.teamID, of: context.user)
+            return try APIJSON.response(TeamSessionReviewResponse(review, teamName: team.name))
+        }
+        api.get("team-sessions/:sessionID/export") { request, context -> Response in
+            let format = request.uri.queryParameters.get("format") ?? "json"
+            guard format == "json" || format == "csv" else {
+                throw AppError.invalid("format is json or csv", field: "format")
+            }
+            let id = try context.parameters.require("sessionID")
+            let review = try await services.teamSessions.review(id, of: context.user)
+            let team = try await services.teams.team(review.session.teamID, of: context.user)
+            _ = try await services.teamSessions.mark(id, of: context.user, reviewed: nil, exported: true)
+            var response: Response
+            if format == "csv" {
+                var headers = HTTPFields()
+                headers[.contentType] = "text/csv; charset=utf-8"
+                response = Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: TeamSessionCSV.csv(review))))
+            } else {
+                response = try APIJSON.response(TeamSessionReviewResponse(review, teamName: team.name, includesRR: true))
+            }
+            let day = review.session.startsAt.formatted(.iso8601.year().month().day())
+            response.headers[.contentDisposition] = "attachment; filename=\"team-session-\(day).\(format)\""
+            return response
+        }
+    }
+}

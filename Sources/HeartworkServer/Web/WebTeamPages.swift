@@ -1,0 +1,349 @@
+import Foundation
+import HeartworkApp
+import HeartworkCharts
+import HeartworkCore
+import HeartworkStore
+import Hummingbird
+
+/// FitLabTeam in the web app: teams, players, sensors and gateways (`/teams`), a team
+/// (`/teams/{id}`), a player (`/players/{id}`), the coach's big screen (`/teams/{id}/live`)
+/// and a session's review (`/team-sessions/{id}`). Forms post back and redirect; a form with
+/// mistakes comes back with each one next to its field.
+struct WebTeamPages {
+    let services: HeartworkServices
+    let pages: PageRenderer
+
+    struct NameForm: Decodable { let name: String? }
+    struct PlayerForm: Decodable {
+        let name: String?, number: String?, birthDate: String?, sex: String?, restingHeartRate: String?, maximumHeartRate: String?
+        let weightKilograms: String?, teamID: String?, sensorID: String?
+    }
+    struct SensorForm: Decodable { let sensorID: String? }
+    struct AddForm: Decodable { let playerID: String? }
+    struct StartForm: Decodable { let countdownSeconds: String?, durationMinutes: String? }
+
+    func register(on router: RouterGroup<AuthenticatedContext>) {
+        router.get("teams") { request, context -> Response in
+            try await overview(request, context)
+        }
+        router.post("teams") { request, context -> Response in
+            let form = try await WebForm.decode(NameForm.self, from: request)
+            do {
+                let team = try await services.teams.createTeam(name: form.name ?? "", for: context.user)
+                return pages.redirect(to: "/teams/\(team.id)", notice: .teamCreated)
+            } catch let error as AppError where error.kind == .invalid || error.kind == .conflict {
+                return try await overview(request, context, extra: ["teamForm": ["name": form.name ?? ""]], error: error)
+            }
+        }
+        router.post("players") { request, context -> Response in
+            let form = try await WebForm.decode(PlayerForm.self, from: request)
+            do {
+                let player = try await services.teams.createPlayer(try input(form, creating: true), for: context.user)
+                return pages.redirect(to: player.teamID.map { "/teams/\($0)" } ?? "/teams", notice: .playerAdded)
+            } catch let error as AppError where error.kind == .invalid || error.kind == .conflict {
+                return try await overview(request, context, extra: ["playerForm": formValues(form)], error: error)
+            }
+        }
+        router.post("gateways") { request, context -> Response in
+            let form = try await WebForm.decode(NameForm.self, from: request)
+            do {
+                let created = try await services.gateways.create(name: form.name ?? "", for: context.user)
+                // The token is shown on this page only, once.
+                return try await overview(request, context, extra: ["newGateway": ["name": created.gateway.name, "token": created.token]])
+            } catch let error as AppError where error.kind == .invalid || error.kind == .conflict {
+                return try await overview(request, context, error: error)
+            }
+        }
+        router.post("gateways/:gatewayID/revoke") { _, context -> Response in
+            try await services.gateways.revoke(try context.parameters.require("gatewayID"), of: context.user)
+            return pages.redirect(to: "/teams#gateways", notice: .gatewayRevoked)
+        }
+        router.post("sensors/:sensorID") { request, context -> Response in
+            let form = try await WebForm.decode(NameForm.self, from: request)
+            do {
+                _ = try await services.live.rename(try context.parameters.require("sensorID"), of: context.user, to: form.name ?? "")
+                return pages.redirect(to: "/teams#sensors", notice: .sensorRenamed)
+            } catch let error as AppError where error.kind == .invalid {
+                return try await overview(request, context, error: error)
+            }
+        }
+        router.get("teams/:teamID") { request, context -> Response in
+            try await team(request, context)
+        }
+        router.post("teams/:teamID/delete") { _, context -> Response in
+            try await services.teams.deleteTeam(try context.parameters.require("teamID"), of: context.user)
+            return pages.redirect(to: "/teams", notice: .teamDeleted)
+        }
+        router.post("teams/:teamID/players") { request, context -> Response in
+            let teamID = try context.parameters.require("teamID")
+            let form = try await WebForm.decode(AddForm.self, from: request)
+            do {
+                _ = try await services.teams.addPlayer(form.playerID ?? "", to: teamID, for: context.user)
+                return pages.redirect(to: "/teams/\(teamID)", notice: .playerAdded)
+            } catch let error as AppError where error.kind == .invalid || error.kind == .conflict || error.kind == .notFound {
+                return try await team(request, context, error: error.kind == .notFound ? AppError.invalid("choose one of your players", field: "playerID") : error)
+            }
+        }
+        router.post("teams/:teamID/players/:playerID/remove") { _, context -> Response in
+            let teamID = try context.parameters.require("teamID")
+            try await services.teams.removePlayer(try context.parameters.require("playerID"), from: teamID, for: context.user)
+            return pages.redirect(to: "/teams/\(teamID)", notice: .playerRemoved)
+        }
+        router.post("teams/:teamID/players/:playerID/sensor") { request, context -> Response in
+            let teamID = try context.parameters.require("teamID")
+            let form = try await WebForm.decode(SensorForm.self, from: request)
+            do {
+                let sensor: FieldUpdate<String> = WebForm.nonEmpty(form.sensorID).map { .set($0) } ?? .clear
+                _ = try await services.teams.updatePlayer(try context.parameters.require("playerID"), PlayerInput(sensorID: sensor), of: context.user)
+                return pages.redirect(to: "/teams/\(teamID)", notice: .sensorAssigned)
+            } catch let error as AppError where error.kind == .invalid || error.kind == .conflict {
+                return try await team(request, context, error: error)
+            }
+        }
+        router.post("teams/:teamID/sessions") { request, context -> Response in
+            let teamID = try context.parameters.require("teamID")
+            let form = try await WebForm.decode(StartForm.self, from: request)
+            do {
+                let countdown = try WebForm.number(form.countdownSeconds, field: "countdownSeconds").map { Int($0) } ?? 0
+                let minutes = try WebForm.number(form.durationMinutes, field: "durationMinutes")
+                let planned = try minutes.map { minutes -> Int in
+                    guard minutes.isFinite, minutes >= 1, minutes <= 720 else { throw AppError.invalid("a duration is 1–720 minutes, or continuous", field: "durationMinutes") }
+                    return Int(minutes * 60)
+                }
+                _ = try await services.teamSessions.start(teamID: teamID, participants: nil, countdownSeconds: countdown, plannedSeconds: planned, for: context.user)
+                return pages.redirect(to: "/teams/\(teamID)/live")
+            } catch let error as AppError where error.kind == .invalid || error.kind == .conflict {
+                return try await coach(request, context, error: error)
+            }
+        }
+        router.get("teams/:teamID/live") { request, context -> Response in
+            try await coach(request, context)
+        }
+        router.post("team-sessions/:sessionID/:action") { _, context -> Response in
+            let id = try context.parameters.require("sessionID")
+            let session = try await services.teamSessions.session(id, of: context.user)
+            switch try context.parameters.require("action") {
+            case "stop":
+                _ = try await services.teamSessions.stop(id, of: context.user)
+                return pages.redirect(to: "/teams/\(session.teamID)/live", notice: .sessionStopped)
+            case "save":
+                _ = try await services.teamSessions.save(id, of: context.user)
+                return pages.redirect(to: "/team-sessions/\(id)", notice: .sessionSaved)
+            case "discard":
+                try await services.teamSessions.discard(id, of: context.user)
+                return pages.redirect(to: "/teams/\(session.teamID)", notice: .sessionDiscarded)
+            case "reviewed", "unreviewed":
+                _ = try await services.teamSessions.mark(id, of: context.user, reviewed: try context.parameters.require("action") == "reviewed", exported: nil)
+                return pages.redirect(to: "/team-sessions/\(id)")
+            default:
+                throw AppError.notFound("action")
+            }
+        }
+        router.get("team-sessions/:sessionID") { request, context -> Response in
+            let review = try await services.teamSessions.review(try context.parameters.require("sessionID"), of: context.user)
+            let team = try await services.teams.team(review.session.teamID, of: context.user)
+            let page = TeamSessionPage(review: review, team: team, zone: TimeZones.zone(context.user.timeZone))
+            return pages.page("team-session", title: page.title, values: page.values(), request: request, identity: context.identity)
+        }
+        router.get("players/:playerID") { request, context -> Response in
+            try await player(request, context)
+        }
+        router.post("players/:playerID") { request, context -> Response in
+            let id = try context.parameters.require("playerID")
+            let form = try await WebForm.decode(PlayerForm.self, from: request, requiringFields: true)
+            do {
+                let player = try await services.teams.updatePlayer(id, try input(form, creating: false), of: context.user)
+                return pages.redirect(to: "/players/\(player.id)", notice: .playerSaved)
+            } catch let error as AppError where error.kind == .invalid || error.kind == .conflict {
+                return try await player(request, context, form: formValues(form), error: error)
+            }
+        }
+        router.post("players/:playerID/delete") { _, context -> Response in
+            try await services.teams.deletePlayer(try context.parameters.require("playerID"), of: context.user)
+            return pages.redirect(to: "/teams", notice: .playerDeleted)
+        }
+    }
+
+    // MARK: Pages
+
+    private func overview(_ request: Request, _ context: AuthenticatedContext, extra: [String: Any] = [:], error: AppError? = nil) async throws -> Response {
+        let user = context.user
+        let zone = TimeZones.zone(user.timeZone)
+        let teams = try await services.teams.teams(of: user)
+        let players = try await services.teams.players(of: user)
+        let sensors = try await services.live.sensors(of: user)
+        let gateways = try await services.gateways.list(for: user)
+        let teamNames = Dictionary(teams.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        let sensorNames = Dictionary(sensors.map { ($0.id, $0.name ?? $0.address) }, uniquingKeysWith: { first, _ in first })
+        var values: [String: Any] = [
+            "teams": teams.map { team in
+                ["id": team.id, "name": team.name, "playerCount": players.filter { $0.teamID == team.id }.count]
+            },
+            "hasTeams": !teams.isEmpty,
+            "players": players.map { player in
+                ["id": player.id, "name": player.name, "number": player.number ?? "", "team": player.teamID.flatMap { teamNames[$0] } ?? "—",
+                 "sensor": player.sensorID.flatMap { sensorNames[$0] } ?? "—"]
+            },
+            "hasPlayers": !players.isEmpty,
+            "sensors": sensors.map { sensor in
+                ["id": sensor.id, "address": sensor.address, "name": sensor.name ?? "", "battery": sensor.battery.map { "\($0) %" } ?? "—",
+                 "lastSeen": sensor.lastAt.map { Formatting.dateTime($0, zone: zone) } ?? "—", "bpm": sensor.lastBeatsPerMinute.map { "\($0)" } ?? "—",
+                 "wornBy": players.filter { $0.sensorID == sensor.id }.map(\.name).joined(separator: ", ")]
+            },
+            "hasSensors": !sensors.isEmpty,
+            "gateways": gateways.map { gateway in
+                ["id": gateway.id, "name": gateway.name, "lastSeen": gateway.lastSeenAt.map { Formatting.dateTime($0, zone: zone) } ?? "never"]
+            },
+            "hasGateways": !gateways.isEmpty,
+            "teamOptions": teams.map { ["id": $0.id, "name": $0.name] },
+            "sensorOptions": sensors.map { ["id": $0.id, "name": $0.name ?? $0.address] },
+            "serverURL": request.head.authority.map { "http://\($0)" } ?? "http://localhost:8080",
+        ]
+        values.merge(extra) { _, new in new }
+        if let error { values.merge(PageRenderer.formErrors(error)) { _, new in new } }
+        return pages.page("teams", title: "Teams", values: values, request: request, identity: context.identity,
+                          status: error.map { $0.kind == .conflict ? .conflict : .unprocessableContent } ?? .ok)
+    }
+
+    private func team(_ request: Request, _ context: AuthenticatedContext, error: AppError? = nil) async throws -> Response {
+        let user = context.user
+        let teamID = try context.parameters.require("teamID")
+        let team = try await services.teams.team(teamID, of: user)
+        let players = try await services.teams.players(of: user)
+        let sensors = try await services.live.sensors(of: user)
+        let sessions = try await services.teamSessions.sessions(of: teamID, for: user)
+        let zone = TimeZones.zone(user.timeZone)
+        let members = players.filter { $0.teamID == teamID }
+        var values: [String: Any] = [
+            "id": team.id, "teamID": team.id, "name": team.name,
+            "members": members.map { player in
+                [
+                    "id": player.id, "name": player.name, "number": player.number ?? "", "hasPhoto": player.hasPhoto,
+                    "initial": String(player.name.prefix(1)).uppercased(),
+                    "sensorOptions": sensors.map { sensor -> [String: Any] in
+                        let wearer = members.first { $0.id != player.id && $0.sensorID == sensor.id }?.name
+                        return ["id": sensor.id, "name": sensor.name ?? sensor.address, "selected": sensor.id == player.sensorID,
+                                "taken": wearer != nil, "takenBy": wearer ?? ""]
+                    },
+                    "noSensor": player.sensorID == nil,
+                ] as [String: Any]
+            },
+            "hasMembers": !members.isEmpty,
+            "candidates": players.filter { $0.teamID != teamID }.map { ["id": $0.id, "name": $0.name] },
+            "hasCandidates": players.contains { $0.teamID != teamID },
+            "sessions": sessions.map { session in
+                let now = Date()
+                return [
+                    "id": session.id, "when": Formatting.dateTime(session.startsAt, zone: zone), "players": session.players.count,
+                    "state": session.isRecording(now: now) ? "Recording" : session.isCountingDown(now: now) ? "Counting down"
+                        : session.state == .saved ? "Saved" : "Stopped, not saved",
+                    "open": session.state != .saved, "reviewed": session.reviewed, "exported": session.exported,
+                ] as [String: Any]
+            },
+            "hasSessions": !sessions.isEmpty,
+            "pending": sessions.filter { $0.state == .saved && !$0.reviewed }.count,
+        ]
+        if let error { values.merge(PageRenderer.formErrors(error)) { _, new in new } }
+        return pages.page("team", title: team.name, values: values, request: request, identity: context.identity,
+                          status: error.map { $0.kind == .conflict ? .conflict : .unprocessableContent } ?? .ok)
+    }
+
+    private func coach(_ request: Request, _ context: AuthenticatedContext, error: AppError? = nil) async throws -> Response {
+        let teamID = try context.parameters.require("teamID")
+        let board = try await services.teamSessions.board(of: teamID, for: context.user)
+        let session = board.session
+        let now = board.now
+        var values: [String: Any] = [
+            "teamID": board.team.id, "teamName": board.team.name, "tileCount": board.tiles.count, "noTiles": board.tiles.isEmpty,
+            "tiles": board.tiles.map { tile in
+                ["sensorID": tile.player.sensorID, "name": tile.player.name, "number": tile.player.number ?? "",
+                 "initial": String(tile.player.name.prefix(1)).uppercased(), "hasPhoto": tile.hasPhoto, "playerID": tile.player.playerID]
+            },
+            "withoutSensor": board.playersWithoutSensor.map(\.name).joined(separator: ", "),
+            "hasWithoutSensor": !board.playersWithoutSensor.isEmpty && session == nil,
+        ]
+        if let session {
+            values["session"] = [
+                "id": session.id, "recording": session.isRecording(now: now), "countingDown": session.isCountingDown(now: now),
+                "stopped": session.state == .stopped || (session.state == .recording && session.end(now: now) != nil),
+                "startsAt": Int64(session.startsAt.timeIntervalSince1970 * 1000),
+                "plannedEndAt": session.plannedSeconds.map { Int64(session.startsAt.addingTimeInterval(TimeInterval($0)).timeIntervalSince1970 * 1000) } ?? 0,
+            ] as [String: Any]
+        }
+        if let error { values.merge(PageRenderer.formErrors(error)) { _, new in new } }
+        return pages.page("coach", title: "\(board.team.name) · live", values: values, request: request, identity: context.identity,
+                          status: error.map { $0.kind == .conflict ? .conflict : .unprocessableContent } ?? .ok)
+    }
+
+    private func player(_ request: Request, _ context: AuthenticatedContext, form: [String: String]? = nil, error: AppError? = nil) async throws -> Response {
+        let player = try await services.teams.player(try context.parameters.require("playerID"), of: context.user)
+        let teams = try await services.teams.teams(of: context.user)
+        let sensors = try await services.live.sensors(of: context.user)
+        let typed = form ?? [
+            "name": player.name, "number": player.number ?? "", "birthDate": player.birthDate?.description ?? "",
+            "restingHeartRate": player.restingHeartRate.map { "\($0)" } ?? "", "maximumHeartRate": player.maximumHeartRate.map { "\($0)" } ?? "",
+            "weightKilograms": player.weightKilograms.map { Formatting.number($0, decimals: 1) } ?? "", "sex": player.sex?.rawValue ?? "",
+            "teamID": player.teamID ?? "", "sensorID": player.sensorID ?? "",
+        ]
+        var values: [String: Any] = [
+            "id": player.id, "name": player.name, "hasPhoto": player.hasPhoto, "initial": String(player.name.prefix(1)).uppercased(),
+            "form": typed,
+            "isFemale": typed["sex"] == "female", "isMale": typed["sex"] == "male", "noSex": (typed["sex"] ?? "").isEmpty,
+            "teamOptions": teams.map { ["id": $0.id, "name": $0.name, "selected": $0.id == typed["teamID"]] },
+            "noTeam": (typed["teamID"] ?? "").isEmpty,
+            "sensorOptions": sensors.map { ["id": $0.id, "name": $0.name ?? $0.address, "selected": $0.id == typed["sensorID"]] },
+            "noSensor": (typed["sensorID"] ?? "").isEmpty,
+            "backURL": player.teamID.map { "/teams/\($0)" } ?? "/teams#players",
+            "backName": player.teamID.flatMap { id in teams.first { $0.id == id }?.name } ?? "Players",
+        ]
+        if let error { values.merge(PageRenderer.formErrors(error)) { _, new in new } }
+        return pages.page("player", title: player.name, values: values, request: request, identity: context.identity,
+                          status: error.map { $0.kind == .conflict ? .conflict : .unprocessableContent } ?? .ok)
+    }
+
+    // MARK: Forms
+
+    private func formValues(_ form: PlayerForm) -> [String: String] {
+        ["name": form.name ?? "", "number": form.number ?? "", "birthDate": form.birthDate ?? "", "sex": form.sex ?? "",
+         "restingHeartRate": form.restingHeartRate ?? "", "maximumHeartRate": form.maximumHeartRate ?? "", "weightKilograms": form.weightKilograms ?? "",
+         "teamID": form.teamID ?? "", "sensorID": form.sensorID ?? ""]
+    }
+
+    /// A form's fields as a player edit: a blank optional field clears it. Every mistake in
+    /// the typing is reported at once.
+    private func input(_ form: PlayerForm, creating: Bool) throws -> PlayerInput {
+        var errors = [AppError.FieldError]()
+        func whole(_ text: String?, _ field: String) -> FieldUpdate<Int> {
+            guard let text = WebForm.nonEmpty(text) else { return .clear }
+            guard let value = Int(text) else {
+                errors.append(.init(field: field, detail: "'\(text)' is not a whole number"))
+                return .clear
+            }
+            return .set(value)
+        }
+        var input = PlayerInput()
+        input.name = form.name ?? (creating ? "" : nil)
+        input.number = WebForm.nonEmpty(form.number).map { .set($0) } ?? .clear
+        if let text = WebForm.nonEmpty(form.birthDate) {
+            if let day = CalendarDay(iso: text) { input.birthDate = .set(day) } else { errors.append(.init(field: "birthDate", detail: "'\(text)' is not a date (YYYY-MM-DD)")) }
+        } else {
+            input.birthDate = .clear
+        }
+        switch WebForm.nonEmpty(form.sex) {
+        case nil: input.sex = .clear
+        case let text?:
+            if let sex = Sex(rawValue: text) { input.sex = .set(sex) } else { errors.append(.init(field: "sex", detail: "sex is female or male")) }
+        }
+        input.restingHeartRate = whole(form.restingHeartRate, "restingHeartRate")
+        input.maximumHeartRate = whole(form.maximumHeartRate, "maximumHeartRate")
+        do {
+            input.weightKilograms = try WebForm.number(form.weightKilograms, field: "weightKilograms").map { .set($0) } ?? .clear
+        } catch let error as AppError {
+            errors += error.allFieldErrors
+        }
+        if form.teamID != nil { input.teamID = WebForm.nonEmpty(form.teamID).map { .set($0) } ?? .clear }
+        if form.sensorID != nil { input.sensorID = WebForm.nonEmpty(form.sensorID).map { .set($0) } ?? .clear }
+        if !errors.isEmpty { throw AppError.invalid(errors) }
+        return input
+    }
+}

@@ -1,0 +1,225 @@
+import Foundation
+import HeartworkCore
+import SQLKit
+
+struct SQLTeamRepository: TeamRepository {
+    let database: DatabaseConnection
+    static let playerColumns = """
+        id, user_id, name, number, birth_date, sex, resting_hr, max_hr, weight_kg, team_id, sensor_id, created_at,
+        (SELECT COUNT(*) FROM player_photos p WHERE p.player_id = players.id) AS photo_count
+        """
+    static let sessionColumns = "id, user_id, team_id, state, starts_at, planned_seconds, ended_at, reviewed, exported, created_at"
+
+    // MARK: Players
+
+    func createPlayer(_ player: PlayerRecord) async throws {
+        do {
+            try await database.execute("""
+                INSERT INTO players (id, user_id, name, number, birth_date, sex, resting_hr, max_hr, weight_kg, team_id, sensor_id, created_at)
+                VALUES (\(bind: player.id), \(bind: player.userID), \(bind: player.name), \(bind: player.number), \(bind: player.birthDate?.description),
+                    \(bind: player.sex?.rawValue), \(bind: player.restingHeartRate), \(bind: player.maximumHeartRate), \(bind: player.weightKilograms),
+                    \(bind: player.teamID), \(bind: player.sensorID), \(bind: player.createdAt.millisecondsSince1970))
+                """)
+        } catch where StoreError.isUniqueViolation(error) {
+            throw StoreError.conflict("that sensor is already worn by another player of the team")
+        }
+    }
+
+    func players(userID: String) async throws -> [PlayerRecord] {
+        try await database.all("""
+            SELECT \(unsafeRaw: Self.playerColumns) FROM players WHERE user_id = \(bind: userID) ORDER BY name, created_at, id
+            """).map(Self.player)
+    }
+
+    func player(id: String, userID: String) async throws -> PlayerRecord? {
+        try await database.first("""
+            SELECT \(unsafeRaw: Self.playerColumns) FROM players WHERE id = \(bind: id) AND user_id = \(bind: userID)
+            """).map(Self.player)
+    }
+
+    func updatePlayer(_ player: PlayerRecord) async throws {
+        do {
+            try await database.execute("""
+                UPDATE players SET name = \(bind: player.name), number = \(bind: player.number), birth_date = \(bind: player.birthDate?.description),
+                    sex = \(bind: player.sex?.rawValue), resting_hr = \(bind: player.restingHeartRate), max_hr = \(bind: player.maximumHeartRate),
+                    weight_kg = \(bind: player.weightKilograms), team_id = \(bind: player.teamID), sensor_id = \(bind: player.sensorID)
+                WHERE id = \(bind: player.id) AND user_id = \(bind: player.userID)
+                """)
+        } catch where StoreError.isUniqueViolation(error) {
+            throw StoreError.conflict("that sensor is already worn by another player of the team")
+        }
+    }
+
+    func deletePlayer(id: String, userID: String) async throws -> Bool {
+        try await database.transaction { sql in
+            guard try await sql.readFirst("SELECT id FROM players WHERE id = \(bind: id) AND user_id = \(bind: userID)") != nil else { return false }
+            try await sql.raw("DELETE FROM players WHERE id = \(bind: id)").run()
+            return true
+        }
+    }
+
+    func setPlayerPhoto(playerID: String, contentType: String, data: Data) async throws {
+        try await database.transaction { sql in
+            try await sql.raw("DELETE FROM player_photos WHERE player_id = \(bind: playerID)").run()
+            try await sql.raw("INSERT INTO player_photos (player_id, content_type, data) VALUES (\(bind: playerID), \(bind: contentType), \(bind: data))").run()
+        }
+    }
+
+    func playerPhoto(playerID: String, userID: String) async throws -> (contentType: String, data: Data)? {
+        guard let row = try await database.first("""
+            SELECT p.content_type, p.data FROM player_photos p JOIN players ON players.id = p.player_id
+            WHERE p.player_id = \(bind: playerID) AND players.user_id = \(bind: userID)
+            """) else { return nil }
+        return (try row.string("content_type"), try row.data("data"))
+    }
+
+    // MARK: Teams
+
+    func createTeam(_ team: TeamRecord) async throws {
+        try await database.execute("""
+            INSERT INTO teams (id, user_id, name, created_at)
+            VALUES (\(bind: team.id), \(bind: team.userID), \(bind: team.name), \(bind: team.createdAt.millisecondsSince1970))
+            """)
+    }
+
+    func teams(userID: String) async throws -> [TeamRecord] {
+        try await database.all("SELECT id, user_id, name, created_at FROM teams WHERE user_id = \(bind: userID) ORDER BY name, created_at, id")
+            .map(Self.team)
+    }
+
+    func team(id: String, userID: String) async throws -> TeamRecord? {
+        try await database.first("SELECT id, user_id, name, created_at FROM teams WHERE id = \(bind: id) AND user_id = \(bind: userID)")
+            .map(Self.team)
+    }
+
+    func renameTeam(id: String, userID: String, to name: String) async throws -> Bool {
+        try await database.transaction { sql in
+            guard try await sql.readFirst("SELECT id FROM teams WHERE id = \(bind: id) AND user_id = \(bind: userID)") != nil else { return false }
+            try await sql.raw("UPDATE teams SET name = \(bind: name) WHERE id = \(bind: id)").run()
+            return true
+        }
+    }
+
+    func deleteTeam(id: String, userID: String) async throws -> Bool {
+        try await database.transaction { sql in
+            guard try await sql.readFirst("SELECT id FROM teams WHERE id = \(bind: id) AND user_id = \(bind: userID)") != nil else { return false }
+            // Spelled out rather than left to ON DELETE, so SQLite files opened without
+            // foreign-key enforcement behave the same.
+            try await sql.raw("UPDATE players SET team_id = NULL WHERE team_id = \(bind: id)").run()
+            try await sql.raw("DELETE FROM team_session_players WHERE session_id IN (SELECT id FROM team_sessions WHERE team_id = \(bind: id))").run()
+            try await sql.raw("DELETE FROM team_sessions WHERE team_id = \(bind: id)").run()
+            try await sql.raw("DELETE FROM teams WHERE id = \(bind: id)").run()
+            return true
+        }
+    }
+
+    // MARK: Sessions
+
+    func createSession(_ session: TeamSessionRecord, now: Date) async throws {
+        let lock = database.engine == .postgres ? " FOR UPDATE" : ""
+        try await database.transaction { sql in
+            // Locking the team's row serializes two starts of one team (PostgreSQL).
+            guard try await sql.readFirst("SELECT id FROM teams WHERE id = \(bind: session.teamID) AND user_id = \(bind: session.userID)\(unsafeRaw: lock)") != nil else {
+                throw StoreError.notFound("team")
+            }
+            if try await sql.readFirst("""
+                SELECT id FROM team_sessions WHERE team_id = \(bind: session.teamID) AND state <> \(bind: TeamSessionState.saved.rawValue)
+                """) != nil {
+                throw StoreError.conflict("the team's last session is neither saved nor discarded yet: save or discard it first")
+            }
+            try await sql.raw("""
+                INSERT INTO team_sessions (id, user_id, team_id, state, starts_at, planned_seconds, ended_at, reviewed, exported, created_at)
+                VALUES (\(bind: session.id), \(bind: session.userID), \(bind: session.teamID), \(bind: session.state.rawValue),
+                    \(bind: session.startsAt.millisecondsSince1970), \(bind: session.plannedSeconds), \(bind: session.endedAt?.millisecondsSince1970),
+                    \(bind: session.reviewed ? 1 : 0), \(bind: session.exported ? 1 : 0), \(bind: session.createdAt.millisecondsSince1970))
+                """).run()
+            for player in session.players {
+                let physiology = player.physiology
+                try await sql.raw("""
+                    INSERT INTO team_session_players (session_id, player_id, sensor_id, name, number, sex, age_years, resting_hr, max_hr, weight_kg)
+                    VALUES (\(bind: session.id), \(bind: player.playerID), \(bind: player.sensorID), \(bind: player.name), \(bind: player.number),
+                        \(bind: physiology.sex?.rawValue), \(bind: physiology.ageYears), \(bind: physiology.restingHeartRate.map { Int($0) }),
+                        \(bind: physiology.maximumHeartRate.map { Int($0) }), \(bind: physiology.weightKilograms))
+                    """).run()
+            }
+        }
+    }
+
+    func sessions(teamID: String, userID: String) async throws -> [TeamSessionRecord] {
+        let rows = try await database.all("""
+            SELECT \(unsafeRaw: Self.sessionColumns) FROM team_sessions WHERE team_id = \(bind: teamID) AND user_id = \(bind: userID)
+            ORDER BY starts_at DESC, id
+            """)
+        var sessions = [TeamSessionRecord]()
+        for row in rows { sessions.append(try await withPlayers(try Self.session(row))) }
+        return sessions
+    }
+
+    func session(id: String, userID: String) async throws -> TeamSessionRecord? {
+        guard let row = try await database.first("""
+            SELECT \(unsafeRaw: Self.sessionColumns) FROM team_sessions WHERE id = \(bind: id) AND user_id = \(bind: userID)
+            """) else { return nil }
+        return try await withPlayers(try Self.session(row))
+    }
+
+    func updateSession(id: String, userID: String, _ changes: TeamSessionChanges) async throws -> Bool {
+        try await database.transaction { sql in
+            guard try await sql.readFirst("SELECT id FROM team_sessions WHERE id = \(bind: id) AND user_id = \(bind: userID)") != nil else { return false }
+            if let state = changes.state { try await sql.raw("UPDATE team_sessions SET state = \(bind: state.rawValue) WHERE id = \(bind: id)").run() }
+            if let ended = changes.endedAt {
+                try await sql.raw("UPDATE team_sessions SET ended_at = \(bind: ended.millisecondsSince1970) WHERE id = \(bind: id)").run()
+            }
+            if let reviewed = changes.reviewed { try await sql.raw("UPDATE team_sessions SET reviewed = \(bind: reviewed ? 1 : 0) WHERE id = \(bind: id)").run() }
+            if let exported = changes.exported { try await sql.raw("UPDATE team_sessions SET exported = \(bind: exported ? 1 : 0) WHERE id = \(bind: id)").run() }
+            return true
+        }
+    }
+
+    func deleteSession(id: String, userID: String) async throws -> Bool {
+        try await database.transaction { sql in
+            guard try await sql.readFirst("SELECT id FROM team_sessions WHERE id = \(bind: id) AND user_id = \(bind: userID)") != nil else { return false }
+            try await sql.raw("DELETE FROM team_session_players WHERE session_id = \(bind: id)").run()
+            try await sql.raw("DELETE FROM team_sessions WHERE id = \(bind: id)").run()
+            return true
+        }
+    }
+
+    private func withPlayers(_ session: TeamSessionRecord) async throws -> TeamSessionRecord {
+        var session = session
+        session.players = try await database.all("""
+            SELECT player_id, sensor_id, name, number, sex, age_years, resting_hr, max_hr, weight_kg FROM team_session_players
+            WHERE session_id = \(bind: session.id) ORDER BY name, player_id
+            """).map { row in
+            TeamSessionPlayer(
+                playerID: try row.string("player_id"), sensorID: try row.string("sensor_id"), name: try row.string("name"),
+                number: try row.optionalString("number"), physiology: PlayerPhysiology(
+                    restingHeartRate: try row.optionalInt("resting_hr").map(Double.init), maximumHeartRate: try row.optionalInt("max_hr").map(Double.init),
+                    sex: try row.optionalString("sex").flatMap(Sex.init(rawValue:)), ageYears: try row.optionalInt("age_years"),
+                    weightKilograms: try row.optionalDouble("weight_kg")))
+        }
+        return session
+    }
+
+    // MARK: Rows
+
+    static func player(_ row: any ColumnReader) throws -> PlayerRecord {
+        PlayerRecord(
+            id: try row.string("id"), userID: try row.string("user_id"), name: try row.string("name"), number: try row.optionalString("number"),
+            birthDate: try row.optionalString("birth_date").flatMap { CalendarDay(iso: $0) }, sex: try row.optionalString("sex").flatMap(Sex.init(rawValue:)),
+            restingHeartRate: try row.optionalInt("resting_hr"), maximumHeartRate: try row.optionalInt("max_hr"),
+            weightKilograms: try row.optionalDouble("weight_kg"), teamID: try row.optionalString("team_id"), sensorID: try row.optionalString("sensor_id"),
+            createdAt: try row.date("created_at"), hasPhoto: try row.int("photo_count") > 0)
+    }
+
+    static func team(_ row: any ColumnReader) throws -> TeamRecord {
+        TeamRecord(id: try row.string("id"), userID: try row.string("user_id"), name: try row.string("name"), createdAt: try row.date("created_at"))
+    }
+
+    static func session(_ row: any ColumnReader) throws -> TeamSessionRecord {
+        guard let state = TeamSessionState(rawValue: try row.string("state")) else { throw StoreError.corruptData("a team session's state") }
+        return TeamSessionRecord(
+            id: try row.string("id"), userID: try row.string("user_id"), teamID: try row.string("team_id"), state: state,
+            startsAt: try row.date("starts_at"), plannedSeconds: try row.optionalInt("planned_seconds"), endedAt: try row.optionalDate("ended_at"),
+            reviewed: try row.bool("reviewed"), exported: try row.bool("exported"), createdAt: try row.date("created_at"), players: [])
+    }
+}

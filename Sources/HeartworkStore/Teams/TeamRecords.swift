@@ -1,0 +1,148 @@
+import Foundation
+import HeartworkCore
+
+/// Someone a coach straps a sensor on (FitLabTeam's "player"). Not an account: a coach's
+/// record of an athlete, private to that coach.
+public struct PlayerRecord: Sendable, Hashable {
+    public var id: String
+    public var userID: String
+    public var name: String
+    /// Shirt or bib number, as the coach writes it ("7", "07", "GK1").
+    public var number: String?
+    public var birthDate: CalendarDay?
+    public var sex: Sex?
+    public var restingHeartRate: Int?
+    public var maximumHeartRate: Int?
+    public var weightKilograms: Double?
+    public var teamID: String?
+    /// The sensor the player wears by default (FitLabTeam `banda`).
+    public var sensorID: String?
+    public var createdAt: Date
+    public var hasPhoto: Bool
+
+    public init(id: String = UUID().uuidString.lowercased(), userID: String, name: String, number: String? = nil, birthDate: CalendarDay? = nil,
+                sex: Sex? = nil, restingHeartRate: Int? = nil, maximumHeartRate: Int? = nil, weightKilograms: Double? = nil,
+                teamID: String? = nil, sensorID: String? = nil, createdAt: Date = Date(), hasPhoto: Bool = false) {
+        self.id = id
+        self.userID = userID
+        self.name = name
+        self.number = number
+        self.birthDate = birthDate
+        self.sex = sex
+        self.restingHeartRate = restingHeartRate
+        self.maximumHeartRate = maximumHeartRate
+        self.weightKilograms = weightKilograms
+        self.teamID = teamID
+        self.sensorID = sensorID
+        self.createdAt = createdAt
+        self.hasPhoto = hasPhoto
+    }
+
+    public func physiology(on day: CalendarDay) -> PlayerPhysiology {
+        PlayerPhysiology(
+            restingHeartRate: restingHeartRate.map(Double.init), maximumHeartRate: maximumHeartRate.map(Double.init), sex: sex,
+            ageYears: birthDate.map { $0.wholeYears(until: day) }, weightKilograms: weightKilograms)
+    }
+}
+
+public struct TeamRecord: Sendable, Hashable {
+    public var id: String
+    public var userID: String
+    public var name: String
+    public var createdAt: Date
+
+    public init(id: String = UUID().uuidString.lowercased(), userID: String, name: String, createdAt: Date = Date()) {
+        self.id = id
+        self.userID = userID
+        self.name = name
+        self.createdAt = createdAt
+    }
+}
+
+/// Where a team session is: recording (possibly still counting down to `startsAt`),
+/// stopped (waiting for save or discard), or saved.
+public enum TeamSessionState: String, Sendable, Hashable, CaseIterable {
+    case recording, stopped, saved
+}
+
+/// A player in a session: the sensor worn this time (the player's own, or a per-session
+/// override) and the facts the review needs, as they were when the session started.
+public struct TeamSessionPlayer: Sendable, Hashable {
+    public var playerID: String
+    public var sensorID: String
+    public var name: String
+    public var number: String?
+    public var physiology: PlayerPhysiology
+
+    public init(playerID: String, sensorID: String, name: String, number: String?, physiology: PlayerPhysiology) {
+        self.playerID = playerID
+        self.sensorID = sensorID
+        self.name = name
+        self.number = number
+        self.physiology = physiology
+    }
+}
+
+public struct TeamSessionRecord: Sendable, Hashable {
+    public var id: String
+    public var userID: String
+    public var teamID: String
+    public var state: TeamSessionState
+    /// When recording starts (after the countdown, if any).
+    public var startsAt: Date
+    /// Stops by itself after this long (FitLabTeam's duration picker); nil: until stopped.
+    public var plannedSeconds: Int?
+    public var endedAt: Date?
+    public var reviewed: Bool
+    public var exported: Bool
+    public var createdAt: Date
+    public var players: [TeamSessionPlayer]
+
+    public init(id: String = UUID().uuidString.lowercased(), userID: String, teamID: String, state: TeamSessionState = .recording, startsAt: Date,
+                plannedSeconds: Int? = nil, endedAt: Date? = nil, reviewed: Bool = false, exported: Bool = false, createdAt: Date = Date(),
+                players: [TeamSessionPlayer]) {
+        self.id = id
+        self.userID = userID
+        self.teamID = teamID
+        self.state = state
+        self.startsAt = startsAt
+        self.plannedSeconds = plannedSeconds
+        self.endedAt = endedAt
+        self.reviewed = reviewed
+        self.exported = exported
+        self.createdAt = createdAt
+        self.players = players
+    }
+
+    /// A session nobody stops ends by itself after 12 hours.
+    public static let longestSeconds = 43_200
+
+    /// When it ends or ended: stopped by hand, at the planned end, or 12 hours after the start.
+    public func end(now: Date) -> Date? {
+        let planned = startsAt.addingTimeInterval(TimeInterval(plannedSeconds ?? Self.longestSeconds))
+        if let endedAt { return min(endedAt, planned) }
+        return planned <= now ? planned : nil
+    }
+
+    /// Recording now: started (the countdown is over) and not ended (a planned end that has
+    /// passed ends it, though nobody pressed stop).
+    public func isRecording(now: Date) -> Bool { state == .recording && now >= startsAt && end(now: now) == nil }
+
+    /// Still counting down to `startsAt`.
+    public func isCountingDown(now: Date) -> Bool { state == .recording && now < startsAt }
+}
+
+/// Team sessions' fields a coach may change after the fact.
+public struct TeamSessionChanges: Sendable {
+    public var state: TeamSessionState?
+    public var endedAt: Date?
+    public var reviewed: Bool?
+    public var exported: Bool?
+
+    public init(state: TeamSessionState? = nil, endedAt: Date? = nil, reviewed: Bool? = nil, exported: Bool? = nil) {
+        self.state = state
+        self.endedAt = endedAt
+        self.reviewed = reviewed
+        self.exported = exported
+    }
+}

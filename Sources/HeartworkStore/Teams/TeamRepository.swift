@@ -1,0 +1,30 @@
+import Foundation
+
+/// A coach's players, teams and team sessions. Every call is scoped to the owning user: an
+/// id of someone else's record finds nothing.
+public protocol TeamRepository: Sendable {
+    func createPlayer(_ player: PlayerRecord) async throws
+    func players(userID: String) async throws -> [PlayerRecord]
+    func player(id: String, userID: String) async throws -> PlayerRecord?
+    /// Saves every field; throws `StoreError.conflict` when the sensor is already worn by
+    /// another player of the same team.
+    func updatePlayer(_ player: PlayerRecord) async throws
+    func deletePlayer(id: String, userID: String) async throws -> Bool
+    func setPlayerPhoto(playerID: String, contentType: String, data: Data) async throws
+    func playerPhoto(playerID: String, userID: String) async throws -> (contentType: String, data: Data)?
+
+    func createTeam(_ team: TeamRecord) async throws
+    func teams(userID: String) async throws -> [TeamRecord]
+    func team(id: String, userID: String) async throws -> TeamRecord?
+    func renameTeam(id: String, userID: String, to name: String) async throws -> Bool
+    /// The team and its sessions go; its players stay, in no team.
+    func deleteTeam(id: String, userID: String) async throws -> Bool
+
+    /// Creates the session unless the team already has one recording or stopped-unsaved
+    /// (`StoreError.conflict`).
+    func createSession(_ session: TeamSessionRecord, now: Date) async throws
+    func sessions(teamID: String, userID: String) async throws -> [TeamSessionRecord]
+    func session(id: String, userID: String) async throws -> TeamSessionRecord?
+    func updateSession(id: String, userID: String, _ changes: TeamSessionChanges) async throws -> Bool
+    func deleteSession(id: String, userID: String) async throws -> Bool
+}

@@ -1,0 +1,50 @@
+import HeartworkCore
+import HeartworkFormats
+import Testing
+
+/// The live bus's notification text (issue 9): what one instance sends, another reads back
+/// the same; payloads stay under PostgreSQL's 8000-byte NOTIFY limit; broken text is refused.
+@Suite("Live bus codec")
+struct LiveBusCodecTests {
+    func readings(_ count: Int) -> [BusReading] {
+        (0..<count).map { index in
+            BusReading(sensorID: "sensor-\(index % 40)", address: "C0:DE:00:00:00:\(index % 40)", name: index % 3 == 0 ? nil : "Strap \"\(index)\" ♥",
+                       reading: SensorReading(sequence: 10_000 + index, atMilliseconds: 1_795_400_000_000 + index * 1000, beatsPerMinute: 60 + index % 120,
+                                              contact: index % 5 == 0 ? .notDetected : .detected, battery: index % 4 == 0 ? nil : index % 101,
+                                              rrIntervalTicks: Array(repeating: UInt16(600 + index % 400), count: index % 10)))
+        }
+    }
+
+    @Test func readingsRoundTripAcrossPayloadsUnderTheLimit() throws {
+        let sent = readings(1000)
+        let payloads = LiveBusCodec.encode(.readings(userID: "user-1", sent), instance: "instance-a")
+        #expect(payloads.count > 1, "1000 readings do not fit one notification")
+        #expect(payloads.allSatisfy { $0.utf8.count <= LiveBusCodec.maximumPayloadBytes })
+        var received = [BusReading]()
+        for payload in payloads {
+            let (instance, message) = try LiveBusCodec.decode(payload)
+            #expect(instance == "instance-a")
+            guard case .readings(let user, let part) = message else { Issue.record("not readings"); return }
+            #expect(user == "user-1")
+            received += part
+        }
+        #expect(received == sent, "every reading, in order, exactly")
+    }
+
+    @Test func sessionsAndUsersToForget() throws {
+        let session = try LiveBusCodec.decode(try #require(LiveBusCodec.encode(.forgetSession(tokenHash: "abc"), instance: "b").first))
+        #expect(session.instance == "b" && session.message == .forgetSession(tokenHash: "abc"))
+        let user = try LiveBusCodec.decode(try #require(LiveBusCodec.encode(.forgetUser(userID: "u-2"), instance: "c").first))
+        #expect(user.message == .forgetUser(userID: "u-2"))
+        #expect(LiveBusCodec.encode(.readings(userID: "u", []), instance: "a").isEmpty)
+    }
+
+    @Test(arguments: [
+        "", "[]", "{}", #"{"i":"a","k":"x"}"#, #"{"i":"a","k":"r","u":"u","r":[[1]]}"#,
+        #"{"i":"a","k":"r","u":"u","r":[["s","a",null,1,2,3,"detected",null,[70000]]]}"#,
+        #"{"i":"a","k":"r","u":"u","r":[["s","a",null,1,2,3,"maybe",null,[]]]}"#, #"{"i":"a","k":"s"}"#,
+    ])
+    func malformedTextIsRefused(_ text: String) {
+        #expect(throws: LiveBusCodec.Malformed.self) { try LiveBusCodec.decode(text) }
+    }
+}

@@ -24,6 +24,15 @@ struct SensorStoreTests {
         #expect(throws: SensorBlockError.self) { try SensorBlockCodec.decode(bytes + [0]) }
         #expect(throws: SensorBlockError.self) { try SensorBlockCodec.decode([9] + bytes.dropFirst()) }
         #expect(throws: SensorBlockError.self) { try SensorBlockCodec.decode([]) }
+        // Stepping over a block gives what decoding it would, and refuses the same damage.
+        let encoded = SensorBlockCodec.encode((0..<300).map(Self.reading).shuffled())
+        #expect(try SensorBlockCodec.summary(encoded).count == 300 && SensorBlockCodec.summary(encoded).highestSequence == 299)
+        #expect(throws: SensorBlockError.self) { try SensorBlockCodec.summary(Array(encoded.dropLast())) }
+        #expect(throws: SensorBlockError.self) { try SensorBlockCodec.summary(encoded + [0]) }
+        // Appending equals encoding the whole.
+        let ordered = (0..<40).map(Self.reading)
+        #expect(SensorBlockCodec.appending(Array(ordered[25...]), to: SensorBlockCodec.encode(Array(ordered[..<25]))) == SensorBlockCodec.encode(ordered))
+        #expect(SensorBlockCodec.appending(ordered, to: [7, 0, 0]) == nil)
     }
 
     @Test(arguments: TestDatabase.all)
@@ -59,6 +68,57 @@ struct SensorStoreTests {
             let middle = try await store.sensors.readings(
                 sensorID: sensor.id, from: Date(timeIntervalSince1970: 1_795_400_300), to: Date(timeIntervalSince1970: 1_795_400_310))
             #expect(middle.map(\.sequence) == Array(300..<310))
+        }
+    }
+
+    /// Many gateways at once, as the live path sees them: frames are grouped into shared
+    /// transactions and the newest block of each sensor is appended to in memory (SQLite); a
+    /// store opened again on the same database continues where the first left off.
+    @Test(arguments: TestDatabase.all)
+    func concurrentFramesAndARestartKeepEveryReadingOnce(_ engine: TestDatabase) async throws {
+        try await engine.withFreshLocation { location in
+            let user = UserRecord(username: "club", fullName: "Club", email: "club@example.org", passwordHash: "$2b$04$hash")
+            let gateway = GatewayRecord(userID: user.id, name: "Pi", tokenHash: String(repeating: "b", count: 64), createdAt: Date())
+            func frames(_ seconds: Range<Int>, gatewayIndex: Int) -> [[String: [SensorReading]]] {
+                seconds.map { second in
+                    Dictionary(uniqueKeysWithValues: (0..<5).map { strap in ("g\(gatewayIndex)-s\(strap)", [Self.reading(second)]) })
+                }
+            }
+            let first = try await HeartworkStore.open(location, logger: TestDatabase.logger)
+            try await first.users.create(user)
+            try await first.gateways.create(gateway)
+            let added = try await withThrowingTaskGroup(of: Int.self) { group in
+                for gatewayIndex in 0..<20 {
+                    group.addTask {
+                        var count = 0
+                        for frame in frames(0..<300, gatewayIndex: gatewayIndex) {
+                            count += try await first.sensors.store(userID: user.id, gatewayID: gateway.id, readings: frame, now: Date()).reduce(0) { $0 + $1.added.count }
+                        }
+                        return count
+                    }
+                }
+                return try await group.reduce(0, +)
+            }
+            #expect(added == 20 * 5 * 300)
+            try await first.shutdown()
+
+            // Reopened: the newest blocks are read back, resends are still recognised, new readings follow.
+            let second = try await HeartworkStore.open(location, logger: TestDatabase.logger)
+            let resent = try await second.sensors.store(userID: user.id, gatewayID: gateway.id, readings: ["g0-s0": (290..<300).map(Self.reading)], now: Date())
+            #expect(resent.first?.added.isEmpty == true, "resent readings are stored once")
+            let more = try await second.sensors.store(userID: user.id, gatewayID: gateway.id, readings: ["g0-s0": (300..<520).map(Self.reading)], now: Date())
+            #expect(more.first?.added.count == 220)
+            let sensors = try await second.sensors.list(userID: user.id)
+            #expect(sensors.count == 100)
+            let strap = try #require(sensors.first { $0.address == "g0-s0" })
+            let stored = try await second.sensors.readings(
+                sensorID: strap.id, from: Date(timeIntervalSince1970: 1_795_399_000), to: Date(timeIntervalSince1970: 1_795_402_000))
+            #expect(stored == (0..<520).map(Self.reading))
+            #expect(strap.lastBeatsPerMinute == Self.reading(519).beatsPerMinute)
+            let other = try #require(sensors.first { $0.address == "g19-s4" })
+            #expect(try await second.sensors.readings(
+                sensorID: other.id, from: Date(timeIntervalSince1970: 1_795_399_000), to: Date(timeIntervalSince1970: 1_795_402_000)).count == 300)
+            try await second.shutdown()
         }
     }
 }

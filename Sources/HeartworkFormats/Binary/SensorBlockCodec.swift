@@ -73,6 +73,42 @@ public enum SensorBlockCodec {
     /// `existing` (sorted, unique) with those of `incoming` whose sequence it lacks; the
     /// first copy of a sequence wins. Returns the merged block and the readings it gained,
     /// in sequence order.
+    /// How many readings a block holds and the highest sequence number among them, by
+    /// stepping over the bytes without building the readings (what appending needs).
+    public static func summary(_ bytes: [UInt8]) throws(SensorBlockError) -> (count: Int, highestSequence: Int?) {
+        var reader = ByteReader(bytes: bytes)
+        guard try reader.byte() == format else { throw .unknownFormat }
+        let count = Int(try reader.uint16())
+        var highest: Int?
+        for _ in 0..<count {
+            let sequence = Int(Int64(bitPattern: try reader.uint64()))
+            highest = max(highest ?? sequence, sequence)
+            try reader.skip(8 + 2)
+            let flags = try reader.byte()
+            try reader.skip((flags & 0x04 != 0 ? 1 : 0) + (flags & 0x08 != 0 ? 1 : 0))
+            let rrCount = Int(try reader.byte())
+            try reader.skip(2 * rrCount)
+        }
+        guard reader.offset == bytes.count else { throw .trailingBytes(reader.offset) }
+        return (count, highest)
+    }
+
+    /// `readings` (in increasing sequence, none of them in the block yet) appended to an
+    /// encoded block without decoding it: the count in the header grows, the readings' bytes
+    /// follow. Nil when `encoded` is not a block of this format or would hold too many.
+    public static func appending(_ readings: [SensorReading], to encoded: [UInt8]) -> [UInt8]? {
+        guard encoded.count >= 3, encoded[0] == format else { return nil }
+        let count = Int(encoded[1]) | Int(encoded[2]) << 8
+        guard count + readings.count <= Int(UInt16.max) else { return nil }
+        let tail = encode(readings)
+        var bytes = encoded
+        bytes.reserveCapacity(encoded.count + tail.count - 3)
+        bytes[1] = UInt8(truncatingIfNeeded: count + readings.count)
+        bytes[2] = UInt8(truncatingIfNeeded: (count + readings.count) >> 8)
+        bytes.append(contentsOf: tail[3...])
+        return bytes
+    }
+
     public static func merge(_ existing: [SensorReading], _ incoming: [SensorReading]) -> (merged: [SensorReading], added: [SensorReading]) {
         var known = Set(existing.map(\.sequence))
         var added = [SensorReading]()
@@ -82,6 +118,8 @@ public enum SensorBlockCodec {
         }
         guard !added.isEmpty else { return (existing, []) }
         added.sort { $0.sequence < $1.sequence }
+        // Readings usually come in order: then they go after the others, with no sort.
+        if existing.last.map({ added[0].sequence > $0.sequence }) ?? true { return (existing + added, added) }
         return ((existing + added).sorted { $0.sequence < $1.sequence }, added)
     }
 
@@ -102,6 +140,11 @@ public enum SensorBlockCodec {
             guard offset < bytes.count else { throw .truncated(offset) }
             defer { offset += 1 }
             return bytes[offset]
+        }
+
+        mutating func skip(_ count: Int) throws(SensorBlockError) {
+            guard count <= bytes.count - offset else { throw .truncated(bytes.count) }
+            offset += count
         }
 
         mutating func uint16() throws(SensorBlockError) -> UInt16 {

@@ -365,15 +365,15 @@ page("/teams", "post", "createTeamForm", "Create a team", [303, 401, 403, 409, 4
 page("/players", "post", "createPlayerForm", "Add a player", [303, 401, 403, 409, 422], form={**CSRF, **{name: {"type": "string"} for name in [
     "name", "number", "teamID", "sensorID", "restingHeartRate", "maximumHeartRate"]}})
 page("/gateways", "post", "createGatewayForm", "Create a gateway: the page shows its token once", [200, 401, 403, 409, 422], form={**CSRF, "name": {"type": "string"}})
-page("/gateways/{gatewayID}/revoke", "post", "revokeGatewayForm", "Revoke a gateway", [303, 401, 403, 404], form=dict(CSRF), params=[path_param("gatewayID")])
+page("/gateways/{gatewayID}/revoke", "post", "revokeGatewayForm", "Revoke a gateway", [303, 401, 403, 404], form=dict(CSRF), form_required=False, params=[path_param("gatewayID")])
 page("/sensors/{sensorID}", "post", "renameSensorForm", "Name a sensor", [303, 401, 403, 404, 422], form={**CSRF, "name": {"type": "string"}},
      params=[path_param("sensorID")])
 page("/teams/{teamID}", "get", "teamPage", "A team: players and their sensors, sessions", [200, 401, 404], params=[path_param("teamID")])
-page("/teams/{teamID}/delete", "post", "deleteTeamForm", "Delete a team (its players stay)", [303, 401, 403, 404], form=dict(CSRF), params=[path_param("teamID")])
+page("/teams/{teamID}/delete", "post", "deleteTeamForm", "Delete a team (its players stay)", [303, 401, 403, 404], form=dict(CSRF), form_required=False, params=[path_param("teamID")])
 page("/teams/{teamID}/players", "post", "addTeamPlayerForm", "Put a player in the team", [303, 401, 403, 404, 409, 422],
      form={**CSRF, "playerID": {"type": "string"}}, params=[path_param("teamID")])
 page("/teams/{teamID}/players/{playerID}/remove", "post", "removeTeamPlayerForm", "Take a player out of the team", [303, 401, 403, 404],
-     form=dict(CSRF), params=[path_param("teamID"), path_param("playerID")])
+     form=dict(CSRF), form_required=False, params=[path_param("teamID"), path_param("playerID")])
 page("/teams/{teamID}/players/{playerID}/sensor", "post", "assignSensorForm", "Give a player their sensor", [303, 401, 403, 404, 409, 422],
      form={**CSRF, "sensorID": {"type": "string"}}, params=[path_param("teamID"), path_param("playerID")])
 page("/teams/{teamID}/sessions", "post", "startSessionForm", "Start a session (now or after a countdown)", [303, 401, 403, 404, 409, 422],
@@ -382,12 +382,12 @@ page("/teams/{teamID}/live", "get", "coachPage", "The coach's big screen: a live
 page("/team-sessions/{sessionID}", "get", "teamSessionPage", "A session's review: the team side by side, each player's heart rate, zones, TRIMP, calories and HRV",
      [200, 401, 404], params=[path_param("sessionID")])
 page("/team-sessions/{sessionID}/{action}", "post", "teamSessionActionForm", "Stop, save, discard, or mark a session (not) reviewed", [303, 401, 403, 404],
-     form=dict(CSRF), params=[path_param("sessionID"), path_param("action", ["stop", "save", "discard", "reviewed", "unreviewed"])])
+     form=dict(CSRF), form_required=False, params=[path_param("sessionID"), path_param("action", ["stop", "save", "discard", "reviewed", "unreviewed"])])
 page("/players/{playerID}", "get", "playerPage", "A player", [200, 401, 404], params=[path_param("playerID")])
 page("/players/{playerID}", "post", "playerForm", "Save a player", [303, 401, 403, 404, 409, 422], form={**CSRF, **{name: {"type": "string"} for name in [
     "name", "number", "birthDate", "sex", "restingHeartRate", "maximumHeartRate", "weightKilograms", "teamID", "sensorID"]}},
      params=[path_param("playerID")])
-page("/players/{playerID}/delete", "post", "deletePlayerForm", "Delete a player", [303, 401, 403, 404], form=dict(CSRF), params=[path_param("playerID")])
+page("/players/{playerID}/delete", "post", "deletePlayerForm", "Delete a player", [303, 401, 403, 404], form=dict(CSRF), form_required=False, params=[path_param("playerID")])
 operation("/static/{file}", "get", "staticFile", "Stylesheet and script of the web app", "web", {
     "200": {"description": "The file", "content": {"text/css": {}, "text/javascript": {}}},
     "404": {"description": API_ERRORS[404], "content": {"application/problem+json": {"schema": PROBLEM}}},

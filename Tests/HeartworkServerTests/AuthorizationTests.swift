@@ -2,6 +2,8 @@ import Foundation
 import Testing
 @testable import HeartworkServer
 import HeartworkApp
+import HeartworkCore
+import HeartworkFormats
 import HeartworkStore
 import HeartworkTestSupport
 import Hummingbird
@@ -25,6 +27,10 @@ struct AuthorizationTests {
         let requestToVictim: String
         let weight: String
         let gateway: String
+        let sensor: String
+        let team: String
+        let player: String
+        let session: String
         /// Strings that must never reach anyone else.
         let secrets: [String]
     }
@@ -46,11 +52,23 @@ struct AuthorizationTests {
         try await server.request(.post, "/api/friend-requests/\(befriend.json["id"] as? String ?? "")/accept", token: victim)
         _ = friendID
         let gateway = try await server.request(.post, "/api/gateways", token: victim, json: ["name": "victim-gateway-name"])
+        // A strap the victim's gateway heard, a team, a player wearing it and a session.
+        let gatewayToken = try #require(gateway.json["token"] as? String)
+        let gatewayRecord = try #require(try await server.services.gateways.authenticate(token: gatewayToken))
+        _ = try await server.services.live.ingest([GatewayReading(
+            sensor: "victim-strap-address", sequence: 1, atMilliseconds: Int(Date().timeIntervalSince1970 * 1000),
+            measurement: HeartRateMeasurement(beatsPerMinute: 77, sensorContact: .detected))], from: gatewayRecord)
+        let sensor = try #require((try await server.request(.get, "/api/sensors", token: victim).json["sensors"] as? [[String: Any]])?.first?["id"] as? String)
+        let team = try #require(try await server.request(.post, "/api/teams", token: victim, json: ["name": "victim-team-name"]).json["id"] as? String)
+        let player = try #require(try await server.request(.post, "/api/players", token: victim, json: [
+            "name": "victim-player-name", "teamID": team, "sensorID": sensor, "restingHeartRate": 50, "maximumHeartRate": 190,
+        ]).json["id"] as? String)
+        let session = try #require(try await server.request(.post, "/api/teams/\(team)/sessions", token: victim, json: [:]).json["id"] as? String)
         return Victim(
             id: victimID, token: victim, privateWorkout: privateWorkout, sharedWorkout: sharedWorkout,
             requestToVictim: try #require(request.json["id"] as? String), weight: try #require(weight.json["id"] as? String),
-            gateway: try #require(gateway.json["id"] as? String),
-            secrets: ["victim@example.org", "victim-private-status", "77.7", "1.93", "victim-photo-bytes", privateWorkout, sharedWorkout,
+            gateway: try #require(gateway.json["id"] as? String), sensor: sensor, team: team, player: player, session: session,
+            secrets: ["victim-strap-address", "victim-team-name", "victim-player-name", "victim@example.org", "victim-private-status", "77.7", "1.93", "victim-photo-bytes", privateWorkout, sharedWorkout,
                       "victim-gateway-name", try #require(gateway.json["token"] as? String)])
     }
 
@@ -61,6 +79,10 @@ struct AuthorizationTests {
             .replacingOccurrences(of: "{requestID}", with: victim.requestToVictim)
             .replacingOccurrences(of: "{measurementID}", with: victim.weight)
             .replacingOccurrences(of: "{gatewayID}", with: victim.gateway)
+            .replacingOccurrences(of: "{sensorID}", with: victim.sensor)
+            .replacingOccurrences(of: "{teamID}", with: victim.team)
+            .replacingOccurrences(of: "{playerID}", with: victim.player)
+            .replacingOccurrences(of: "{sessionID}", with: victim.session)
             .replacingOccurrences(of: "{answer}", with: "accept")
             .replacingOccurrences(of: "{action}", with: "share")
             .replacingOccurrences(of: "{file}", with: "app.css")
@@ -102,7 +124,7 @@ struct AuthorizationTests {
                         headers[SessionCookie.csrfHeader] = attackerWeb.csrf
                         reply = try await server.request(route.method, uri, headers: headers)
                     }
-                    let touchesVictim = ["{userID}", "{workoutID}", "{requestID}", "{measurementID}", "{gatewayID}"].contains { route.path.contains($0) }
+                    let touchesVictim = ["{userID}", "{workoutID}", "{requestID}", "{measurementID}", "{gatewayID}", "{sensorID}", "{teamID}", "{playerID}", "{sessionID}"].contains { route.path.contains($0) }
                     if touchesVictim {
                         #expect(reply.status == .notFound || reply.status == .unauthorized,
                                 "\(route.method) \(uri) with another user's credentials answered \(reply.status)")
@@ -119,6 +141,12 @@ struct AuthorizationTests {
             #expect((try await server.request(.get, "/api/me/weights", token: victim.token).json["entries"] as? [Any])?.count == 2)
             let gateway = try await server.request(.get, "/api/gateways/\(victim.gateway)", token: victim.token).json
             #expect(gateway["name"] as? String == "victim-gateway-name")
+            let team = try await server.request(.get, "/api/teams/\(victim.team)", token: victim.token).json
+            #expect(team["name"] as? String == "victim-team-name" && (team["players"] as? [[String: Any]])?.first?["sensorID"] as? String == victim.sensor)
+            let session = try await server.request(.get, "/api/team-sessions/\(victim.session)", token: victim.token).json
+            #expect(session["state"] as? String == "recording" && session["reviewed"] as? Bool == false)
+            let sensor = try await server.request(.get, "/api/sensors/\(victim.sensor)", token: victim.token).json
+            #expect(sensor["name"] == nil, "the sensor keeps no name a stranger gave it")
             #expect(try await server.request(.get, "/api/workouts/\(victim.privateWorkout)", token: victim.token).json["summary"].map { ($0 as? [String: Any])?["shared"] as? Bool } == false)
         }
     }

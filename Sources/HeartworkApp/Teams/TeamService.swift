@@ -72,9 +72,40 @@ public struct TeamService: Sendable {
         return photo
     }
 
+    /// The mistakes in `input`'s own fields, each with its field (none: it may be applied).
+    public func mistakes(in input: PlayerInput, now: Date = Date()) -> [AppError.FieldError] {
+        var player = PlayerRecord(userID: "", name: "", createdAt: now)
+        do {
+            try Self.validate(input, into: &player, now: now)
+            return []
+        } catch {
+            return error.allFieldErrors
+        }
+    }
+
     /// Checks every field of `input` (all mistakes at once), then the team and sensor it
     /// names (they must be the coach's own), and applies it.
     private func apply(_ input: PlayerInput, to player: inout PlayerRecord, user: UserRecord, now: Date) async throws {
+        try Self.validate(input, into: &player, now: now)
+        if let team = input.teamID {
+            if let id = team.value {
+                guard try await store.teams.team(id: id, userID: user.id) != nil else {
+                    throw AppError.invalid("no team \(id) of yours", field: "teamID")
+                }
+            }
+            player.teamID = team.value
+        }
+        if let sensor = input.sensorID {
+            if let id = sensor.value {
+                guard try await store.sensors.find(id: id, userID: user.id) != nil else {
+                    throw AppError.invalid("no sensor \(id) of yours: a sensor appears once one of your gateways hears it", field: "sensorID")
+                }
+            }
+            player.sensorID = sensor.value
+        }
+    }
+
+    private static func validate(_ input: PlayerInput, into player: inout PlayerRecord, now: Date) throws(AppError) {
         var validation = Validation()
         if let name = input.name {
             if let name = validation.check({ () throws(AppError) in try TextRules.line(name, field: "name", what: "a player's name", length: Self.nameLength) }) {
@@ -129,22 +160,6 @@ public struct TeamService: Sendable {
             player.weightKilograms = weight.value
         }
         try validation.finish()
-        if let team = input.teamID {
-            if let id = team.value {
-                guard try await store.teams.team(id: id, userID: user.id) != nil else {
-                    throw AppError.invalid("no team \(id) of yours", field: "teamID")
-                }
-            }
-            player.teamID = team.value
-        }
-        if let sensor = input.sensorID {
-            if let id = sensor.value {
-                guard try await store.sensors.find(id: id, userID: user.id) != nil else {
-                    throw AppError.invalid("no sensor \(id) of yours: a sensor appears once one of your gateways hears it", field: "sensorID")
-                }
-            }
-            player.sensorID = sensor.value
-        }
     }
 
     // MARK: Teams

@@ -142,7 +142,14 @@ public struct TeamSessionService: Sendable {
                 readings: readings, startMilliseconds: session.startsAt.millisecondsSince1970,
                 endMilliseconds: end.millisecondsSince1970, physiology: player.physiology, includesHRV: includesHRV)))
         }
-        return TeamSessionReview(session: session, end: end, players: players)
+        return TeamSessionReview(session: session, end: end, players: players.sorted { Self.inSquadOrder($0.player, $1.player) })
+    }
+
+    /// By shirt number as a coach reads a squad (2 before 10; players without one last), then
+    /// by name.
+    static func inSquadOrder(_ left: TeamSessionPlayer, _ right: TeamSessionPlayer) -> Bool {
+        let order = (left.number ?? "\u{10FFFF}").localizedStandardCompare(right.number ?? "\u{10FFFF}")
+        return order == .orderedSame ? left.name.localizedStandardCompare(right.name) == .orderedAscending : order == .orderedAscending
     }
 
     /// What the coach's screen starts from: the team's open session if there is one (its
@@ -170,11 +177,7 @@ public struct TeamSessionService: Sendable {
                     hasPhoto: player.hasPhoto, sensor: sensors[sensorID], trimp: nil, coveredSeconds: 0))
             }
         }
-        // By shirt number as a coach reads a squad (2 before 10), then by name.
-        tiles.sort { left, right in
-            let order = (left.player.number ?? "\u{10FFFF}").localizedStandardCompare(right.player.number ?? "\u{10FFFF}")
-            return order == .orderedSame ? left.player.name.localizedStandardCompare(right.player.name) == .orderedAscending : order == .orderedAscending
-        }
+        tiles.sort { Self.inSquadOrder($0.player, $1.player) }
         return TeamBoard(team: team, session: session, tiles: tiles, playersWithoutSensor: members.filter { $0.sensorID == nil }, now: now)
     }
 }

@@ -94,7 +94,7 @@ struct TeamSessionPage {
             "notes": analysis.notes, "hasNotes": !analysis.notes.isEmpty, "hasReadings": analysis.readingCount > 0,
         ]
         if analysis.readingCount > 0 {
-            let chart = heartRateChart(analysis, name: name, id: "hr-\(entry.player.playerID)")
+            let chart = WorkoutCharts.heartRate(analysis.heartRate, profile: analysis.zoneProfile, name: name, id: "hr-\(entry.player.playerID)", height: 260)
             values["chart"] = chart.svg
             values["readout"] = chart.readout
             if let zones = analysis.secondsInZones {
@@ -117,36 +117,5 @@ struct TeamSessionPage {
             values["hasWindows"] = !analysis.hrvWindows.isEmpty
         }
         return values
-    }
-
-    /// The player's heart rate, each stretch in its zone's colour, thresholds dashed.
-    private func heartRateChart(_ analysis: PlayerSessionAnalysis, name: String, id: String) -> WorkoutCharts.Chart {
-        let frame = Frame(x: 0, y: 0, width: WorkoutCharts.width, height: 260)
-        var svg = SVGDocument(width: WorkoutCharts.width, height: 260, title: "Heart rate of \(name), coloured by zone", id: id)
-        let profile = analysis.zoneProfile
-        var points = [ChartPoint](), colors = [String](), seconds = [Int]()
-        for second in WorkoutCharts.sampled(analysis.heartRate.count, count: 1200) {
-            guard let bpm = analysis.heartRate[second] else { continue }
-            points.append(ChartPoint(x: Double(second) / 60, y: Double(bpm)))
-            seconds.append(second)
-            colors.append(profile.map { Palette.reserveZones[$0.reserveZone(beatsPerMinute: Double(bpm)).rawValue] } ?? Palette.primary)
-        }
-        var layers = [ChartLayer]()
-        if let profile {
-            for (index, threshold) in profile.reserveZoneThresholds.dropLast().enumerated() {
-                layers.append(.threshold(y: threshold, stroke: Palette.reserveZones[index + 1], label: ReserveZone.allCases[index + 1].displayName))
-            }
-        }
-        layers.append(.coloredLine(points, colors: colors, width: 2))
-        var chart = XYChart(title: "Heart rate", xLabel: "Time (min)", yLabel: "Heart rate (bpm)", layers: layers)
-        if profile != nil { chart.legend = ReserveZone.allCases.map { ($0.displayName, Palette.reserveZones[$0.rawValue]) } }
-        chart.draw(in: frame, on: &svg)
-        let layout = chart.layout(in: frame)
-        let readout = WorkoutCharts.sampled(points.count).map { index in
-            let bpm = points[index].y
-            let zone = profile.map { " · \($0.reserveZone(beatsPerMinute: bpm).displayName)" } ?? ""
-            return (layout.x(points[index].x), layout.y(bpm), "\(Formatting.duration(seconds[index])) · \(Int(bpm)) bpm\(zone)")
-        }
-        return WorkoutCharts.Chart(svg: svg.rendered, readout: readout)
     }
 }

@@ -91,7 +91,8 @@ struct WebTeamPages {
         }
         router.post("teams/:teamID/players/:playerID/sensor") { request, context -> Response in
             let teamID = try context.parameters.require("teamID")
-            let form = try await WebForm.decode(SensorForm.self, from: request)
+            let form = try await WebForm.decode(SensorForm.self, from: request, requiringFields: true)
+            guard form.sensorID != nil else { throw Problem.badRequest("choose a sensor, or none") }
             do {
                 let sensor: FieldUpdate<String> = WebForm.nonEmpty(form.sensorID).map { .set($0) } ?? .clear
                 _ = try await services.teams.updatePlayer(try context.parameters.require("playerID"), PlayerInput(sensorID: sensor), of: context.user)
@@ -150,6 +151,7 @@ struct WebTeamPages {
         }
         router.post("players/:playerID") { request, context -> Response in
             let id = try context.parameters.require("playerID")
+            _ = try await services.teams.player(id, of: context.user)
             let form = try await WebForm.decode(PlayerForm.self, from: request, requiringFields: true)
             do {
                 let player = try await services.teams.updatePlayer(id, try input(form, creating: false), of: context.user)
@@ -343,7 +345,11 @@ struct WebTeamPages {
         }
         if form.teamID != nil { input.teamID = WebForm.nonEmpty(form.teamID).map { .set($0) } ?? .clear }
         if form.sensorID != nil { input.sensorID = WebForm.nonEmpty(form.sensorID).map { .set($0) } ?? .clear }
-        if !errors.isEmpty { throw AppError.invalid(errors) }
+        // Mistakes of typing and of value, all at once.
+        if !errors.isEmpty {
+            let typed = Set(errors.map(\.field))
+            throw AppError.invalid(errors + services.teams.mistakes(in: input).filter { !typed.contains($0.field) })
+        }
         return input
     }
 }

@@ -32,11 +32,16 @@ enum WorkoutCharts {
 
     /// Heart rate over time, each stretch coloured by its HeartMate zone, thresholds dashed.
     static func heartRate(_ workout: WorkoutRecord, streams: WorkoutStreams, name: String) -> Chart {
-        let frame = Frame(x: 0, y: 0, width: width, height: 300)
-        var svg = SVGDocument(width: width, height: 300, title: "Heart rate of \(name), coloured by zone", id: "hr")
-        let profile = workout.profile.zoneProfile
+        heartRate(streams.heartRate, profile: workout.profile.zoneProfile, name: name)
+    }
+
+    /// A heart-rate series (one value a second, nil where none) coloured by zone when there is
+    /// a zone profile; `id` keeps several charts on one page apart.
+    static func heartRate(_ series: [Int?], profile: ZoneProfile?, name: String, id: String = "hr", height: Double = 300) -> Chart {
+        let frame = Frame(x: 0, y: 0, width: width, height: height)
+        var svg = SVGDocument(width: width, height: height, title: "Heart rate of \(name), coloured by zone", id: id)
         var points = [ChartPoint](), colors = [String](), seconds = [Int]()
-        for (second, bpm) in streams.heartRate.enumerated() {
+        for (second, bpm) in series.enumerated() {
             guard let bpm else { continue }
             points.append(ChartPoint(x: Double(second) / 60, y: Double(bpm)))
             seconds.append(second)

@@ -38,4 +38,10 @@ public struct StoredSensorReadings: Sendable {
     public let sensor: SensorRecord
     public let added: [SensorReading]
     public let highestSequence: Int
+
+    public init(sensor: SensorRecord, added: [SensorReading], highestSequence: Int) {
+        self.sensor = sensor
+        self.added = added
+        self.highestSequence = highestSequence
+    }
 }

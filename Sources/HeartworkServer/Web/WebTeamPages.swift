@@ -91,6 +91,9 @@ struct WebTeamPages {
         }
         router.post("teams/:teamID/players/:playerID/sensor") { request, context -> Response in
             let teamID = try context.parameters.require("teamID")
+            // Whose it is first: another coach's ids are 404 whatever the form holds.
+            _ = try await services.teams.team(teamID, of: context.user)
+            _ = try await services.teams.player(try context.parameters.require("playerID"), of: context.user)
             let form = try await WebForm.decode(SensorForm.self, from: request, requiringFields: true)
             guard form.sensorID != nil else { throw Problem.badRequest("choose a sensor, or none") }
             do {

@@ -393,6 +393,37 @@ operation("/static/{file}", "get", "staticFile", "Stylesheet and script of the w
     "404": {"description": API_ERRORS[404], "content": {"application/problem+json": {"schema": PROBLEM}}},
 }, params=[path_param("file")], public=True)
 
+# MARK: Matches and notifications (HeartMate)
+
+TAG = "matches"
+api("/api/matches", "post", "createMatch",
+    "Challenge a friend to a live match ({opponent, minutes 1–120}) or start a ghost race against a workout ({ghost}); docs/PROTOCOL.md §10",
+    {201: ("Created", ref("Match"), "Location")}, errors=(400, 401, 422), body=ref("MatchCreate"))
+api("/api/matches", "get", "listMatches", "Your matches (either side, or your workout raced as a ghost), newest first",
+    {200: ("OK", ref("MatchList"))}, errors=(400, 401), params=[query_param("limit", "At most this many (1–100; a page holds at most 50)", {"type": "integer"}),
+                                                                query_param("offset", "Skip this many", {"type": "integer"})])
+api("/api/matches/{matchID}", "get", "getMatch", "A match and, once finished, its result", {200: ("OK", ref("Match"))}, errors=(401, 404),
+    params=[path_param("matchID")])
+api("/api/matches/{matchID}/accept", "post", "acceptMatch", "Accept an invitation (the invited friend only)", {200: ("OK", ref("Match"))},
+    errors=(401, 404, 409, 422), params=[path_param("matchID")])
+api("/api/matches/{matchID}/decline", "post", "declineMatch", "Decline an invitation (the invited friend only)", {200: ("OK", ref("Match"))},
+    errors=(401, 404, 409), params=[path_param("matchID")])
+api("/api/notifications", "get", "listNotifications", "Your notifications, newest first, with the unread count", {200: ("OK", ref("NotificationList"))},
+    errors=(400, 401), params=[query_param("limit", "At most this many (1–100)", {"type": "integer"}),
+                               query_param("offset", "Skip this many", {"type": "integer"})])
+api("/api/notifications/read", "post", "markAllNotificationsRead", "Mark every notification read", {200: ("OK", ref("Unread"))})
+api("/api/notifications/{notificationID}/read", "post", "markNotificationRead", "Mark one notification read", {200: ("OK", ref("Unread"))}, errors=(401, 404),
+    params=[path_param("notificationID")])
+page("/matches", "get", "matchesPage", "Matches: challenges to answer, open matches, history", [200, 401])
+page("/matches", "post", "challengeForm", "Challenge a friend", [303, 401, 403, 409, 422], form={**CSRF, "opponent": {"type": "string"}, "minutes": {"type": "string"}})
+page("/matches/ghost", "post", "ghostForm", "Race a workout as a ghost", [303, 401, 403, 409, 422], form={**CSRF, "workoutID": {"type": "string"}})
+page("/matches/{matchID}", "get", "matchPage", "A match: the room (lobby, countdown, live scores) or its result", [200, 401, 404],
+     params=[path_param("matchID")])
+page("/matches/{matchID}/{answer}", "post", "matchAnswerForm", "Accept or decline a challenge", [303, 401, 403, 404, 409, 422],
+     form=dict(CSRF), form_required=False, params=[path_param("matchID"), path_param("answer", ["accept", "decline"])])
+page("/notifications", "get", "notificationsPage", "Your notifications", [200, 401])
+page("/notifications/read", "post", "readNotificationsForm", "Mark every notification read", [303, 401, 403], form=dict(CSRF), form_required=False)
+
 # MARK: Schemas
 
 DATE_TIME = {"type": "string", "format": "date-time"}
@@ -588,6 +619,41 @@ schemas = {
     "WorkoutCreated": obj({"summary": ref("WorkoutSummary")}, required=["summary"]),
 }
 
+PERSON = obj({"id": {"type": "string"}, "username": {"type": "string"}, "fullName": {"type": "string"}}, required=["id", "username", "fullName"])
+ZONE_SECONDS = obj({zone: {"type": "integer", "minimum": 0} for zone in ["none", "low", "moderate", "high", "red-line"]},
+                   required=["none", "low", "moderate", "high", "red-line"])
+MATCH_SIDE = obj({"score": {"type": "integer", "minimum": 0}, "timeInZoneSeconds": ZONE_SECONDS}, required=["score", "timeInZoneSeconds"])
+schemas.update({
+    "MatchCreate": obj({
+        "opponent": {"type": "string", "description": "A friend's user id (a live match)"},
+        "minutes": {"type": "integer", "minimum": 1, "maximum": 120},
+        "ghost": {"type": "string", "description": "A workout id: yours, or one a friend shares with you (a ghost race)"},
+    }),
+    "Match": obj({
+        "id": {"type": "string"}, "kind": {"type": "string", "enum": ["live", "ghost"]},
+        "state": {"type": "string", "enum": ["invited", "accepted", "declined", "expired", "running", "finished"]},
+        "you": {"type": "string", "enum": ["a", "b"], "description": "Your side; absent for the owner of a workout raced as a ghost"},
+        "durationSeconds": {"type": "integer"}, "challenger": PERSON, "opponent": PERSON,
+        "ghost": obj({"workoutID": {"type": "string"}, "owner": PERSON}),
+        "createdAt": DATE_TIME, "expiresAt": DATE_TIME, "startedAt": DATE_TIME, "endedAt": DATE_TIME,
+        "room": {"type": "string", "description": "The WebSocket of the match room"},
+        "result": obj({
+            "winner": {"type": "string", "enum": ["a", "b"]}, "outcome": {"type": "string", "enum": ["won", "lost", "draw"]},
+            "marginSeconds": {"type": "integer"}, "reason": {"type": "string", "enum": ["time", "left", "silence", "interrupted"]},
+            "forfeitedBy": {"type": "string", "enum": ["a", "b", "both"]}, "secondsPlayed": {"type": "integer"},
+            "a": MATCH_SIDE, "b": MATCH_SIDE,
+        }, required=["marginSeconds", "reason", "secondsPlayed", "a", "b"]),
+    }, required=["id", "kind", "state", "durationSeconds", "createdAt", "expiresAt", "room"]),
+    "MatchList": obj({"matches": array(ref("Match"))}, required=["matches"]),
+    "Notification": obj({
+        "id": {"type": "string"}, "kind": {"type": "string", "enum": [
+            "friend-request", "friend-accepted", "match-invitation", "match-accepted", "match-declined", "match-result", "ghost-raced"]},
+        "text": {"type": "string"}, "link": {"type": "string"}, "createdAt": DATE_TIME, "read": {"type": "boolean"},
+    }, required=["id", "kind", "text", "createdAt", "read"]),
+    "NotificationList": obj({"notifications": array(ref("Notification")), "unread": {"type": "integer"}}, required=["notifications", "unread"]),
+    "Unread": obj({"unread": {"type": "integer"}}, required=["unread"]),
+})
+
 document = {
     "openapi": "3.1.0",
     "info": {
@@ -603,7 +669,7 @@ document = {
     },
     "servers": [{"url": "/"}],
     "security": [{"bearerAuth": []}, {"cookieAuth": []}],
-    "tags": [{"name": name} for name in ["system", "accounts", "profile", "friends", "workouts", "live", "teams", "web"]],
+    "tags": [{"name": name} for name in ["system", "accounts", "profile", "friends", "workouts", "live", "teams", "matches", "web"]],
     "paths": dict(sorted(paths.items())),
     "components": {
         "schemas": schemas,

@@ -13,11 +13,15 @@ public final class HeartworkServices: Sendable {
         public var sessionLifetime: TimeInterval
         /// How often expired sessions and old sign-in failures are deleted.
         public var sweepInterval: Duration
+        /// The length of a match's second: 1000 ms; shorter only in tests.
+        public var matchSecondMilliseconds: Int
 
-        public init(passwordHashCost: Int = 12, sessionLifetime: TimeInterval = 30 * 86_400, sweepInterval: Duration = .seconds(3600)) {
+        public init(passwordHashCost: Int = 12, sessionLifetime: TimeInterval = 30 * 86_400, sweepInterval: Duration = .seconds(3600),
+                    matchSecondMilliseconds: Int = 1000) {
             self.passwordHashCost = passwordHashCost
             self.sessionLifetime = sessionLifetime
             self.sweepInterval = sweepInterval
+            self.matchSecondMilliseconds = matchSecondMilliseconds
         }
     }
 
@@ -34,6 +38,8 @@ public final class HeartworkServices: Sendable {
     public let bus: LiveBus
     public let teams: TeamService
     public let teamSessions: TeamSessionService
+    public let inbox: InboxService
+    public let matches: MatchService
     /// Long-running work, in start order. The event bus, the live hub and the job runner of
     /// later features join this list.
     public let backgroundServices: [any Service]
@@ -51,11 +57,15 @@ public final class HeartworkServices: Sendable {
         let workouts = WorkoutService(store: store)
         self.workouts = workouts
         profiles = ProfileService(store: store, sessionCache: cache, workouts: workouts)
-        friends = FriendService(store: store)
         gateways = GatewayService(store: store)
         let hub = LiveHub()
-        let bus = LiveBus(store: store, hub: hub, sessionCache: cache, logger: logger)
+        let inboxHub = InboxHub()
+        let bus = LiveBus(store: store, hub: hub, inboxHub: inboxHub, sessionCache: cache, logger: logger)
         self.bus = bus
+        let inbox = InboxService(store: store, hub: inboxHub, bus: bus)
+        self.inbox = inbox
+        friends = FriendService(store: store, inbox: inbox)
+        matches = MatchService(store: store, workouts: workouts, inbox: inbox, secondMilliseconds: settings.matchSecondMilliseconds)
         live = LiveService(store: store, hub: hub, bus: bus)
         let teams = TeamService(store: store)
         self.teams = teams

@@ -11,11 +11,13 @@ struct CompeteCommand: ParsableCommand {
             lines and # comments are allowed). Each side is classified against its own zones; \
             a zone switch counts after 15 consecutive seconds; every second in which one side's \
             confirmed zone is higher scores a point for that side. Gaps hold the last value for \
-            up to 5 s, then count as zone none. The challenge lasts as long as the longer file.
+            up to 5 s, then count as zone none. The challenge lasts as long as the longer file; \
+            with --ghost, side B is a recorded workout and the challenge lasts exactly as long \
+            as its recording (a longer side A is cut), as a ghost race on the server does.
 
             Example:
               heartwork compete me.csv friend.csv --a-age 24 --a-resting-hr 65 --b-age 31 --b-resting-hr 58
-              heartwork compete me.csv ghost.csv --a-age 24 --a-resting-hr 65 --b-age 25 --b-resting-hr 65 --events
+              heartwork compete me.csv ghost.csv --ghost --a-age 24 --a-resting-hr 65 --b-age 25 --b-resting-hr 65 --events
             """
     )
 
@@ -46,6 +48,9 @@ struct CompeteCommand: ParsableCommand {
     @Option(name: .customLong("max-hr-formula"), help: "HRmax formula for sides without --X-max-hr: gellish, fox or tanaka.")
     var formula: MaxHeartRateFormulaArgument?
 
+    @Flag(help: "Side B is a recorded ghost: the challenge lasts exactly as long as its recording.")
+    var ghost = false
+
     @Flag(help: "List every confirmed zone change with its announcement.")
     var events = false
 
@@ -66,7 +71,8 @@ struct CompeteCommand: ParsableCommand {
         let seriesA = try series(from: fileA)
         let seriesB = try series(from: fileB)
         let result = CompetitionEngine.evaluate(
-            a: seriesA.beatsPerMinute, b: seriesB.beatsPerMinute, profileA: profileA, profileB: profileB)
+            a: seriesA.beatsPerMinute, b: seriesB.beatsPerMinute, profileA: profileA, profileB: profileB,
+            durationSeconds: ghost ? seriesB.durationSeconds : nil)
         let report = CompetitionReport(result: result, includeEvents: events)
         switch format {
         case .json: return try JSONOutput.render(report)

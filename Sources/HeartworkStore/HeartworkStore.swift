@@ -17,6 +17,8 @@ public final class HeartworkStore: Sendable {
     public let gateways: any GatewayRepository
     public let sensors: any SensorRepository
     public let teams: any TeamRepository
+    public let matches: any MatchRepository
+    public let inbox: any InboxRepository
 
     /// Opens the database and brings its schema up to date.
     /// - Parameter cachesReads: keep workout lists in memory on SQLite (see `CachingWorkoutRepository`).
@@ -46,6 +48,8 @@ public final class HeartworkStore: Sendable {
         gateways = SQLGatewayRepository(database: database)
         sensors = SQLSensorRepository(database: database)
         teams = SQLTeamRepository(database: database)
+        matches = SQLMatchRepository(database: database)
+        inbox = SQLInboxRepository(database: database)
         let workouts = SQLWorkoutRepository(database: database)
         self.workouts = cachesReads && database.engine == .sqlite ? CachingWorkoutRepository(base: workouts) : workouts
     }

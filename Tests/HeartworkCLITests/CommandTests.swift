@@ -99,6 +99,25 @@ struct CommandTests {
         #expect(events.first?["announcementForB"] as? String == "Your opponent moved up to Moderate; you are in Low")
     }
 
+    /// A ghost race lasts as long as the recording (PRODUCT.md, seed-000 §3.9): side A's
+    /// longer file is cut to side B's 40 s, where without --ghost the longer file wins.
+    @Test func competeLocksAGhostToItsRecordingsLength() throws {
+        let directory = try TemporaryDirectory()
+        let a = try directory.write((0..<90).map { "\($0),160" }.joined(separator: "\n"), to: "a.csv")
+        let b = try directory.write((0..<40).map { "\($0),145" }.joined(separator: "\n"), to: "ghost.csv")
+        let arguments = ["compete", a, b, "--a-age", "24", "--a-resting-hr", "65", "--b-age", "24", "--b-resting-hr", "65", "--format", "json"]
+        func read(_ extra: [String]) throws -> [String: Any] {
+            try #require(try JSONSerialization.jsonObject(with: Data(try render(CompeteCommand.self, arguments + extra).utf8)) as? [String: Any])
+        }
+        let ghost = try read(["--ghost"])
+        let plain = try read([])
+        #expect(ghost["durationSeconds"] as? Int == 40)
+        #expect(plain["durationSeconds"] as? Int == 90)
+        // A is confirmed in moderate, B in low, from second 14: 26 points in 40 s; 76 in 90 s.
+        #expect((ghost["a"] as? [String: Any])?["score"] as? Int == 26)
+        #expect((plain["a"] as? [String: Any])?["score"] as? Int == 76)
+    }
+
     @Test func competeNamesTheBadLine() throws {
         let directory = try TemporaryDirectory()
         let a = try directory.write("0,150\n1,fast\n", to: "a.csv")

@@ -31,6 +31,8 @@ struct AuthorizationTests {
         let team: String
         let player: String
         let session: String
+        let match: String
+        let notification: String
         /// Strings that must never reach anyone else.
         let secrets: [String]
     }
@@ -51,6 +53,10 @@ struct AuthorizationTests {
         let befriend = try await server.request(.post, "/api/friend-requests", token: friend, json: ["userID": victimID])
         try await server.request(.post, "/api/friend-requests/\(befriend.json["id"] as? String ?? "")/accept", token: victim)
         _ = friendID
+        // A friend challenges the victim: a match and a notification of the victim's.
+        try await server.completeProfile(friend)
+        let match = try #require(try await server.request(.post, "/api/matches", token: friend, json: ["opponent": victimID, "minutes": 5]).json["id"] as? String)
+        let notification = try #require((try await server.request(.get, "/api/notifications", token: victim).json["notifications"] as? [[String: Any]])?.first?["id"] as? String)
         let gateway = try await server.request(.post, "/api/gateways", token: victim, json: ["name": "victim-gateway-name"])
         // A strap the victim's gateway heard, a team, a player wearing it and a session.
         let gatewayToken = try #require(gateway.json["token"] as? String)
@@ -68,6 +74,7 @@ struct AuthorizationTests {
             id: victimID, token: victim, privateWorkout: privateWorkout, sharedWorkout: sharedWorkout,
             requestToVictim: try #require(request.json["id"] as? String), weight: try #require(weight.json["id"] as? String),
             gateway: try #require(gateway.json["id"] as? String), sensor: sensor, team: team, player: player, session: session,
+            match: match, notification: notification,
             secrets: ["victim-strap-address", "victim-team-name", "victim-player-name", "victim@example.org", "victim-private-status", "77.7", "1.93", "victim-photo-bytes", privateWorkout, sharedWorkout,
                       "victim-gateway-name", try #require(gateway.json["token"] as? String)])
     }
@@ -83,6 +90,8 @@ struct AuthorizationTests {
             .replacingOccurrences(of: "{teamID}", with: victim.team)
             .replacingOccurrences(of: "{playerID}", with: victim.player)
             .replacingOccurrences(of: "{sessionID}", with: victim.session)
+            .replacingOccurrences(of: "{matchID}", with: victim.match)
+            .replacingOccurrences(of: "{notificationID}", with: victim.notification)
             .replacingOccurrences(of: "{answer}", with: "accept")
             .replacingOccurrences(of: "{action}", with: "share")
             .replacingOccurrences(of: "{file}", with: "app.css")
@@ -124,7 +133,7 @@ struct AuthorizationTests {
                         headers[SessionCookie.csrfHeader] = attackerWeb.csrf
                         reply = try await server.request(route.method, uri, headers: headers)
                     }
-                    let touchesVictim = ["{userID}", "{workoutID}", "{requestID}", "{measurementID}", "{gatewayID}", "{sensorID}", "{teamID}", "{playerID}", "{sessionID}"].contains { route.path.contains($0) }
+                    let touchesVictim = ["{userID}", "{workoutID}", "{requestID}", "{measurementID}", "{gatewayID}", "{sensorID}", "{teamID}", "{playerID}", "{sessionID}", "{matchID}", "{notificationID}"].contains { route.path.contains($0) }
                     if touchesVictim {
                         #expect(reply.status == .notFound || reply.status == .unauthorized,
                                 "\(route.method) \(uri) with another user's credentials answered \(reply.status)")
@@ -145,6 +154,10 @@ struct AuthorizationTests {
             #expect(team["name"] as? String == "victim-team-name" && (team["players"] as? [[String: Any]])?.first?["sensorID"] as? String == victim.sensor)
             let session = try await server.request(.get, "/api/team-sessions/\(victim.session)", token: victim.token).json
             #expect(session["state"] as? String == "recording" && session["reviewed"] as? Bool == false)
+            let match = try await server.request(.get, "/api/matches/\(victim.match)", token: victim.token).json
+            #expect(match["state"] as? String == "invited", "nobody else answered the victim's invitation")
+            #expect((try await server.request(.get, "/api/notifications", token: victim.token).json["notifications"] as? [[String: Any]])?
+                .first { $0["id"] as? String == victim.notification }?["read"] as? Bool == false)
             let sensor = try await server.request(.get, "/api/sensors/\(victim.sensor)", token: victim.token).json
             #expect(sensor["name"] == nil, "the sensor keeps no name a stranger gave it")
             #expect(try await server.request(.get, "/api/workouts/\(victim.privateWorkout)", token: victim.token).json["summary"].map { ($0 as? [String: Any])?["shared"] as? Bool } == false)

@@ -19,7 +19,7 @@ struct ServerHarness {
     var store: HeartworkStore { services.store }
 
     static func run(
-        _ engine: TestDatabase = .sqlite, adjusting adjust: @Sendable (inout ServerConfiguration) -> Void = { _ in },
+        _ engine: TestDatabase = .sqlite, setup: TestingSetup = .router, adjusting adjust: @Sendable (inout ServerConfiguration) -> Void = { _ in },
         _ body: @Sendable (ServerHarness) async throws -> Void
     ) async throws {
         try await engine.withStore { store in
@@ -29,7 +29,7 @@ struct ServerHarness {
             let services = try await HeartworkServices(store: store, settings: configuration.serviceSettings, logger: TestDatabase.logger)
             let edge = try HeartworkApplication.Edge(metrics: ServerMetrics())
             let application = HeartworkApplication.build(configuration: configuration, services: services, edge: edge, logger: TestDatabase.logger)
-            try await application.test(.router) { client in
+            try await application.test(setup) { client in
                 try await body(ServerHarness(client: client, services: services, configuration: configuration, edge: edge))
             }
         }

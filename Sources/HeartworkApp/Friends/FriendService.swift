@@ -6,6 +6,7 @@ import HeartworkStore
 /// see whom: yourself and your friends.
 public struct FriendService: Sendable {
     let store: HeartworkStore
+    let inbox: InboxService
 
     /// A search needs a few characters and returns a short page, so nobody can list every
     /// account (and then throttle each one) with an empty query.
@@ -55,9 +56,13 @@ public struct FriendService: Sendable {
         }
         if let reverse = try await store.friends.pendingRequest(from: userID, to: user.id) {
             try await store.friends.answer(requestID: reverse.id, accept: true, at: now)
+            await inbox.tell(userID, kind: "friend-accepted", text: "\(user.fullName) (@\(user.username)) accepted your friend request",
+                             link: "/friends/\(user.id)", actorID: user.id, now: now)
             return .becameFriends(other)
         }
         let request = try await store.friends.createRequest(from: user.id, to: userID, at: now)
+        await inbox.tell(userID, kind: "friend-request", text: "\(user.fullName) (@\(user.username)) wants to be your friend",
+                         link: "/friends", actorID: user.id, now: now)
         return .requested(FriendRequestView(request: request, from: user, to: other))
     }
 
@@ -71,6 +76,10 @@ public struct FriendService: Sendable {
             try await store.friends.answer(requestID: requestID, accept: accept, at: now)
         } catch StoreError.conflict {
             throw AppError.conflict("the request was already answered")
+        }
+        if accept {
+            await inbox.tell(request.fromUserID, kind: "friend-accepted", text: "\(user.fullName) (@\(user.username)) accepted your friend request",
+                             link: "/friends/\(user.id)", actorID: user.id, now: now)
         }
     }
 

@@ -20,14 +20,16 @@ public final class LiveBus: Service, Sendable {
     public let instanceID = UUID().uuidString.lowercased()
     let store: HeartworkStore
     let hub: LiveHub
+    let inboxHub: InboxHub
     let sessionCache: SessionCache
     let logger: Logger
     /// Listening yet, and who waits for it (tests).
     private let listening = Mutex<(ready: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
 
-    init(store: HeartworkStore, hub: LiveHub, sessionCache: SessionCache, logger: Logger) {
+    init(store: HeartworkStore, hub: LiveHub, inboxHub: InboxHub, sessionCache: SessionCache, logger: Logger) {
         self.store = store
         self.hub = hub
+        self.inboxHub = inboxHub
         self.sessionCache = sessionCache
         self.logger = logger
         guard store.sharesNotifications else { return }
@@ -48,6 +50,14 @@ public final class LiveBus: Service, Sendable {
         guard isShared else { return }
         let readings = events.map { BusReading(sensorID: $0.sensor.id, address: $0.sensor.address, name: $0.sensor.name, reading: $0.reading) }
         send(.readings(userID: userID, readings))
+    }
+
+    /// A new notification: to the user's open pages here, and on the other instances.
+    func publish(_ notice: InboxRecord) async {
+        await inboxHub.publish(notice)
+        guard isShared else { return }
+        send(.notice(BusNotice(id: notice.id, userID: notice.userID, kind: notice.kind, text: notice.text, link: notice.link,
+                               atMilliseconds: notice.createdAt.millisecondsSince1970)))
     }
 
     /// Sends without making the caller wait for the database: the in-process path has already
@@ -84,6 +94,10 @@ public final class LiveBus: Service, Sendable {
             sessionCache.forgetHere(.session(tokenHash: hash))
         case .forgetUser(let userID):
             sessionCache.forgetHere(.user(id: userID))
+        case .notice(let notice):
+            await inboxHub.publish(InboxRecord(
+                id: notice.id, userID: notice.userID, kind: notice.kind, text: notice.text, link: notice.link,
+                createdAt: Date(timeIntervalSince1970: Double(notice.atMilliseconds) / 1000)))
         }
     }
 

@@ -33,7 +33,23 @@ public struct LiveService: Sendable {
     /// such a reading twice (the coach screen ignores a reading that is not newer than the
     /// last it showed). Measured: Benchmarks/live_benchmark.py, README "Live figures".
     public func ingest(_ readings: [GatewayReading], from gateway: GatewayRecord, now: Date = Date()) async throws -> [Ack] {
-        guard !readings.isEmpty else { return [] }
+        try await commit(await stage(readings, from: gateway, now: now))
+    }
+
+    /// A frame on its way in: its certainly-new readings already with the viewers, the rest
+    /// waiting for `commit`.
+    public struct Staged: Sendable {
+        let gateway: GatewayRecord
+        let bySensor: [String: [SensorReading]]
+        let claimed: Set<LiveCursor.Claim>
+        let now: Date
+        public var isEmpty: Bool { bySensor.isEmpty }
+    }
+
+    /// The first half of `ingest`: hands the certainly-new readings to the viewers at once. A
+    /// gateway connection stages each frame as it arrives and commits them in order behind it,
+    /// so a slow commit delays acks, never what viewers see.
+    public func stage(_ readings: [GatewayReading], from gateway: GatewayRecord, now: Date = Date()) async -> Staged {
         var bySensor = [String: [SensorReading]]()
         for reading in readings {
             bySensor[reading.sensor, default: []].append(SensorReading(
@@ -42,10 +58,18 @@ public struct LiveService: Sendable {
         }
         let early = cursor.claim(userID: gateway.userID, bySensor)
         await bus.publish(userID: gateway.userID, early.events)
-        let stored = try await store.sensors.store(userID: gateway.userID, gatewayID: gateway.id, readings: bySensor, now: now)
+        return Staged(gateway: gateway, bySensor: bySensor, claimed: early.claimed, now: now)
+    }
+
+    /// The second half: stores the frame (group commit), then passes the viewers what was not
+    /// certainly new, and returns the acks.
+    public func commit(_ staged: Staged) async throws -> [Ack] {
+        guard !staged.isEmpty else { return [] }
+        let gateway = staged.gateway
+        let stored = try await store.sensors.store(userID: gateway.userID, gatewayID: gateway.id, readings: staged.bySensor, now: staged.now)
         cursor.record(userID: gateway.userID, stored)
         await bus.publish(userID: gateway.userID, stored.flatMap { result in
-            result.added.filter { !early.claimed.contains(LiveCursor.Claim(address: result.sensor.address, sequence: $0.sequence)) }
+            result.added.filter { !staged.claimed.contains(LiveCursor.Claim(address: result.sensor.address, sequence: $0.sequence)) }
                 .map { LiveEvent(sensor: result.sensor, reading: $0) }
         })
         return stored.map { Ack(sensor: $0.sensor.address, sequence: $0.highestSequence) }

@@ -58,16 +58,18 @@ public struct CompetitionEngine: Sendable {
         return events
     }
 
-    /// Scores two whole 1 Hz series. The shorter one is padded with missing seconds, so
-    /// the match lasts as long as the longer series (a ghost's length is fitted by the caller).
+    /// Scores two whole 1 Hz series. The match lasts `durationSeconds` when given (a ghost
+    /// race: the recording's length, so a longer live side is cut), otherwise as long as the
+    /// longer series; a series shorter than the match is padded with missing seconds.
     public static func evaluate(
         a seriesA: [Double?],
         b seriesB: [Double?],
         profileA: ZoneProfile,
         profileB: ZoneProfile,
+        durationSeconds: Int? = nil,
         confirmationSeconds: Int = ZoneDebouncer<ReserveZone>.defaultConfirmationSeconds
     ) -> CompetitionResult {
-        let duration = max(seriesA.count, seriesB.count)
+        let duration = max(0, durationSeconds ?? max(seriesA.count, seriesB.count))
         func rawZones(_ series: [Double?], _ profile: ZoneProfile) -> [ReserveZone] {
             (0..<duration).map { second in
                 guard second < series.count, let bpm = series[second] else { return .none }

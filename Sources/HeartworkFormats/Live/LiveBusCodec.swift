@@ -15,6 +15,25 @@ public struct BusReading: Sendable, Hashable {
     }
 }
 
+/// A user's new notification as it travels between instances, for their open pages.
+public struct BusNotice: Sendable, Hashable {
+    public var id: String
+    public var userID: String
+    public var kind: String
+    public var text: String
+    public var link: String?
+    public var atMilliseconds: Int64
+
+    public init(id: String, userID: String, kind: String, text: String, link: String?, atMilliseconds: Int64) {
+        self.id = id
+        self.userID = userID
+        self.kind = kind
+        self.text = text
+        self.link = link
+        self.atMilliseconds = atMilliseconds
+    }
+}
+
 /// What one Heartwork instance tells the others sharing its PostgreSQL database.
 public enum LiveBusMessage: Sendable, Hashable {
     /// New readings of a user's sensors, for that user's viewers.
@@ -23,6 +42,8 @@ public enum LiveBusMessage: Sendable, Hashable {
     case forgetSession(tokenHash: String)
     /// A password change or profile edit: every instance reloads the user's sessions.
     case forgetUser(userID: String)
+    /// A notification for a user's open pages.
+    case notice(BusNotice)
 }
 
 /// The text of bus notifications: compact JSON, cut into payloads PostgreSQL's NOTIFY takes
@@ -31,6 +52,7 @@ public enum LiveBusMessage: Sendable, Hashable {
 ///     {"v":1,"i":"<instance>","k":"r","u":"<user>","r":[["<sensor id>","<address>","<name>"|null,seq,at,bpm,"<contact>",battery|null,[rr ticks…]],…]}
 ///     {"v":1,"i":"<instance>","k":"s","t":"<token hash>"}
 ///     {"v":1,"i":"<instance>","k":"u","u":"<user>"}
+///     {"v":1,"i":"<instance>","k":"n","n":["<id>","<user>","<kind>","<text>","<link>"|null,at]}
 public enum LiveBusCodec {
     public static let maximumPayloadBytes = 7_900
 
@@ -44,6 +66,19 @@ public enum LiveBusCodec {
             return [single(instance: instance, kind: "s") { $0.key("t"); $0.string(hash) }]
         case .forgetUser(let userID):
             return [single(instance: instance, kind: "u") { $0.key("u"); $0.string(userID) }]
+        case .notice(let notice):
+            return [single(instance: instance, kind: "n") { json in
+                json.key("n")
+                json.beginArray()
+                json.string(notice.id)
+                json.string(notice.userID)
+                json.string(String(notice.kind.prefix(40)))
+                // Notifications are a sentence; the cap keeps any one under NOTIFY's limit.
+                json.string(String(notice.text.prefix(1000)))
+                if let link = notice.link { json.string(String(link.prefix(500))) } else { json.null() }
+                json.integer(Int(notice.atMilliseconds))
+                json.endArray()
+            }]
         case .readings(let userID, let readings):
             var payloads = [String]()
             var items = [[UInt8]]()
@@ -129,6 +164,15 @@ public enum LiveBusCodec {
         case "u":
             guard case .string(let user)? = member("u") else { throw Malformed(description: "no user") }
             return (instance, .forgetUser(userID: user))
+        case "n":
+            guard case .array(let fields)? = member("n"), fields.count == 6,
+                  case .string(let id) = fields[0], case .string(let user) = fields[1], case .string(let noticeKind) = fields[2],
+                  case .string(let text) = fields[3], case .number(let at) = fields[5], at.isFinite, abs(at) < 9_007_199_254_740_992 else {
+                throw Malformed(description: "not a notice")
+            }
+            var link: String?
+            if case .string(let value) = fields[4] { link = value }
+            return (instance, .notice(BusNotice(id: id, userID: user, kind: noticeKind, text: text, link: link, atMilliseconds: Int64(at))))
         case "r":
             guard case .string(let user)? = member("u"), case .array(let items)? = member("r") else { throw Malformed(description: "no user or readings") }
             return (instance, .readings(userID: user, try items.map(reading)))

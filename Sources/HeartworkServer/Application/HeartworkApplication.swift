@@ -76,6 +76,7 @@ public enum HeartworkApplication {
         GatewayRoutes(services: services).register(on: signedInAPI)
         SensorRoutes(services: services).register(on: signedInAPI)
         TeamRoutes(services: services).register(on: signedInAPI)
+        MatchRoutes(services: services).register(on: signedInAPI)
         WorkoutRoutes(services: services, maximumBodyBytes: configuration.maximumBodyBytes, metrics: edge.metrics, uploads: edge.uploads)
             .register(on: signedInAPI)
         WebRoutes(services: services, pages: edge.pages, secureCookies: configuration.secureCookies, mapTiles: configuration.mapTiles)
@@ -90,6 +91,7 @@ public enum HeartworkApplication {
         let router = Router(context: LiveRequestContext.self)
         router.add(middleware: AuthenticationMiddleware<LiveRequestContext>(authenticator: services.authenticator))
         LiveRoutes(services: services).register(on: router)
+        MatchSocket(services: services).register(on: router)
         return router
     }
 }

@@ -30,6 +30,8 @@ public struct ServerConfiguration: Sendable {
     /// Routes are drawn on these map tiles; nil (the default) draws them on a plain ground
     /// and nothing is fetched from a third party.
     public var mapTiles: MapTiles?
+    /// The length of a match's second: 1000 ms; shorter only in tests.
+    public var matchSecondMilliseconds = 1000
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, dataDirectory: String = ServerConfiguration.defaultDataDirectory,
@@ -58,7 +60,7 @@ public struct ServerConfiguration: Sendable {
 
     /// What the application layer needs of this.
     public var serviceSettings: HeartworkServices.Settings {
-        HeartworkServices.Settings(passwordHashCost: passwordHashCost, sessionLifetime: sessionLifetime)
+        HeartworkServices.Settings(passwordHashCost: passwordHashCost, sessionLifetime: sessionLifetime, matchSecondMilliseconds: matchSecondMilliseconds)
     }
 
     /// `$XDG_DATA_HOME/heartwork`, or `~/.local/share/heartwork`.

@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import NIOWebSocket
+import Synchronization
 
 /// The live WebSockets: gateways send readings (`/api/live/gateway`), users watch their
 /// sensors (`/api/live/feed`). The protocol is docs/PROTOCOL.md.
@@ -13,6 +14,9 @@ struct LiveRoutes {
     /// Sustained limits per gateway connection before it is closed with 1008.
     static let framesPerSecond = 20
     static let readingsPerSecond = 5000
+    /// Frames of one connection staged (their new readings already with the viewers) but not
+    /// yet committed; a gateway past this waits for the store before its next frame is read.
+    static let framesInFlight = 64
 
     func register(on router: Router<LiveRequestContext>) {
         let services = services
@@ -21,42 +25,70 @@ struct LiveRoutes {
             .ws { inbound, outbound, context in
                 guard let gateway = context.requestContext.gateway else { return }
                 try? await services.gateways.touch(gateway)
-                var limiter = RateWindow()
-                for try await message in inbound.messages(maxSize: 2 * GatewayFrame.maximumBytes) {
-                    guard case .text(let text) = message else {
-                        try await outbound.close(.policyViolation, reason: "binary frames are not part of the protocol")
-                        return
-                    }
-                    let items: [GatewayItem]
-                    do {
-                        items = try GatewayFrame.read(Array(text.utf8))
-                    } catch let violation as GatewayProtocolViolation {
-                        try await outbound.close(.policyViolation, reason: String(violation.detail.prefix(120)))
-                        return
-                    }
-                    guard limiter.admit(readings: items.count, at: ContinuousClock.now) else {
-                        try await outbound.close(.policyViolation, reason: "more than \(Self.framesPerSecond) frames or \(Self.readingsPerSecond) readings a second")
-                        return
-                    }
-                    var readings = [GatewayReading]()
-                    for item in items {
-                        switch item {
-                        case .reading(let reading): readings.append(reading)
-                        case .refused(let sensor, let sequence, let detail):
-                            try await outbound.write(.text(LiveMessages.error(sensor: sensor, sequence: sequence, detail: detail)))
+                // Each frame is staged as it arrives (its certainly-new readings go to viewers
+                // at once) and committed in order by a second task, which writes the acks; so
+                // a slow commit delays acks, never what viewers see. A failed commit closes
+                // the connection (the gateway resends what was not acknowledged).
+                let (staged, stagedInput) = AsyncStream<LiveService.Staged>.makeStream()
+                let inFlight = FrameCounter()
+                try await withThrowingTaskGroup(of: Bool.self) { group in
+                    group.addTask {
+                        for await frame in staged {
+                            let acks: [LiveService.Ack]
+                            do {
+                                acks = try await services.live.commit(frame)
+                            } catch {
+                                context.logger.error("storing gateway readings failed", metadata: ["error": "\(error)"])
+                                try await outbound.close(.unexpectedServerError, reason: "could not store; resend what is not acknowledged")
+                                return false
+                            }
+                            inFlight.count.subtract(1, ordering: .relaxed)
+                            for ack in acks { try await outbound.write(.text(LiveMessages.ack(ack))) }
                         }
+                        return true
                     }
-                    guard !readings.isEmpty else { continue }
-                    let acks: [LiveService.Ack]
-                    do {
-                        acks = try await services.live.ingest(readings, from: gateway)
-                    } catch {
-                        // Nothing of this frame is acknowledged; the gateway resends it.
-                        context.logger.error("storing gateway readings failed", metadata: ["error": "\(error)"])
-                        try await outbound.close(.unexpectedServerError, reason: "could not store; resend what is not acknowledged")
-                        return
+                    group.addTask {
+                        defer { stagedInput.finish() }
+                        var limiter = RateWindow()
+                        for try await message in inbound.messages(maxSize: 2 * GatewayFrame.maximumBytes) {
+                            guard case .text(let text) = message else {
+                                try await outbound.close(.policyViolation, reason: "binary frames are not part of the protocol")
+                                return true
+                            }
+                            let items: [GatewayItem]
+                            do {
+                                items = try GatewayFrame.read(Array(text.utf8))
+                            } catch let violation as GatewayProtocolViolation {
+                                try await outbound.close(.policyViolation, reason: String(violation.detail.prefix(120)))
+                                return true
+                            }
+                            guard limiter.admit(readings: items.count, at: ContinuousClock.now) else {
+                                try await outbound.close(.policyViolation, reason: "more than \(Self.framesPerSecond) frames or \(Self.readingsPerSecond) readings a second")
+                                return true
+                            }
+                            var readings = [GatewayReading]()
+                            for item in items {
+                                switch item {
+                                case .reading(let reading): readings.append(reading)
+                                case .refused(let sensor, let sequence, let detail):
+                                    try await outbound.write(.text(LiveMessages.error(sensor: sensor, sequence: sequence, detail: detail)))
+                                }
+                            }
+                            guard !readings.isEmpty else { continue }
+                            // Past `framesInFlight` uncommitted frames, wait for the store.
+                            while inFlight.count.load(ordering: .relaxed) >= Self.framesInFlight {
+                                try await Task.sleep(for: .milliseconds(5))
+                            }
+                            inFlight.count.add(1, ordering: .relaxed)
+                            stagedInput.yield(await services.live.stage(readings, from: gateway))
+                        }
+                        return true
                     }
-                    for ack in acks { try await outbound.write(.text(LiveMessages.ack(ack))) }
+                    // The reader ending (the gateway closed, or a violation closed it) lets the
+                    // committer finish what was staged; the committer failing stops the reader.
+                    while let finished = try await group.next() {
+                        if !finished { group.cancelAll() }
+                    }
                 }
             }
         router.ws("api/live/feed", shouldUpgrade: { _, context in
@@ -82,6 +114,11 @@ struct LiveRoutes {
             await services.live.stopWatching(user, id: id)
         })
     }
+}
+
+/// Frames of one gateway connection staged and not yet committed.
+final class FrameCounter: Sendable {
+    let count = Atomic<Int>(0)
 }
 
 /// Frames and readings in the last second, for the documented limits.

@@ -11,6 +11,8 @@ enum Notice: String, CaseIterable {
     case teamCreated = "team-created", teamDeleted = "team-deleted", playerAdded = "player-added", playerRemoved = "player-removed"
     case playerSaved = "player-saved", playerDeleted = "player-deleted", sensorAssigned = "sensor-assigned", sensorRenamed = "sensor-renamed"
     case gatewayRevoked = "gateway-revoked", sessionStopped = "session-stopped", sessionSaved = "session-saved", sessionDiscarded = "session-discarded"
+    case challengeSent = "challenge-sent", challengeAccepted = "challenge-accepted", challengeDeclined = "challenge-declined"
+    case notificationsRead = "notifications-read"
 
     static let cookieName = "hw_notice"
 
@@ -43,6 +45,10 @@ enum Notice: String, CaseIterable {
         case .sessionStopped: "Recording stopped. Save the session to keep it, or discard it."
         case .sessionSaved: "Session saved."
         case .sessionDiscarded: "Session discarded. The readings stay with the sensors."
+        case .challengeSent: "Challenge sent. Wait here: the match starts when your friend joins."
+        case .challengeAccepted: "Challenge accepted. The match starts when you are both on this page."
+        case .challengeDeclined: "Challenge declined."
+        case .notificationsRead: "All notifications marked read."
         }
     }
 

@@ -19,5 +19,6 @@ struct WebRoutes {
         WebFriendPages(services: services, pages: pages).register(on: signedIn)
         WebWorkoutPages(services: services, pages: pages, mapTiles: mapTiles).register(on: signedIn)
         WebTeamPages(services: services, pages: pages).register(on: signedIn)
+        WebMatchPages(services: services, pages: pages).register(on: signedIn)
     }
 }

@@ -1,0 +1,268 @@
+import Foundation
+import HeartworkCore
+import HeartworkStore
+
+/// One match being played, in the process that hosts it: who is present, the countdown,
+/// the readings of each second, the Core `CompetitionEngine` fed one second at a time, and
+/// the end (time up, a side that left, a side silent for 10 s).
+///
+/// Second `s` is scored as soon as both sides' readings for it are in (a ghost's always
+/// is), so a state message follows the reading that completed the second at once; a side
+/// whose reading has not come `MatchRules.lateSeconds` after the second ended gets lost
+/// contact (zone none) for it. A reading is refused, and changes nothing, when it is for a
+/// second that has not begun on the server's clock (half a second's tolerance for clocks),
+/// was already sent, was already scored, is outside the match, or has a bpm outside 0–250.
+public actor MatchRoom {
+    /// What the room needs from the service: to record the start (returning both sides'
+    /// zones) and the result, and to be forgotten once over.
+    public struct Hooks: Sendable {
+        public var start: @Sendable () async throws -> (a: ZoneProfile, b: ZoneProfile)
+        public var finish: @Sendable (MatchResultRecord) async -> MatchRecord?
+        public var closed: @Sendable () async -> Void
+    }
+
+    enum Phase { case lobby, countdown, running, ended }
+
+    public let matchID: String
+    let durationSeconds: Int
+    let secondMilliseconds: Int64
+    /// Side b's series for a ghost race (nil for a live match).
+    let ghost: [Double?]?
+    let hooks: Hooks
+    var expiresAt: Date
+    private var phase = Phase.lobby
+    private var connections: [Competitor: (id: UUID, continuation: AsyncStream<MatchMessage>.Continuation)] = [:]
+    private var startAt: Int64 = 0
+    private var engine: CompetitionEngine?
+    private var pending: [Competitor: [Int: Double?]] = [.a: [:], .b: [:]]
+    private var lastHeard: [Competitor: Int64] = [:]
+    private var ticker: Task<Void, Never>?
+
+    public init(matchID: String, durationSeconds: Int, secondMilliseconds: Int, ghost: [Double?]?, expiresAt: Date, hooks: Hooks) {
+        self.matchID = matchID
+        self.durationSeconds = durationSeconds
+        self.secondMilliseconds = Int64(max(1, secondMilliseconds))
+        self.ghost = ghost
+        self.expiresAt = expiresAt
+        self.hooks = hooks
+    }
+
+    static func now() -> Int64 { Date().millisecondsSince1970 }
+
+    private var humanSides: [Competitor] { ghost == nil ? [.a, .b] : [.a] }
+
+    /// A player enters. A second connection of the same side replaces the first.
+    public func connect(_ side: Competitor) -> (id: UUID, messages: AsyncStream<MatchMessage>) {
+        let (stream, continuation) = AsyncStream<MatchMessage>.makeStream(bufferingPolicy: .bufferingNewest(256))
+        let id = UUID()
+        if let previous = connections[side] {
+            previous.continuation.yield(.closed(reason: "replaced", detail: "the match was opened in another window"))
+            previous.continuation.finish()
+        }
+        guard phase != .ended else {
+            continuation.yield(.closed(reason: "over", detail: "the match is over"))
+            continuation.finish()
+            return (id, stream)
+        }
+        connections[side] = (id, continuation)
+        startTicker()
+        switch phase {
+        case .lobby:
+            announcePresence()
+            if humanSides.allSatisfy({ connections[$0] != nil }) { Task { await self.beginCountdown() } }
+        case .countdown, .running:
+            continuation.yield(.start(atMilliseconds: startAt, nowMilliseconds: Self.now(), durationSeconds: durationSeconds,
+                                      secondMilliseconds: Int(secondMilliseconds)))
+        case .ended: break
+        }
+        return (id, stream)
+    }
+
+    /// A player's socket closed: in the lobby they just leave; once the countdown has begun,
+    /// leaving forfeits.
+    public func disconnect(_ side: Competitor, id: UUID) async {
+        guard let current = connections[side], current.id == id else { return }
+        connections[side] = nil
+        current.continuation.finish()
+        switch phase {
+        case .lobby:
+            announcePresence()
+            if connections.isEmpty { await close(reason: "empty", detail: "") }
+        case .countdown, .running:
+            await end(.left, forfeitedBy: side.rawValue)
+        case .ended: break
+        }
+    }
+
+    /// One second's heart rate from one side.
+    public func reading(_ side: Competitor, second: Int, beatsPerMinute bpm: Double) async {
+        let now = Self.now()
+        func refuse(_ detail: String) { connections[side]?.continuation.yield(.refused(second: second, detail: detail)) }
+        guard humanSides.contains(side) else { return refuse("this side is a recording") }
+        switch phase {
+        case .lobby: return refuse("the match has not started: wait for the countdown")
+        case .countdown where now < startAt - secondMilliseconds / 2: return refuse("the match has not started: wait for the countdown")
+        case .ended: return refuse("the match is over")
+        default: break
+        }
+        guard (0..<durationSeconds).contains(second) else {
+            return refuse("second must be 0–\(durationSeconds - 1) for this match")
+        }
+        guard bpm.isFinite, MatchRules.beatsPerMinute.contains(bpm) else { return refuse("bpm must be 0–250 (0 = no contact)") }
+        let next = engine?.result.durationSeconds ?? 0
+        guard second >= next else {
+            return refuse("second \(second) is already scored: a reading more than \(MatchRules.lateSeconds) s late counts as lost contact")
+        }
+        guard pending[side]?[second] == nil else { return refuse("second \(second) was already sent") }
+        guard now >= startAt + Int64(second) * secondMilliseconds - secondMilliseconds / 2 else {
+            return refuse("second \(second) has not begun on the server's clock")
+        }
+        pending[side, default: [:]][second] = .some(bpm > 0 ? bpm : nil)
+        lastHeard[side] = now
+        await advance(now: now)
+    }
+
+    /// Everything that happens by the clock: the countdown ending, seconds whose readings are
+    /// late, silence, an invitation lapsing while its challenger waits.
+    func tick() async {
+        let now = Self.now()
+        switch phase {
+        case .lobby:
+            if Date() >= expiresAt { await close(reason: "expired", detail: "the invitation expired before both players were in the room") }
+        case .countdown:
+            if now >= startAt, engine != nil { phase = .running }
+        case .running:
+            await advance(now: now)
+            guard phase == .running else { return }
+            let silent = humanSides.filter { now - (lastHeard[$0] ?? startAt) >= Int64(MatchRules.silenceSeconds) * secondMilliseconds }
+            if silent.count == humanSides.count, silent.count > 1 {
+                await end(.silence, forfeitedBy: "both")
+            } else if let side = silent.first {
+                await end(.silence, forfeitedBy: side.rawValue)
+            }
+        case .ended: break
+        }
+    }
+
+    func accepted(expiresAt: Date) { self.expiresAt = expiresAt }
+
+    /// Closes the room without a result (declined, expired…).
+    public func close(reason: String, detail: String) async {
+        guard phase != .ended else { return }
+        phase = .ended
+        ticker?.cancel()
+        for connection in connections.values {
+            connection.continuation.yield(.closed(reason: reason, detail: detail))
+            connection.continuation.finish()
+        }
+        connections = [:]
+        await hooks.closed()
+    }
+
+    // MARK: Internals
+
+    private func startTicker() {
+        guard ticker == nil else { return }
+        let interval = Duration.milliseconds(max(5, min(250, secondMilliseconds / 4)))
+        ticker = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                guard let self else { return }
+                await self.tick()
+            }
+        }
+    }
+
+    private func announcePresence() {
+        let present = Competitor.allCases.filter { connections[$0] != nil }.map(\.rawValue) + (ghost == nil ? [] : ["b"])
+        for (side, connection) in connections {
+            connection.continuation.yield(.lobby(you: side.rawValue, present: present, ghost: ghost != nil))
+        }
+    }
+
+    private func beginCountdown() async {
+        guard phase == .lobby, humanSides.allSatisfy({ connections[$0] != nil }) else { return }
+        phase = .countdown
+        startAt = Self.now() + Int64(MatchRules.countdownSeconds) * secondMilliseconds
+        let profiles: (a: ZoneProfile, b: ZoneProfile)
+        do {
+            profiles = try await hooks.start()
+        } catch {
+            await close(reason: "error", detail: "the match could not start: \(error)")
+            return
+        }
+        guard phase == .countdown else { return }
+        engine = CompetitionEngine(profileA: profiles.a, profileB: profiles.b)
+        let message = MatchMessage.start(atMilliseconds: startAt, nowMilliseconds: Self.now(), durationSeconds: durationSeconds,
+                                         secondMilliseconds: Int(secondMilliseconds))
+        for connection in connections.values { connection.continuation.yield(message) }
+    }
+
+    /// Scores every second that is complete, or whose late readings are past waiting for.
+    private func advance(now: Int64) async {
+        guard var engine, phase == .running || (phase == .countdown && now >= startAt - secondMilliseconds / 2) else { return }
+        if phase == .countdown, now >= startAt { phase = .running }
+        var next = engine.result.durationSeconds
+        while next < durationSeconds {
+            let deadline = startAt + Int64(next + 1 + MatchRules.lateSeconds) * secondMilliseconds
+            let hasA = pending[.a]?[next] != nil
+            let hasB = ghost != nil || pending[.b]?[next] != nil
+            guard (hasA && hasB) || now >= deadline else { break }
+            let bpmA = pending[.a]?.removeValue(forKey: next) ?? nil
+            let bpmB: Double? = if let ghost { next < ghost.count ? ghost[next] : nil } else { pending[.b]?.removeValue(forKey: next) ?? nil }
+            let events = engine.advance(a: bpmA, b: bpmB)
+            send(second: next, engine: engine, bpmA: bpmA, bpmB: bpmB, events: events)
+            next += 1
+        }
+        self.engine = engine
+        if next >= durationSeconds { await end(.time, forfeitedBy: nil) }
+    }
+
+    private func send(second: Int, engine: CompetitionEngine, bpmA: Double?, bpmB: Double?, events: [ZoneChangeEvent]) {
+        let result = engine.result
+        func side(_ competitor: Competitor, bpm: Double?) -> MatchMessage.SideState {
+            let zone = result[competitor].confirmedZones.last ?? .none
+            return MatchMessage.SideState(beatsPerMinute: bpm, zone: zone, score: result[competitor].score,
+                                          progressPercent: MatchRules.progressPercent(zone))
+        }
+        for (competitor, connection) in connections {
+            let mine = side(competitor, bpm: competitor == .a ? bpmA : bpmB)
+            let theirs = side(competitor.opponent, bpm: nil)
+            connection.continuation.yield(.state(second: second, you: mine, opponent: theirs))
+            for event in events {
+                connection.continuation.yield(.event(
+                    second: event.second, who: event.competitor == competitor ? "you" : "opponent",
+                    direction: event.direction.rawValue, zone: event.to, text: event.announcement(for: competitor)))
+            }
+        }
+    }
+
+    private func end(_ reason: MatchEndReason, forfeitedBy: String?) async {
+        guard phase != .ended else { return }
+        phase = .ended
+        ticker?.cancel()
+        let result = engine?.result
+        let winner: String? = switch forfeitedBy {
+        case "both": nil
+        case "a": "b"
+        case "b": "a"
+        default:
+            switch result?.outcome {
+            case .winner(let side): side.rawValue
+            case .draw, nil: nil
+            }
+        }
+        let record = MatchResultRecord(
+            scoreA: result?.a.score ?? 0, scoreB: result?.b.score ?? 0, winner: winner, reason: reason.rawValue, forfeitedBy: forfeitedBy,
+            secondsPlayed: result?.durationSeconds ?? 0,
+            zonesA: ReserveZone.allCases.map { result?.a.timeInZone[$0] ?? 0 }, zonesB: ReserveZone.allCases.map { result?.b.timeInZone[$0] ?? 0 })
+        let connections = self.connections
+        self.connections = [:]
+        let stored = await hooks.finish(record)
+        for connection in connections.values {
+            if let stored { connection.continuation.yield(.end(stored)) }
+            connection.continuation.finish()
+        }
+        await hooks.closed()
+    }
+}

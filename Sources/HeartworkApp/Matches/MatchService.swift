@@ -1,0 +1,251 @@
+import Foundation
+import HeartworkCore
+import HeartworkStore
+
+/// HeartMate's matches (issue 10): invitations between friends, ghost races against a
+/// stored workout, who may see and join which match, and the rooms they are played in. The
+/// room protocol is docs/PROTOCOL.md §10; the rules are `MatchRules`.
+public struct MatchService: Sendable {
+    let store: HeartworkStore
+    let workouts: WorkoutService
+    let inbox: InboxService
+    public let rooms: MatchRooms
+    /// 1000 ms outside tests (a test plays a match with shorter seconds).
+    let secondMilliseconds: Int
+    public static let pageLimit = 50
+
+    init(store: HeartworkStore, workouts: WorkoutService, inbox: InboxService, secondMilliseconds: Int) {
+        self.store = store
+        self.workouts = workouts
+        self.inbox = inbox
+        self.secondMilliseconds = secondMilliseconds
+        rooms = MatchRooms()
+    }
+
+    /// Invites a friend to a live match of `minutes` (1–120).
+    public func invite(_ opponentID: String, minutes: Int, by user: UserRecord, now: Date = Date()) async throws -> MatchRecord {
+        guard MatchRules.minutes.contains(minutes) else {
+            throw AppError.invalid("a match lasts 1–120 minutes", field: "minutes")
+        }
+        guard opponentID != user.id else { throw AppError.invalid("you cannot challenge yourself", field: "opponent") }
+        guard try await store.friends.areFriends(user.id, opponentID) else {
+            throw AppError.invalid("you can challenge only a friend", field: "opponent")
+        }
+        _ = try await anchors(of: user, now: now, field: "opponent", whose: "your")
+        let match = MatchRecord(
+            kind: .live, challengerID: user.id, opponentID: opponentID, durationSeconds: minutes * 60, state: .invited,
+            createdAt: now, expiresAt: now.addingTimeInterval(TimeInterval(MatchRules.invitationSeconds)))
+        try await store.matches.create(match)
+        await inbox.tell(opponentID, kind: "match-invitation",
+                         text: "\(user.fullName) (@\(user.username)) challenges you to a \(minutes)-minute match",
+                         link: "/matches/\(match.id)", actorID: user.id, now: now)
+        return match
+    }
+
+    /// A ghost race against one of the user's workouts or one a friend shares with them. Its
+    /// length is the recording's; side b's zones are those stored with the workout.
+    public func ghost(_ workoutID: String, by user: UserRecord, now: Date = Date()) async throws -> MatchRecord {
+        let workout: VisibleWorkout
+        do {
+            workout = try await workouts.workout(workoutID, viewer: user)
+        } catch let error as AppError where error.kind == .notFound {
+            throw AppError.invalid("no workout of yours or shared with you has that id", field: "ghost")
+        }
+        guard workout.record.profile.zoneProfile != nil, let resting = workout.record.profile.restingHeartRate,
+              let maximum = workout.record.profile.maximumHeartRate else {
+            throw AppError.invalid("that workout has no resting and maximum heart rate stored with it, so its zones are unknown", field: "ghost")
+        }
+        let streams = try await workouts.streams(of: workout)
+        guard streams.heartRate.contains(where: { $0 != nil }) else {
+            throw AppError.invalid("that workout has no heart rate to race", field: "ghost")
+        }
+        _ = try await anchors(of: user, now: now, field: "ghost", whose: "your")
+        let match = MatchRecord(
+            kind: .ghost, challengerID: user.id, ghostWorkoutID: workout.record.id, ghostOwnerID: workout.record.userID,
+            durationSeconds: streams.heartRate.count, state: .accepted, createdAt: now,
+            expiresAt: now.addingTimeInterval(TimeInterval(MatchRules.invitationSeconds)),
+            anchorsB: MatchAnchors(restingHeartRate: resting, maximumHeartRate: maximum))
+        try await store.matches.create(match)
+        return match
+    }
+
+    public func accept(_ id: String, by user: UserRecord, now: Date = Date()) async throws -> MatchRecord {
+        let match = try await invitation(id, for: user, now: now)
+        _ = try await anchors(of: user, now: now, field: nil, whose: "your")
+        let expiresAt = now.addingTimeInterval(TimeInterval(MatchRules.invitationSeconds))
+        guard try await store.matches.transition(id: id, from: [.invited], to: .accepted, expiresAt: expiresAt, startedAt: nil,
+                                                 anchorsA: nil, anchorsB: nil) else {
+            throw AppError.conflict("the invitation was answered or withdrawn meanwhile")
+        }
+        await rooms.accepted(id, expiresAt: expiresAt)
+        await inbox.tell(match.challengerID, kind: "match-accepted", text: "\(user.fullName) accepted your challenge: the match starts when you are both in the room",
+                         link: "/matches/\(id)", actorID: user.id, now: now)
+        return try await self.match(id, for: user, now: now)
+    }
+
+    public func decline(_ id: String, by user: UserRecord, now: Date = Date()) async throws -> MatchRecord {
+        let match = try await invitation(id, for: user, now: now)
+        guard try await store.matches.transition(id: id, from: [.invited], to: .declined, expiresAt: nil, startedAt: nil,
+                                                 anchorsA: nil, anchorsB: nil) else {
+            throw AppError.conflict("the invitation was answered or withdrawn meanwhile")
+        }
+        await rooms.close(id, reason: "declined", detail: "\(user.fullName) declined the challenge")
+        await inbox.tell(match.challengerID, kind: "match-declined", text: "\(user.fullName) declined your challenge",
+                         link: "/matches/\(id)", actorID: user.id, now: now)
+        return try await self.match(id, for: user, now: now)
+    }
+
+    /// A match its players see (and, for a ghost race, the owner of the workout raced).
+    public func match(_ id: String, for user: UserRecord, now: Date = Date()) async throws -> MatchRecord {
+        guard var match = try await store.matches.find(id: id),
+              match.side(of: user.id) != nil || match.ghostOwnerID == user.id else { throw AppError.notFound("match") }
+        match.state = match.state(at: now)
+        return match
+    }
+
+    public func list(for user: UserRecord, page: Page, now: Date = Date()) async throws -> [MatchRecord] {
+        try await store.matches.list(userID: user.id, limit: min(page.limit, Self.pageLimit), offset: page.offset).map { match in
+            var match = match
+            match.state = match.state(at: now)
+            return match
+        }
+    }
+
+    /// Enters the match's room: the side the user plays, and the room's messages for them.
+    public func join(_ id: String, as user: UserRecord, now: Date = Date()) async throws -> MatchJoin {
+        let match = try await self.match(id, for: user, now: now)
+        guard let sideName = match.side(of: user.id), let side = Competitor(rawValue: sideName) else {
+            throw AppError.notFound("match")
+        }
+        switch match.state {
+        case .finished, .declined, .expired:
+            return MatchJoin(match: match, side: side, room: nil)
+        case .invited where side == .b:
+            throw AppError.conflict("accept the invitation first")
+        case .running:
+            // A running match lives in the room of this process; without it, its server stopped.
+            guard let room = await rooms.existing(id) else {
+                _ = try await store.matches.abandonRunning(id: id, at: now)
+                return MatchJoin(match: try await self.match(id, for: user, now: now), side: side, room: nil)
+            }
+            return MatchJoin(match: match, side: side, room: room)
+        case .invited, .accepted:
+            let ghost: [Double?]?
+            if match.kind == .ghost {
+                ghost = try await ghostSeries(of: match)
+            } else {
+                ghost = nil
+            }
+            let room = await rooms.room(for: match) { [self] in
+                MatchRoom(matchID: id, durationSeconds: match.durationSeconds, secondMilliseconds: secondMilliseconds, ghost: ghost,
+                          expiresAt: match.expiresAt, hooks: hooks(for: match))
+            }
+            return MatchJoin(match: match, side: side, room: room)
+        }
+    }
+
+    /// The ghost's per-second heart rate, as stored with the workout raced.
+    func ghostSeries(of match: MatchRecord) async throws -> [Double?] {
+        guard let workoutID = match.ghostWorkoutID, let streams = try await store.workouts.streams(workoutID: workoutID) else {
+            throw AppError.conflict("the workout of this ghost race was deleted")
+        }
+        return HeartRateSeries.ghost(perSecond: streams.heartRate).fitted(toSeconds: match.durationSeconds).beatsPerMinute
+    }
+
+    /// The zone anchors of a user's profile now; refused with what to fill in when missing.
+    public func anchors(of user: UserRecord, now: Date, field: String?, whose: String) async throws -> MatchAnchors {
+        guard let current = try await store.users.find(id: user.id) else { throw AppError.notSignedIn }
+        let snapshot = try await workouts.snapshot(for: current, at: now)
+        guard snapshot.zoneProfile != nil, let resting = snapshot.restingHeartRate, let maximum = snapshot.maximumHeartRate else {
+            throw AppError.invalid(
+                "a match scores by heart-rate zones: \(whose) profile needs a resting heart rate and a birth date or measured maximum", field: field)
+        }
+        return MatchAnchors(restingHeartRate: resting, maximumHeartRate: maximum)
+    }
+
+    private func invitation(_ id: String, for user: UserRecord, now: Date) async throws -> MatchRecord {
+        let match = try await self.match(id, for: user, now: now)
+        guard match.kind == .live, match.side(of: user.id) == "b" else {
+            if match.side(of: user.id) == "a" { throw AppError.conflict("you sent this invitation: only your friend answers it") }
+            throw AppError.notFound("match")
+        }
+        switch match.state {
+        case .invited: return match
+        case .expired: throw AppError.conflict("the invitation expired")
+        default: throw AppError.conflict("the invitation was already answered")
+        }
+    }
+
+    private func hooks(for match: MatchRecord) -> MatchRoom.Hooks {
+        let store = store, rooms = rooms, inbox = inbox, id = match.id
+        return MatchRoom.Hooks(
+            start: { [self] in
+                // Each side's zones as its profile stands at the start (a ghost's: stored with it).
+                let now = Date()
+                guard let challenger = try await store.users.find(id: match.challengerID) else { throw AppError.notFound("user") }
+                let a = try await anchors(of: challenger, now: now, field: nil, whose: "the challenger's")
+                let b: MatchAnchors
+                if match.kind == .ghost, let stored = match.anchorsB {
+                    b = stored
+                } else {
+                    guard let opponentID = match.opponentID, let opponent = try await store.users.find(id: opponentID) else {
+                        throw AppError.notFound("user")
+                    }
+                    b = try await anchors(of: opponent, now: now, field: nil, whose: "the opponent's")
+                }
+                guard try await store.matches.transition(id: id, from: [.accepted], to: .running, expiresAt: nil, startedAt: now,
+                                                         anchorsA: a, anchorsB: match.kind == .ghost ? nil : b) else {
+                    throw AppError.conflict("the match is no longer waiting to start")
+                }
+                return (try ZoneProfile(restingHeartRate: a.restingHeartRate, maximumHeartRate: a.maximumHeartRate),
+                        try ZoneProfile(restingHeartRate: b.restingHeartRate, maximumHeartRate: b.maximumHeartRate))
+            },
+            finish: { result in
+                let now = Date()
+                do {
+                    _ = try await store.matches.finish(id: id, result: result, at: now)
+                    guard let stored = try await store.matches.find(id: id) else { return nil }
+                    await inbox.matchResult(stored, now: now)
+                    return stored
+                } catch {
+                    return nil
+                }
+            },
+            closed: { await rooms.remove(id) })
+    }
+}
+
+/// A player in a match's room, or (room nil) a match that is over.
+public struct MatchJoin: Sendable {
+    public let match: MatchRecord
+    public let side: Competitor
+    public let room: MatchRoom?
+}
+
+/// The rooms this process hosts, by match id.
+public actor MatchRooms {
+    private var rooms: [String: MatchRoom] = [:]
+
+    public init() {}
+
+    func room(for match: MatchRecord, make: @Sendable () -> MatchRoom) -> MatchRoom {
+        if let room = rooms[match.id] { return room }
+        let room = make()
+        rooms[match.id] = room
+        return room
+    }
+
+    func existing(_ id: String) -> MatchRoom? { rooms[id] }
+
+    func remove(_ id: String) { rooms[id] = nil }
+
+    public var count: Int { rooms.count }
+
+    func accepted(_ id: String, expiresAt: Date) async {
+        await rooms[id]?.accepted(expiresAt: expiresAt)
+    }
+
+    func close(_ id: String, reason: String, detail: String) async {
+        await rooms[id]?.close(reason: reason, detail: detail)
+    }
+}

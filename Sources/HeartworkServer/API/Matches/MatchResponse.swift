@@ -1,0 +1,133 @@
+import Foundation
+import HeartworkApp
+import HeartworkCore
+import HeartworkStore
+import Hummingbird
+
+/// A match as its players see it (docs/PROTOCOL.md §10).
+struct MatchResponse: ResponseEncodable {
+    struct Person: Encodable {
+        let id: String
+        let username: String
+        let fullName: String
+    }
+
+    struct Ghost: Encodable {
+        let workoutID: String?
+        let owner: Person?
+    }
+
+    struct Side: Encodable {
+        let score: Int
+        let timeInZoneSeconds: [String: Int]
+    }
+
+    struct Result: Encodable {
+        /// "a", "b", or null for a draw (or when both fell silent).
+        let winner: String?
+        /// From the viewer's side: "won", "lost", "draw" (null for the owner of a raced ghost).
+        let outcome: String?
+        let marginSeconds: Int
+        /// "time", "left", "silence" or "interrupted" (the server stopped mid-match).
+        let reason: String
+        let forfeitedBy: String?
+        let secondsPlayed: Int
+        let a: Side
+        let b: Side
+    }
+
+    let id: String
+    let kind: String
+    let state: String
+    /// The viewer's side ("a" challenger, "b" opponent), null for the owner of a raced ghost.
+    let you: String?
+    let durationSeconds: Int
+    let challenger: Person?
+    let opponent: Person?
+    let ghost: Ghost?
+    let createdAt: Date
+    let expiresAt: Date
+    let startedAt: Date?
+    let endedAt: Date?
+    let room: String
+    let result: Result?
+
+    init(_ match: MatchRecord, viewer: UserRecord, people: [String: UserRecord]) {
+        func person(_ id: String?) -> Person? {
+            guard let id, let user = people[id] else { return nil }
+            return Person(id: user.id, username: user.username, fullName: user.fullName)
+        }
+        id = match.id
+        kind = match.kind.rawValue
+        state = match.state.rawValue
+        you = match.side(of: viewer.id)
+        durationSeconds = match.durationSeconds
+        challenger = person(match.challengerID)
+        opponent = person(match.opponentID)
+        ghost = match.kind == .ghost ? Ghost(workoutID: match.ghostWorkoutID, owner: person(match.ghostOwnerID)) : nil
+        createdAt = match.createdAt
+        expiresAt = match.expiresAt
+        startedAt = match.startedAt
+        endedAt = match.endedAt
+        room = "/api/live/matches/\(match.id)"
+        result = match.result.map { stored in
+            func side(_ zones: [Int], _ score: Int) -> Side {
+                Side(score: score, timeInZoneSeconds: Dictionary(uniqueKeysWithValues: ReserveZone.allCases.map { zone in
+                    (zone.identifier, zone.rawValue < zones.count ? zones[zone.rawValue] : 0)
+                }))
+            }
+            let viewerSide = match.side(of: viewer.id)
+            let outcome: String? = viewerSide.map { side in stored.winner == nil ? "draw" : (stored.winner == side ? "won" : "lost") }
+            return Result(
+                winner: stored.winner, outcome: outcome, marginSeconds: abs(stored.scoreA - stored.scoreB), reason: stored.reason,
+                forfeitedBy: stored.forfeitedBy, secondsPlayed: stored.secondsPlayed, a: side(stored.zonesA, stored.scoreA),
+                b: side(stored.zonesB, stored.scoreB))
+        }
+    }
+
+    /// The people a list of matches names, read once.
+    static func people(of matches: [MatchRecord], store: HeartworkStore) async throws -> [String: UserRecord] {
+        var ids = Set<String>()
+        for match in matches {
+            ids.insert(match.challengerID)
+            if let id = match.opponentID { ids.insert(id) }
+            if let id = match.ghostOwnerID { ids.insert(id) }
+        }
+        var people = [String: UserRecord]()
+        for id in ids {
+            if let user = try await store.users.find(id: id) { people[id] = user }
+        }
+        return people
+    }
+}
+
+struct MatchListResponse: ResponseEncodable {
+    let matches: [MatchResponse]
+}
+
+struct NotificationResponse: ResponseEncodable {
+    let id: String
+    let kind: String
+    let text: String
+    let link: String?
+    let createdAt: Date
+    let read: Bool
+
+    init(_ notice: InboxRecord) {
+        id = notice.id
+        kind = notice.kind
+        text = notice.text
+        link = notice.link
+        createdAt = notice.createdAt
+        read = notice.readAt != nil
+    }
+}
+
+struct NotificationListResponse: ResponseEncodable {
+    let notifications: [NotificationResponse]
+    let unread: Int
+}
+
+struct UnreadResponse: ResponseEncodable {
+    let unread: Int
+}

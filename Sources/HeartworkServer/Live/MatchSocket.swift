@@ -1,0 +1,205 @@
+import Foundation
+import HeartworkApp
+import HeartworkCore
+import HeartworkFormats
+import HeartworkStore
+import Hummingbird
+import HummingbirdWebSocket
+import NIOWebSocket
+
+/// The match room's socket, `GET /api/live/matches/{id}` (docs/PROTOCOL.md §10): a player's
+/// readings in, the room's lobby, countdown, state, events and end out.
+struct MatchSocket {
+    let services: HeartworkServices
+    /// A player sends one reading a second; this many frames a second closes the socket (1008).
+    static let framesPerSecond = 20
+
+    func register(on router: Router<LiveRequestContext>) {
+        let services = services
+        router.ws("api/live/matches/:matchID", shouldUpgrade: { _, context in
+            guard let user = context.identity?.user else { throw Problem(AppError.notSignedIn) }
+            // Refused before the upgrade, so a client sees why (404, 409) as problem+json.
+            _ = try await services.matches.match(try context.parameters.require("matchID"), for: user)
+            return .upgrade([:])
+        }, onUpgrade: { inbound, outbound, context in
+            guard let user = context.requestContext.identity?.user,
+                  let id = context.requestContext.parameters.get("matchID") else { return }
+            let join: MatchJoin
+            do {
+                join = try await services.matches.join(id, as: user)
+            } catch {
+                try await outbound.write(.text(MatchMessages.encode(.closed(reason: "refused", detail: "\(error)"), services: services, viewer: user)))
+                try await outbound.close(.normalClosure, reason: nil)
+                return
+            }
+            guard let room = join.room else {
+                // Over already: its result, then goodbye.
+                try await outbound.write(.text(MatchMessages.encode(.end(join.match), services: services, viewer: user)))
+                try await outbound.close(.normalClosure, reason: nil)
+                return
+            }
+            let (connection, messages) = await room.connect(join.side)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await message in messages {
+                        try await outbound.write(.text(MatchMessages.encode(message, services: services, viewer: user)))
+                    }
+                    try await outbound.close(.normalClosure, reason: nil)
+                }
+                group.addTask {
+                    var limiter = [ContinuousClock.Instant]()
+                    for try await message in inbound.messages(maxSize: 4096) {
+                        guard case .text(let text) = message else {
+                            try await outbound.close(.policyViolation, reason: "binary frames are not part of the protocol")
+                            return
+                        }
+                        let now = ContinuousClock.now
+                        limiter.removeAll { now - $0 > .seconds(1) }
+                        limiter.append(now)
+                        guard limiter.count <= Self.framesPerSecond else {
+                            try await outbound.close(.policyViolation, reason: "more than \(Self.framesPerSecond) frames a second")
+                            return
+                        }
+                        switch MatchMessages.read(text) {
+                        case .reading(let second, let bpm):
+                            await room.reading(join.side, second: second, beatsPerMinute: bpm)
+                        case .refused(let second, let detail):
+                            try await outbound.write(.text(MatchMessages.encode(.refused(second: second, detail: detail), services: services, viewer: user)))
+                        }
+                    }
+                }
+                try await group.next()
+                group.cancelAll()
+            }
+            await room.disconnect(join.side, id: connection)
+        })
+
+        router.ws("api/live/notifications", shouldUpgrade: { _, context in
+            guard context.identity != nil else { throw Problem(AppError.notSignedIn) }
+            return .upgrade([:])
+        }, onUpgrade: { inbound, outbound, context in
+            guard let user = context.requestContext.identity?.user else { return }
+            let (id, notices) = await services.inbox.watch(user)
+            let unread = (try? await services.inbox.unreadCount(for: user)) ?? 0
+            try await outbound.write(.text(#"{"type":"unread","unread":\#(unread)}"#))
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await notice in notices {
+                        let unread = (try? await services.inbox.unreadCount(for: user)) ?? 0
+                        try await outbound.write(.text(MatchMessages.notification(notice, unread: unread)))
+                    }
+                }
+                group.addTask {
+                    for try await _ in inbound.messages(maxSize: 4096) {}
+                }
+                try await group.next()
+                group.cancelAll()
+            }
+            await services.inbox.stopWatching(user, id: id)
+        })
+    }
+}
+
+/// The JSON text frames of the match room and the notifications socket.
+enum MatchMessages {
+    enum Inbound: Equatable {
+        case reading(second: Int, bpm: Double)
+        case refused(second: Int?, detail: String)
+    }
+
+    /// Reads a player's frame: `{"type":"reading","second":N,"bpm":B}`.
+    static func read(_ text: String) -> Inbound {
+        let object: JSONObjectReader
+        do {
+            object = try JSONObjectReader(parsing: Array(text.utf8), allowed: ["type", "second", "bpm"])
+        } catch {
+            return .refused(second: nil, detail: "\(error)")
+        }
+        let second = try? object.integer("second")
+        do {
+            guard try object.string("type") == "reading" else {
+                return .refused(second: second, detail: "type: the only message a player sends is \"reading\"")
+            }
+            return .reading(second: try object.integer("second"), bpm: try object.double("bpm"))
+        } catch {
+            return .refused(second: second, detail: "\(error)")
+        }
+    }
+
+    static func encode(_ message: MatchMessage, services: HeartworkServices, viewer: UserRecord) async throws -> String {
+        var json = JSONWriter(capacity: 160)
+        json.beginObject()
+        switch message {
+        case .lobby(let you, let present, let ghost):
+            json.field("type", "lobby")
+            json.field("you", you)
+            json.key("present")
+            json.beginArray()
+            for side in present { json.string(side) }
+            json.endArray()
+            json.field("ghost", ghost)
+        case .start(let at, let now, let duration, let second):
+            json.field("type", "start")
+            json.key("at"); json.integer(Int(at))
+            json.key("now"); json.integer(Int(now))
+            json.field("durationSeconds", duration)
+            json.field("secondMilliseconds", second)
+        case .state(let second, let you, let opponent):
+            json.field("type", "state")
+            json.field("second", second)
+            json.key("you")
+            side(&json, you, withHeartRate: true)
+            json.key("opponent")
+            side(&json, opponent, withHeartRate: false)
+        case .event(let second, let who, let direction, let zone, let text):
+            json.field("type", "event")
+            json.field("second", second)
+            json.field("who", who)
+            json.field("direction", direction)
+            json.field("zone", zone.identifier)
+            json.field("text", text)
+        case .refused(let second, let detail):
+            json.field("type", "error")
+            json.field("second", second)
+            json.field("detail", detail)
+        case .closed(let reason, let detail):
+            json.field("type", "closed")
+            json.field("reason", reason)
+            json.field("detail", detail)
+        case .end(let match):
+            json.endObject()
+            let response = MatchResponse(match, viewer: viewer, people: try await MatchResponse.people(of: [match], store: services.store))
+            let result = try response.result.map { String(decoding: try APIJSON.encoder.encode($0), as: UTF8.self) } ?? "null"
+            let whole = String(decoding: try APIJSON.encoder.encode(response), as: UTF8.self)
+            return #"{"type":"end","result":\#(result),"match":\#(whole)}"#
+        }
+        json.endObject()
+        return String(decoding: json.bytes, as: UTF8.self)
+    }
+
+    private static func side(_ json: inout JSONWriter, _ side: MatchMessage.SideState, withHeartRate: Bool) {
+        json.beginObject()
+        if withHeartRate {
+            json.key("bpm")
+            if let bpm = side.beatsPerMinute { json.number(bpm) } else { json.null() }
+        }
+        json.field("zone", side.zone.identifier)
+        json.field("score", side.score)
+        json.field("progress", side.progressPercent)
+        json.endObject()
+    }
+
+    static func notification(_ notice: InboxRecord, unread: Int) -> String {
+        var json = JSONWriter(capacity: 256)
+        json.beginObject()
+        json.field("type", "notification")
+        json.field("id", notice.id)
+        json.field("kind", notice.kind)
+        json.field("text", notice.text)
+        json.field("link", notice.link)
+        json.field("createdAt", notice.createdAt)
+        json.field("unread", unread)
+        json.endObject()
+        return String(decoding: json.bytes, as: UTF8.self)
+    }
+}

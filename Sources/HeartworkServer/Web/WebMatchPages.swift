@@ -1,0 +1,166 @@
+import Foundation
+import HeartworkApp
+import HeartworkCore
+import HeartworkStore
+import Hummingbird
+
+/// HeartMate in the web app: challenges and ghost races (`/matches`), a match's room and
+/// result (`/matches/{id}`), and notifications (`/notifications`). The room page plays over
+/// the match socket (docs/PROTOCOL.md §10) from app.js; everything else is forms.
+struct WebMatchPages {
+    let services: HeartworkServices
+    let pages: PageRenderer
+
+    struct ChallengeForm: Decodable { let opponent: String?, minutes: String? }
+    struct GhostForm: Decodable { let workoutID: String? }
+
+    func register(on router: RouterGroup<AuthenticatedContext>) {
+        router.get("matches") { request, context -> Response in
+            try await overview(request, context)
+        }
+        router.post("matches") { request, context -> Response in
+            let form = try await WebForm.decode(ChallengeForm.self, from: request)
+            do {
+                guard let minutes = Int(form.minutes?.trimmingCharacters(in: .whitespaces) ?? "") else {
+                    throw AppError.invalid("a match lasts 1–120 minutes", field: "minutes")
+                }
+                let match = try await services.matches.invite(form.opponent ?? "", minutes: minutes, by: context.user)
+                return pages.redirect(to: "/matches/\(match.id)", notice: .challengeSent)
+            } catch let error as AppError where error.kind == .invalid || error.kind == .conflict {
+                return try await overview(request, context, error: error)
+            }
+        }
+        router.post("matches/ghost") { request, context -> Response in
+            let form = try await WebForm.decode(GhostForm.self, from: request)
+            do {
+                let match = try await services.matches.ghost(form.workoutID ?? "", by: context.user)
+                return pages.redirect(to: "/matches/\(match.id)")
+            } catch let error as AppError where error.kind == .invalid || error.kind == .conflict {
+                return try await overview(request, context, error: error)
+            }
+        }
+        router.post("matches/:matchID/:answer") { _, context -> Response in
+            let id = try context.parameters.require("matchID")
+            switch try context.parameters.require("answer") {
+            case "accept":
+                _ = try await services.matches.accept(id, by: context.user)
+                return pages.redirect(to: "/matches/\(id)", notice: .challengeAccepted)
+            case "decline":
+                _ = try await services.matches.decline(id, by: context.user)
+                return pages.redirect(to: "/matches", notice: .challengeDeclined)
+            default:
+                throw AppError.notFound("action")
+            }
+        }
+        router.get("matches/:matchID") { request, context -> Response in
+            let match = try await services.matches.match(try context.parameters.require("matchID"), for: context.user)
+            let people = try await people(of: [match])
+            var values = describe(match, viewer: context.user, people: people)
+            values["secondMilliseconds"] = services.settings.matchSecondMilliseconds
+            if let profile = try? await services.matches.anchors(of: context.user, now: Date(), field: nil, whose: "your") {
+                values["restingHeartRate"] = Int(profile.restingHeartRate.rounded())
+                values["maximumHeartRate"] = Int(profile.maximumHeartRate.rounded())
+            }
+            return pages.page("match", title: values["title"] as? String ?? "Match", values: values, request: request, identity: context.identity)
+        }
+        router.get("notifications") { request, context -> Response in
+            let (notices, unread) = try await services.inbox.list(for: context.user, page: Page(limit: 100))
+            let zone = TimeZones.zone(context.user.timeZone)
+            return pages.page("notifications", title: "Notifications", values: [
+                "unread": unread, "hasUnread": unread > 0, "hasNotifications": !notices.isEmpty,
+                "notifications": notices.map { notice in
+                    ["id": notice.id, "text": notice.text, "link": notice.link ?? "", "hasLink": notice.link != nil, "unread": notice.readAt == nil,
+                     "when": Formatting.dateTime(notice.createdAt, zone: zone), "kind": notice.kind] as [String: Any]
+                },
+            ], request: request, identity: context.identity)
+        }
+        router.post("notifications/read") { _, context -> Response in
+            _ = try await services.inbox.markRead(nil, for: context.user)
+            return pages.redirect(to: "/notifications", notice: .notificationsRead)
+        }
+    }
+
+    private func overview(_ request: Request, _ context: AuthenticatedContext, error: AppError? = nil) async throws -> Response {
+        let user = context.user
+        let matches = try await services.matches.list(for: user, page: Page(limit: 50))
+        let people = try await people(of: matches)
+        let described = matches.map { describe($0, viewer: user, people: people) }
+        let toAnswer = described.filter { ($0["canAnswer"] as? Bool) == true }
+        let open = described.filter { ($0["isOpen"] as? Bool) == true && ($0["canAnswer"] as? Bool) != true }
+        let past = described.filter { ($0["isOpen"] as? Bool) != true }
+        let friends = try await services.friends.friends(of: user)
+        var values: [String: Any] = [
+            "toAnswer": toAnswer, "hasToAnswer": !toAnswer.isEmpty, "open": open, "hasOpen": !open.isEmpty,
+            "past": past, "hasPast": !past.isEmpty,
+            "friends": friends.map { ["id": $0.id, "fullName": $0.fullName, "username": $0.username] }, "hasFriends": !friends.isEmpty,
+        ]
+        if let error { values.merge(PageRenderer.formErrors(error)) { $1 } }
+        return pages.page("matches", title: "Matches", values: values, request: request, identity: context.identity,
+                          status: error == nil ? .ok : .unprocessableContent)
+    }
+
+    private func people(of matches: [MatchRecord]) async throws -> [String: UserRecord] {
+        try await MatchResponse.people(of: matches, store: services.store)
+    }
+
+    /// What the match pages show of a match, from the viewer's side.
+    private func describe(_ match: MatchRecord, viewer: UserRecord, people: [String: UserRecord]) -> [String: Any] {
+        let side = match.side(of: viewer.id)
+        let zone = TimeZones.zone(viewer.timeZone)
+        let otherID = side == "b" ? match.challengerID : match.opponentID
+        let other = otherID.flatMap { people[$0] }
+        let ghostOwner = match.ghostOwnerID.flatMap { people[$0] }
+        let opponentName: String = switch match.kind {
+        case .live: other?.fullName ?? "a former friend"
+        case .ghost: ghostOwner.map { $0.id == viewer.id ? "your own workout" : "\($0.fullName)'s workout" } ?? "a workout"
+        }
+        let title = match.kind == .ghost ? "Ghost race against \(opponentName)" : "Match against \(opponentName)"
+        var values: [String: Any] = [
+            "id": match.id, "title": title, "opponentName": opponentName, "kind": match.kind.rawValue, "isGhost": match.kind == .ghost,
+            "state": match.state.rawValue, "stateLabel": stateLabel(match.state), "duration": Formatting.duration(match.durationSeconds),
+            "durationSeconds": match.durationSeconds, "created": Formatting.dateTime(match.createdAt, zone: zone),
+            "isPlayer": side != nil, "side": side ?? "",
+            "canAnswer": match.state == .invited && side == "b", "isWaiting": match.state == .invited && side == "a",
+            "isOpen": [.invited, .accepted, .running].contains(match.state),
+            "canPlay": side != nil && (match.state == .accepted || match.state == .running || (match.state == .invited && side == "a")),
+            "isOver": match.state.isOver,
+        ]
+        if let result = match.result {
+            let mine = side == "b" ? "b" : "a"
+            let (myScore, theirScore) = mine == "a" ? (result.scoreA, result.scoreB) : (result.scoreB, result.scoreA)
+            let outcome: String = if result.winner == nil { "Draw" } else if side == nil { result.winner == "b" ? "The workout won" : "The challenger won" }
+                else { result.winner == mine ? "You won" : "You lost" }
+            let reason: String = switch result.reason {
+            case "left": result.forfeitedBy == mine ? "you left early" : "your opponent left early"
+            case "silence": result.forfeitedBy == "both" ? "both fell silent" : (result.forfeitedBy == mine ? "no readings from you for 10 s" : "no readings from your opponent for 10 s")
+            case "interrupted": "the server stopped during the match"
+            default: "time was up"
+            }
+            let (myZones, theirZones) = mine == "a" ? (result.zonesA, result.zonesB) : (result.zonesB, result.zonesA)
+            values["result"] = [
+                "outcome": outcome, "reason": reason, "myScore": myScore, "theirScore": theirScore,
+                "margin": abs(result.scoreA - result.scoreB), "played": Formatting.duration(result.secondsPlayed),
+                "zones": ReserveZone.allCases.map { zone in
+                    ["name": zone.displayName, "id": zone.identifier,
+                     "mine": Formatting.duration(zone.rawValue < myZones.count ? myZones[zone.rawValue] : 0),
+                     "theirs": Formatting.duration(zone.rawValue < theirZones.count ? theirZones[zone.rawValue] : 0)]
+                },
+            ] as [String: Any]
+            values["summary"] = "\(outcome) \(myScore)–\(theirScore)"
+        } else {
+            values["summary"] = stateLabel(match.state)
+        }
+        return values
+    }
+
+    private func stateLabel(_ state: MatchState) -> String {
+        switch state {
+        case .invited: "Invitation pending"
+        case .accepted: "Ready: waiting for both players"
+        case .running: "Running"
+        case .declined: "Declined"
+        case .expired: "Expired"
+        case .finished: "Finished"
+        }
+    }
+}

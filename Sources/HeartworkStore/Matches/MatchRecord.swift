@@ -1,0 +1,110 @@
+import Foundation
+
+public enum MatchKind: String, Sendable, Hashable, CaseIterable {
+    /// Two friends, each with their own heart rate.
+    case live
+    /// A user against a stored workout, replayed second by second.
+    case ghost
+}
+
+/// Where a match is in its life. `invited` and `accepted` turn `expired` when their time
+/// runs out (`MatchRecord.state(at:)`), without anyone writing it.
+public enum MatchState: String, Sendable, Hashable, CaseIterable {
+    case invited, accepted, declined, expired, running, finished
+
+    public var isOver: Bool { self == .declined || self == .expired || self == .finished }
+}
+
+/// The zone anchors one side was scored with.
+public struct MatchAnchors: Sendable, Hashable {
+    public var restingHeartRate: Double
+    public var maximumHeartRate: Double
+
+    public init(restingHeartRate: Double, maximumHeartRate: Double) {
+        self.restingHeartRate = restingHeartRate
+        self.maximumHeartRate = maximumHeartRate
+    }
+}
+
+/// How a finished match came out, as stored.
+public struct MatchResultRecord: Sendable, Hashable {
+    public var scoreA: Int
+    public var scoreB: Int
+    /// "a", "b", or nil for a draw (or nobody, when both fell silent).
+    public var winner: String?
+    /// "time", "left", "silence".
+    public var reason: String
+    /// "a", "b" or "both": who forfeited (left or fell silent), if anyone.
+    public var forfeitedBy: String?
+    public var secondsPlayed: Int
+    /// Seconds in each zone, none … red line.
+    public var zonesA: [Int]
+    public var zonesB: [Int]
+
+    public init(scoreA: Int, scoreB: Int, winner: String?, reason: String, forfeitedBy: String?, secondsPlayed: Int, zonesA: [Int], zonesB: [Int]) {
+        self.scoreA = scoreA
+        self.scoreB = scoreB
+        self.winner = winner
+        self.reason = reason
+        self.forfeitedBy = forfeitedBy
+        self.secondsPlayed = secondsPlayed
+        self.zonesA = zonesA
+        self.zonesB = zonesB
+    }
+}
+
+public struct MatchRecord: Sendable, Hashable {
+    public var id: String
+    public var kind: MatchKind
+    /// Side a.
+    public var challengerID: String
+    /// Side b of a live match.
+    public var opponentID: String?
+    /// Side b of a ghost race, and whose workout it is.
+    public var ghostWorkoutID: String?
+    public var ghostOwnerID: String?
+    public var durationSeconds: Int
+    public var state: MatchState
+    public var createdAt: Date
+    /// When an invitation (or an accepted match nobody started) lapses.
+    public var expiresAt: Date
+    public var startedAt: Date?
+    public var endedAt: Date?
+    public var anchorsA: MatchAnchors?
+    public var anchorsB: MatchAnchors?
+    public var result: MatchResultRecord?
+
+    public init(id: String = UUID().uuidString.lowercased(), kind: MatchKind, challengerID: String, opponentID: String? = nil,
+                ghostWorkoutID: String? = nil, ghostOwnerID: String? = nil, durationSeconds: Int, state: MatchState,
+                createdAt: Date, expiresAt: Date, startedAt: Date? = nil, endedAt: Date? = nil,
+                anchorsA: MatchAnchors? = nil, anchorsB: MatchAnchors? = nil, result: MatchResultRecord? = nil) {
+        self.id = id
+        self.kind = kind
+        self.challengerID = challengerID
+        self.opponentID = opponentID
+        self.ghostWorkoutID = ghostWorkoutID
+        self.ghostOwnerID = ghostOwnerID
+        self.durationSeconds = durationSeconds
+        self.state = state
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.startedAt = startedAt
+        self.endedAt = endedAt
+        self.anchorsA = anchorsA
+        self.anchorsB = anchorsB
+        self.result = result
+    }
+
+    /// The state as of `now`: an invitation or an unstarted match past its time has expired.
+    public func state(at now: Date) -> MatchState {
+        if (state == .invited || state == .accepted) && now >= expiresAt { return .expired }
+        return state
+    }
+
+    /// "a" for the challenger, "b" for the invited friend, nil for anyone else.
+    public func side(of userID: String) -> String? {
+        if userID == challengerID { return "a" }
+        if kind == .live, userID == opponentID { return "b" }
+        return nil
+    }
+}

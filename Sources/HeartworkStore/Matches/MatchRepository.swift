@@ -1,0 +1,19 @@
+import Foundation
+
+/// Matches. Reads are by participant: a match is found only for its two players (and, for
+/// a ghost race, the owner of the workout raced, who may read the result).
+public protocol MatchRepository: Sendable {
+    func create(_ match: MatchRecord) async throws
+    func find(id: String) async throws -> MatchRecord?
+    /// The user's matches (either side, or their workout as the ghost), newest first.
+    func list(userID: String, limit: Int, offset: Int) async throws -> [MatchRecord]
+    /// Moves a match from one of `from` to `to` (with the given fields); false when it was
+    /// not in one of those states any more (someone else moved it first).
+    func transition(id: String, from: [MatchState], to: MatchState, expiresAt: Date?, startedAt: Date?,
+                    anchorsA: MatchAnchors?, anchorsB: MatchAnchors?) async throws -> Bool
+    /// Stores the result of a running match (only once).
+    func finish(id: String, result: MatchResultRecord, at: Date) async throws -> Bool
+    /// A match that was running when its server stopped: finished without a winner
+    /// (reason "interrupted"). False when it was not running.
+    func abandonRunning(id: String, at: Date) async throws -> Bool
+}

@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""A whole live match between two headless Chromium sessions (issue 10): Ann challenges Bob
+from his friend page, Bob sees the notification badge rise without reloading and accepts from
+the matches page, both pages play one minute with simulated heart rates (the slider — Ann's set
+high, Bob's low), and both result pages show the outcome: Ann won, Bob lost, the same scores,
+which the API also gives. Screenshots of the match, the result and the notifications pages at
+desktop and phone widths, with axe-core checks, go to artifacts/browser/.
+
+    python3 Tests/Browser/match_test.py [path/to/heartwork]
+"""
+import os
+import pathlib
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from browser_test import API, DESKTOP, PHONE, ROOT, SHOTS, Checks, free_port, screenshot, submit, wait_for_health  # noqa: E402
+
+from selenium import webdriver  # noqa: E402
+from selenium.webdriver.chrome.options import Options  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+
+
+def browser():
+    options = Options()
+    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", f"--window-size={DESKTOP[0]},{DESKTOP[1]}"]:
+        options.add_argument(argument)
+    options.binary_location = "/usr/bin/chromium"
+    return webdriver.Chrome(options=options)
+
+
+def sign_in(driver, base, username, password):
+    driver.get(base + "/login")
+    driver.find_element(By.ID, "username").send_keys(username)
+    driver.find_element(By.ID, "password").send_keys(password)
+    submit(driver, "form button[type=submit]")
+
+
+def set_slider(driver, bpm):
+    driver.execute_script(
+        "const s = document.querySelector('[data-simulated]'); s.value = arguments[0]; s.dispatchEvent(new Event('input'));", bpm)
+
+
+def main():
+    binary = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / ".build" / "debug" / "heartwork"
+    if not binary.exists():
+        raise SystemExit(f"{binary} is missing: run swift build first")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    data = tempfile.mkdtemp(prefix="heartwork-match-")
+    server = subprocess.Popen([str(binary), "serve", "--port", str(port), "--data-dir", data],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=dict(os.environ, HEARTWORK_BCRYPT_COST="4"))
+    ann_browser = bob_browser = None
+    failures = []
+    try:
+        wait_for_health(base, server)
+        api = API(base)
+        ids, tokens = {}, {}
+        for name, full in [("ann", "Ann Runner"), ("bob", "Bob Racer")]:
+            ids[name] = api.call("POST", "/api/auth/register", {"username": name, "fullName": full, "email": f"{name}@example.org", "password": "match password"})["id"]
+            tokens[name] = api.call("POST", "/api/auth/login", {"username": name, "password": "match password"})["token"]
+            api.call("PATCH", "/api/me", {"dateOfBirth": "1994-05-01", "sex": "female" if name == "ann" else "male"}, token=tokens[name])
+            api.call("POST", "/api/me/resting-heart-rates", {"bpm": 60, "measuredAt": "2026-01-01T00:00:00Z"}, token=tokens[name])
+        api.call("POST", "/api/friend-requests", {"userID": ids["bob"]}, token=tokens["ann"])
+        api.call("POST", "/api/friend-requests", {"userID": ids["ann"]}, token=tokens["bob"])
+
+        ann_browser, bob_browser = browser(), browser()
+        sign_in(ann_browser, base, "ann", "match password")
+        sign_in(bob_browser, base, "bob", "match password")
+        # Bob was told of Ann's friend request: he reads it, so the badge starts at zero.
+        bob_browser.get(base + "/notifications")
+        if "wants to be your friend" not in bob_browser.page_source:
+            failures.append("Bob's notifications do not list Ann's friend request")
+        submit(bob_browser, "form[action='/notifications/read'] button")
+        bob_browser.get(base + "/matches")
+        bob_checks, ann_checks = Checks(bob_browser), Checks(ann_browser)
+
+        # Ann challenges Bob from his page: one minute.
+        ann_browser.get(base + f"/friends/{ids['bob']}")
+        Select(ann_browser.find_element(By.ID, "minutes")).select_by_value("1")
+        submit(ann_browser, "form[action='/matches'] button")
+        match_url = ann_browser.current_url
+        match_id = match_url.rstrip("/").split("/")[-1]
+        if "Waiting until" not in ann_browser.find_element(By.CSS_SELECTOR, "[data-lobby]").text:
+            failures.append("Ann's page does not say it waits for Bob")
+
+        # Bob's open page gets the badge and a notice without a reload.
+        WebDriverWait(bob_browser, 15).until(lambda d: d.find_element(By.CSS_SELECTOR, "[data-unread]").text.strip() not in ("", "0"))
+        toast = WebDriverWait(bob_browser, 5).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".toast"))
+        if "challenges you" not in toast[0].text:
+            failures.append(f"Bob's notice reads {toast[0].text!r}")
+        bob_browser.get(base + "/notifications")
+        bob_checks.page("40-notifications")
+        bob_browser.get(base + "/matches")
+        bob_checks.page("41-matches")
+        submit(bob_browser, f"form[action='/matches/{match_id}/accept'] button")
+        set_slider(ann_browser, 185)
+        set_slider(bob_browser, 110)
+
+        # Both rooms count down, then play; Ann's zone climbs after 15 s.
+        for driver in (ann_browser, bob_browser):
+            WebDriverWait(driver, 30).until(lambda d: d.find_element(By.CSS_SELECTOR, "[data-you-score]").text not in ("", "0")
+                                            or d.find_element(By.CSS_SELECTOR, "[data-opponent-score]").text not in ("", "0"))
+        WebDriverWait(ann_browser, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-events] li"))
+        ann_checks.page("42-match-live")
+        print("events heard by Ann:", [e.text for e in ann_browser.find_elements(By.CSS_SELECTOR, "[data-events] li")])
+
+        # One minute later both pages reload to their result.
+        for driver in (ann_browser, bob_browser):
+            WebDriverWait(driver, 90).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".result .outcome"))
+        ann_outcome = ann_browser.find_element(By.CSS_SELECTOR, ".result .outcome").text
+        bob_outcome = bob_browser.find_element(By.CSS_SELECTOR, ".result .outcome").text
+        print("Ann:", ann_outcome, "| Bob:", bob_outcome)
+        stored = api.call("GET", f"/api/matches/{match_id}", token=tokens["ann"])
+        result = stored.get("result") or {}
+        a, b = result.get("a", {}).get("score"), result.get("b", {}).get("score")
+        if stored["state"] != "finished" or result.get("reason") != "time" or result.get("winner") != "a":
+            failures.append(f"the stored match is {stored['state']} with {result}")
+        if not ann_outcome.startswith(f"You won {a}–{b}"):
+            failures.append(f"Ann's result page says {ann_outcome!r}, the API {a}–{b}")
+        if not bob_outcome.startswith(f"You lost {b}–{a}"):
+            failures.append(f"Bob's result page says {bob_outcome!r}, the API {b}–{a}")
+        ann_checks.page("43-match-result")
+        bob_checks.page("44-match-result-bob")
+        failures += ann_checks.failures + bob_checks.failures
+        if failures:
+            raise SystemExit("match test failed:\n  " + "\n  ".join(failures))
+        print("match test passed")
+    finally:
+        for driver in (ann_browser, bob_browser):
+            if driver:
+                driver.quit()
+        server.send_signal(signal.SIGTERM)
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+if __name__ == "__main__":
+    main()

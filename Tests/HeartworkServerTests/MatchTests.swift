@@ -1,0 +1,311 @@
+import Foundation
+import HeartworkApp
+import HeartworkCore
+import HeartworkFormats
+@testable import HeartworkServer
+import HeartworkStore
+import HeartworkTestSupport
+import Hummingbird
+import HummingbirdTesting
+import HummingbirdWSClient
+import HummingbirdWSTesting
+import NIOCore
+import NIOWebSocket
+import Testing
+
+/// Matches (issue 10): invitations between friends only, the room protocol over real
+/// sockets, scores equal to the offline engine, forfeits by leaving and by silence, ghost
+/// races, bad readings refused without changing the match, and notifications. Rooms run
+/// with 150 ms "seconds" so a one-minute match takes nine seconds.
+@Suite("Matches", .timeLimit(.minutes(2)))
+struct MatchTests {
+    static let second = 150
+
+    struct Players {
+        let harness: ServerHarness
+        let ann: (id: String, token: String)
+        let bob: (id: String, token: String)
+        let eve: (id: String, token: String)
+    }
+
+    /// Ann and Bob are friends with complete profiles; Eve is nobody's friend.
+    static func run(_ engine: TestDatabase = .sqlite, _ body: @Sendable (Players) async throws -> Void) async throws {
+        try await ServerHarness.run(engine, setup: .live, adjusting: { $0.matchSecondMilliseconds = Self.second }) { harness in
+            let ann = try await harness.signUp("annmatch")
+            let bob = try await harness.signUp("bobmatch")
+            let eve = try await harness.signUp("evematch")
+            for token in [ann.token, bob.token, eve.token] { try await harness.completeProfile(token) }
+            try await harness.request(.post, "/api/friend-requests", token: ann.token, json: ["userID": bob.id])
+            try await harness.request(.post, "/api/friend-requests", token: bob.token, json: ["userID": ann.id])
+            try await body(Players(harness: harness, ann: ann, bob: bob, eve: eve))
+        }
+    }
+
+    static func bearer(_ token: String) -> WebSocketClientConfiguration {
+        var headers = HTTPFields()
+        headers[.authorization] = "Bearer \(token)"
+        return .init(additionalHeaders: headers)
+    }
+
+    /// Plays one side: joins, waits for "start", then sends `series[s]` as second s when it
+    /// begins, and collects every message until the end. `leaveAfter` closes the socket
+    /// before that second; `silentAfter` stops sending; `extra` frames go out with second 2.
+    static func play(_ client: any TestClientProtocol, token: String, match: String, series: [Double],
+                     leaveAfter: Int? = nil, silentAfter: Int? = nil, lateness: Double = 0.1, extra: @escaping @Sendable (Int) -> [String] = { _ in [] }) async throws -> [[String: Any]] {
+        let seen = LockedBox<[[String: Any]]>([])
+        _ = try await client.ws("/api/live/matches/\(match)", configuration: bearer(token)) { inbound, outbound, _ in
+            var sender: Task<Void, Error>?
+            defer { sender?.cancel() }
+            for try await message in inbound.messages(maxSize: 1 << 20) {
+                guard case .text(let text) = message,
+                      let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] else { continue }
+                seen.withValue { $0.append(object) }
+                let type = object["type"] as? String
+                if type == "start", sender == nil, let at = object["at"] as? Int, let length = object["secondMilliseconds"] as? Int {
+                    sender = Task {
+                        for (second, bpm) in series.enumerated() {
+                            let due = at + second * length + Int(Double(length) * lateness)
+                            let wait = due - Int(Date().timeIntervalSince1970 * 1000)
+                            if wait > 0 { try await Task.sleep(for: .milliseconds(wait)) }
+                            if second == leaveAfter {
+                                try await outbound.close(.normalClosure, reason: nil)
+                                return
+                            }
+                            if let silentAfter, second >= silentAfter { return }
+                            try await outbound.write(.text(#"{"type":"reading","second":\#(second),"bpm":\#(bpm)}"#))
+                            for frame in extra(second) { try await outbound.write(.text(frame)) }
+                        }
+                    }
+                }
+                if type == "end" || type == "closed" { break }
+            }
+        }
+        return seen.value
+    }
+
+    /// A made-up minute in steps long enough to be confirmed (15 s): Ann climbs from none to
+    /// moderate to red line; Bob holds high (with a 6-s lost contact, 0 bpm), then drops to
+    /// low. With both profiles (resting 65, born 1992: zones at 136/148/160/172 bpm) Bob leads
+    /// most of the way and Ann scores at the end.
+    static let annSeries: [Double] = (0..<60).map(annAt)
+    static let bobSeries: [Double] = (0..<60).map(bobAt)
+
+    static func annAt(_ second: Int) -> Double {
+        let wobble = Double(second % 3)
+        if second < 20 { return 125 + wobble }
+        if second < 40 { return 150 + wobble }
+        return 175 + wobble
+    }
+
+    static func bobAt(_ second: Int) -> Double {
+        if (20..<26).contains(second) { return 0 }
+        let wobble = Double(second % 2)
+        return second < 45 ? 165 + wobble : 140 + wobble
+    }
+
+    static func profile(_ harness: ServerHarness, _ token: String) async throws -> ZoneProfile {
+        let me = try await harness.request(.get, "/api/me", token: token).json
+        return try ZoneProfile(restingHeartRate: try #require(me["restingHeartRate"] as? Double),
+                               maximumHeartRate: try #require((me["maxHeartRate"] as? [String: Any])?["bpm"] as? Double))
+    }
+
+    @Test(arguments: TestDatabase.all)
+    func invitationsGoOnlyToFriendsAndOnlyTheFriendAnswers(_ engine: TestDatabase) async throws {
+        try await Self.run(engine) { p in
+            let h = p.harness
+            // Not a friend, yourself, a bad length: refused, nothing stored.
+            let stranger = try await h.request(.post, "/api/matches", token: p.ann.token, json: ["opponent": p.eve.id, "minutes": 5])
+            #expect(stranger.status == .unprocessableContent && stranger.problemField == "opponent")
+            #expect(try await h.request(.post, "/api/matches", token: p.ann.token, json: ["opponent": p.ann.id, "minutes": 5]).status == .unprocessableContent)
+            for minutes in [0, 121] {
+                let reply = try await h.request(.post, "/api/matches", token: p.ann.token, json: ["opponent": p.bob.id, "minutes": minutes])
+                #expect(reply.status == .unprocessableContent && reply.problemField == "minutes")
+            }
+            #expect((try await h.request(.get, "/api/matches", token: p.ann.token).json["matches"] as? [Any])?.isEmpty == true)
+
+            let created = try await h.request(.post, "/api/matches", token: p.ann.token, json: ["opponent": p.bob.id, "minutes": 5])
+            #expect(created.status == .created)
+            let id = try #require(created.json["id"] as? String)
+            #expect(created.json["state"] as? String == "invited" && created.json["durationSeconds"] as? Int == 300 && created.json["you"] as? String == "a")
+
+            // Bob is told (besides Ann's friend request); Eve sees nothing of it; Ann cannot answer her own invitation.
+            let bobs = try await h.request(.get, "/api/notifications", token: p.bob.token).json
+            #expect(bobs["unread"] as? Int == 2)
+            let invitation = try #require((bobs["notifications"] as? [[String: Any]])?.first { $0["kind"] as? String == "match-invitation" })
+            #expect(invitation["link"] as? String == "/matches/\(id)" && (invitation["text"] as? String ?? "").contains("5-minute"))
+            #expect(try await h.request(.get, "/api/matches/\(id)", token: p.eve.token).status == .notFound)
+            #expect(try await h.request(.post, "/api/matches/\(id)/accept", token: p.eve.token).status == .notFound)
+            #expect(try await h.request(.post, "/api/matches/\(id)/accept", token: p.ann.token).status == .conflict)
+
+            let declined = try await h.request(.post, "/api/matches/\(id)/decline", token: p.bob.token)
+            #expect(declined.status == .ok && declined.json["state"] as? String == "declined" && declined.json["you"] as? String == "b")
+            #expect(try await h.request(.post, "/api/matches/\(id)/accept", token: p.bob.token).status == .conflict)
+            let annNotes = try await h.request(.get, "/api/notifications", token: p.ann.token).json
+            #expect((annNotes["notifications"] as? [[String: Any]])?.contains { $0["kind"] as? String == "match-declined" } == true)
+
+            // Marking read: one, then all.
+            #expect(try await h.request(.post, "/api/notifications/\(invitation["id"] as? String ?? "")/read", token: p.bob.token).json["unread"] as? Int == 1)
+            #expect(try await h.request(.post, "/api/notifications/read", token: p.ann.token).json["unread"] as? Int == 0)
+
+            // An invitation lapses after ten minutes.
+            let ann = try #require(try await h.store.users.find(id: p.ann.id))
+            let old = try await h.services.matches.invite(p.bob.id, minutes: 3, by: ann, now: Date().addingTimeInterval(-601))
+            #expect(try await h.request(.get, "/api/matches/\(old.id)", token: p.bob.token).json["state"] as? String == "expired")
+            #expect(try await h.request(.post, "/api/matches/\(old.id)/accept", token: p.bob.token).status == .conflict)
+        }
+    }
+
+    @Test func aLiveMatchScoresExactlyAsTheOfflineEngine() async throws {
+        try await Self.run { p in
+            let h = p.harness
+            let id = try #require(try await h.request(.post, "/api/matches", token: p.ann.token, json: ["opponent": p.bob.id, "minutes": 1]).json["id"] as? String)
+            // Bob cannot enter before accepting.
+            let early = try await Self.play(h.client, token: p.bob.token, match: id, series: [])
+            #expect(early.first?["type"] as? String == "closed" && (early.first?["detail"] as? String ?? "").contains("accept"))
+            #expect(try await h.request(.post, "/api/matches/\(id)/accept", token: p.bob.token).status == .ok)
+
+            // Two recorded files, read and put on the 1-second grid exactly as `heartwork compete`
+            // reads them (HeartRateCSV + HeartRateSeries.resampling: gaps held up to 5 s, 0 bpm
+            // a lost contact), played live second by second, then scored offline.
+            let directory = try TemporaryDirectory()
+            let annFile = try directory.write("second,bpm\n" + Self.annSeries.enumerated().map { "\($0.offset),\($0.element)" }.joined(separator: "\n"), to: "ann.csv")
+            let bobFile = try directory.write(Self.bobSeries.enumerated().filter { !(40..<43).contains($0.offset) }
+                .map { "\($0.offset),\($0.element)" }.joined(separator: "\n"), to: "bob.csv")
+            let annGrid = try HeartRateSeries.resampling(HeartRateCSV.read(path: annFile), originSeconds: 0).beatsPerMinute
+            let bobGrid = try HeartRateSeries.resampling(HeartRateCSV.read(path: bobFile), originSeconds: 0).beatsPerMinute
+            async let annSide = Self.play(h.client, token: p.ann.token, match: id, series: annGrid.map { $0 ?? 0 })
+            async let bobSide = Self.play(h.client, token: p.bob.token, match: id, series: bobGrid.map { $0 ?? 0 })
+            let (ann, bob) = try await (annSide, bobSide)
+
+            let offline = CompetitionEngine.evaluate(
+                a: annGrid, b: bobGrid, profileA: try await Self.profile(h, p.ann.token), profileB: try await Self.profile(h, p.bob.token))
+            #expect(offline.a.score > 0 && offline.b.score > 0, "the series exercise both sides' scoring")
+            let end = try #require(ann.last { $0["type"] as? String == "end" })
+            let result = try #require(end["result"] as? [String: Any])
+            #expect((result["a"] as? [String: Any])?["score"] as? Int == offline.a.score)
+            #expect((result["b"] as? [String: Any])?["score"] as? Int == offline.b.score)
+            #expect(result["reason"] as? String == "time" && result["secondsPlayed"] as? Int == 60)
+            #expect(result["outcome"] as? String == (offline.a.score > offline.b.score ? "won" : offline.a.score < offline.b.score ? "lost" : "draw"))
+            #expect(((result["a"] as? [String: Any])?["timeInZoneSeconds"] as? [String: Int])?["none"] == offline.a.timeInZone[.none])
+
+            // Every second a state message, with your heart rate and never the opponent's.
+            let annStates = ann.filter { $0["type"] as? String == "state" }
+            #expect(annStates.count == 60)
+            #expect(annStates.map { $0["second"] as? Int } == (0..<60).map { $0 })
+            #expect((annStates[10]["you"] as? [String: Any])?["bpm"] as? Double == Self.annSeries[10])
+            #expect(annStates.allSatisfy { ($0["opponent"] as? [String: Any])?["bpm"] == nil })
+            let lastState = try #require(annStates.last)
+            #expect((lastState["you"] as? [String: Any])?["score"] as? Int == offline.a.score)
+            #expect((lastState["opponent"] as? [String: Any])?["progress"] as? Int == MatchRules.progressPercent(offline.b.confirmedZones.last ?? .none))
+            // Events carry the sentence to speak, from each side's point of view.
+            let bobHeard = bob.filter { $0["type"] as? String == "event" }.compactMap { $0["text"] as? String }
+            let expected = offline.events.map { $0.announcement(for: .b) }
+            #expect(bobHeard == expected && !expected.isEmpty)
+            #expect(bob.contains { $0["type"] as? String == "lobby" } && bob.contains { $0["type"] as? String == "start" })
+
+            // Stored, for both, with the same result; both were told.
+            let stored = try await h.request(.get, "/api/matches/\(id)", token: p.bob.token).json
+            #expect(stored["state"] as? String == "finished")
+            #expect(((stored["result"] as? [String: Any])?["b"] as? [String: Any])?["score"] as? Int == offline.b.score)
+            let annNotes = try await h.request(.get, "/api/notifications", token: p.ann.token).json["notifications"] as? [[String: Any]] ?? []
+            #expect(annNotes.contains { $0["kind"] as? String == "match-result" })
+            // Joining a finished match gives its result and closes.
+            let again = try await Self.play(h.client, token: p.ann.token, match: id, series: [])
+            #expect(again.count == 1 && again.first?["type"] as? String == "end")
+        }
+    }
+
+    @Test func leavingOrFallingSilentForfeits() async throws {
+        try await Self.run { p in
+            let h = p.harness
+            for (leave, silent) in [(Optional(12), Optional<Int>.none), (nil, 12)] {
+                let id = try #require(try await h.request(.post, "/api/matches", token: p.ann.token, json: ["opponent": p.bob.id, "minutes": 1]).json["id"] as? String)
+                try await h.request(.post, "/api/matches/\(id)/accept", token: p.bob.token)
+                async let annSide = Self.play(h.client, token: p.ann.token, match: id, series: Self.annSeries)
+                async let bobSide = Self.play(h.client, token: p.bob.token, match: id, series: Self.bobSeries, leaveAfter: leave, silentAfter: silent)
+                let (ann, _) = try await (annSide, bobSide)
+                let result = try #require(ann.last { $0["type"] as? String == "end" }?["result"] as? [String: Any])
+                #expect(result["winner"] as? String == "a" && result["forfeitedBy"] as? String == "b" && result["outcome"] as? String == "won")
+                #expect(result["reason"] as? String == (leave != nil ? "left" : "silence"))
+                let played = result["secondsPlayed"] as? Int ?? 0
+                #expect(played >= 12 && played < 60, "ended early, after what was played (\(played) s)")
+            }
+        }
+    }
+
+    @Test func badReadingsAreRefusedAndChangeNothing() async throws {
+        try await Self.run { p in
+            let h = p.harness
+            let id = try #require(try await h.request(.post, "/api/matches", token: p.ann.token, json: ["opponent": p.bob.id, "minutes": 1]).json["id"] as? String)
+            try await h.request(.post, "/api/matches/\(id)/accept", token: p.bob.token)
+            // Eve cannot even open the room.
+            await #expect(throws: WebSocketClientError.webSocketUpgradeFailed) {
+                try await h.client.ws("/api/live/matches/\(id)", configuration: Self.bearer(p.eve.token)) { _, _, _ in }
+            }
+            let hostile: @Sendable (Int) -> [String] = { second in
+                guard second == 2 else { return [] }
+                return [
+                    #"{"type":"reading","second":2,"bpm":99}"#,  // a duplicate second
+                    #"{"type":"reading","second":40,"bpm":150}"#,  // far ahead of the clock
+                    #"{"type":"reading","second":3,"bpm":300}"#,  // not a heart rate
+                    #"{"type":"reading","second":-1,"bpm":150}"#,
+                    #"{"type":"reading","second":0,"bpm":150}"#,  // already scored
+                    #"{"type":"reading","second":"x","bpm":150}"#,
+                    #"{"type":"reading","second":4,"bpm":150,"side":"b"}"#,  // speaking for the other side
+                    "not json",
+                ]
+            }
+            async let annSide = Self.play(h.client, token: p.ann.token, match: id, series: Self.annSeries, extra: hostile)
+            // Bob sends late in each second, so Ann's duplicate of second 2 finds it not yet scored.
+            async let bobSide = Self.play(h.client, token: p.bob.token, match: id, series: Self.bobSeries, lateness: 0.6)
+            let (ann, _) = try await (annSide, bobSide)
+            let errors = ann.filter { $0["type"] as? String == "error" }.compactMap { $0["detail"] as? String }
+            #expect(errors.count == 8, "\(errors)")
+            #expect(errors.contains { $0.contains("already sent") } && errors.contains { $0.contains("has not begun") })
+            #expect(errors.contains { $0.contains("0–250") } && errors.contains { $0.contains("already scored") })
+            #expect(errors.contains { $0.contains("unknown field") })
+            // The match went on as if they had never been sent.
+            let offline = CompetitionEngine.evaluate(
+                a: Self.annSeries.map { $0 > 0 ? $0 : nil }, b: Self.bobSeries.map { $0 > 0 ? $0 : nil },
+                profileA: try await Self.profile(h, p.ann.token), profileB: try await Self.profile(h, p.bob.token))
+            let result = try #require(ann.last { $0["type"] as? String == "end" }?["result"] as? [String: Any])
+            #expect((result["a"] as? [String: Any])?["score"] as? Int == offline.a.score)
+            #expect((result["b"] as? [String: Any])?["score"] as? Int == offline.b.score)
+        }
+    }
+
+    @Test func aGhostRaceReplaysAFriendsSharedWorkoutAtItsOwnLength() async throws {
+        try await Self.run { p in
+            let h = p.harness
+            // Bob's recorded minute, with a gap the ghost holds for up to 5 s.
+            let recorded: [Int?] = Self.bobSeries.enumerated().map { $0.element > 0 && !(30..<33).contains($0.offset) ? Int($0.element) : nil }
+            let heartRate: [Any] = recorded.map { $0.map { $0 as Any } ?? NSNull() }
+            let workout = try await h.upload(p.bob.token, ["sport": "running", "startTime": "2026-11-20T07:00:00Z", "indoor": true, "heartRate": heartRate])
+            // Not shared: Ann cannot race it (nor can Eve); then shared.
+            try await h.request(.delete, "/api/workouts/\(workout)/share", token: p.bob.token)
+            #expect(try await h.request(.post, "/api/matches", token: p.ann.token, json: ["ghost": workout]).status == .unprocessableContent)
+            #expect(try await h.request(.post, "/api/matches", token: p.eve.token, json: ["ghost": workout]).status == .unprocessableContent)
+            try await h.request(.put, "/api/workouts/\(workout)/share", token: p.bob.token)
+            let created = try await h.request(.post, "/api/matches", token: p.ann.token, json: ["ghost": workout])
+            #expect(created.status == .created && created.json["kind"] as? String == "ghost" && created.json["durationSeconds"] as? Int == 60)
+            let id = try #require(created.json["id"] as? String)
+
+            // Ann runs longer than the ghost: the race stops at the recording's length.
+            let ann = try await Self.play(h.client, token: p.ann.token, match: id, series: Self.annSeries + [150, 150, 150])
+            let stored = try #require(try await h.store.workouts.find(id: workout))
+            let ghost = HeartRateSeries.ghost(perSecond: recorded)
+            let offline = CompetitionEngine.evaluate(
+                a: Self.annSeries, b: ghost.beatsPerMinute, profileA: try await Self.profile(h, p.ann.token),
+                profileB: try #require(stored.profile.zoneProfile), durationSeconds: 60)
+            let result = try #require(ann.last { $0["type"] as? String == "end" }?["result"] as? [String: Any])
+            #expect(result["secondsPlayed"] as? Int == 60 && result["reason"] as? String == "time")
+            #expect((result["a"] as? [String: Any])?["score"] as? Int == offline.a.score)
+            #expect((result["b"] as? [String: Any])?["score"] as? Int == offline.b.score)
+            // Bob hears that his workout was raced, and may read the result.
+            let bobs = try await h.request(.get, "/api/notifications", token: p.bob.token).json["notifications"] as? [[String: Any]] ?? []
+            #expect(bobs.contains { $0["kind"] as? String == "ghost-raced" })
+            let seen = try await h.request(.get, "/api/matches/\(id)", token: p.bob.token).json
+            #expect(seen["state"] as? String == "finished" && seen["you"] == nil)
+        }
+    }
+}

@@ -65,7 +65,7 @@ public final class HeartworkServices: Sendable {
         let inbox = InboxService(store: store, hub: inboxHub, bus: bus)
         self.inbox = inbox
         friends = FriendService(store: store, inbox: inbox)
-        matches = MatchService(store: store, workouts: workouts, inbox: inbox, secondMilliseconds: settings.matchSecondMilliseconds)
+        matches = MatchService(store: store, workouts: workouts, inbox: inbox, bus: bus, secondMilliseconds: settings.matchSecondMilliseconds)
         live = LiveService(store: store, hub: hub, bus: bus)
         let teams = TeamService(store: store)
         self.teams = teams

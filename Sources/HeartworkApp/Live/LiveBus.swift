@@ -23,6 +23,11 @@ public final class LiveBus: Service, Sendable {
     let inboxHub: InboxHub
     let sessionCache: SessionCache
     let logger: Logger
+    /// Who handles match-room traffic addressed to this instance (the match service).
+    private let matchHandler = Mutex<(@Sendable (_ from: String, BusMatch) async -> Void)?>(nil)
+    /// Match-room traffic goes out in order, one notification after the other (a room's
+    /// frames must reach a player in the order the room wrote them).
+    private let matchOutbox: AsyncStream<[String]>.Continuation
     /// Listening yet, and who waits for it (tests).
     private let listening = Mutex<(ready: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
 
@@ -32,6 +37,19 @@ public final class LiveBus: Service, Sendable {
         self.inboxHub = inboxHub
         self.sessionCache = sessionCache
         self.logger = logger
+        let (outbox, continuation) = AsyncStream<[String]>.makeStream()
+        matchOutbox = continuation
+        if store.sharesNotifications {
+            Task { [store, logger] in
+                for await payloads in outbox {
+                    do {
+                        try await store.notify(channel: Self.channel, payloads: payloads)
+                    } catch {
+                        logger.warning("could not pass match traffic to another instance", metadata: ["error": "\(error)"])
+                    }
+                }
+            }
+        }
         guard store.sharesNotifications else { return }
         sessionCache.announceForgetting { [weak self] forgotten in
             switch forgotten {
@@ -50,6 +68,20 @@ public final class LiveBus: Service, Sendable {
         guard isShared else { return }
         let readings = events.map { BusReading(sensorID: $0.sensor.id, address: $0.sensor.address, name: $0.sensor.name, reading: $0.reading) }
         send(.readings(userID: userID, readings))
+    }
+
+    func handleMatches(_ handler: @escaping @Sendable (_ from: String, BusMatch) async -> Void) {
+        matchHandler.withLock { $0 = handler }
+    }
+
+    /// Match-room traffic for another instance (in order: one NOTIFY at a time per sender).
+    func send(match: BusMatch) {
+        guard isShared else { return }
+        matchOutbox.yield(LiveBusCodec.encode(.match(match), instance: instanceID))
+    }
+
+    deinit {
+        matchOutbox.finish()
     }
 
     /// A new notification: to the user's open pages here, and on the other instances.
@@ -94,6 +126,9 @@ public final class LiveBus: Service, Sendable {
             sessionCache.forgetHere(.session(tokenHash: hash))
         case .forgetUser(let userID):
             sessionCache.forgetHere(.user(id: userID))
+        case .match(let match):
+            guard match.target == instanceID, let handler = matchHandler.withLock({ $0 }) else { return }
+            await handler(decoded.instance, match)
         case .notice(let notice):
             await inboxHub.publish(InboxRecord(
                 id: notice.id, userID: notice.userID, kind: notice.kind, text: notice.text, link: notice.link,

@@ -1,6 +1,15 @@
 import Foundation
 import HeartworkCore
+import HeartworkFormats
 import HeartworkStore
+
+/// Where a player's connection talks to a match: the room itself (`MatchRoom`, in this
+/// process) or its stand-in for a room another instance hosts (`RemoteMatchRoom`).
+public protocol MatchRoomHandle: Sendable {
+    func connect(_ side: Competitor) async -> (id: UUID, messages: AsyncStream<MatchMessage>)
+    func reading(_ side: Competitor, second: Int, beatsPerMinute bpm: Double) async
+    func disconnect(_ side: Competitor, id: UUID) async
+}
 
 /// One match being played, in the process that hosts it: who is present, the countdown,
 /// the readings of each second, the Core `CompetitionEngine` fed one second at a time, and
@@ -12,13 +21,15 @@ import HeartworkStore
 /// contact (zone none) for it. A reading is refused, and changes nothing, when it is for a
 /// second that has not begun on the server's clock (half a second's tolerance for clocks),
 /// was already sent, was already scored, is outside the match, or has a bpm outside 0–250.
-public actor MatchRoom {
+public actor MatchRoom: MatchRoomHandle {
     /// What the room needs from the service: to record the start (returning both sides'
     /// zones) and the result, and to be forgotten once over.
     public struct Hooks: Sendable {
         public var start: @Sendable () async throws -> (a: ZoneProfile, b: ZoneProfile)
         public var finish: @Sendable (MatchResultRecord) async -> MatchRecord?
         public var closed: @Sendable () async -> Void
+        /// Called every few seconds while the room is open (the host's lease).
+        public var renew: @Sendable () async -> Void = {}
     }
 
     enum Phase { case lobby, countdown, running, ended }
@@ -37,6 +48,7 @@ public actor MatchRoom {
     private var pending: [Competitor: [Int: Double?]] = [.a: [:], .b: [:]]
     private var lastHeard: [Competitor: Int64] = [:]
     private var ticker: Task<Void, Never>?
+    private var renewedAt = Date()
 
     public init(matchID: String, durationSeconds: Int, secondMilliseconds: Int, ghost: [Double?]?, expiresAt: Date, hooks: Hooks) {
         self.matchID = matchID
@@ -126,6 +138,10 @@ public actor MatchRoom {
     /// late, silence, an invitation lapsing while its challenger waits.
     func tick() async {
         let now = Self.now()
+        if Date().timeIntervalSince(renewedAt) >= 5 {
+            renewedAt = Date()
+            await hooks.renew()
+        }
         switch phase {
         case .lobby:
             if Date() >= expiresAt { await close(reason: "expired", detail: "the invitation expired before both players were in the room") }
@@ -258,9 +274,9 @@ public actor MatchRoom {
             zonesA: ReserveZone.allCases.map { result?.a.timeInZone[$0] ?? 0 }, zonesB: ReserveZone.allCases.map { result?.b.timeInZone[$0] ?? 0 })
         let connections = self.connections
         self.connections = [:]
-        let stored = await hooks.finish(record)
+        _ = await hooks.finish(record)
         for connection in connections.values {
-            if let stored { connection.continuation.yield(.end(stored)) }
+            connection.continuation.yield(.end(matchID: matchID))
             connection.continuation.finish()
         }
         await hooks.closed()

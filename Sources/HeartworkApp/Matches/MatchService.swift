@@ -1,5 +1,6 @@
 import Foundation
 import HeartworkCore
+import HeartworkFormats
 import HeartworkStore
 
 /// HeartMate's matches (issue 10): invitations between friends, ghost races against a
@@ -9,17 +10,25 @@ public struct MatchService: Sendable {
     let store: HeartworkStore
     let workouts: WorkoutService
     let inbox: InboxService
+    let bus: LiveBus
     public let rooms: MatchRooms
+    /// Players here in rooms hosted elsewhere, and players elsewhere in rooms hosted here.
+    let seats = MatchSeats()
+    let hosted = HostedSeats()
+    /// How long a host's claim on a room lasts unless renewed (every 5 s while it is open).
+    static let hostLease: TimeInterval = 20
     /// 1000 ms outside tests (a test plays a match with shorter seconds).
     let secondMilliseconds: Int
     public static let pageLimit = 50
 
-    init(store: HeartworkStore, workouts: WorkoutService, inbox: InboxService, secondMilliseconds: Int) {
+    init(store: HeartworkStore, workouts: WorkoutService, inbox: InboxService, bus: LiveBus, secondMilliseconds: Int) {
         self.store = store
         self.workouts = workouts
         self.inbox = inbox
+        self.bus = bus
         self.secondMilliseconds = secondMilliseconds
         rooms = MatchRooms()
+        bus.handleMatches { [self] from, message in await handle(message, from: from) }
     }
 
     /// Invites a friend to a live match of `minutes` (1–120).
@@ -122,25 +131,76 @@ public struct MatchService: Sendable {
             return MatchJoin(match: match, side: side, room: nil)
         case .invited where side == .b:
             throw AppError.conflict("accept the invitation first")
-        case .running:
-            // A running match lives in the room of this process; without it, its server stopped.
-            guard let room = await rooms.existing(id) else {
+        case .invited, .accepted, .running:
+            if let room = await rooms.existing(id) { return MatchJoin(match: match, side: side, room: room) }
+            // With several instances, the room lives in the memory of one: the first to claim it.
+            if store.sharesNotifications {
+                let host = try await store.matches.claimHost(
+                    id: id, instance: bus.instanceID, until: now.addingTimeInterval(Self.hostLease), now: now)
+                if let host, host != bus.instanceID {
+                    return MatchJoin(match: match, side: side, room: RemoteMatchRoom(matchID: id, host: host, bus: bus, seats: seats))
+                }
+            }
+            // A running match whose room no instance holds: its server stopped mid-match.
+            guard match.state != .running else {
                 _ = try await store.matches.abandonRunning(id: id, at: now)
                 return MatchJoin(match: try await self.match(id, for: user, now: now), side: side, room: nil)
             }
-            return MatchJoin(match: match, side: side, room: room)
-        case .invited, .accepted:
-            let ghost: [Double?]?
-            if match.kind == .ghost {
-                ghost = try await ghostSeries(of: match)
-            } else {
-                ghost = nil
+            return MatchJoin(match: match, side: side, room: try await localRoom(for: match))
+        }
+    }
+
+    /// The room of a match in this process, made if it is not here yet.
+    func localRoom(for match: MatchRecord) async throws -> MatchRoom {
+        if let room = await rooms.existing(match.id) { return room }
+        let ghost: [Double?]? = match.kind == .ghost ? try await ghostSeries(of: match) : nil
+        return await rooms.room(for: match) { [self] in
+            MatchRoom(matchID: match.id, durationSeconds: match.durationSeconds, secondMilliseconds: secondMilliseconds, ghost: ghost,
+                      expiresAt: match.expiresAt, hooks: hooks(for: match))
+        }
+    }
+
+    /// Match traffic another instance addressed to this one: as the host, players joining,
+    /// sending and leaving; as a player's instance, the host's frames for a seat here.
+    func handle(_ message: BusMatch, from instance: String) async {
+        func answer(_ frame: MatchMessage?) {
+            bus.send(match: BusMatch(kind: .out, target: instance, matchID: message.matchID, seat: message.seat, side: message.side, message: frame?.json))
+        }
+        switch message.kind {
+        case .join:
+            guard let side = Competitor(rawValue: message.side) else { return }
+            let room: MatchRoom
+            do {
+                guard let match = try await store.matches.find(id: message.matchID),
+                      [.invited, .accepted, .running].contains(match.state(at: Date())) else {
+                    throw AppError.conflict("the match cannot be entered now")
+                }
+                room = try await localRoom(for: match)
+            } catch {
+                answer(.closed(reason: "refused", detail: "\(error)"))
+                answer(nil)
+                return
             }
-            let room = await rooms.room(for: match) { [self] in
-                MatchRoom(matchID: id, durationSeconds: match.durationSeconds, secondMilliseconds: secondMilliseconds, ghost: ghost,
-                          expiresAt: match.expiresAt, hooks: hooks(for: match))
+            let (connection, frames) = await room.connect(side)
+            let bus = bus
+            let forwarder = Task {
+                for await frame in frames {
+                    bus.send(match: BusMatch(kind: .out, target: instance, matchID: message.matchID, seat: message.seat, side: message.side, message: frame.json))
+                }
+                bus.send(match: BusMatch(kind: .out, target: instance, matchID: message.matchID, seat: message.seat, side: message.side, message: nil))
             }
-            return MatchJoin(match: match, side: side, room: room)
+            await hosted.add(message.seat, room: room, side: side, connection: connection, forwarder: forwarder)
+        case .reading:
+            guard let seat = await hosted.seat(message.seat), let second = message.second, let bpm = message.beatsPerMinute else { return }
+            await seat.room.reading(seat.side, second: second, beatsPerMinute: bpm)
+        case .leave:
+            guard let seat = await hosted.remove(message.seat) else { return }
+            await seat.room.disconnect(seat.side, id: seat.connection)
+        case .out:
+            guard let seat = UUID(uuidString: message.seat) else { return }
+            guard let text = message.message else { return await seats.deliver(seat, nil) }
+            guard let frame = try? MatchMessage(json: text) else { return }
+            await seats.deliver(seat, frame)
         }
     }
 
@@ -211,7 +271,14 @@ public struct MatchService: Sendable {
                     return nil
                 }
             },
-            closed: { await rooms.remove(id) })
+            closed: { [bus] in
+                await rooms.remove(id)
+                try? await store.matches.releaseHost(id: id, instance: bus.instanceID)
+            },
+            renew: { [bus] in
+                let now = Date()
+                _ = try? await store.matches.claimHost(id: id, instance: bus.instanceID, until: now.addingTimeInterval(Self.hostLease), now: now)
+            })
     }
 }
 
@@ -219,7 +286,7 @@ public struct MatchService: Sendable {
 public struct MatchJoin: Sendable {
     public let match: MatchRecord
     public let side: Competitor
-    public let room: MatchRoom?
+    public let room: (any MatchRoomHandle)?
 }
 
 /// The rooms this process hosts, by match id.
@@ -239,6 +306,7 @@ public actor MatchRooms {
 
     func remove(_ id: String) { rooms[id] = nil }
 
+    /// How many rooms this process hosts.
     public var count: Int { rooms.count }
 
     func accepted(_ id: String, expiresAt: Date) async {

@@ -34,6 +34,37 @@ public struct BusNotice: Sendable, Hashable {
     }
 }
 
+/// A match room's traffic between the instance a player is connected to and the instance
+/// that hosts the room: `join`, `reading` and `leave` go to the host; `out` carries one of the
+/// room's frames (`MatchMessage.json`) back to the player's connection (`seat`), and an `out`
+/// without a message ends it.
+public struct BusMatch: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable { case join, reading, leave, out }
+    public var kind: Kind
+    /// The instance this is for (the others ignore it).
+    public var target: String
+    public var matchID: String
+    /// One player's connection, as the player's instance names it.
+    public var seat: String
+    /// "a" or "b".
+    public var side: String
+    public var second: Int?
+    public var beatsPerMinute: Double?
+    public var message: String?
+
+    public init(kind: Kind, target: String, matchID: String, seat: String, side: String, second: Int? = nil,
+                beatsPerMinute: Double? = nil, message: String? = nil) {
+        self.kind = kind
+        self.target = target
+        self.matchID = matchID
+        self.seat = seat
+        self.side = side
+        self.second = second
+        self.beatsPerMinute = beatsPerMinute
+        self.message = message
+    }
+}
+
 /// What one Heartwork instance tells the others sharing its PostgreSQL database.
 public enum LiveBusMessage: Sendable, Hashable {
     /// New readings of a user's sensors, for that user's viewers.
@@ -44,6 +75,8 @@ public enum LiveBusMessage: Sendable, Hashable {
     case forgetUser(userID: String)
     /// A notification for a user's open pages.
     case notice(BusNotice)
+    /// A match room's traffic (the sender is the payload's instance).
+    case match(BusMatch)
 }
 
 /// The text of bus notifications: compact JSON, cut into payloads PostgreSQL's NOTIFY takes
@@ -53,6 +86,7 @@ public enum LiveBusMessage: Sendable, Hashable {
 ///     {"v":1,"i":"<instance>","k":"s","t":"<token hash>"}
 ///     {"v":1,"i":"<instance>","k":"u","u":"<user>"}
 ///     {"v":1,"i":"<instance>","k":"n","n":["<id>","<user>","<kind>","<text>","<link>"|null,at]}
+///     {"v":1,"i":"<instance>","k":"m","m":["<kind>","<target>","<match>","<seat>","<side>",second|null,bpm|null,"<frame>"|null]}
 public enum LiveBusCodec {
     public static let maximumPayloadBytes = 7_900
 
@@ -66,6 +100,21 @@ public enum LiveBusCodec {
             return [single(instance: instance, kind: "s") { $0.key("t"); $0.string(hash) }]
         case .forgetUser(let userID):
             return [single(instance: instance, kind: "u") { $0.key("u"); $0.string(userID) }]
+        case .match(let match):
+            return [single(instance: instance, kind: "m") { json in
+                json.key("m")
+                json.beginArray()
+                json.string(match.kind.rawValue)
+                json.string(match.target)
+                json.string(match.matchID)
+                json.string(match.seat)
+                json.string(match.side)
+                if let second = match.second { json.integer(second) } else { json.null() }
+                if let bpm = match.beatsPerMinute, bpm.isFinite { json.number(bpm) } else { json.null() }
+                // A room's frame is a few hundred bytes (an event's sentence the longest).
+                if let message = match.message { json.string(String(message.prefix(6000))) } else { json.null() }
+                json.endArray()
+            }]
         case .notice(let notice):
             return [single(instance: instance, kind: "n") { json in
                 json.key("n")
@@ -173,6 +222,19 @@ public enum LiveBusCodec {
             var link: String?
             if case .string(let value) = fields[4] { link = value }
             return (instance, .notice(BusNotice(id: id, userID: user, kind: noticeKind, text: text, link: link, atMilliseconds: Int64(at))))
+        case "m":
+            guard case .array(let fields)? = member("m"), fields.count == 8,
+                  case .string(let kindText) = fields[0], let matchKind = BusMatch.Kind(rawValue: kindText),
+                  case .string(let target) = fields[1], case .string(let matchID) = fields[2], case .string(let seat) = fields[3],
+                  case .string(let side) = fields[4] else {
+                throw Malformed(description: "not a match message")
+            }
+            var bpm: Double?
+            if case .number(let number) = fields[6], number.isFinite { bpm = number }
+            var message: String?
+            if case .string(let text) = fields[7] { message = text }
+            return (instance, .match(BusMatch(kind: matchKind, target: target, matchID: matchID, seat: seat, side: side,
+                                              second: integer(fields[5]), beatsPerMinute: bpm, message: message)))
         case "r":
             guard case .string(let user)? = member("u"), case .array(let items)? = member("r") else { throw Malformed(description: "no user or readings") }
             return (instance, .readings(userID: user, try items.map(reading)))

@@ -34,7 +34,7 @@ struct MatchSocket {
             }
             guard let room = join.room else {
                 // Over already: its result, then goodbye.
-                try await outbound.write(.text(MatchMessages.encode(.end(join.match), services: services, viewer: user)))
+                try await outbound.write(.text(MatchMessages.end(join.match, services: services, viewer: user)))
                 try await outbound.close(.normalClosure, reason: nil)
                 return
             }
@@ -126,67 +126,18 @@ enum MatchMessages {
         }
     }
 
+    /// A room frame for one viewer: as the room wrote it, except `end`, which carries the
+    /// result from the viewer's side as `GET /api/matches/{id}` gives it.
     static func encode(_ message: MatchMessage, services: HeartworkServices, viewer: UserRecord) async throws -> String {
-        var json = JSONWriter(capacity: 160)
-        json.beginObject()
-        switch message {
-        case .lobby(let you, let present, let ghost):
-            json.field("type", "lobby")
-            json.field("you", you)
-            json.key("present")
-            json.beginArray()
-            for side in present { json.string(side) }
-            json.endArray()
-            json.field("ghost", ghost)
-        case .start(let at, let now, let duration, let second):
-            json.field("type", "start")
-            json.key("at"); json.integer(Int(at))
-            json.key("now"); json.integer(Int(now))
-            json.field("durationSeconds", duration)
-            json.field("secondMilliseconds", second)
-        case .state(let second, let you, let opponent):
-            json.field("type", "state")
-            json.field("second", second)
-            json.key("you")
-            side(&json, you, withHeartRate: true)
-            json.key("opponent")
-            side(&json, opponent, withHeartRate: false)
-        case .event(let second, let who, let direction, let zone, let text):
-            json.field("type", "event")
-            json.field("second", second)
-            json.field("who", who)
-            json.field("direction", direction)
-            json.field("zone", zone.identifier)
-            json.field("text", text)
-        case .refused(let second, let detail):
-            json.field("type", "error")
-            json.field("second", second)
-            json.field("detail", detail)
-        case .closed(let reason, let detail):
-            json.field("type", "closed")
-            json.field("reason", reason)
-            json.field("detail", detail)
-        case .end(let match):
-            json.endObject()
-            let response = MatchResponse(match, viewer: viewer, people: try await MatchResponse.people(of: [match], store: services.store))
-            let result = try response.result.map { String(decoding: try APIJSON.encoder.encode($0), as: UTF8.self) } ?? "null"
-            let whole = String(decoding: try APIJSON.encoder.encode(response), as: UTF8.self)
-            return #"{"type":"end","result":\#(result),"match":\#(whole)}"#
-        }
-        json.endObject()
-        return String(decoding: json.bytes, as: UTF8.self)
+        guard case .end(let matchID) = message else { return message.json }
+        return try await end(try await services.matches.match(matchID, for: viewer), services: services, viewer: viewer)
     }
 
-    private static func side(_ json: inout JSONWriter, _ side: MatchMessage.SideState, withHeartRate: Bool) {
-        json.beginObject()
-        if withHeartRate {
-            json.key("bpm")
-            if let bpm = side.beatsPerMinute { json.number(bpm) } else { json.null() }
-        }
-        json.field("zone", side.zone.identifier)
-        json.field("score", side.score)
-        json.field("progress", side.progressPercent)
-        json.endObject()
+    static func end(_ match: MatchRecord, services: HeartworkServices, viewer: UserRecord) async throws -> String {
+        let response = MatchResponse(match, viewer: viewer, people: try await MatchResponse.people(of: [match], store: services.store))
+        let result = try response.result.map { String(decoding: try APIJSON.encoder.encode($0), as: UTF8.self) } ?? "null"
+        let whole = String(decoding: try APIJSON.encoder.encode(response), as: UTF8.self)
+        return #"{"type":"end","result":\#(result),"match":\#(whole)}"#
     }
 
     static func notification(_ notice: InboxRecord, unread: Int) -> String {

@@ -13,6 +13,11 @@ public protocol MatchRepository: Sendable {
                     anchorsA: MatchAnchors?, anchorsB: MatchAnchors?) async throws -> Bool
     /// Stores the result of a running match (only once).
     func finish(id: String, result: MatchResultRecord, at: Date) async throws -> Bool
+    /// Makes `instance` the host of the match's room when nobody is, the lease has run out, or
+    /// it already is (renewing the lease to `until`); returns the host after.
+    func claimHost(id: String, instance: String, until: Date, now: Date) async throws -> String?
+    /// Gives the room up (when it closes), if `instance` still hosts it.
+    func releaseHost(id: String, instance: String) async throws
     /// A match that was running when its server stopped: finished without a winner
     /// (reason "interrupted"). False when it was not running.
     func abandonRunning(id: String, at: Date) async throws -> Bool

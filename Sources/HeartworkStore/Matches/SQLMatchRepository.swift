@@ -65,6 +65,22 @@ struct SQLMatchRepository: MatchRepository {
         }
     }
 
+    func claimHost(id: String, instance: String, until: Date, now: Date) async throws -> String? {
+        let lock = database.engine == .postgres ? " FOR UPDATE" : ""
+        return try await database.transaction { sql -> String? in
+            guard let row = try await sql.readFirst("SELECT host, host_until FROM matches WHERE id = \(bind: id)\(unsafeRaw: lock)") else { return nil }
+            let host = try row.optionalString("host")
+            let lease = try row.optionalInt64("host_until") ?? 0
+            guard host == nil || host == instance || lease < now.millisecondsSince1970 else { return host }
+            try await sql.raw("UPDATE matches SET host = \(bind: instance), host_until = \(bind: until.millisecondsSince1970) WHERE id = \(bind: id)").run()
+            return instance
+        }
+    }
+
+    func releaseHost(id: String, instance: String) async throws {
+        try await database.execute("UPDATE matches SET host = NULL, host_until = NULL WHERE id = \(bind: id) AND host = \(bind: instance)")
+    }
+
     func abandonRunning(id: String, at: Date) async throws -> Bool {
         try await database.transaction { sql in
             guard let row = try await sql.readFirst("SELECT state FROM matches WHERE id = \(bind: id)"),

@@ -3,7 +3,9 @@ extension Migration {
     /// F30–F35). Side `a` is whoever created the match; side `b` is the invited friend, or
     /// the ghost (a stored workout). The zone anchors of both sides are copied in when the
     /// match starts (a ghost's at creation, from the workout's stored profile), so a result
-    /// never changes when someone edits their profile later.
+    /// never changes when someone edits their profile later. With several instances on
+    /// PostgreSQL, `host` names the instance whose memory holds the match's room, for as long
+    /// as its lease (`host_until`) is renewed.
     static let matches = Migration(version: 6, name: "matches and notifications") { engine in
         [
             """
@@ -31,7 +33,9 @@ extension Migration {
                 forfeited_by TEXT,
                 seconds_played INTEGER,
                 zones_a TEXT,
-                zones_b TEXT
+                zones_b TEXT,
+                host TEXT,
+                host_until BIGINT
             )
             """,
             "CREATE INDEX matches_challenger ON matches (challenger_id, created_at)",

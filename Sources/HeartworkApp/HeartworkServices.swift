@@ -65,8 +65,9 @@ public final class HeartworkServices: Sendable {
         let inbox = InboxService(store: store, hub: inboxHub, bus: bus)
         self.inbox = inbox
         friends = FriendService(store: store, inbox: inbox)
-        matches = MatchService(store: store, workouts: workouts, inbox: inbox, bus: bus, secondMilliseconds: settings.matchSecondMilliseconds)
-        live = LiveService(store: store, hub: hub, bus: bus)
+        let live = LiveService(store: store, hub: hub, bus: bus)
+        self.live = live
+        matches = MatchService(store: store, workouts: workouts, live: live, inbox: inbox, bus: bus, secondMilliseconds: settings.matchSecondMilliseconds)
         let teams = TeamService(store: store)
         self.teams = teams
         teamSessions = TeamSessionService(store: store, teams: teams)

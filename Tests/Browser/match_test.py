@@ -8,6 +8,8 @@ desktop and phone widths, with axe-core checks, go to artifacts/browser/.
 
     python3 Tests/Browser/match_test.py [path/to/heartwork]
 """
+import asyncio
+import json
 import os
 import pathlib
 import re
@@ -67,6 +69,15 @@ def main():
             tokens[name] = api.call("POST", "/api/auth/login", {"username": name, "password": "match password"})["token"]
             api.call("PATCH", "/api/me", {"dateOfBirth": "1994-05-01", "sex": "female" if name == "ann" else "male"}, token=tokens[name])
             api.call("POST", "/api/me/resting-heart-rates", {"bpm": 60, "measuredAt": "2026-01-01T00:00:00Z"}, token=tokens[name])
+        # Ann's gateway has heard a strap: the match page offers it (she keeps this page's slider).
+        gateway = api.call("POST", "/api/gateways", {"name": "Ann's phone"}, token=tokens["ann"])
+
+        async def one_reading():
+            import websockets
+            async with websockets.connect(f"ws://127.0.0.1:{port}/api/live/gateway?token={gateway['token']}") as socket_:
+                await socket_.send(json.dumps({"type": "reading", "sensor": "C0:FF:EE:00:00:01", "seq": 1, "at": int(time.time() * 1000), "hrm": "06b4"}))
+                await socket_.recv()
+        asyncio.run(one_reading())
         api.call("POST", "/api/friend-requests", {"userID": ids["bob"]}, token=tokens["ann"])
         api.call("POST", "/api/friend-requests", {"userID": ids["ann"]}, token=tokens["bob"])
 
@@ -89,6 +100,8 @@ def main():
         match_id = match_url.rstrip("/").split("/")[-1]
         if "Waiting until" not in ann_browser.find_element(By.CSS_SELECTOR, "[data-lobby]").text:
             failures.append("Ann's page does not say it waits for Bob")
+        if "C0:FF:EE:00:00:01" not in ann_browser.find_element(By.ID, "strap").text:
+            failures.append("Ann's page does not offer the strap her gateway heard")
 
         # Bob's open page gets the badge and a notice without a reload.
         WebDriverWait(bob_browser, 15).until(lambda d: d.find_element(By.CSS_SELECTOR, "[data-unread]").text.strip() not in ("", "0"))

@@ -50,10 +50,10 @@ struct MatchTests {
     /// Plays one side: joins, waits for "start", then sends `series[s]` as second s when it
     /// begins, and collects every message until the end. `leaveAfter` closes the socket
     /// before that second; `silentAfter` stops sending; `extra` frames go out with second 2.
-    static func play(_ client: any TestClientProtocol, token: String, match: String, series: [Double],
+    static func play(_ client: any TestClientProtocol, token: String, match: String, query: String = "", series: [Double],
                      leaveAfter: Int? = nil, silentAfter: Int? = nil, lateness: Double = 0.1, extra: @escaping @Sendable (Int) -> [String] = { _ in [] }) async throws -> [[String: Any]] {
         let seen = LockedBox<[[String: Any]]>([])
-        _ = try await client.ws("/api/live/matches/\(match)", configuration: bearer(token)) { inbound, outbound, _ in
+        _ = try await client.ws("/api/live/matches/\(match)\(query)", configuration: bearer(token)) { inbound, outbound, _ in
             var sender: Task<Void, Error>?
             defer { sender?.cancel() }
             for try await message in inbound.messages(maxSize: 1 << 20) {
@@ -306,6 +306,46 @@ struct MatchTests {
             #expect(bobs.contains { $0["kind"] as? String == "ghost-raced" })
             let seen = try await h.request(.get, "/api/matches/\(id)", token: p.bob.token).json
             #expect(seen["state"] as? String == "finished" && seen["you"] == nil)
+        }
+    }
+
+    /// The match follows a player's own strap (heard by their gateway): each second takes the
+    /// strap's latest heart rate; a stranger's strap is refused before the upgrade.
+    @Test func aPlayerCanPlayFromTheirOwnStrap() async throws {
+        try await Self.run { p in
+            let h = p.harness
+            let ann = try #require(try await h.store.users.find(id: p.ann.id))
+            let gateway = try await h.services.gateways.create(name: "Ann's phone", for: ann).gateway
+            func strap(_ sequence: Int) -> GatewayReading {
+                GatewayReading(sensor: "ann-strap", sequence: sequence, atMilliseconds: Int(Date().timeIntervalSince1970 * 1000),
+                               measurement: HeartRateMeasurement(beatsPerMinute: 178, sensorContact: .detected, rrIntervalTicks: [345]))
+            }
+            _ = try await h.services.live.ingest([strap(1)], from: gateway)
+            let sensor = try #require(try await h.services.live.sensors(of: ann).first?.id)
+            let id = try #require(try await h.request(.post, "/api/matches", token: p.ann.token, json: ["opponent": p.bob.id, "minutes": 1]).json["id"] as? String)
+            try await h.request(.post, "/api/matches/\(id)/accept", token: p.bob.token)
+            await #expect(throws: WebSocketClientError.webSocketUpgradeFailed) {
+                try await h.client.ws("/api/live/matches/\(id)?sensor=\(sensor)", configuration: Self.bearer(p.bob.token)) { _, _, _ in }
+            }
+            // The strap sends four readings a match-second until the match is over.
+            let feeder = Task {
+                var sequence = 2
+                while !Task.isCancelled {
+                    _ = try? await h.services.live.ingest([strap(sequence)], from: gateway)
+                    sequence += 1
+                    try? await Task.sleep(for: .milliseconds(Self.second / 4))
+                }
+            }
+            defer { feeder.cancel() }
+            async let annSide = Self.play(h.client, token: p.ann.token, match: id, query: "?sensor=\(sensor)", series: [])
+            async let bobSide = Self.play(h.client, token: p.bob.token, match: id, series: Self.bobSeries)
+            let (annSaw, _) = try await (annSide, bobSide)
+            let states = annSaw.filter { $0["type"] as? String == "state" }
+            #expect(states.count == 60)
+            #expect(states.filter { ($0["you"] as? [String: Any])?["bpm"] as? Double == 178 }.count >= 55, "the strap's heart rate played Ann's side")
+            let result = try #require(annSaw.last { $0["type"] as? String == "end" }?["result"] as? [String: Any])
+            #expect(result["reason"] as? String == "time" && result["secondsPlayed"] as? Int == 60)
+            #expect(((result["a"] as? [String: Any])?["timeInZoneSeconds"] as? [String: Int])?["red-line"] ?? 0 >= 55)
         }
     }
 }

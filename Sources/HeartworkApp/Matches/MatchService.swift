@@ -9,6 +9,7 @@ import HeartworkStore
 public struct MatchService: Sendable {
     let store: HeartworkStore
     let workouts: WorkoutService
+    let live: LiveService
     let inbox: InboxService
     let bus: LiveBus
     public let rooms: MatchRooms
@@ -21,9 +22,10 @@ public struct MatchService: Sendable {
     let secondMilliseconds: Int
     public static let pageLimit = 50
 
-    init(store: HeartworkStore, workouts: WorkoutService, inbox: InboxService, bus: LiveBus, secondMilliseconds: Int) {
+    init(store: HeartworkStore, workouts: WorkoutService, live: LiveService, inbox: InboxService, bus: LiveBus, secondMilliseconds: Int) {
         self.store = store
         self.workouts = workouts
+        self.live = live
         self.inbox = inbox
         self.bus = bus
         self.secondMilliseconds = secondMilliseconds

@@ -16,10 +16,12 @@ struct MatchSocket {
 
     func register(on router: Router<LiveRequestContext>) {
         let services = services
-        router.ws("api/live/matches/:matchID", shouldUpgrade: { _, context in
+        router.ws("api/live/matches/:matchID", shouldUpgrade: { request, context in
             guard let user = context.identity?.user else { throw Problem(AppError.notSignedIn) }
             // Refused before the upgrade, so a client sees why (404, 409) as problem+json.
             _ = try await services.matches.match(try context.parameters.require("matchID"), for: user)
+            // ?sensor= plays the player's side from one of their own straps.
+            if let sensor = request.uri.queryParameters.get("sensor") { _ = try await services.live.sensor(sensor, of: user) }
             return .upgrade([:])
         }, onUpgrade: { inbound, outbound, context in
             guard let user = context.requestContext.identity?.user,
@@ -39,9 +41,19 @@ struct MatchSocket {
                 return
             }
             let (connection, messages) = await room.connect(join.side)
+            let sensor: String? = context.request.uri.queryParameters.get("sensor").map { String($0) }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
+                    var strap: Task<Void, Never>?
+                    defer { strap?.cancel() }
                     for await message in messages {
+                        // Following a strap: from the start, its heart rate plays this side.
+                        if let sensor, strap == nil, case .start(let at, _, let duration, let length) = message {
+                            strap = Task {
+                                await services.matches.follow(sensorID: sensor, of: user, into: room, side: join.side,
+                                                              startMilliseconds: at, durationSeconds: duration, secondMilliseconds: length)
+                            }
+                        }
                         try await outbound.write(.text(MatchMessages.encode(message, services: services, viewer: user)))
                     }
                     try await outbound.close(.normalClosure, reason: nil)

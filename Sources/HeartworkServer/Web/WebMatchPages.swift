@@ -57,6 +57,9 @@ struct WebMatchPages {
             let people = try await people(of: [match])
             var values = describe(match, viewer: context.user, people: people)
             values["secondMilliseconds"] = services.settings.matchSecondMilliseconds
+            let sensors = try await services.live.sensors(of: context.user)
+            values["sensors"] = sensors.map { ["id": $0.id, "name": $0.name ?? $0.address] }
+            values["hasSensors"] = !sensors.isEmpty
             if let profile = try? await services.matches.anchors(of: context.user, now: Date(), field: nil, whose: "your") {
                 values["restingHeartRate"] = Int(profile.restingHeartRate.rounded())
                 values["maximumHeartRate"] = Int(profile.maximumHeartRate.rounded())

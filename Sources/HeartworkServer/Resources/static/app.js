@@ -363,8 +363,20 @@ function startMatch(root) {
     return m + ":" + String(s).padStart(2, "0");
   }
 
+  // A strap heard by one of the player's gateways: the server plays this side from it, so the
+  // page sends nothing. It can be chosen until the countdown begins.
+  const sensor = $("[data-sensor]");
+  if (sensor) sensor.addEventListener("change", () => {
+    if (startAt !== null || !socket) return;
+    const old = socket;
+    socket = null;
+    old.close();
+    connect();
+  });
+
   function tick() {
     if (startAt === null || over || !socket || socket.readyState !== WebSocket.OPEN) return;
+    if (sensor && sensor.value) return;
     const now = Date.now() + offset;
     if (now < startAt) {
       countdown.hidden = false;
@@ -388,6 +400,7 @@ function startMatch(root) {
         else lobby.textContent = "Waiting for your opponent to join…";
         break;
       case "start":
+        if (sensor) sensor.disabled = true;
         offset = message.now - Date.now();
         startAt = message.at;
         secondMs = message.secondMilliseconds || 1000;
@@ -426,13 +439,16 @@ function startMatch(root) {
 
   function connect() {
     const scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
-    socket = new WebSocket(scheme + window.location.host + "/api/live/matches/" + encodeURIComponent(id));
-    socket.addEventListener("open", () => { connection.textContent = "Connected"; });
-    socket.addEventListener("message", (event) => {
+    const strap = sensor && sensor.value ? "?sensor=" + encodeURIComponent(sensor.value) : "";
+    const current = new WebSocket(scheme + window.location.host + "/api/live/matches/" + encodeURIComponent(id) + strap);
+    socket = current;
+    current.addEventListener("open", () => { connection.textContent = "Connected"; });
+    current.addEventListener("message", (event) => {
+      if (socket !== current) return;
       try { take(JSON.parse(event.data)); } catch { /* not ours */ }
     });
-    socket.addEventListener("close", () => {
-      if (over) return;
+    current.addEventListener("close", () => {
+      if (over || socket !== current) return;
       over = true;
       connection.textContent = "Connection lost.";
       setTimeout(() => window.location.reload(), 2000);

@@ -408,6 +408,10 @@ api("/api/matches/{matchID}/accept", "post", "acceptMatch", "Accept an invitatio
     errors=(401, 404, 409, 422), params=[path_param("matchID")])
 api("/api/matches/{matchID}/decline", "post", "declineMatch", "Decline an invitation (the invited friend only)", {200: ("OK", ref("Match"))},
     errors=(401, 404, 409), params=[path_param("matchID")])
+api("/api/matches/{matchID}/workout", "post", "saveMatchWorkout",
+    "Save your side of a finished match as a workout of yours (once; not if you ended it early)",
+    {201: ("Stored; Location names the full workout", ref("WorkoutCreated"), "Location")}, errors=(401, 404, 409, 422),
+    params=[path_param("matchID")])
 api("/api/notifications", "get", "listNotifications", "Your notifications, newest first, with the unread count", {200: ("OK", ref("NotificationList"))},
     errors=(400, 401), params=[query_param("limit", "At most this many (1–100)", {"type": "integer"}),
                                query_param("offset", "Skip this many", {"type": "integer"})])
@@ -419,8 +423,8 @@ page("/matches", "post", "challengeForm", "Challenge a friend", [303, 401, 403, 
 page("/matches/ghost", "post", "ghostForm", "Race a workout as a ghost", [303, 401, 403, 409, 422], form={**CSRF, "workoutID": {"type": "string"}})
 page("/matches/{matchID}", "get", "matchPage", "A match: the room (lobby, countdown, live scores) or its result", [200, 401, 404],
      params=[path_param("matchID")])
-page("/matches/{matchID}/{answer}", "post", "matchAnswerForm", "Accept or decline a challenge", [303, 401, 403, 404, 409, 422],
-     form=dict(CSRF), form_required=False, params=[path_param("matchID"), path_param("answer", ["accept", "decline"])])
+page("/matches/{matchID}/{answer}", "post", "matchAnswerForm", "Accept or decline a challenge, or save a finished match as a workout", [303, 401, 403, 404, 409, 422],
+     form=dict(CSRF), form_required=False, params=[path_param("matchID"), path_param("answer", ["accept", "decline", "workout"])])
 page("/notifications", "get", "notificationsPage", "Your notifications", [200, 401])
 page("/notifications/read", "post", "readNotificationsForm", "Mark every notification read", [303, 401, 403], form=dict(CSRF), form_required=False)
 
@@ -637,6 +641,7 @@ schemas.update({
         "ghost": obj({"workoutID": {"type": "string"}, "owner": PERSON}),
         "createdAt": DATE_TIME, "expiresAt": DATE_TIME, "startedAt": DATE_TIME, "endedAt": DATE_TIME,
         "room": {"type": "string", "description": "The WebSocket of the match room"},
+        "workoutID": {"type": "string", "description": "The workout you saved from this match"},
         "result": obj({
             "winner": {"type": "string", "enum": ["a", "b"]}, "outcome": {"type": "string", "enum": ["won", "lost", "draw"]},
             "marginSeconds": {"type": "integer"}, "reason": {"type": "string", "enum": ["time", "left", "silence", "interrupted"]},

@@ -141,6 +141,11 @@ def main():
             failures.append(f"Bob's result page says {bob_outcome!r}, the API {b}–{a}")
         ann_checks.page("43-match-result")
         bob_checks.page("44-match-result-bob")
+        # Ann keeps her side as a workout; its page says which match it came from.
+        submit(ann_browser, f"form[action='/matches/{match_id}/workout'] button")
+        if "/workouts/" not in ann_browser.current_url or "From a match" not in ann_browser.page_source:
+            failures.append(f"saving the match as a workout led to {ann_browser.current_url} without the match")
+        ann_checks.page("45-workout-from-match")
         failures += ann_checks.failures + bob_checks.failures
         if failures:
             raise SystemExit("match test failed:\n  " + "\n  ".join(failures))

@@ -35,68 +35,80 @@ struct MatchAcrossInstancesTests {
         return collected
     }
 
+    static func play(_ storeA: HeartworkStore, _ storeB: HeartworkStore) async throws {
+        let settings = HeartworkServices.Settings(passwordHashCost: 4, matchSecondMilliseconds: 150)
+        let a = try await HeartworkServices(store: storeA, settings: settings, logger: TestDatabase.logger)
+        let b = try await HeartworkServices(store: storeB, settings: settings, logger: TestDatabase.logger)
+        let listeners = Task {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { try? await a.bus.run() }
+                group.addTask { try? await b.bus.run() }
+            }
+        }
+        defer { listeners.cancel() }
+        await a.bus.waitUntilListening()
+        await b.bus.waitUntilListening()
+
+        var users = [UserRecord]()
+        for name in ["ann", "bob"] {
+            let user = try await a.accounts.register(Registration(username: name, fullName: name.capitalized, email: "\(name)@example.org", password: "\(name) password 1"))
+            var changes = ProfileChanges()
+            changes.dateOfBirth = .set(try #require(CalendarDay(year: 1992, month: 2, day: 22)))
+            _ = try await a.profiles.update(userID: user.id, changes)
+            _ = try await a.profiles.addMeasurement(userID: user.id, kind: .restingHeartRate, value: 65, measuredAt: Date(timeIntervalSince1970: 1_767_225_600))
+            users.append(try #require(try await storeA.users.find(id: user.id)))
+        }
+        let (ann, bob) = (users[0], users[1])
+        _ = try await a.friends.request(from: ann, to: bob.id)
+        _ = try await b.friends.request(from: bob, to: ann.id)
+        let match = try await a.matches.invite(bob.id, minutes: 1, by: ann)
+        _ = try await b.matches.accept(match.id, by: bob)
+
+        // Ann enters on A (which claims the room), Bob on B (which reaches it over the bus).
+        let annJoin = try await a.matches.join(match.id, as: ann)
+        let bobJoin = try await b.matches.join(match.id, as: bob)
+        #expect(annJoin.room is MatchRoom)
+        #expect(bobJoin.room is RemoteMatchRoom)
+        let annSeries = MatchTests.annSeries, bobSeries = MatchTests.bobSeries
+        let annRoom = try #require(annJoin.room), bobRoom = try #require(bobJoin.room)
+        async let annFrames = Self.drive(annRoom, .a, annSeries)
+        async let bobFrames = Self.drive(bobRoom, .b, bobSeries)
+        let (annSaw, bobSaw) = await (annFrames, bobFrames)
+
+        let offline = CompetitionEngine.evaluate(
+            a: annSeries.map { $0 > 0 ? $0 : nil }, b: bobSeries.map { $0 > 0 ? $0 : nil },
+            profileA: try await a.matches.anchors(of: ann, now: Date(), field: nil, whose: "").zoneProfile,
+            profileB: try await a.matches.anchors(of: bob, now: Date(), field: nil, whose: "").zoneProfile)
+        let stored = try #require(try await b.matches.match(match.id, for: bob).result)
+        #expect(stored.reason == "time" && stored.secondsPlayed == 60)
+        #expect(stored.scoreA == offline.a.score && stored.scoreB == offline.b.score)
+        // Bob, on the other instance, got every second's state and every event, in order.
+        let bobStates = bobSaw.compactMap { message -> Int? in if case .state(let second, _, _) = message { second } else { nil } }
+        #expect(bobStates == Array(0..<60))
+        let bobEvents = bobSaw.compactMap { message -> String? in if case .event(_, _, _, _, let text) = message { text } else { nil } }
+        #expect(bobEvents == offline.events.map { $0.announcement(for: .b) })
+        #expect(bobSaw.last == .end(matchID: match.id) && annSaw.last == .end(matchID: match.id))
+        if case .state(_, let you, let opponent)? = bobSaw.last(where: { if case .state = $0 { true } else { false } }) {
+            #expect(you.score == offline.b.score && opponent.score == offline.a.score && opponent.beatsPerMinute == nil)
+        } else {
+            Issue.record("Bob saw no state")
+        }
+    }
+
     @Test func playersOnTwoInstancesPlayOneMatch() async throws {
         guard let url = TestDatabase.postgresURL else { return }
         try await TestDatabase.postgres(url: url).withFreshLocation { location in
             let storeA = try await HeartworkStore.open(location, logger: TestDatabase.logger)
             let storeB = try await HeartworkStore.open(location, logger: TestDatabase.logger)
-            let settings = HeartworkServices.Settings(passwordHashCost: 4, matchSecondMilliseconds: 150)
-            let a = try await HeartworkServices(store: storeA, settings: settings, logger: TestDatabase.logger)
-            let b = try await HeartworkServices(store: storeB, settings: settings, logger: TestDatabase.logger)
-            let listeners = Task {
-                await withTaskGroup(of: Void.self) { group in
-                    group.addTask { try? await a.bus.run() }
-                    group.addTask { try? await b.bus.run() }
-                }
+            do {
+                try await Self.play(storeA, storeB)
+            } catch {
+                try? await storeA.shutdown()
+                try? await storeB.shutdown()
+                throw error
             }
-            defer { listeners.cancel() }
-            await a.bus.waitUntilListening()
-            await b.bus.waitUntilListening()
-
-            var users = [UserRecord]()
-            for name in ["ann", "bob"] {
-                let user = try await a.accounts.register(Registration(username: name, fullName: name.capitalized, email: "\(name)@example.org", password: "\(name) password 1"))
-                var changes = ProfileChanges()
-                changes.dateOfBirth = .set(try #require(CalendarDay(year: 1992, month: 2, day: 22)))
-                _ = try await a.profiles.update(userID: user.id, changes)
-                _ = try await a.profiles.addMeasurement(userID: user.id, kind: .restingHeartRate, value: 65, measuredAt: Date(timeIntervalSince1970: 1_767_225_600))
-                users.append(try #require(try await storeA.users.find(id: user.id)))
-            }
-            let (ann, bob) = (users[0], users[1])
-            _ = try await a.friends.request(from: ann, to: bob.id)
-            _ = try await b.friends.request(from: bob, to: ann.id)
-            let match = try await a.matches.invite(bob.id, minutes: 1, by: ann)
-            _ = try await b.matches.accept(match.id, by: bob)
-
-            // Ann enters on A (which claims the room), Bob on B (which reaches it over the bus).
-            let annJoin = try await a.matches.join(match.id, as: ann)
-            let bobJoin = try await b.matches.join(match.id, as: bob)
-            #expect(annJoin.room is MatchRoom)
-            #expect(bobJoin.room is RemoteMatchRoom)
-            let annSeries = MatchTests.annSeries, bobSeries = MatchTests.bobSeries
-            let annRoom = try #require(annJoin.room), bobRoom = try #require(bobJoin.room)
-            async let annFrames = Self.drive(annRoom, .a, annSeries)
-            async let bobFrames = Self.drive(bobRoom, .b, bobSeries)
-            let (annSaw, bobSaw) = await (annFrames, bobFrames)
-
-            let offline = CompetitionEngine.evaluate(
-                a: annSeries.map { $0 > 0 ? $0 : nil }, b: bobSeries.map { $0 > 0 ? $0 : nil },
-                profileA: try await a.matches.anchors(of: ann, now: Date(), field: nil, whose: "").zoneProfile,
-                profileB: try await a.matches.anchors(of: bob, now: Date(), field: nil, whose: "").zoneProfile)
-            let stored = try #require(try await b.matches.match(match.id, for: bob).result)
-            #expect(stored.reason == "time" && stored.secondsPlayed == 60)
-            #expect(stored.scoreA == offline.a.score && stored.scoreB == offline.b.score)
-            // Bob, on the other instance, got every second's state and every event, in order.
-            let bobStates = bobSaw.compactMap { message -> Int? in if case .state(let second, _, _) = message { second } else { nil } }
-            #expect(bobStates == Array(0..<60))
-            let bobEvents = bobSaw.compactMap { message -> String? in if case .event(_, _, _, _, let text) = message { text } else { nil } }
-            #expect(bobEvents == offline.events.map { $0.announcement(for: .b) })
-            #expect(bobSaw.last == .end(matchID: match.id) && annSaw.last == .end(matchID: match.id))
-            if case .state(_, let you, let opponent)? = bobSaw.last(where: { if case .state = $0 { true } else { false } }) {
-                #expect(you.score == offline.b.score && opponent.score == offline.a.score && opponent.beatsPerMinute == nil)
-            } else {
-                Issue.record("Bob saw no state")
-            }
+            try await storeA.shutdown()
+            try await storeB.shutdown()
         }
     }
 }

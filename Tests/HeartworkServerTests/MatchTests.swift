@@ -51,7 +51,7 @@ struct MatchTests {
     /// begins, and collects every message until the end. `leaveAfter` closes the socket
     /// before that second; `silentAfter` stops sending; `extra` frames go out with second 2.
     static func play(_ client: any TestClientProtocol, token: String, match: String, query: String = "", series: [Double],
-                     leaveAfter: Int? = nil, silentAfter: Int? = nil, lateness: Double = 0.1, extra: @escaping @Sendable (Int) -> [String] = { _ in [] }) async throws -> [[String: Any]] {
+                     leaveAfter: Int? = nil, silentAfter: Int? = nil, lateness: Double = 0.1, delays: [Int: Double] = [:], extra: @escaping @Sendable (Int) -> [String] = { _ in [] }) async throws -> [[String: Any]] {
         let seen = LockedBox<[[String: Any]]>([])
         _ = try await client.ws("/api/live/matches/\(match)\(query)", configuration: bearer(token)) { inbound, outbound, _ in
             var sender: Task<Void, Error>?
@@ -72,6 +72,15 @@ struct MatchTests {
                                 return
                             }
                             if let silentAfter, second >= silentAfter { return }
+                            if let delay = delays[second] {
+                                // Sent `delay` seconds after its second ended, while the others go on.
+                                let text = #"{"type":"reading","second":\#(second),"bpm":\#(bpm)}"#
+                                Task {
+                                    try await Task.sleep(for: .milliseconds(Int((1 + delay) * Double(length))))
+                                    try await outbound.write(.text(text))
+                                }
+                                continue
+                            }
                             try await outbound.write(.text(#"{"type":"reading","second":\#(second),"bpm":\#(bpm)}"#))
                             for frame in extra(second) { try await outbound.write(.text(frame)) }
                         }
@@ -209,6 +218,18 @@ struct MatchTests {
             #expect(((stored["result"] as? [String: Any])?["b"] as? [String: Any])?["score"] as? Int == offline.b.score)
             let annNotes = try await h.request(.get, "/api/notifications", token: p.ann.token).json["notifications"] as? [[String: Any]] ?? []
             #expect(annNotes.contains { $0["kind"] as? String == "match-result" })
+            // Each player saves their side as a workout, once: their heart rate as played.
+            let saved = try await h.request(.post, "/api/matches/\(id)/workout", token: p.ann.token)
+            #expect(saved.status == .created)
+            let workoutID = try #require((saved.json["id"] as? String) ?? ((saved.json["summary"] as? [String: Any])?["id"] as? String))
+            #expect(try await h.request(.post, "/api/matches/\(id)/workout", token: p.ann.token).status == .conflict)
+            #expect(try await h.request(.post, "/api/matches/\(id)/workout", token: p.eve.token).status == .notFound)
+            let workout = try await h.request(.get, "/api/workouts/\(workoutID)", token: p.ann.token).json
+            let heartRate = (workout["streams"] as? [String: Any])?["heartRate"] as? [Any] ?? workout["heartRate"] as? [Any] ?? []
+            #expect(heartRate.count == 60)
+            #expect(heartRate.prefix(20).compactMap { $0 as? Int } == annGrid.prefix(20).map { Int(($0 ?? 0).rounded()) })
+            #expect(try await h.request(.get, "/api/matches/\(id)", token: p.ann.token).json["workoutID"] as? String == workoutID)
+            #expect(try await h.request(.post, "/api/matches/\(id)/workout", token: p.bob.token).status == .created)
             // Joining a finished match gives its result and closes.
             let again = try await Self.play(h.client, token: p.ann.token, match: id, series: [])
             #expect(again.count == 1 && again.first?["type"] as? String == "end")
@@ -229,6 +250,9 @@ struct MatchTests {
                 #expect(result["reason"] as? String == (leave != nil ? "left" : "silence"))
                 let played = result["secondsPlayed"] as? Int ?? 0
                 #expect(played >= 12 && played < 60, "ended early, after what was played (\(played) s)")
+                // Who ended it early may only discard it (HeartMate F20); the winner may save.
+                #expect(try await h.request(.post, "/api/matches/\(id)/workout", token: p.bob.token).status == .conflict)
+                #expect(try await h.request(.post, "/api/matches/\(id)/workout", token: p.ann.token).status == .created)
             }
         }
     }
@@ -346,6 +370,32 @@ struct MatchTests {
             let result = try #require(annSaw.last { $0["type"] as? String == "end" }?["result"] as? [String: Any])
             #expect(result["reason"] as? String == "time" && result["secondsPlayed"] as? Int == 60)
             #expect(((result["a"] as? [String: Any])?["timeInZoneSeconds"] as? [String: Int])?["red-line"] ?? 0 >= 55)
+        }
+    }
+
+    /// A reading up to 3 s late is placed; a later one is refused and its second counts as lost
+    /// contact (zone none), so the match is as the offline engine scores it with that gap.
+    @Test func lateReadingsArePlacedWithinThreeSecondsAndLostAfter() async throws {
+        try await Self.run { p in
+            let h = p.harness
+            let id = try #require(try await h.request(.post, "/api/matches", token: p.ann.token, json: ["opponent": p.bob.id, "minutes": 1]).json["id"] as? String)
+            try await h.request(.post, "/api/matches/\(id)/accept", token: p.bob.token)
+            async let annSide = Self.play(h.client, token: p.ann.token, match: id, series: Self.annSeries, delays: [5: 2, 30: 5])
+            async let bobSide = Self.play(h.client, token: p.bob.token, match: id, series: Self.bobSeries)
+            let (ann, _) = try await (annSide, bobSide)
+            let states = ann.filter { $0["type"] as? String == "state" }
+            let bpm = { (second: Int) in (states.first { $0["second"] as? Int == second }?["you"] as? [String: Any])?["bpm"] as? Double }
+            #expect(bpm(5) == Self.annSeries[5], "2 s late: placed")
+            #expect(bpm(30) == nil, "5 s late: lost contact")
+            #expect(ann.contains { $0["type"] as? String == "error" && $0["second"] as? Int == 30 && ($0["detail"] as? String ?? "").contains("already scored") })
+            var annPlayed: [Double?] = Self.annSeries.map { $0 }
+            annPlayed[30] = nil
+            let offline = CompetitionEngine.evaluate(
+                a: annPlayed, b: Self.bobSeries.map { $0 > 0 ? $0 : nil },
+                profileA: try await Self.profile(h, p.ann.token), profileB: try await Self.profile(h, p.bob.token))
+            let result = try #require(ann.last { $0["type"] as? String == "end" }?["result"] as? [String: Any])
+            #expect((result["a"] as? [String: Any])?["score"] as? Int == offline.a.score)
+            #expect((result["b"] as? [String: Any])?["score"] as? Int == offline.b.score)
         }
     }
 }

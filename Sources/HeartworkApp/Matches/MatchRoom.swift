@@ -49,6 +49,8 @@ public actor MatchRoom: MatchRoomHandle {
     private var lastHeard: [Competitor: Int64] = [:]
     private var ticker: Task<Void, Never>?
     private var renewedAt = Date()
+    /// Each side's heart rate per scored second, as played (kept with the result).
+    private var heartRates: [Competitor: [Int?]] = [.a: [], .b: []]
 
     public init(matchID: String, durationSeconds: Int, secondMilliseconds: Int, ghost: [Double?]?, expiresAt: Date, hooks: Hooks) {
         self.matchID = matchID
@@ -227,6 +229,8 @@ public actor MatchRoom: MatchRoomHandle {
             let bpmA = pending[.a]?.removeValue(forKey: next) ?? nil
             let bpmB: Double? = if let ghost { next < ghost.count ? ghost[next] : nil } else { pending[.b]?.removeValue(forKey: next) ?? nil }
             let events = engine.advance(a: bpmA, b: bpmB)
+            heartRates[.a, default: []].append(bpmA.map { Int($0.rounded()) })
+            heartRates[.b, default: []].append(bpmB.map { Int($0.rounded()) })
             send(second: next, engine: engine, bpmA: bpmA, bpmB: bpmB, events: events)
             next += 1
         }
@@ -271,7 +275,8 @@ public actor MatchRoom: MatchRoomHandle {
         let record = MatchResultRecord(
             scoreA: result?.a.score ?? 0, scoreB: result?.b.score ?? 0, winner: winner, reason: reason.rawValue, forfeitedBy: forfeitedBy,
             secondsPlayed: result?.durationSeconds ?? 0,
-            zonesA: ReserveZone.allCases.map { result?.a.timeInZone[$0] ?? 0 }, zonesB: ReserveZone.allCases.map { result?.b.timeInZone[$0] ?? 0 })
+            zonesA: ReserveZone.allCases.map { result?.a.timeInZone[$0] ?? 0 }, zonesB: ReserveZone.allCases.map { result?.b.timeInZone[$0] ?? 0 },
+            heartRateA: heartRates[.a] ?? [], heartRateB: heartRates[.b] ?? [])
         let connections = self.connections
         self.connections = [:]
         _ = await hooks.finish(record)

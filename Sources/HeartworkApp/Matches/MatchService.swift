@@ -206,6 +206,37 @@ public struct MatchService: Sendable {
         }
     }
 
+    /// Saves the player's side of a finished match as a workout of theirs (running, indoors,
+    /// from second 0 of the match, their heart rate as played). Once per player; not for a
+    /// player who ended the match early (HeartMate F20: they may only discard it).
+    public func saveWorkout(_ id: String, by user: UserRecord, now: Date = Date()) async throws -> WorkoutRecord {
+        let match = try await self.match(id, for: user, now: now)
+        guard let side = match.side(of: user.id) else { throw AppError.notFound("match") }
+        guard match.state == .finished, let result = match.result, let startedAt = match.startedAt else {
+            throw AppError.conflict("the match is not over")
+        }
+        guard result.forfeitedBy != side, result.forfeitedBy != "both" else {
+            throw AppError.conflict("you ended this match early, so its workout can only be discarded")
+        }
+        guard (side == "a" ? match.workoutA : match.workoutB) == nil else { throw AppError.conflict("you saved this match as a workout already") }
+        let heartRate = side == "a" ? result.heartRateA : result.heartRateB
+        guard heartRate.contains(where: { $0 != nil }) else { throw AppError.conflict("no heart rate of yours reached this match: there is nothing to save") }
+        let secondZero = startedAt.addingTimeInterval(Double(MatchRules.countdownSeconds * secondMilliseconds) / 1000)
+        let workout = try await workouts.record(NewWorkout(sport: .running, startTime: secondZero, indoor: true, heartRate: heartRate), for: user, now: now)
+        guard try await store.matches.setWorkout(id: id, side: side, workoutID: workout.id) else {
+            try? await workouts.delete(workout.id, owner: user)
+            throw AppError.conflict("you saved this match as a workout already")
+        }
+        return workout
+    }
+
+    /// The match a workout was saved from, when the viewer may see that match.
+    public func match(savedAs workoutID: String, for user: UserRecord) async throws -> MatchRecord? {
+        guard let match = try await store.matches.find(workoutID: workoutID),
+              match.side(of: user.id) != nil || match.ghostOwnerID == user.id else { return nil }
+        return match
+    }
+
     /// The ghost's per-second heart rate, as stored with the workout raced.
     func ghostSeries(of match: MatchRecord) async throws -> [Double?] {
         guard let workoutID = match.ghostWorkoutID, let streams = try await store.workouts.streams(workoutID: workoutID) else {

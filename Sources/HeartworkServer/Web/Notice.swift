@@ -12,7 +12,7 @@ enum Notice: String, CaseIterable {
     case playerSaved = "player-saved", playerDeleted = "player-deleted", sensorAssigned = "sensor-assigned", sensorRenamed = "sensor-renamed"
     case gatewayRevoked = "gateway-revoked", sessionStopped = "session-stopped", sessionSaved = "session-saved", sessionDiscarded = "session-discarded"
     case challengeSent = "challenge-sent", challengeAccepted = "challenge-accepted", challengeDeclined = "challenge-declined"
-    case notificationsRead = "notifications-read"
+    case notificationsRead = "notifications-read", matchSaved = "match-saved"
 
     static let cookieName = "hw_notice"
 
@@ -49,6 +49,7 @@ enum Notice: String, CaseIterable {
         case .challengeAccepted: "Challenge accepted. The match starts when you are both on this page."
         case .challengeDeclined: "Challenge declined."
         case .notificationsRead: "All notifications marked read."
+        case .matchSaved: "The match is saved as a workout."
         }
     }
 

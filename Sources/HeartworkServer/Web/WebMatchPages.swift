@@ -48,6 +48,9 @@ struct WebMatchPages {
             case "decline":
                 _ = try await services.matches.decline(id, by: context.user)
                 return pages.redirect(to: "/matches", notice: .challengeDeclined)
+            case "workout":
+                let workout = try await services.matches.saveWorkout(id, by: context.user)
+                return pages.redirect(to: "/workouts/\(workout.id)", notice: .matchSaved)
             default:
                 throw AppError.notFound("action")
             }
@@ -102,12 +105,12 @@ struct WebMatchPages {
                           status: error == nil ? .ok : .unprocessableContent)
     }
 
-    private func people(of matches: [MatchRecord]) async throws -> [String: UserRecord] {
+    func people(of matches: [MatchRecord]) async throws -> [String: UserRecord] {
         try await MatchResponse.people(of: matches, store: services.store)
     }
 
     /// What the match pages show of a match, from the viewer's side.
-    private func describe(_ match: MatchRecord, viewer: UserRecord, people: [String: UserRecord]) -> [String: Any] {
+    func describe(_ match: MatchRecord, viewer: UserRecord, people: [String: UserRecord]) -> [String: Any] {
         let side = match.side(of: viewer.id)
         let zone = TimeZones.zone(viewer.timeZone)
         let otherID = side == "b" ? match.challengerID : match.opponentID
@@ -150,6 +153,10 @@ struct WebMatchPages {
                 },
             ] as [String: Any]
             values["summary"] = "\(outcome) \(myScore)–\(theirScore)"
+            let saved = side == "b" ? match.workoutB : match.workoutA
+            if let saved { values["savedWorkout"] = saved }
+            values["canSave"] = side != nil && saved == nil && result.forfeitedBy != side && result.forfeitedBy != "both"
+                && (side == "b" ? result.heartRateB : result.heartRateA).contains { $0 != nil }
         } else {
             values["summary"] = stateLabel(match.state)
         }

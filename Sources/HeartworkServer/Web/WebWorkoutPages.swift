@@ -38,7 +38,14 @@ struct WebWorkoutPages {
             let streams = try await services.workouts.streams(of: visible)
             let ownerName = visible.viewerIsOwner ? context.user.fullName : try await services.friends.friend(visible.record.userID, of: context.user).fullName
             let detail = WorkoutDetail(workout: visible, streams: streams, viewer: context.user, ownerName: ownerName, mapTiles: mapTiles)
-            return pages.page("workout", title: detail.title, values: detail.values(), request: request, identity: context.identity)
+            var values = detail.values()
+            // Saved from a match: the match, as the viewer sees it.
+            if let match = try await services.matches.match(savedAs: visible.record.id, for: context.user) {
+                let matchPages = WebMatchPages(services: services, pages: pages)
+                let described = matchPages.describe(match, viewer: context.user, people: try await matchPages.people(of: [match]))
+                values["fromMatch"] = ["id": match.id, "title": described["title"] ?? "", "summary": described["summary"] ?? ""]
+            }
+            return pages.page("workout", title: detail.title, values: values, request: request, identity: context.identity)
         }
         router.post("workouts/:workoutID/:action") { _, context -> Response in
             let id = try context.parameters.require("workoutID")

@@ -40,8 +40,14 @@ public struct MatchResultRecord: Sendable, Hashable {
     /// Seconds in each zone, none … red line.
     public var zonesA: [Int]
     public var zonesB: [Int]
+    /// Each side's heart rate second by second as played (nil: no reading, or lost contact).
+    public var heartRateA: [Int?]
+    public var heartRateB: [Int?]
 
-    public init(scoreA: Int, scoreB: Int, winner: String?, reason: String, forfeitedBy: String?, secondsPlayed: Int, zonesA: [Int], zonesB: [Int]) {
+    public init(scoreA: Int, scoreB: Int, winner: String?, reason: String, forfeitedBy: String?, secondsPlayed: Int, zonesA: [Int], zonesB: [Int],
+                heartRateA: [Int?] = [], heartRateB: [Int?] = []) {
+        self.heartRateA = heartRateA
+        self.heartRateB = heartRateB
         self.scoreA = scoreA
         self.scoreB = scoreB
         self.winner = winner
@@ -73,11 +79,17 @@ public struct MatchRecord: Sendable, Hashable {
     public var anchorsA: MatchAnchors?
     public var anchorsB: MatchAnchors?
     public var result: MatchResultRecord?
+    /// The workouts the players saved from the match.
+    public var workoutA: String?
+    public var workoutB: String?
 
     public init(id: String = UUID().uuidString.lowercased(), kind: MatchKind, challengerID: String, opponentID: String? = nil,
                 ghostWorkoutID: String? = nil, ghostOwnerID: String? = nil, durationSeconds: Int, state: MatchState,
                 createdAt: Date, expiresAt: Date, startedAt: Date? = nil, endedAt: Date? = nil,
-                anchorsA: MatchAnchors? = nil, anchorsB: MatchAnchors? = nil, result: MatchResultRecord? = nil) {
+                anchorsA: MatchAnchors? = nil, anchorsB: MatchAnchors? = nil, result: MatchResultRecord? = nil,
+                workoutA: String? = nil, workoutB: String? = nil) {
+        self.workoutA = workoutA
+        self.workoutB = workoutB
         self.id = id
         self.kind = kind
         self.challengerID = challengerID

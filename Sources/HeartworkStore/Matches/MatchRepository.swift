@@ -18,6 +18,10 @@ public protocol MatchRepository: Sendable {
     func claimHost(id: String, instance: String, until: Date, now: Date) async throws -> String?
     /// Gives the room up (when it closes), if `instance` still hosts it.
     func releaseHost(id: String, instance: String) async throws
+    /// Records the workout a side saved; false when that side already saved one.
+    func setWorkout(id: String, side: String, workoutID: String) async throws -> Bool
+    /// The match a workout was saved from.
+    func find(workoutID: String) async throws -> MatchRecord?
     /// A match that was running when its server stopped: finished without a winner
     /// (reason "interrupted"). False when it was not running.
     func abandonRunning(id: String, at: Date) async throws -> Bool

@@ -6,7 +6,7 @@ struct SQLMatchRepository: MatchRepository {
     static let columns = """
         id, kind, challenger_id, opponent_id, ghost_workout_id, ghost_owner_id, duration_seconds, state, created_at, expires_at,
         started_at, ended_at, a_resting_hr, a_max_hr, b_resting_hr, b_max_hr, score_a, score_b, winner, end_reason, forfeited_by,
-        seconds_played, zones_a, zones_b
+        seconds_played, zones_a, zones_b, heart_rate_a, heart_rate_b, workout_a, workout_b
         """
 
     func create(_ match: MatchRecord) async throws {
@@ -58,11 +58,36 @@ struct SQLMatchRepository: MatchRepository {
                     score_a = \(bind: result.scoreA), score_b = \(bind: result.scoreB), winner = \(bind: result.winner),
                     end_reason = \(bind: result.reason), forfeited_by = \(bind: result.forfeitedBy), seconds_played = \(bind: result.secondsPlayed),
                     zones_a = \(bind: result.zonesA.map(String.init).joined(separator: ",")),
-                    zones_b = \(bind: result.zonesB.map(String.init).joined(separator: ","))
+                    zones_b = \(bind: result.zonesB.map(String.init).joined(separator: ",")),
+                    heart_rate_a = \(bind: Self.text(result.heartRateA)), heart_rate_b = \(bind: Self.text(result.heartRateB))
                 WHERE id = \(bind: id)
                 """).run()
             return true
         }
+    }
+
+    func setWorkout(id: String, side: String, workoutID: String) async throws -> Bool {
+        let column = side == "a" ? "workout_a" : "workout_b"
+        return try await database.transaction { sql in
+            guard let row = try await sql.readFirst("SELECT \(unsafeRaw: column) AS saved FROM matches WHERE id = \(bind: id)"),
+                  try row.optionalString("saved") == nil else { return false }
+            try await sql.raw("UPDATE matches SET \(unsafeRaw: column) = \(bind: workoutID) WHERE id = \(bind: id)").run()
+            return true
+        }
+    }
+
+    func find(workoutID: String) async throws -> MatchRecord? {
+        try await database.first("SELECT \(unsafeRaw: Self.columns) FROM matches WHERE workout_a = \(bind: workoutID) OR workout_b = \(bind: workoutID)")
+            .map(Self.match)
+    }
+
+    static func text(_ series: [Int?]) -> String {
+        series.map { $0.map(String.init) ?? "" }.joined(separator: ",")
+    }
+
+    static func series(_ text: String?) -> [Int?] {
+        guard let text, !text.isEmpty else { return [] }
+        return text.split(separator: ",", omittingEmptySubsequences: false).map { Int($0) }
     }
 
     func claimHost(id: String, instance: String, until: Date, now: Date) async throws -> String? {
@@ -109,13 +134,15 @@ struct SQLMatchRepository: MatchRepository {
             result = MatchResultRecord(
                 scoreA: try row.optionalInt("score_a") ?? 0, scoreB: try row.optionalInt("score_b") ?? 0,
                 winner: try row.optionalString("winner"), reason: reason, forfeitedBy: try row.optionalString("forfeited_by"),
-                secondsPlayed: try row.optionalInt("seconds_played") ?? 0, zonesA: try zones("zones_a"), zonesB: try zones("zones_b"))
+                secondsPlayed: try row.optionalInt("seconds_played") ?? 0, zonesA: try zones("zones_a"), zonesB: try zones("zones_b"),
+                heartRateA: Self.series(try row.optionalString("heart_rate_a")), heartRateB: Self.series(try row.optionalString("heart_rate_b")))
         }
         return MatchRecord(
             id: try row.string("id"), kind: kind, challengerID: try row.string("challenger_id"), opponentID: try row.optionalString("opponent_id"),
             ghostWorkoutID: try row.optionalString("ghost_workout_id"), ghostOwnerID: try row.optionalString("ghost_owner_id"),
             durationSeconds: try row.int("duration_seconds"), state: state, createdAt: try row.date("created_at"),
             expiresAt: try row.date("expires_at"), startedAt: try row.optionalDate("started_at"), endedAt: try row.optionalDate("ended_at"),
-            anchorsA: try anchors("a"), anchorsB: try anchors("b"), result: result)
+            anchorsA: try anchors("a"), anchorsB: try anchors("b"), result: result,
+            workoutA: try row.optionalString("workout_a"), workoutB: try row.optionalString("workout_b"))
     }
 }

@@ -51,6 +51,8 @@ struct MatchResponse: ResponseEncodable {
     let endedAt: Date?
     let room: String
     let result: Result?
+    /// The workout the viewer saved from this match, if any.
+    let workoutID: String?
 
     init(_ match: MatchRecord, viewer: UserRecord, people: [String: UserRecord]) {
         func person(_ id: String?) -> Person? {
@@ -70,6 +72,7 @@ struct MatchResponse: ResponseEncodable {
         startedAt = match.startedAt
         endedAt = match.endedAt
         room = "/api/live/matches/\(match.id)"
+        workoutID = match.side(of: viewer.id).flatMap { $0 == "a" ? match.workoutA : match.workoutB }
         result = match.result.map { stored in
             func side(_ zones: [Int], _ score: Int) -> Side {
                 Side(score: score, timeInZoneSeconds: Dictionary(uniqueKeysWithValues: ReserveZone.allCases.map { zone in

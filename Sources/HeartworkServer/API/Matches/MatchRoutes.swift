@@ -42,6 +42,13 @@ struct MatchRoutes {
             try await response(try await services.matches.decline(try context.parameters.require("matchID"), by: context.user), context.user)
         }
 
+        api.post("matches/:matchID/workout") { _, context -> Response in
+            let workout = try await services.matches.saveWorkout(try context.parameters.require("matchID"), by: context.user)
+            var answer = try APIJSON.response(WorkoutCreatedResponse(summary: WorkoutSummaryResponse(workout, viewerIsOwner: true)), status: .created)
+            answer.headers[.location] = "/api/workouts/\(workout.id)"
+            return answer
+        }
+
         api.get("notifications") { request, context -> NotificationListResponse in
             let (notices, unread) = try await services.inbox.list(for: context.user, page: try QueryParameters.page(request))
             return NotificationListResponse(notifications: notices.map(NotificationResponse.init), unread: unread)

@@ -23,15 +23,21 @@ import json
 import multiprocessing
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
 
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+# Process and HTTP helpers shared with the live-ingest benchmark.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from live_benchmark import free_port, percentile, process_cpu, process_rss_mb  # noqa: E402
+from live_benchmark import call as call_with_status  # noqa: E402
+
+
+def call(base, method, path, token=None, body=None):
+    """The reply's JSON (the status is checked by urllib: an error status raises)."""
+    return call_with_status(base, method, path, token, body)[1]
+
 PASSWORD = "match-benchmark!"
 BIRTH = "1992-02-22"
 RESTING = 65
@@ -50,43 +56,6 @@ def series(player, seconds):
             step = (second // 20 + player) % len(LEVELS)
             values.append(LEVELS[step] + (second + player) % 3)
     return values
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def call(base, method, path, token=None, body=None):
-    request = urllib.request.Request(base + path, method=method, data=None if body is None else json.dumps(body).encode())
-    if body is not None:
-        request.add_header("Content-Type", "application/json")
-    if token:
-        request.add_header("Authorization", f"Bearer {token}")
-    with urllib.request.urlopen(request, timeout=60) as response:
-        text = response.read()
-        return json.loads(text) if text else None
-
-
-def process_cpu(pid):
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
-
-
-def process_rss_mb(pid):
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
-
-
-def percentile(ordered, fraction):
-    if not ordered:
-        return None
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
 def prepare(base, matches, minutes):
@@ -164,7 +133,7 @@ async def play_worker(port, jobs, seconds, out):
 
     await asyncio.gather(*(player(job, side) for job in jobs for side in ("a", "b")), return_exceptions=False)
     out.put({"latencies": latencies, "results": {f"{m}:{s}": r for (m, s), r in results.items()}, "problems": problems[:20],
-             "problem_count": len(problems), "states": states, "lag_p99": percentile(sorted(lag), 0.99) or 0.0})
+             "problem_count": len(problems), "states": states, "lag_p99": percentile(sorted(lag), 0.99) if lag else 0.0})
 
 
 def worker_main(port, jobs, seconds, out):

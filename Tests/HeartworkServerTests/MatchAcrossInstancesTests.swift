@@ -77,8 +77,8 @@ struct MatchAcrossInstancesTests {
 
         let offline = CompetitionEngine.evaluate(
             a: annSeries.map { $0 > 0 ? $0 : nil }, b: bobSeries.map { $0 > 0 ? $0 : nil },
-            profileA: try await a.matches.anchors(of: ann, now: Date(), field: nil, whose: "").zoneProfile,
-            profileB: try await a.matches.anchors(of: bob, now: Date(), field: nil, whose: "").zoneProfile)
+            profileA: try #require(try await a.matches.anchors(of: ann, now: Date(), field: nil, whose: "").zoneProfile),
+            profileB: try #require(try await a.matches.anchors(of: bob, now: Date(), field: nil, whose: "").zoneProfile))
         let stored = try #require(try await b.matches.match(match.id, for: bob).result)
         #expect(stored.reason == "time" && stored.secondsPlayed == 60)
         #expect(stored.scoreA == offline.a.score && stored.scoreB == offline.b.score)
@@ -110,11 +110,5 @@ struct MatchAcrossInstancesTests {
             try await storeA.shutdown()
             try await storeB.shutdown()
         }
-    }
-}
-
-extension MatchAnchors {
-    var zoneProfile: ZoneProfile {
-        get throws { try ZoneProfile(restingHeartRate: restingHeartRate, maximumHeartRate: maximumHeartRate) }
     }
 }

@@ -290,8 +290,10 @@ public struct MatchService: Sendable {
                                                          anchorsA: a, anchorsB: match.kind == .ghost ? nil : b) else {
                     throw AppError.conflict("the match is no longer waiting to start")
                 }
-                return (try ZoneProfile(restingHeartRate: a.restingHeartRate, maximumHeartRate: a.maximumHeartRate),
-                        try ZoneProfile(restingHeartRate: b.restingHeartRate, maximumHeartRate: b.maximumHeartRate))
+                guard let zonesA = a.zoneProfile, let zonesB = b.zoneProfile else {
+                    throw AppError.conflict("a side's resting and maximum heart rate make no zones")
+                }
+                return (zonesA, zonesB)
             },
             finish: { result in
                 let now = Date()

@@ -1,4 +1,5 @@
 import Foundation
+import HeartworkCore
 
 public enum MatchKind: String, Sendable, Hashable, CaseIterable {
     /// Two friends, each with their own heart rate.
@@ -23,6 +24,11 @@ public struct MatchAnchors: Sendable, Hashable {
     public init(restingHeartRate: Double, maximumHeartRate: Double) {
         self.restingHeartRate = restingHeartRate
         self.maximumHeartRate = maximumHeartRate
+    }
+
+    /// The zones these anchors make (nil if they make none).
+    public var zoneProfile: ZoneProfile? {
+        try? ZoneProfile(restingHeartRate: restingHeartRate, maximumHeartRate: maximumHeartRate)
     }
 }
 

@@ -58,7 +58,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-            ]
+            ],
+            // The strength catalogue, routines, lexicon and messages (docs/STRENGTH.md).
+            resources: [.embedInCode("Resources")]
         ),
         .target(
             name: "HeartworkServer",

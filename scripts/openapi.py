@@ -393,6 +393,103 @@ operation("/static/{file}", "get", "staticFile", "Stylesheet and script of the w
     "404": {"description": API_ERRORS[404], "content": {"application/problem+json": {"schema": PROBLEM}}},
 }, params=[path_param("file")], public=True)
 
+# MARK: Strength and nutrition (Pocket PT)
+
+TAG = "strength"
+GOAL = {"type": "string", "enum": ["WeightLoss", "MuscleMaintenance", "MassGain"]}
+LIFESTYLE = {"type": "string", "enum": ["sedentary", "low-active", "active", "high-active"]}
+api("/api/exercises", "get", "listExercises", "The exercise catalogue with your statistics (weights in your unit), alphabetical; ?group= one of the six or All",
+    {200: ("OK", ref("ExerciseList"))}, errors=(400, 401), params=[query_param("group", "Chest, Shoulders, Arms, Back, Legs, Abs or All")])
+api("/api/exercises/{exerciseID}", "get", "getExercise", "An exercise, your statistics and your estimated 1RM session by session",
+    {200: ("OK", ref("ExerciseDetail"))}, errors=(401, 404), params=[path_param("exerciseID")])
+api("/api/exercises/{exerciseID}/reset", "post", "resetExercise", "Send an exercise back to the cold start (a 5 kg baseline set next time)",
+    {200: ("OK", ref("Exercise"))}, errors=(401, 404), params=[path_param("exerciseID")])
+api("/api/routines", "get", "listRoutines", "Your routines in your order, then the built-in ones", {200: ("OK", ref("RoutineList"))})
+api("/api/routines", "post", "createRoutine", "Create a routine: exercises in the order they are done", {201: ("Created", ref("Routine"), "Location")},
+    errors=(400, 401, 409, 422), body=ref("RoutineInput"))
+api("/api/routines/order", "put", "orderRoutines", "Order your routines: every one of their ids once", {200: ("OK", ref("RoutineList"))},
+    errors=(400, 401, 422), body=obj({"order": array({"type": "string"})}, required=["order"]))
+api("/api/routines/{routineID}", "get", "getRoutine", "A routine (built-in or yours)", {200: ("OK", ref("Routine"))}, errors=(401, 404),
+    params=[path_param("routineID")])
+api("/api/routines/{routineID}", "put", "updateRoutine", "Change one of your routines", {200: ("OK", ref("Routine"))},
+    errors=(400, 401, 404, 409, 422), body=ref("RoutineInput"), params=[path_param("routineID")])
+api("/api/routines/{routineID}", "delete", "deleteRoutine", "Delete one of your routines (sessions done with it are kept)", {204: ("Deleted", None)},
+    errors=(401, 404), params=[path_param("routineID")])
+api("/api/strength/suggestion", "get", "strengthSuggestion", "Which routine of your goal to do today, resting what you trained yesterday, and why",
+    {200: ("OK", ref("StrengthSuggestion"))})
+api("/api/strength/settings", "get", "getStrengthSettings", "Goal, lifestyle, plate step, disclaimer, webhook", {200: ("OK", ref("StrengthSettings"))})
+api("/api/strength/settings", "put", "updateStrengthSettings",
+    "Change goal, lifestyle, plate step (null: whole kg), webhook URL (null: off), accept the disclaimer, make a new webhook secret",
+    {200: ("OK", ref("StrengthSettings"))}, errors=(400, 401, 422), body=ref("StrengthSettingsUpdate"))
+api("/api/strength/sessions", "post", "startStrengthSession",
+    "Start a session from a routine: the prescribed sets (needs the disclaimer accepted; `sensor` links one of your straps)",
+    {201: ("Started", ref("StrengthSession"), "Location")}, errors=(400, 401, 403, 404, 422),
+    body=obj({"routine": {"type": "string"}, "sensor": {"type": "string"}}, required=["routine"]))
+api("/api/strength/sessions", "get", "listStrengthSessions", "Your sessions, newest first (from/to bound the start)",
+    {200: ("OK", ref("StrengthSessionList"))}, errors=(400, 401),
+    params=[query_param("from", "A date or date-time"), query_param("to", "A date or date-time (exclusive)"),
+            query_param("limit", "At most this many (1–100)", {"type": "integer"}), query_param("offset", "Skip this many", {"type": "integer"})])
+api("/api/strength/sessions/{sessionID}", "get", "getStrengthSession", "A session with its sets (and heart rate per set when it has some)",
+    {200: ("OK", ref("StrengthSession"))}, errors=(401, 404), params=[path_param("sessionID")])
+api("/api/strength/sessions/{sessionID}/sets/{n}", "put", "logStrengthSet",
+    "Log set n (1… across the session): reps (null: back to the Maximum placeholder), weight in your unit or weightKg, done. "
+    "A finished session can be corrected for 24 hours",
+    {200: ("OK", ref("StrengthSession"))}, errors=(400, 401, 404, 409, 422), body=ref("StrengthSetUpdate"),
+    params=[path_param("sessionID"), path_param("n")])
+api("/api/strength/sessions/{sessionID}/finish", "post", "finishStrengthSession",
+    "Finish with a review and two 0–5 ratings: totals, the 1RMs that rose, the motivation message",
+    {200: ("OK", ref("StrengthFinish"))}, errors=(400, 401, 404, 409, 422),
+    body=obj({"review": {"type": "string", "maxLength": 5000}, "enjoyment": {"type": "integer", "minimum": 0, "maximum": 5},
+              "difficulty": {"type": "integer", "minimum": 0, "maximum": 5}}, required=["enjoyment", "difficulty"]),
+    params=[path_param("sessionID")])
+api("/api/strength/import", "post", "importStrengthLog", "Import a Strong or Hevy CSV export: past sessions and 1RMs; what was mapped and what not",
+    {200: ("OK", ref("StrengthImport"))}, errors=(401, 422),
+    body={"text/csv": {"schema": {"type": "string"}}, "text/plain": {"schema": {"type": "string"}}})
+api("/api/nutrition", "get", "getNutrition", "Your daily energy (Gerrior TEE) and macronutrients for your goal and lifestyle",
+    {200: ("OK", ref("Nutrition"))})
+page("/strength", "get", "strengthPage", "Strength: today's suggestion, your routines, the built-in ones, recent sessions", [200, 401])
+page("/strength/disclaimer", "get", "strengthDisclaimerPage", "The safety note shown before the first session", [200, 401],
+     params=[query_param("next", "Where to go after accepting")])
+page("/strength/disclaimer", "post", "acceptDisclaimerForm", "Accept the safety note", [303, 401, 403], form={**CSRF, "next": {"type": "string"}}, form_required=False)
+page("/strength/exercises", "get", "exercisesPage", "The exercise library by muscle group", [200, 401], params=[query_param("group", "A muscle group")])
+page("/strength/exercises/{exerciseID}", "get", "exercisePage", "An exercise: how, your statistics, your progress", [200, 401, 404],
+     params=[path_param("exerciseID")])
+page("/strength/exercises/{exerciseID}/reset", "post", "resetExerciseForm", "Reset an exercise to the cold start", [303, 401, 403, 404],
+     form=dict(CSRF), form_required=False, params=[path_param("exerciseID")])
+ROUTINE_FORM = {**CSRF, "name": {"type": "string"}, "goal": {"type": "string"}, "description": {"type": "string"}, "order": {"type": "string"},
+                "exercises[]": {"type": "array", "items": {"type": "string"}}}
+page("/strength/routines/new", "get", "newRoutinePage", "The form for a new routine", [200, 401])
+page("/strength/routines", "post", "createRoutineForm", "Create a routine", [303, 401, 403, 409, 422], form=ROUTINE_FORM)
+page("/strength/routines/{routineID}", "get", "routinePage", "A routine: its exercises and Start", [200, 401, 404], params=[path_param("routineID")])
+page("/strength/routines/{routineID}", "post", "updateRoutineForm", "Change one of your routines", [303, 401, 403, 404, 409, 422], form=ROUTINE_FORM,
+     params=[path_param("routineID")])
+page("/strength/routines/{routineID}/edit", "get", "editRoutinePage", "The form to change one of your routines", [200, 401, 403, 404],
+     params=[path_param("routineID")])
+page("/strength/routines/{routineID}/delete", "post", "deleteRoutineForm", "Delete one of your routines", [303, 401, 403, 404],
+     form=dict(CSRF), form_required=False, params=[path_param("routineID")])
+page("/strength/routines/{routineID}/move/{direction}", "post", "moveRoutineForm", "Move one of your routines up or down", [303, 401, 403, 404, 422],
+     form=dict(CSRF), form_required=False, params=[path_param("routineID"), path_param("direction", ["up", "down"])])
+page("/strength/sessions", "post", "startStrengthSessionForm", "Start a session from a routine", [303, 401, 403, 404, 422],
+     form={**CSRF, "routine": {"type": "string"}, "sensor": {"type": "string"}})
+page("/strength/sessions/{sessionID}", "get", "strengthSessionPage", "The session screen: sets to log, then the result", [200, 401, 404],
+     params=[path_param("sessionID")])
+page("/strength/sessions/{sessionID}/sets/{n}", "post", "logSetForm", "Log a set", [303, 401, 403, 404, 409, 422],
+     form={**CSRF, "reps": {"type": "string"}, "weight": {"type": "string"}, "done": {"type": "string"}},
+     params=[path_param("sessionID"), path_param("n")])
+page("/strength/sessions/{sessionID}/finish", "post", "finishSessionForm", "Finish a session", [303, 401, 403, 404, 409, 422],
+     form={**CSRF, "review": {"type": "string"}, "enjoyment": {"type": "string"}, "difficulty": {"type": "string"}}, params=[path_param("sessionID")])
+page("/strength/history", "get", "strengthHistoryPage", "Past sessions: a month's calendar and the list", [200, 401],
+     params=[query_param("month", "YYYY-MM"), query_param("day", "A day of that month")])
+page("/strength/settings", "get", "strengthSettingsPage", "Strength settings", [200, 401])
+page("/strength/settings", "post", "strengthSettingsForm", "Save strength settings", [303, 401, 403, 422],
+     form={**CSRF, "goal": {"type": "string"}, "lifestyle": {"type": "string"}, "plateStep": {"type": "string"}, "webhookUrl": {"type": "string"},
+           "next": {"type": "string"}}, form_required=False)
+page("/strength/settings/secret", "post", "newWebhookSecretForm", "Make a new webhook secret", [303, 401, 403], form=dict(CSRF), form_required=False)
+page("/strength/import", "get", "strengthImportPage", "Import from Strong or Hevy", [200, 401])
+page("/strength/import", "post", "strengthImportForm", "Import a pasted or chosen CSV export", [200, 401, 403, 422], form={**CSRF, "csv": {"type": "string"}})
+page("/nutrition", "get", "nutritionPage", "Daily energy and macronutrients", [200, 401])
+
+
 # MARK: Matches and notifications (HeartMate)
 
 TAG = "matches"
@@ -659,6 +756,91 @@ schemas.update({
     "Unread": obj({"unread": {"type": "integer"}}, required=["unread"]),
 })
 
+WEIGHT_UNIT = {"type": "string", "enum": ["kg", "lb"]}
+EXERCISE = obj({
+    "id": {"type": "string"}, "name": {"type": "string"}, "group": {"type": "string", "enum": ["Chest", "Shoulders", "Arms", "Back", "Legs", "Abs"]},
+    "primaryMuscle": {"type": "string"}, "secondaryMuscles": array({"type": "string"}), "equipment": {"type": "string"},
+    "bodyweight": {"type": "boolean"}, "instructions": {"type": "string"}, "licence": {"type": "string"}, "attribution": {"type": "string"},
+    "unit": WEIGHT_UNIT,
+    "stats": obj({"mostReps": {"type": "integer"}, "mostWeight": {"type": "number"}, "oneRepMax": {"type": "number"},
+                  "coldStart": {"type": "boolean"}, "resetAt": DATE_TIME}, required=["mostReps", "mostWeight", "oneRepMax", "coldStart"]),
+}, required=["id", "name", "group", "primaryMuscle", "secondaryMuscles", "equipment", "bodyweight", "instructions", "licence", "attribution", "unit", "stats"])
+ROUTINE = obj({
+    "id": {"type": "string"}, "name": {"type": "string"}, "goal": GOAL, "description": {"type": "string"}, "builtIn": {"type": "boolean"},
+    "bodyweight": {"type": "boolean"}, "groups": array({"type": "string"}),
+    "exercises": array(obj({"id": {"type": "string"}, "name": {"type": "string"}, "group": {"type": "string"}, "bodyweight": {"type": "boolean"}},
+                           required=["id", "name", "group", "bodyweight"])),
+}, required=["id", "name", "goal", "description", "builtIn", "bodyweight", "groups", "exercises"])
+SET_ENTRY = obj({
+    "n": {"type": "integer", "minimum": 1}, "exerciseID": {"type": "string"}, "exerciseName": {"type": "string"}, "exerciseIndex": {"type": "integer"},
+    "kind": {"type": "string"},
+    "target": obj({"reps": nullable("integer"), "maximum": {"type": "boolean"}, "weight": {"type": "number"}}, required=["maximum", "weight"]),
+    "reps": {"type": "integer"}, "weight": {"type": "number"}, "done": {"type": "boolean"}, "doneAt": DATE_TIME,
+    "heartRate": obj({"peak": {"type": "integer"}, "recovery": {"type": "integer"}}),
+}, required=["n", "exerciseID", "exerciseName", "exerciseIndex", "kind", "target", "weight", "done"])
+schemas.update({
+    "Exercise": EXERCISE,
+    "ExerciseList": obj({"exercises": array(ref("Exercise")), "groups": array({"type": "string"})}, required=["exercises", "groups"]),
+    "ExerciseDetail": obj({"exercise": ref("Exercise"), "progress": array(obj({
+        "sessionID": {"type": "string"}, "date": DATE_TIME, "estimatedOneRepMax": {"type": "number"}}, required=["sessionID", "date"]))},
+        required=["exercise", "progress"]),
+    "Routine": ROUTINE,
+    "RoutineList": obj({"routines": array(ref("Routine"))}, required=["routines"]),
+    "RoutineInput": obj({"name": {"type": "string", "maxLength": 80}, "goal": GOAL, "description": {"type": "string", "maxLength": 500},
+                         "exercises": array({"type": "string"}, minItems=1, maxItems=30)}, required=["name", "goal", "exercises"]),
+    "StrengthSuggestion": obj({"routine": {**ROUTINE, "type": ["object", "null"]}, "reason": nullable("string"), "overlapping": array({"type": "string"})},
+                              required=["overlapping"]),
+    "StrengthSettings": obj({
+        "goal": GOAL, "lifestyle": LIFESTYLE, "plateStepKg": {"type": "number"}, "unit": WEIGHT_UNIT, "disclaimer": {"type": "string"},
+        "disclaimerAcceptedAt": DATE_TIME, "webhookUrl": {"type": "string"}, "webhookSecret": {"type": "string"},
+        "webhookDeliveries": array(obj({"id": {"type": "string"}, "createdAt": DATE_TIME, "attempts": {"type": "integer"},
+                                        "state": {"type": "string", "enum": ["pending", "delivered", "given-up"]}, "lastError": {"type": "string"}},
+                                       required=["id", "createdAt", "attempts", "state"])),
+    }, required=["goal", "lifestyle", "unit", "disclaimer", "webhookSecret", "webhookDeliveries"]),
+    "StrengthSettingsUpdate": obj({
+        "goal": GOAL, "lifestyle": LIFESTYLE, "plateStepKg": {"type": ["number", "null"], "minimum": 0.25, "maximum": 25},
+        "webhookUrl": {"type": ["string", "null"], "maxLength": 2048}, "acceptDisclaimer": {"type": "boolean", "enum": [True]},
+        "newWebhookSecret": {"type": "boolean"}}),
+    "StrengthSession": obj({
+        "id": {"type": "string"}, "routineID": {"type": "string"}, "name": {"type": "string"}, "goal": GOAL,
+        "source": {"type": "string", "enum": ["heartwork", "strong", "hevy"]}, "unit": WEIGHT_UNIT, "sensorID": {"type": "string"},
+        "startedAt": DATE_TIME, "finishedAt": DATE_TIME, "editableUntil": DATE_TIME, "review": {"type": "string"},
+        "enjoyment": {"type": "integer"}, "difficulty": {"type": "integer"}, "sentiment": {"type": "integer", "minimum": -5, "maximum": 5},
+        "message": {"type": "string"},
+        "totals": obj({"volume": {"type": "number"}, "reps": {"type": "integer"}, "sets": {"type": "integer"}, "durationSeconds": {"type": "integer"}},
+                      required=["volume", "reps", "sets"]),
+        "heartRateSource": {"type": "string"}, "sets": array(SET_ENTRY),
+    }, required=["id", "name", "goal", "source", "unit", "startedAt", "sets"]),
+    "StrengthSessionList": obj({"sessions": array(obj({
+        "id": {"type": "string"}, "name": {"type": "string"}, "goal": GOAL, "source": {"type": "string"}, "startedAt": DATE_TIME,
+        "finishedAt": DATE_TIME, "enjoyment": {"type": "integer"}, "volume": {"type": "number"}, "sets": {"type": "integer"}, "unit": WEIGHT_UNIT},
+        required=["id", "name", "goal", "source", "startedAt", "unit"]))}, required=["sessions"]),
+    "StrengthSetUpdate": obj({"reps": {"type": ["integer", "null"], "minimum": 0, "maximum": 1000}, "weight": {"type": "number", "minimum": 0},
+                              "weightKg": {"type": "number", "minimum": 0, "maximum": 1000}, "done": {"type": "boolean"}}),
+    "StrengthFinish": obj({
+        "session": ref("StrengthSession"),
+        "oneRepMaxes": array(obj({"exerciseID": {"type": "string"}, "exerciseName": {"type": "string"}, "before": {"type": "number"},
+                                  "after": {"type": "number"}}, required=["exerciseID", "exerciseName", "before", "after"])),
+        "motivation": obj({"score": {"type": "integer", "minimum": -5, "maximum": 5}, "positive": {"type": "boolean"}, "message": {"type": "string"},
+                           "words": array(obj({"word": {"type": "string"}, "value": {"type": "integer"}}, required=["word", "value"]))},
+                          required=["score", "positive", "message", "words"]),
+        "webhookQueued": {"type": "boolean"},
+    }, required=["session", "oneRepMaxes", "motivation", "webhookQueued"]),
+    "StrengthImport": obj({
+        "source": {"type": "string", "enum": ["strong", "hevy"]}, "imported": {"type": "integer"}, "duplicates": {"type": "integer"},
+        "mapped": {"type": "object", "additionalProperties": {"type": "string"}},
+        "unmapped": {"type": "object", "additionalProperties": {"type": "integer"}},
+        "skippedRows": array({"type": "string"}), "seededOneRepMaxes": {"type": "object", "additionalProperties": {"type": "number"}}, "unit": WEIGHT_UNIT,
+    }, required=["source", "imported", "duplicates", "mapped", "unmapped", "skippedRows", "seededOneRepMaxes", "unit"]),
+    "Nutrition": obj({
+        "goal": GOAL, "lifestyle": LIFESTYLE,
+        "inputs": obj({"sex": {"type": "string"}, "ageYears": {"type": "integer"}, "heightMeters": {"type": "number"}, "weightKg": {"type": "number"}}),
+        "missing": array({"type": "string", "enum": ["sex", "dateOfBirth", "height", "weight"]}),
+        "totalEnergyExpenditure": {"type": "number"}, "calories": {"type": "number"}, "proteinGrams": {"type": "integer"},
+        "fatGrams": {"type": "integer"}, "carbohydrateGrams": {"type": "integer"},
+    }, required=["goal", "lifestyle", "inputs", "missing"]),
+})
+
 document = {
     "openapi": "3.1.0",
     "info": {
@@ -674,7 +856,7 @@ document = {
     },
     "servers": [{"url": "/"}],
     "security": [{"bearerAuth": []}, {"cookieAuth": []}],
-    "tags": [{"name": name} for name in ["system", "accounts", "profile", "friends", "workouts", "live", "teams", "matches", "web"]],
+    "tags": [{"name": name} for name in ["system", "accounts", "profile", "friends", "workouts", "live", "teams", "matches", "strength", "web"]],
     "paths": dict(sorted(paths.items())),
     "components": {
         "schemas": schemas,

@@ -15,9 +15,15 @@ public final class HeartworkServices: Sendable {
         public var sweepInterval: Duration
         /// The length of a match's second: 1000 ms; shorter only in tests.
         public var matchSecondMilliseconds: Int
+        /// Motivation webhooks to private and loopback addresses (off unless the operator allows).
+        public var allowPrivateWebhooks: Bool
+        /// How often the webhook queue is looked at.
+        public var webhookInterval: Duration
 
         public init(passwordHashCost: Int = 12, sessionLifetime: TimeInterval = 30 * 86_400, sweepInterval: Duration = .seconds(3600),
-                    matchSecondMilliseconds: Int = 1000) {
+                    matchSecondMilliseconds: Int = 1000, allowPrivateWebhooks: Bool = false, webhookInterval: Duration = .seconds(2)) {
+            self.allowPrivateWebhooks = allowPrivateWebhooks
+            self.webhookInterval = webhookInterval
             self.passwordHashCost = passwordHashCost
             self.sessionLifetime = sessionLifetime
             self.sweepInterval = sweepInterval
@@ -40,6 +46,8 @@ public final class HeartworkServices: Sendable {
     public let teamSessions: TeamSessionService
     public let inbox: InboxService
     public let matches: MatchService
+    public let strength: StrengthService
+    public let webhooks: WebhookDeliverer
     /// Long-running work, in start order. The event bus, the live hub and the job runner of
     /// later features join this list.
     public let backgroundServices: [any Service]
@@ -71,7 +79,10 @@ public final class HeartworkServices: Sendable {
         let teams = TeamService(store: store)
         self.teams = teams
         teamSessions = TeamSessionService(store: store, teams: teams)
-        backgroundServices = [SessionSweeper(store: store, interval: settings.sweepInterval, logger: logger), bus]
+        let policy = WebhookPolicy(allowPrivateAddresses: settings.allowPrivateWebhooks)
+        strength = StrengthService(store: store, library: try StrengthLibrary.embedded(), webhookPolicy: policy)
+        webhooks = WebhookDeliverer(store: store, policy: policy, interval: settings.webhookInterval, logger: logger)
+        backgroundServices = [SessionSweeper(store: store, interval: settings.sweepInterval, logger: logger), bus, webhooks]
     }
 
     /// Throws when the database does not answer (for health checks).

@@ -20,6 +20,7 @@ public struct HeartworkCommand: AsyncParsableCommand {
             ZonesCommand.self,
             HRMCommand.self,
             CaloriesCommand.self,
+            NutritionCommand.self,
             CompeteCommand.self,
             HRVCommand.self,
             SimulateCommand.self,

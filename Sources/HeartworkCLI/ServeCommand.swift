@@ -51,6 +51,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("secure-cookies"), help: "Mark session cookies Secure (when served over HTTPS).")
     var secureCookies = false
 
+    @Flag(name: .customLong("allow-private-webhooks"), help: "Let users' motivation webhooks call private, loopback and link-local addresses (off: only public addresses).")
+    var allowPrivateWebhooks = false
+
     @Option(name: .customLong("bcrypt-cost"), help: ArgumentHelp("Password hashing cost (4–16).", visibility: .hidden))
     var bcryptCost: Int?
 
@@ -124,7 +127,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard (4...16).contains(cost) else { throw ValidationError("the bcrypt cost must be 4–16") }
         // HEARTWORK_READ_CACHE=off reads every workout list from the database (SQLite only caches).
         let cachesReads = (environment["HEARTWORK_READ_CACHE"] ?? "on").lowercased() != "off"
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             host: host ?? environment["HEARTWORK_HOST"] ?? "127.0.0.1", port: port, dataDirectory: dataDirectory,
             database: location, passwordHashCost: cost, secureCookies: secureCookies,
             maximumBodyBytes: try limit(maximumBodyMegabytes, "HEARTWORK_MAX_BODY_MB", default: 32, range: 1...1024, name: "--max-body-mb") * 1024 * 1024,
@@ -134,6 +137,7 @@ struct ServeCommand: AsyncParsableCommand {
             requestHeadTimeout: .seconds(try limit(requestHeadTimeout, "HEARTWORK_REQUEST_HEAD_TIMEOUT", default: 10, range: 1...3600, name: "--request-head-timeout")),
             concurrentUploads: try limit(concurrentUploads, "HEARTWORK_CONCURRENT_UPLOADS", default: 2, range: 1...256, name: "--concurrent-uploads"),
             mapTiles: try mapTiles())
+        configuration.allowPrivateWebhooks = allowPrivateWebhooks || (environment["HEARTWORK_ALLOW_PRIVATE_WEBHOOKS"] ?? "").lowercased() == "on"
 
         let runtime = try await ServerRuntime.prepare(configuration: configuration, logger: logger)
         var extra = [any Service]()

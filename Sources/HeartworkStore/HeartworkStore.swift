@@ -19,6 +19,7 @@ public final class HeartworkStore: Sendable {
     public let teams: any TeamRepository
     public let matches: any MatchRepository
     public let inbox: any InboxRepository
+    public let strength: any StrengthRepository
 
     /// Opens the database and brings its schema up to date.
     /// - Parameter cachesReads: keep workout lists in memory on SQLite (see `CachingWorkoutRepository`).
@@ -50,6 +51,7 @@ public final class HeartworkStore: Sendable {
         teams = SQLTeamRepository(database: database)
         matches = SQLMatchRepository(database: database)
         inbox = SQLInboxRepository(database: database)
+        strength = SQLStrengthRepository(database: database)
         let workouts = SQLWorkoutRepository(database: database)
         self.workouts = cachesReads && database.engine == .sqlite ? CachingWorkoutRepository(base: workouts) : workouts
     }

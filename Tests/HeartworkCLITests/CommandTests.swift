@@ -14,6 +14,7 @@ struct CommandTests {
         case let calories as CaloriesCommand: return try calories.render()
         case let compete as CompeteCommand: return try compete.render()
         case let encode as HRMEncodeCommand: return try encode.render()
+        case let nutrition as NutritionCommand: return try nutrition.render()
         default:
             Issue.record("no renderer for \(Command.self)")
             return ""
@@ -27,6 +28,25 @@ struct CommandTests {
         #expect(object["thresholdsBPM"] as? [Double] == [140.492, 153.074, 165.656, 178.238, 190.82])
         #expect(object["maximumHeartRateFormula"] as? String == "gellish")
         #expect(json.contains("140.492,") && !json.contains("140.49200000"))
+    }
+
+    /// Golden: seed-002 digest §3.2 worked examples (TEE 3213.578 and 2156.0367 kcal).
+    @Test func nutritionGoldenValuesInJSONAndTable() throws {
+        let json = try render(NutritionCommand.self, ["nutrition", "--sex", "male", "--age", "25", "--height-m", "1.80", "--weight-kg", "80",
+                                                       "--lifestyle", "active", "--goal", "mass-gain", "--format", "json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        #expect(object["totalEnergyExpenditure"] as? Double == 3213.578)
+        #expect(object["calories"] as? Double == 3695.6147)
+        #expect(object["proteinGrams"] as? Int == 277 && object["carbohydrateGrams"] as? Int == 508 && object["fatGrams"] as? Int == 61)
+        let table = try render(NutritionCommand.self, ["nutrition", "--sex", "female", "--age", "30", "--height-m", "1.65", "--weight-kg", "60",
+                                                        "--lifestyle", "Low active", "--goal", "muscle-maintenance"])
+        #expect(table.contains("2156.0 kcal/day") && table.contains("PA 1.14"))
+        #expect(throws: (any Error).self) {
+            try render(NutritionCommand.self, ["nutrition", "--sex", "male", "--age", "25", "--height-m", "180", "--weight-kg", "80", "--lifestyle", "active", "--goal", "mass-gain"])
+        }
+        #expect(throws: (any Error).self) {
+            try HeartworkCommand.parseAsRoot(["nutrition", "--sex", "male", "--age", "25", "--height-m", "1.8", "--weight-kg", "80", "--lifestyle", "lazy", "--goal", "mass-gain"])
+        }
     }
 
     @Test func zonesTableAndFormulas() throws {

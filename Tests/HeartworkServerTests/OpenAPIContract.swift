@@ -45,12 +45,16 @@ final class OpenAPIContract: @unchecked Sendable {
         self.operations = operations
     }
 
-    /// The documented operation a request reaches, if any.
+    /// The documented operation a request reaches, if any. As the router does, a literal
+    /// segment wins over a parameter (`/api/routines/order` before `/api/routines/{routineID}`).
     func operation(method: String, path: String) -> Operation? {
         let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-        return operations.first { operation in
+        let matching = operations.filter { operation in
             operation.method == method.lowercased() && operation.segments.count == parts.count
                 && zip(operation.segments, parts).allSatisfy { template, part in template.hasPrefix("{") || template == part }
+        }
+        return matching.min { a, b in
+            a.segments.map { $0.hasPrefix("{") ? 1 : 0 }.lexicographicallyPrecedes(b.segments.map { $0.hasPrefix("{") ? 1 : 0 })
         }
     }
 

@@ -32,6 +32,10 @@ public struct ServerConfiguration: Sendable {
     public var mapTiles: MapTiles?
     /// The length of a match's second: 1000 ms; shorter only in tests.
     public var matchSecondMilliseconds = 1000
+    /// Motivation webhooks may call private and loopback addresses (`--allow-private-webhooks`).
+    public var allowPrivateWebhooks = false
+    /// How often the webhook queue is looked at (shorter in tests).
+    public var webhookInterval: Duration = .seconds(2)
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, dataDirectory: String = ServerConfiguration.defaultDataDirectory,
@@ -60,7 +64,8 @@ public struct ServerConfiguration: Sendable {
 
     /// What the application layer needs of this.
     public var serviceSettings: HeartworkServices.Settings {
-        HeartworkServices.Settings(passwordHashCost: passwordHashCost, sessionLifetime: sessionLifetime, matchSecondMilliseconds: matchSecondMilliseconds)
+        HeartworkServices.Settings(passwordHashCost: passwordHashCost, sessionLifetime: sessionLifetime, matchSecondMilliseconds: matchSecondMilliseconds,
+                                   allowPrivateWebhooks: allowPrivateWebhooks, webhookInterval: webhookInterval)
     }
 
     /// `$XDG_DATA_HOME/heartwork`, or `~/.local/share/heartwork`.

@@ -13,6 +13,7 @@ enum Notice: String, CaseIterable {
     case gatewayRevoked = "gateway-revoked", sessionStopped = "session-stopped", sessionSaved = "session-saved", sessionDiscarded = "session-discarded"
     case challengeSent = "challenge-sent", challengeAccepted = "challenge-accepted", challengeDeclined = "challenge-declined"
     case notificationsRead = "notifications-read", matchSaved = "match-saved"
+    case routineSaved = "routine-saved", routineDeleted = "routine-deleted", exerciseReset = "exercise-reset"
 
     static let cookieName = "hw_notice"
 
@@ -50,6 +51,9 @@ enum Notice: String, CaseIterable {
         case .challengeDeclined: "Challenge declined."
         case .notificationsRead: "All notifications marked read."
         case .matchSaved: "The match is saved as a workout."
+        case .routineSaved: "Routine saved."
+        case .routineDeleted: "Routine deleted. Sessions you did with it are kept."
+        case .exerciseReset: "Reset: your next session starts this exercise again with a light 5 kg baseline set."
         }
     }
 

@@ -20,5 +20,6 @@ struct WebRoutes {
         WebWorkoutPages(services: services, pages: pages, mapTiles: mapTiles).register(on: signedIn)
         WebTeamPages(services: services, pages: pages).register(on: signedIn)
         WebMatchPages(services: services, pages: pages).register(on: signedIn)
+        WebStrengthPages(services: services, pages: pages).register(on: signedIn)
     }
 }

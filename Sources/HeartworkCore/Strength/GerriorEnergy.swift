@@ -1,0 +1,82 @@
+/// Daily energy needs as Pocket PT computes them (seed-002 §3.1–§3.2, Fig. 7.5 and 7.6;
+/// PRODUCT.md: "Gerrior TEE exactly as the seed's code, height in metres, age in whole
+/// years"). Gerrior J, Juan W, Basiotis P, "An Easy Approach to Calculating Estimated Energy
+/// Requirements", Prev Chronic Dis 2006;3(4):A129:
+///
+///     men:   TEE = 864 − 9.72 × age + PA × (14.2 × weight + 503 × height)
+///     women: TEE = 387 − 7.31 × age + PA × (10.9 × weight + 660.7 × height)
+///
+/// age in years, weight in kg, height in metres; PA by lifestyle (men 1.0 / 1.12 / 1.27 /
+/// 1.54, women 1.0 / 1.14 / 1.27 / 1.45).
+public enum GerriorEnergy {
+    public static func physicalActivity(_ lifestyle: Lifestyle, sex: Sex) -> Double {
+        switch (lifestyle, sex) {
+        case (.sedentary, _): 1.0
+        case (.lowActive, .male): 1.12
+        case (.lowActive, .female): 1.14
+        case (.active, _): 1.27
+        case (.highActive, .male): 1.54
+        case (.highActive, .female): 1.45
+        }
+    }
+
+    public static func totalEnergyExpenditure(sex: Sex, ageYears: Int, heightMeters: Double, weightKilograms: Double, lifestyle: Lifestyle) -> Double {
+        let pa = physicalActivity(lifestyle, sex: sex)
+        switch sex {
+        case .male: return 864 - (9.72 * Double(ageYears)) + pa * ((14.2 * weightKilograms) + (503 * heightMeters))
+        case .female: return 387 - (7.31 * Double(ageYears)) + pa * (10.9 * weightKilograms + 660.7 * heightMeters)
+        }
+    }
+}
+
+/// Daily intake and macronutrients for a goal, as the seed's code (seed-002 §3.2, Fig. 7.6):
+///
+/// - weight loss: calories = TEE − weight × 7.5; protein = Int(weight × 2.7) g;
+///   fat = Int(calories × 0.225 / 9) g; carbs = (Int(calories) − (9 fat + 4 protein)) / 4,
+///   integer division;
+/// - muscle maintenance: the same split on calories = TEE;
+/// - mass gain: calories = TEE × 1.15; protein = Int(cal × 0.3 / 4), carbs = Int(cal × 0.55 / 4),
+///   fat = Int(cal × 0.15 / 9).
+public struct NutritionTargets: Sendable, Hashable, Codable {
+    public var totalEnergyExpenditure: Double
+    public var calories: Double
+    public var proteinGrams: Int
+    public var fatGrams: Int
+    public var carbohydrateGrams: Int
+
+    public init(totalEnergyExpenditure tee: Double, weightKilograms weight: Double, goal: StrengthGoal) {
+        totalEnergyExpenditure = tee
+        switch goal {
+        case .weightLoss, .muscleMaintenance:
+            var daily = tee
+            if goal == .weightLoss { daily -= (weight * 0.0075) * 1000 }
+            calories = daily
+            let protein = Self.truncated(weight * 2.7)
+            let fat = Self.truncated((daily * 0.225) / 9)
+            let carbs = Self.truncated(daily) - ((fat * 9) + (protein * 4))
+            proteinGrams = protein
+            fatGrams = fat
+            carbohydrateGrams = carbs / 4
+        case .massGain:
+            let daily = tee * 1.15
+            calories = daily
+            proteinGrams = Self.truncated(daily * 0.3 / 4)
+            carbohydrateGrams = Self.truncated(daily * 0.55 / 4)
+            fatGrams = Self.truncated(daily * 0.15 / 9)
+        }
+    }
+
+    public init(sex: Sex, ageYears: Int, heightMeters: Double, weightKilograms: Double, lifestyle: Lifestyle, goal: StrengthGoal) {
+        self.init(
+            totalEnergyExpenditure: GerriorEnergy.totalEnergyExpenditure(
+                sex: sex, ageYears: ageYears, heightMeters: heightMeters, weightKilograms: weightKilograms, lifestyle: lifestyle),
+            weightKilograms: weightKilograms, goal: goal)
+    }
+
+    /// Swift's `Int(x)` truncation, without trapping on values no person has (the callers
+    /// check plausibility; this keeps a NaN or a huge number from ending the process).
+    static func truncated(_ value: Double) -> Int {
+        guard value.isFinite else { return 0 }
+        return Int(max(-1e15, min(1e15, value)).rounded(.towardZero))
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+
+/// One exercise of a routine as the generator sees it.
+public struct GeneratorExercise: Sendable, Hashable {
+    public var id: String
+    /// The top-level group; nil for one outside the six (no decay, as in the seed).
+    public var group: MuscleGroup?
+    /// False for bodyweight exercises: no external weight is prescribed (0 kg).
+    public var loaded: Bool
+    public var stats: ExerciseStats
+
+    public init(id: String, group: MuscleGroup?, loaded: Bool = true, stats: ExerciseStats) {
+        self.id = id
+        self.group = group
+        self.loaded = loaded
+        self.stats = stats
+    }
+}
+
+/// A prescribed set. `reps == nil` is the seed's 999 sentinel: "Maximum", as many as you can.
+public struct PrescribedSet: Sendable, Hashable {
+    public var reps: Int?
+    public var weightKilograms: Double
+
+    public init(reps: Int?, weightKilograms: Double) {
+        self.reps = reps
+        self.weightKilograms = weightKilograms
+    }
+}
+
+public struct ExercisePrescription: Sendable, Hashable {
+    public var exerciseID: String
+    public var sets: [PrescribedSet]
+    /// How many earlier exercises of the same group this workout had (the decay exponent).
+    public var decayExponent: Int
+}
+
+/// Pocket PT's set/rep/weight generator, exactly as the seed's code (seed-002 §3.3,
+/// Appendix C `WorkoutGenerator`; PRODUCT.md "Pocket PT"):
+///
+/// - sets: 4, or 1 baseline set for a never-done exercise (`mostReps == 0`);
+/// - reps: 15 / 12 / 8 by goal, or "Maximum" (the seed's 999) for a never-done exercise;
+/// - weight: 1RM × (1.0278 − 0.0278 × reps), or the 5 kg cold start;
+/// - decay: × 0.95ⁿ where n counts the earlier exercises of the same top-level muscle group
+///   in this workout (the first of a group gets none; compounding, not 5 % per step);
+/// - rounding: `ceil` to a whole kilogram, up, after the decay.
+///
+/// Beyond the seed, an option a user turns on: `plateStepKilograms` rounds up to the plates
+/// they own (1.25 → multiples of 1.25 kg) instead of whole kilograms. Bodyweight exercises
+/// (not in the seed, whose catalogue had no equipment) get the same sets and reps and no
+/// external weight.
+public struct WorkoutGenerator: Sendable {
+    public static let coldStartKilograms = 5.0
+    public static let decay = 0.95
+    public static let workingSets = 4
+    public static let baselineSets = 1
+
+    public var goal: StrengthGoal
+    public var plateStepKilograms: Double?
+
+    public init(goal: StrengthGoal, plateStepKilograms: Double? = nil) {
+        self.goal = goal
+        self.plateStepKilograms = plateStepKilograms.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
+    }
+
+    public func prescribe(_ exercises: [GeneratorExercise]) -> [ExercisePrescription] {
+        var counters = [MuscleGroup: Int]()
+        return exercises.map { exercise in
+            var completed = 0
+            if let group = exercise.group {
+                completed = (counters[group] ?? -1) + 1
+                counters[group] = completed
+            }
+            let cold = exercise.stats.isColdStart
+            let reps: Int? = cold ? nil : goal.targetReps
+            var weight = 0.0
+            if exercise.loaded {
+                let raw = cold ? Self.coldStartKilograms : Brzycki.weight(forReps: goal.targetReps, oneRepMax: exercise.stats.oneRepMaxKilograms)
+                weight = round(completed <= 0 ? raw : raw * pow(Self.decay, Double(completed)))
+            }
+            let set = PrescribedSet(reps: reps, weightKilograms: weight)
+            return ExercisePrescription(
+                exerciseID: exercise.id, sets: Array(repeating: set, count: cold ? Self.baselineSets : Self.workingSets),
+                decayExponent: max(0, completed))
+        }
+    }
+
+    /// `ceil` to a whole kilogram (the seed), or up to a multiple of the plate step. Never
+    /// negative (a 1RM can only be zero or more, but a reset or bad data must not prescribe
+    /// a negative load).
+    public func round(_ weight: Double) -> Double {
+        guard weight.isFinite, weight > 0 else { return 0 }
+        guard let step = plateStepKilograms else { return weight.rounded(.up) }
+        // A whisker below a multiple (69.999999 from floating point) is that multiple.
+        let steps = (weight / step - 1e-9).rounded(.up)
+        return (steps * step * 1_000_000).rounded() / 1_000_000
+    }
+}

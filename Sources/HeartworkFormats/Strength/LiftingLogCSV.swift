@@ -1,0 +1,247 @@
+import Foundation
+import HeartworkCore
+
+/// A past strength session read from another app's export.
+public struct ImportedLiftingSession: Sendable, Hashable {
+    public struct Set: Sendable, Hashable {
+        public var reps: Int?
+        public var weightKilograms: Double
+        /// "warmup", "dropset", "failure" or "normal" (Hevy's set types; Strong's W/D/F orders).
+        public var kind: String
+    }
+
+    public struct Exercise: Sendable, Hashable {
+        public var name: String
+        public var sets: [Set]
+    }
+
+    public var name: String
+    public var startedAt: Date
+    public var durationSeconds: Double?
+    public var notes: String?
+    public var exercises: [Exercise]
+}
+
+public struct LiftingLogImport: Sendable {
+    /// "strong" or "hevy".
+    public var source: String
+    public var sessions: [ImportedLiftingSession]
+    /// Rows left out and why ("line 12: a rest timer row").
+    public var skipped: [String]
+}
+
+/// Reads a Strong or a Hevy CSV export (the two logs lifters keep on their phones). The
+/// format is recognised by its header row:
+///
+/// - Strong: `Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,
+///   Notes,Workout Notes,RPE` (comma or semicolon separated; older exports add `Weight Unit`
+///   and call the duration `Workout Duration`); dates `yyyy-MM-dd HH:mm:ss` in the phone's
+///   local time; the weight in the app's unit (`Weight Unit` when present, otherwise the
+///   `unit` the importer is told); set orders `W` (warm-up), `D` (drop set), `F` (failure);
+///   "Rest Timer" rows skipped.
+/// - Hevy: `title,start_time,end_time,description,exercise_title,superset_id,exercise_notes,
+///   set_index,set_type,weight_kg (or weight_lbs),reps,distance_km,duration_seconds,rpe`;
+///   times `d MMM yyyy, HH:mm` local.
+///
+/// Local times are placed in `timeZone` (the user's). Every error names the line.
+public enum LiftingLogCSV {
+    public static let maximumRows = 200_000
+
+    public static func read(_ text: String, timeZone: TimeZone, poundsByDefault: Bool = false) throws(TextFormatError) -> LiftingLogImport {
+        let rows = try DelimitedText.rows(text, maximumRows: maximumRows)
+        guard let header = rows.first else { throw TextFormatError(line: 1, "the file is empty") }
+        let names = header.fields.map { $0.strengthTrimmed.lowercased() }
+        if names.contains("exercise name"), names.contains("set order") {
+            return try strong(rows, names: names, timeZone: timeZone, poundsByDefault: poundsByDefault)
+        }
+        if names.contains("exercise_title"), names.contains("start_time") {
+            return try hevy(rows, names: names, timeZone: timeZone)
+        }
+        throw TextFormatError(line: 1, "not a Strong or Hevy export: the header has neither \"Exercise Name\" and \"Set Order\" nor \"exercise_title\" and \"start_time\"")
+    }
+
+    static func column(_ names: [String], _ candidates: String...) -> Int? {
+        for candidate in candidates { if let i = names.firstIndex(of: candidate) { return i } }
+        return nil
+    }
+
+    static func formatter(_ format: String, _ timeZone: TimeZone) -> DateFormatter {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = timeZone
+        formatter.dateFormat = format
+        return formatter
+    }
+
+    static func number(_ text: String) -> Double? {
+        let trimmed = text.strengthTrimmed.replacingOccurrences(of: ",", with: ".")
+        guard !trimmed.isEmpty else { return 0 }
+        guard let value = Double(trimmed), value.isFinite else { return nil }
+        return value
+    }
+
+    static func reps(_ text: String, line: Int) throws(TextFormatError) -> Int? {
+        let trimmed = text.strengthTrimmed
+        guard !trimmed.isEmpty else { return nil }
+        guard let value = Double(trimmed), value.isFinite, value >= 0, value <= 10_000, value == value.rounded() else {
+            throw TextFormatError(line: line, "reps \"\(trimmed.prefix(20))\" is not a whole number from 0 to 10000")
+        }
+        return Int(value)
+    }
+
+    static func weight(_ text: String, pounds: Bool, line: Int) throws(TextFormatError) -> Double {
+        guard let value = number(text), value >= 0, value <= 2000 else {
+            throw TextFormatError(line: line, "weight \"\(text.strengthTrimmed.prefix(20))\" is not a number from 0 to 2000")
+        }
+        return pounds ? BodyMass.kilograms(fromPounds: value) : value
+    }
+
+    /// "1h 5m", "45m", "3600" (seconds), "01:05:00".
+    static func duration(_ text: String) -> Double? {
+        let t = text.strengthTrimmed.lowercased()
+        if t.isEmpty { return nil }
+        if let seconds = Double(t), seconds.isFinite, seconds >= 0 { return seconds }
+        if t.contains(":") {
+            let parts = t.split(separator: ":").compactMap { Double($0) }
+            guard parts.count == 3 else { return nil }
+            return parts[0] * 3600 + parts[1] * 60 + parts[2]
+        }
+        var total = 0.0, digits = "", found = false
+        for c in t {
+            if c.isNumber { digits.append(c); continue }
+            guard let value = Double(digits) else { digits = ""; continue }
+            switch c {
+            case "h": total += value * 3600; found = true
+            case "m": total += value * 60; found = true
+            case "s": total += value; found = true
+            default: break
+            }
+            digits = ""
+        }
+        return found ? total : nil
+    }
+
+    struct Builder {
+        var order = [String]()
+        var sessions = [String: ImportedLiftingSession]()
+
+        mutating func add(key: String, make: () -> ImportedLiftingSession, exercise: String, set: ImportedLiftingSession.Set) {
+            if sessions[key] == nil { sessions[key] = make(); order.append(key) }
+            if let i = sessions[key]?.exercises.lastIndex(where: { $0.name == exercise }), i == (sessions[key]?.exercises.count ?? 0) - 1 {
+                sessions[key]?.exercises[i].sets.append(set)
+            } else {
+                sessions[key]?.exercises.append(.init(name: exercise, sets: [set]))
+            }
+        }
+
+        var result: [ImportedLiftingSession] { order.compactMap { sessions[$0] }.sorted { $0.startedAt < $1.startedAt } }
+    }
+
+    static func strong(_ rows: [DelimitedText.Row], names: [String], timeZone: TimeZone, poundsByDefault: Bool) throws(TextFormatError) -> LiftingLogImport {
+        guard let date = column(names, "date"), let exercise = column(names, "exercise name"), let order = column(names, "set order"),
+              let weightColumn = column(names, "weight"), let repsColumn = column(names, "reps") else {
+            throw TextFormatError(line: 1, "a Strong export needs the columns Date, Exercise Name, Set Order, Weight and Reps")
+        }
+        let name = column(names, "workout name"), durationColumn = column(names, "duration", "workout duration")
+        let unit = column(names, "weight unit"), notes = column(names, "workout notes")
+        let parse = formatter("yyyy-MM-dd HH:mm:ss", timeZone)
+        var builder = Builder(), skipped = [String]()
+        for row in rows.dropFirst() {
+            func field(_ i: Int?) -> String { i.flatMap { $0 < row.fields.count ? row.fields[$0] : nil } ?? "" }
+            if row.fields.allSatisfy({ $0.strengthTrimmed.isEmpty }) { continue }
+            let setOrder = field(order).strengthTrimmed
+            if setOrder.lowercased().hasPrefix("rest") { skipped.append("line \(row.line): a rest timer row"); continue }
+            guard let start = parse.date(from: field(date).strengthTrimmed) else {
+                throw TextFormatError(line: row.line, "Date \"\(field(date).prefix(30))\" is not yyyy-MM-dd HH:mm:ss")
+            }
+            let exerciseName = field(exercise).strengthTrimmed
+            guard !exerciseName.isEmpty else { throw TextFormatError(line: row.line, "Exercise Name is empty") }
+            let pounds = unit.map { field($0).strengthTrimmed.lowercased().hasPrefix("lb") } ?? poundsByDefault
+            let kind = switch setOrder.uppercased() { case "W": "warmup"; case "D": "dropset"; case "F": "failure"; default: "normal" }
+            let set = ImportedLiftingSession.Set(
+                reps: try reps(field(repsColumn), line: row.line), weightKilograms: try weight(field(weightColumn), pounds: pounds, line: row.line), kind: kind)
+            let key = field(date).strengthTrimmed + "\u{1}" + field(name)
+            builder.add(key: key, make: {
+                ImportedLiftingSession(
+                    name: field(name).strengthTrimmed.isEmpty ? "Strong workout" : field(name).strengthTrimmed, startedAt: start,
+                    durationSeconds: duration(field(durationColumn)), notes: field(notes).strengthTrimmed.isEmpty ? nil : field(notes).strengthTrimmed, exercises: [])
+            }, exercise: exerciseName, set: set)
+        }
+        return LiftingLogImport(source: "strong", sessions: builder.result, skipped: skipped)
+    }
+
+    static func hevy(_ rows: [DelimitedText.Row], names: [String], timeZone: TimeZone) throws(TextFormatError) -> LiftingLogImport {
+        guard let start = column(names, "start_time"), let exercise = column(names, "exercise_title"), let repsColumn = column(names, "reps") else {
+            throw TextFormatError(line: 1, "a Hevy export needs the columns start_time, exercise_title and reps")
+        }
+        let kilograms = column(names, "weight_kg"), pounds = column(names, "weight_lbs")
+        guard kilograms != nil || pounds != nil else { throw TextFormatError(line: 1, "a Hevy export needs weight_kg or weight_lbs") }
+        let title = column(names, "title"), end = column(names, "end_time"), type = column(names, "set_type"), description = column(names, "description")
+        let parse = formatter("d MMM yyyy, HH:mm", timeZone)
+        let iso = formatter("yyyy-MM-dd HH:mm:ss", timeZone)
+        var builder = Builder()
+        for row in rows.dropFirst() {
+            func field(_ i: Int?) -> String { i.flatMap { $0 < row.fields.count ? row.fields[$0] : nil } ?? "" }
+            if row.fields.allSatisfy({ $0.strengthTrimmed.isEmpty }) { continue }
+            let startText = field(start).strengthTrimmed
+            guard let started = parse.date(from: startText) ?? iso.date(from: startText) else {
+                throw TextFormatError(line: row.line, "start_time \"\(startText.prefix(30))\" is not like \"19 Aug 2023, 09:01\"")
+            }
+            let ended = parse.date(from: field(end).strengthTrimmed) ?? iso.date(from: field(end).strengthTrimmed)
+            let exerciseName = field(exercise).strengthTrimmed
+            guard !exerciseName.isEmpty else { throw TextFormatError(line: row.line, "exercise_title is empty") }
+            let weightText = kilograms.map { field($0) } ?? field(pounds)
+            let set = ImportedLiftingSession.Set(
+                reps: try reps(field(repsColumn), line: row.line),
+                weightKilograms: try weight(weightText, pounds: kilograms == nil, line: row.line),
+                kind: field(type).strengthTrimmed.isEmpty ? "normal" : field(type).strengthTrimmed.lowercased())
+            builder.add(key: startText + "\u{1}" + field(title), make: {
+                ImportedLiftingSession(
+                    name: field(title).strengthTrimmed.isEmpty ? "Hevy workout" : field(title).strengthTrimmed, startedAt: started,
+                    durationSeconds: ended.map { max(0, $0.timeIntervalSince(started)) },
+                    notes: field(description).strengthTrimmed.isEmpty ? nil : field(description).strengthTrimmed, exercises: [])
+            }, exercise: exerciseName, set: set)
+        }
+        return LiftingLogImport(source: "hevy", sessions: builder.result, skipped: [])
+    }
+}
+
+/// RFC 4180 rows: quoted fields may hold the separator, doubled quotes and line breaks. The
+/// separator is the header line's most frequent of `,` `;` and tab. A dozen lines of our own
+/// rather than a dependency: the import reads one file per request, small by any measure.
+public enum DelimitedText {
+    public struct Row: Sendable, Hashable {
+        public var line: Int
+        public var fields: [String]
+    }
+
+    public static func rows(_ text: String, maximumRows: Int) throws(TextFormatError) -> [Row] {
+        let body = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
+        let firstLine = body.prefix { $0 != "\n" && $0 != "\r\n" }
+        let separator: Character = [",", ";", "\t"].max { a, b in firstLine.filter { $0 == a }.count < firstLine.filter { $0 == b }.count } ?? ","
+        var rows = [Row](), fields = [String](), field = "", quoted = false, line = 1, rowLine = 1, afterQuote = false
+        var iterator = body.makeIterator()
+        while let c = iterator.next() {
+            if quoted {
+                if c == "\"" { quoted = false; afterQuote = true } else { field.append(c); if c == "\n" || c == "\r\n" { line += 1 } }
+                continue
+            }
+            switch c {
+            case "\"":
+                if afterQuote { field.append("\""); quoted = true; afterQuote = false } else if field.isEmpty { quoted = true } else { field.append(c) }
+            case separator:
+                fields.append(field); field = ""; afterQuote = false
+            case "\n", "\r\n", "\r":
+                fields.append(field); field = ""; afterQuote = false
+                rows.append(Row(line: rowLine, fields: fields)); fields = []
+                line += 1; rowLine = line
+                if rows.count > maximumRows { throw TextFormatError(line: line, "more than \(maximumRows) rows") }
+            default:
+                field.append(c); afterQuote = false
+            }
+        }
+        if quoted { throw TextFormatError(line: rowLine, "a quoted field is not closed") }
+        if !field.isEmpty || !fields.isEmpty { fields.append(field); rows.append(Row(line: rowLine, fields: fields)) }
+        return rows
+    }
+}

@@ -1,0 +1,349 @@
+import Foundation
+import HeartworkApp
+import HeartworkCore
+import HeartworkStore
+import Hummingbird
+
+/// Weights as a user wants them: kilograms (metric) or pounds (imperial); stored in kg.
+struct WeightUnit: Sendable {
+    let pounds: Bool
+    init(_ user: UserRecord) { pounds = user.units == .imperial }
+    var name: String { pounds ? "lb" : "kg" }
+    func show(_ kilograms: Double) -> Double {
+        let value = pounds ? BodyMass.pounds(fromKilograms: kilograms) : kilograms
+        return (value * 100).rounded() / 100
+    }
+    func kilograms(_ value: Double) -> Double { pounds ? BodyMass.kilograms(fromPounds: value) : value }
+}
+
+struct ExerciseResponse: ResponseEncodable {
+    struct Stats: Encodable {
+        let mostReps: Int
+        let mostWeight: Double
+        let oneRepMax: Double
+        let coldStart: Bool
+        let resetAt: Date?
+    }
+
+    let id: String
+    let name: String
+    let group: String
+    let primaryMuscle: String
+    let secondaryMuscles: [String]
+    let equipment: String
+    let bodyweight: Bool
+    let instructions: String
+    let licence: String
+    let attribution: String
+    let unit: String
+    let stats: Stats
+
+    init(_ view: StrengthService.ExerciseView, unit: WeightUnit) {
+        let e = view.exercise
+        id = e.id
+        name = e.name
+        group = e.group.rawValue
+        primaryMuscle = e.primaryMuscle
+        secondaryMuscles = e.secondaryMuscles
+        equipment = e.equipment
+        bodyweight = !e.loaded
+        instructions = e.instructions
+        licence = e.licence
+        attribution = e.attribution
+        self.unit = unit.name
+        stats = Stats(mostReps: view.stats.mostReps, mostWeight: unit.show(view.stats.mostWeightKilograms),
+                      oneRepMax: unit.show(view.stats.oneRepMaxKilograms), coldStart: view.stats.isColdStart, resetAt: view.resetAt)
+    }
+}
+
+struct ExerciseListResponse: ResponseEncodable {
+    let exercises: [ExerciseResponse]
+    let groups: [String]
+}
+
+struct ExerciseDetailResponse: ResponseEncodable {
+    struct Point: Encodable {
+        let sessionID: String
+        let date: Date
+        let estimatedOneRepMax: Double?
+    }
+
+    let exercise: ExerciseResponse
+    let progress: [Point]
+}
+
+struct RoutineResponse: ResponseEncodable {
+    struct Item: Encodable {
+        let id: String
+        let name: String
+        let group: String
+        let bodyweight: Bool
+    }
+
+    let id: String
+    let name: String
+    let goal: String
+    let description: String
+    let builtIn: Bool
+    let bodyweight: Bool
+    let groups: [String]
+    let exercises: [Item]
+
+    init(_ view: StrengthService.RoutineView, catalogue: StrengthCatalogue) {
+        id = view.template.id
+        name = view.template.name
+        goal = view.template.goal.rawValue
+        description = view.template.description
+        builtIn = view.builtIn
+        bodyweight = view.bodyweight
+        groups = view.groups.map(\.rawValue)
+        exercises = view.template.exerciseIDs.compactMap { id in
+            catalogue.exercise(id).map { Item(id: $0.id, name: $0.name, group: $0.group.rawValue, bodyweight: !$0.loaded) }
+        }
+    }
+}
+
+struct RoutineListResponse: ResponseEncodable {
+    let routines: [RoutineResponse]
+}
+
+struct SuggestionResponse: ResponseEncodable {
+    let routine: RoutineResponse?
+    let reason: String?
+    let overlapping: [String]
+}
+
+struct StrengthSessionResponse: ResponseEncodable {
+    struct Target: Encodable {
+        let reps: Int?
+        let maximum: Bool
+        let weight: Double
+    }
+
+    struct HeartRate: Encodable {
+        let peak: Int?
+        let recovery: Int?
+    }
+
+    struct SetEntry: Encodable {
+        let n: Int
+        let exerciseID: String
+        let exerciseName: String
+        let exerciseIndex: Int
+        let kind: String
+        let target: Target
+        let reps: Int?
+        let weight: Double
+        let done: Bool
+        let doneAt: Date?
+        let heartRate: HeartRate?
+    }
+
+    struct Totals: Encodable {
+        let volume: Double
+        let reps: Int
+        let sets: Int
+        let durationSeconds: Int?
+    }
+
+    let id: String
+    let routineID: String?
+    let name: String
+    let goal: String
+    let source: String
+    let unit: String
+    let sensorID: String?
+    let startedAt: Date
+    let finishedAt: Date?
+    let editableUntil: Date?
+    let review: String?
+    let enjoyment: Int?
+    let difficulty: Int?
+    let sentiment: Int?
+    let message: String?
+    let totals: Totals?
+    let heartRateSource: String?
+    let sets: [SetEntry]
+
+    init(_ view: StrengthService.SessionView, unit: WeightUnit) {
+        let s = view.session
+        id = s.id
+        routineID = s.routineID
+        name = s.name
+        goal = s.goal.rawValue
+        source = s.source
+        self.unit = unit.name
+        sensorID = s.sensorID
+        startedAt = s.startedAt
+        finishedAt = s.finishedAt
+        editableUntil = view.editableUntil
+        review = s.review
+        enjoyment = s.enjoyment
+        difficulty = s.difficulty
+        sentiment = s.sentiment
+        message = s.message
+        totals = s.finishedAt == nil ? nil : Totals(
+            volume: unit.show(s.volumeKilograms ?? 0), reps: s.totalReps ?? 0, sets: s.totalSets ?? 0, durationSeconds: s.durationSeconds.map { Int($0.rounded()) })
+        heartRateSource = view.heartRateSource
+        sets = view.sets.enumerated().map { index, set in
+            let hr = view.heartRate.flatMap { index < $0.count ? $0[index] : nil }
+            return SetEntry(
+                n: set.position, exerciseID: set.exerciseID, exerciseName: set.exerciseName, exerciseIndex: set.exerciseIndex, kind: set.kind,
+                target: Target(reps: set.prescribedReps, maximum: set.prescribedReps == nil, weight: unit.show(set.prescribedWeightKilograms)),
+                reps: set.reps, weight: unit.show(set.weightKilograms), done: set.done, doneAt: set.doneAt,
+                heartRate: hr.flatMap { $0.peak == nil ? nil : HeartRate(peak: $0.peak, recovery: $0.recovery) })
+        }
+    }
+}
+
+struct StrengthSessionSummary: Encodable {
+    let id: String
+    let name: String
+    let goal: String
+    let source: String
+    let startedAt: Date
+    let finishedAt: Date?
+    let enjoyment: Int?
+    let volume: Double?
+    let sets: Int?
+    let unit: String
+
+    init(_ s: StrengthSessionRecord, unit: WeightUnit) {
+        id = s.id
+        name = s.name
+        goal = s.goal.rawValue
+        source = s.source
+        startedAt = s.startedAt
+        finishedAt = s.finishedAt
+        enjoyment = s.enjoyment
+        volume = s.volumeKilograms.map(unit.show)
+        sets = s.totalSets
+        self.unit = unit.name
+    }
+}
+
+struct StrengthSessionListResponse: ResponseEncodable {
+    let sessions: [StrengthSessionSummary]
+}
+
+struct FinishResponse: ResponseEncodable {
+    struct Change: Encodable {
+        let exerciseID: String
+        let exerciseName: String
+        let before: Double
+        let after: Double
+    }
+
+    struct Word: Encodable {
+        let word: String
+        let value: Int
+    }
+
+    struct Motivation: Encodable {
+        let score: Int
+        let positive: Bool
+        let message: String
+        let words: [Word]
+    }
+
+    let session: StrengthSessionResponse
+    let oneRepMaxes: [Change]
+    let motivation: Motivation
+    let webhookQueued: Bool
+
+    init(_ finished: StrengthService.Finished, unit: WeightUnit) {
+        session = StrengthSessionResponse(finished.view, unit: unit)
+        oneRepMaxes = finished.changes.map { Change(exerciseID: $0.exerciseID, exerciseName: $0.exerciseName, before: unit.show($0.before), after: unit.show($0.after)) }
+        motivation = Motivation(score: finished.sentiment.score, positive: finished.sentiment.isPositive, message: finished.message,
+                                words: finished.sentiment.contributions.map { Word(word: $0.word, value: $0.value) })
+        webhookQueued = finished.webhookQueued
+    }
+}
+
+struct StrengthSettingsResponse: ResponseEncodable {
+    struct Delivery: Encodable {
+        let id: String
+        let createdAt: Date
+        let attempts: Int
+        let state: String
+        let lastError: String?
+    }
+
+    let goal: String
+    let lifestyle: String
+    let plateStepKg: Double?
+    let unit: String
+    let disclaimer: String
+    let disclaimerAcceptedAt: Date?
+    let webhookUrl: String?
+    let webhookSecret: String
+    let webhookDeliveries: [Delivery]
+
+    init(_ s: StrengthSettingsRecord, unit: WeightUnit, deliveries: [WebhookDeliveryRecord]) {
+        goal = s.goal.rawValue
+        lifestyle = s.lifestyle.rawValue
+        plateStepKg = s.plateStepKilograms
+        self.unit = unit.name
+        disclaimer = StrengthService.disclaimer
+        disclaimerAcceptedAt = s.disclaimerAcceptedAt
+        webhookUrl = s.webhookURL
+        webhookSecret = s.webhookSecret
+        webhookDeliveries = deliveries.map {
+            Delivery(id: $0.id, createdAt: $0.createdAt, attempts: $0.attempts,
+                     state: $0.deliveredAt != nil ? "delivered" : ($0.givenUpAt != nil ? "given-up" : "pending"), lastError: $0.lastError)
+        }
+    }
+}
+
+struct NutritionResponse: ResponseEncodable {
+    struct Inputs: Encodable {
+        let sex: String?
+        let ageYears: Int?
+        let heightMeters: Double?
+        let weightKg: Double?
+    }
+
+    let goal: String
+    let lifestyle: String
+    let inputs: Inputs
+    let missing: [String]
+    let totalEnergyExpenditure: Double?
+    let calories: Double?
+    let proteinGrams: Int?
+    let fatGrams: Int?
+    let carbohydrateGrams: Int?
+
+    init(_ view: StrengthService.NutritionView) {
+        goal = view.goal.rawValue
+        lifestyle = view.lifestyle.rawValue
+        inputs = Inputs(sex: view.sex?.rawValue, ageYears: view.ageYears, heightMeters: view.heightMeters, weightKg: view.weightKilograms)
+        missing = view.missing
+        totalEnergyExpenditure = view.targets.map { ($0.totalEnergyExpenditure * 10000).rounded() / 10000 }
+        calories = view.targets.map { ($0.calories * 10000).rounded() / 10000 }
+        proteinGrams = view.targets?.proteinGrams
+        fatGrams = view.targets?.fatGrams
+        carbohydrateGrams = view.targets?.carbohydrateGrams
+    }
+}
+
+struct ImportResponse: ResponseEncodable {
+    let source: String
+    let imported: Int
+    let duplicates: Int
+    let mapped: [String: String]
+    let unmapped: [String: Int]
+    let skippedRows: [String]
+    let seededOneRepMaxes: [String: Double]
+    let unit: String
+
+    init(_ summary: StrengthService.ImportSummary, unit: WeightUnit) {
+        source = summary.source
+        imported = summary.imported
+        duplicates = summary.duplicates
+        mapped = summary.mapped
+        unmapped = summary.unmapped
+        skippedRows = summary.skippedRows
+        seededOneRepMaxes = summary.seeded.mapValues(unit.show)
+        self.unit = unit.name
+    }
+}

@@ -1,0 +1,470 @@
+import Foundation
+import HeartworkApp
+import HeartworkCharts
+import HeartworkCore
+import HeartworkStore
+import Hummingbird
+
+/// Pocket PT in the web app (issue 12): the strength hub with today's suggestion and the
+/// routines (`/strength`), the exercise library, routine editing, the session screen (phone
+/// first: every set's weight and reps editable, one tap to mark it done), history with a
+/// calendar, nutrition, settings, the disclaimer and the Strong/Hevy import. Forms work
+/// without JavaScript; app.js saves set edits in place when it runs.
+struct WebStrengthPages {
+    let services: HeartworkServices
+    let pages: PageRenderer
+
+    struct RoutineForm: Decodable { let name: String?, goal: String?, description: String?, order: String?, exercises: [String]? }
+    struct StartForm: Decodable { let routine: String?, sensor: String? }
+    struct SetForm: Decodable { let reps: String?, weight: String?, done: String? }
+    struct FinishForm: Decodable { let review: String?, enjoyment: String?, difficulty: String? }
+    struct SettingsForm: Decodable { let goal: String?, lifestyle: String?, plateStep: String?, webhookUrl: String?, next: String? }
+    struct ImportForm: Decodable { let csv: String? }
+
+    var strength: StrengthService { services.strength }
+
+    func register(on router: RouterGroup<AuthenticatedContext>) {
+        router.get("strength") { request, context in try await hub(request, context) }
+        router.get("strength/disclaimer") { request, context -> Response in
+            let settings = try await strength.settings(for: context.user)
+            return pages.page("strength-disclaimer", title: "Before you lift", values: [
+                "disclaimer": StrengthService.disclaimer, "accepted": settings.disclaimerAcceptedAt != nil,
+                "next": SafeRedirect.next(request.uri.queryParameters.get("next").map { String($0) }),
+            ], request: request, identity: context.identity)
+        }
+        router.post("strength/disclaimer") { request, context -> Response in
+            struct Form: Decodable { let next: String? }
+            let form = try await WebForm.decode(Form.self, from: request)
+            _ = try await strength.updateSettings(.init(acceptDisclaimer: true), for: context.user)
+            return pages.redirect(to: SafeRedirect.next(form.next ?? "/strength"))
+        }
+        router.get("strength/exercises") { request, context -> Response in
+            let text = request.uri.queryParameters.get("group").map { String($0) }
+            let group = text.flatMap { t in MuscleGroup.allCases.first { $0.rawValue.lowercased() == t.lowercased() } }
+            let unit = WeightUnitLabel(context.user)
+            let list = try await strength.exercises(for: context.user, group: group)
+            return pages.page("strength-exercises", title: "Exercise library", values: [
+                "groups": [["name": "All", "href": "/strength/exercises", "current": group == nil]]
+                    + MuscleGroup.displayOrder.map { ["name": $0.rawValue, "href": "/strength/exercises?group=\($0.rawValue)", "current": group == $0] },
+                "groupName": group?.rawValue ?? "All",
+                "count": list.count,
+                "exercises": list.map { view in
+                    ["id": view.exercise.id, "name": view.exercise.name, "group": view.exercise.group.rawValue, "equipment": view.exercise.equipment,
+                     "bodyweight": !view.exercise.loaded, "cold": view.stats.isColdStart,
+                     "oneRepMax": view.exercise.loaded ? unit.text(view.stats.oneRepMaxKilograms) : "",
+                     "mostReps": view.stats.mostReps] as [String: Any]
+                },
+            ], request: request, identity: context.identity)
+        }
+        router.get("strength/exercises/:exerciseID") { request, context -> Response in
+            let (view, progress) = try await strength.exercise(try context.parameters.require("exerciseID"), for: context.user)
+            let unit = WeightUnitLabel(context.user)
+            let zone = TimeZones.zone(context.user.timeZone)
+            let e = view.exercise
+            return pages.page("strength-exercise", title: e.name, values: [
+                "id": e.id, "name": e.name, "group": e.group.rawValue, "primary": e.primaryMuscle, "secondary": e.secondaryMuscles.joined(separator: ", "),
+                "hasSecondary": !e.secondaryMuscles.isEmpty, "equipment": e.equipment, "bodyweight": !e.loaded, "instructions": e.instructions,
+                "licence": e.licence, "attribution": e.attribution, "cold": view.stats.isColdStart,
+                "oneRepMax": unit.text(view.stats.oneRepMaxKilograms), "mostWeight": unit.text(view.stats.mostWeightKilograms), "mostReps": view.stats.mostReps,
+                "resetAt": view.resetAt.map { Formatting.dateTime($0, zone: zone) } ?? "", "wasReset": view.resetAt != nil,
+                "chart": progressChart(progress, unit: unit) ?? "", "hasChart": progress.contains { $0.estimatedOneRepMax != nil },
+                "history": progress.reversed().prefix(20).map { point in
+                    ["date": Formatting.day(point.date, zone: zone), "session": point.sessionID,
+                     "best": point.bestSet.map { "\($0.reps ?? 0) × \(unit.text($0.weightKilograms))" } ?? "—",
+                     "estimate": point.estimatedOneRepMax.map { unit.text($0) } ?? "—"] as [String: Any]
+                },
+                "hasHistory": !progress.isEmpty,
+            ], request: request, identity: context.identity)
+        }
+        router.post("strength/exercises/:exerciseID/reset") { _, context -> Response in
+            let id = try context.parameters.require("exerciseID")
+            _ = try await strength.reset(id, for: context.user)
+            return pages.redirect(to: "/strength/exercises/\(id)", notice: .exerciseReset)
+        }
+
+        router.get("strength/routines/new") { request, context -> Response in
+            try await routineForm(request, context, routine: nil)
+        }
+        router.post("strength/routines") { request, context -> Response in
+            let form = try await WebForm.decode(RoutineForm.self, from: request)
+            do {
+                let routine = try await strength.createRoutine(try input(form), for: context.user)
+                return pages.redirect(to: "/strength/routines/\(routine.template.id)", notice: .routineSaved)
+            } catch let error as AppError where error.kind == .invalid || error.kind == .conflict {
+                return try await routineForm(request, context, routine: nil, form: form, error: error)
+            }
+        }
+        router.get("strength/routines/:routineID") { request, context -> Response in
+            let routine = try await strength.routine(try context.parameters.require("routineID"), for: context.user)
+            let settings = try await strength.settings(for: context.user)
+            let sensors = try await services.live.sensors(of: context.user)
+            let catalogue = strength.catalogue
+            return pages.page("strength-routine", title: routine.template.name, values: [
+                "id": routine.template.id, "name": routine.template.name, "goal": routine.template.goal.displayName,
+                "description": routine.template.description, "builtIn": routine.builtIn, "bodyweight": routine.bodyweight,
+                "groups": routine.groups.map(\.rawValue).joined(separator: ", "),
+                "exercises": routine.template.exerciseIDs.enumerated().compactMap { i, id in
+                    catalogue.exercise(id).map { ["n": i + 1, "id": $0.id, "name": $0.name, "group": $0.group.rawValue] as [String: Any] }
+                },
+                "accepted": settings.disclaimerAcceptedAt != nil,
+                "sensors": sensors.map { ["id": $0.id, "name": $0.name ?? $0.address] }, "hasSensors": !sensors.isEmpty,
+            ], request: request, identity: context.identity)
+        }
+        router.get("strength/routines/:routineID/edit") { request, context -> Response in
+            let routine = try await strength.routine(try context.parameters.require("routineID"), for: context.user)
+            guard !routine.builtIn else { throw AppError(.forbidden, "built-in routines cannot be changed; create your own") }
+            return try await routineForm(request, context, routine: routine)
+        }
+        router.post("strength/routines/:routineID") { request, context -> Response in
+            let id = try context.parameters.require("routineID")
+            let form = try await WebForm.decode(RoutineForm.self, from: request)
+            do {
+                _ = try await strength.updateRoutine(id, try input(form), for: context.user)
+                return pages.redirect(to: "/strength/routines/\(id)", notice: .routineSaved)
+            } catch let error as AppError where error.kind == .invalid || error.kind == .conflict {
+                return try await routineForm(request, context, routine: try await strength.routine(id, for: context.user), form: form, error: error)
+            }
+        }
+        router.post("strength/routines/:routineID/delete") { _, context -> Response in
+            try await strength.deleteRoutine(try context.parameters.require("routineID"), for: context.user)
+            return pages.redirect(to: "/strength", notice: .routineDeleted)
+        }
+        router.post("strength/routines/:routineID/move/:direction") { _, context -> Response in
+            let id = try context.parameters.require("routineID")
+            let own = try await strength.routines(for: context.user).filter { !$0.builtIn }.map(\.template.id)
+            guard var index = own.firstIndex(of: id) else { throw AppError.notFound("routine") }
+            var order = own
+            let up = try context.parameters.require("direction") == "up"
+            let target = up ? index - 1 : index + 1
+            if order.indices.contains(target) {
+                order.swapAt(index, target)
+                index = target
+            }
+            _ = try await strength.reorderRoutines(order, for: context.user)
+            return pages.redirect(to: "/strength#yours")
+        }
+
+        router.post("strength/sessions") { request, context -> Response in
+            let form = try await WebForm.decode(StartForm.self, from: request)
+            let settings = try await strength.settings(for: context.user)
+            guard settings.disclaimerAcceptedAt != nil else {
+                return pages.redirect(to: "/strength/disclaimer?next=/strength/routines/\(form.routine ?? "")")
+            }
+            let view = try await strength.start(routineID: form.routine ?? "", sensorID: WebForm.nonEmpty(form.sensor), for: context.user)
+            return pages.redirect(to: "/strength/sessions/\(view.session.id)")
+        }
+        router.get("strength/sessions/:sessionID") { request, context -> Response in
+            try await sessionPage(request, context, id: try context.parameters.require("sessionID"))
+        }
+        router.post("strength/sessions/:sessionID/sets/:n") { request, context -> Response in
+            let id = try context.parameters.require("sessionID")
+            guard let n = Int(try context.parameters.require("n")) else { throw AppError.notFound("set") }
+            let form = try await WebForm.decode(SetForm.self, from: request)
+            let unit = WeightUnitLabel(context.user)
+            var change = StrengthService.SetChange()
+            do {
+                if let text = WebForm.nonEmpty(form.reps) {
+                    guard let reps = Int(text) else { throw AppError.invalid("reps are a whole number", field: "reps") }
+                    change.reps = .set(reps)
+                }
+                if let weight = try WebForm.number(form.weight, field: "weight") { change.weightKilograms = unit.kilograms(weight) }
+                if let done = form.done { change.done = done == "1" || done == "true" }
+                _ = try await strength.logSet(id, number: n, change, for: context.user)
+            } catch let error as AppError where error.kind == .invalid || error.kind == .conflict {
+                return try await sessionPage(request, context, id: id, error: error)
+            }
+            return pages.redirect(to: "/strength/sessions/\(id)#set-\(n)")
+        }
+        router.post("strength/sessions/:sessionID/finish") { request, context -> Response in
+            let id = try context.parameters.require("sessionID")
+            let form = try await WebForm.decode(FinishForm.self, from: request)
+            do {
+                _ = try await strength.finish(
+                    id, review: form.review ?? "", enjoyment: Int(form.enjoyment ?? "") ?? 0, difficulty: Int(form.difficulty ?? "") ?? 0, for: context.user)
+            } catch let error as AppError where error.kind == .invalid || error.kind == .conflict {
+                return try await sessionPage(request, context, id: id, error: error)
+            }
+            return pages.redirect(to: "/strength/sessions/\(id)#result")
+        }
+        router.get("strength/history") { request, context in try await history(request, context) }
+        router.get("strength/settings") { request, context in try await settingsPage(request, context) }
+        router.post("strength/settings") { request, context -> Response in
+            let form = try await WebForm.decode(SettingsForm.self, from: request)
+            var changes = StrengthService.SettingsChanges()
+            changes.goal = form.goal.flatMap(StrengthGoal.init(rawValue:))
+            changes.lifestyle = form.lifestyle.flatMap(Lifestyle.init(rawValue:))
+            do {
+                if let step = form.plateStep {
+                    changes.plateStepKilograms = try WebForm.number(step, field: "plateStep").map { .set($0) } ?? .clear
+                }
+                if let url = form.webhookUrl { changes.webhookURL = WebForm.nonEmpty(url).map { .set($0) } ?? .clear }
+                _ = try await strength.updateSettings(changes, for: context.user)
+            } catch let error as AppError where error.kind == .invalid {
+                return try await settingsPage(request, context, error: error)
+            }
+            return pages.redirect(to: SafeRedirect.next(form.next ?? "/strength/settings"), notice: .settingsSaved)
+        }
+        router.post("strength/settings/secret") { _, context -> Response in
+            _ = try await strength.updateSettings(.init(newWebhookSecret: true), for: context.user)
+            return pages.redirect(to: "/strength/settings#webhook", notice: .settingsSaved)
+        }
+        router.get("strength/import") { request, context -> Response in
+            pages.page("strength-import", title: "Import from Strong or Hevy", values: [:], request: request, identity: context.identity)
+        }
+        router.post("strength/import") { request, context -> Response in
+            let form = try await WebForm.decode(ImportForm.self, from: request)
+            do {
+                let summary = try await strength.importLog(form.csv ?? "", for: context.user)
+                return pages.page("strength-import", title: "Import from Strong or Hevy", values: [
+                    "done": true, "source": summary.source == "strong" ? "Strong" : "Hevy", "imported": summary.imported, "duplicates": summary.duplicates,
+                    "mapped": summary.mapped.sorted { $0.key < $1.key }.map { ["from": $0.key, "to": strength.catalogue.exercise($0.value)?.name ?? $0.value] },
+                    "hasMapped": !summary.mapped.isEmpty,
+                    "unmapped": summary.unmapped.sorted { $0.key < $1.key }.map { ["name": $0.key, "sets": $0.value] as [String: Any] },
+                    "hasUnmapped": !summary.unmapped.isEmpty, "skipped": summary.skippedRows, "hasSkipped": !summary.skippedRows.isEmpty,
+                ], request: request, identity: context.identity)
+            } catch let error as AppError where error.kind == .invalid {
+                var values = PageRenderer.formErrors(error)
+                values["csv"] = String((form.csv ?? "").prefix(200_000))
+                return pages.page("strength-import", title: "Import from Strong or Hevy", values: values, request: request, identity: context.identity, status: .unprocessableContent)
+            }
+        }
+        router.get("nutrition") { request, context -> Response in
+            let view = try await strength.nutrition(for: context.user)
+            let labels = ["sex": "sex", "dateOfBirth": "date of birth", "height": "height", "weight": "weight"]
+            var values: [String: Any] = [
+                "goals": StrengthGoal.allCases.map { ["value": $0.rawValue, "label": $0.displayName, "selected": $0 == view.goal] },
+                "lifestyles": Lifestyle.allCases.map { ["value": $0.rawValue, "label": $0.displayName, "selected": $0 == view.lifestyle] },
+                "goal": view.goal.displayName, "lifestyle": view.lifestyle.displayName,
+                "missing": view.missing.map { labels[$0] ?? $0 }.joined(separator: ", "), "hasMissing": !view.missing.isEmpty,
+            ]
+            if let t = view.targets {
+                let energy = t.proteinGrams * 4 + t.fatGrams * 9 + t.carbohydrateGrams * 4
+                func share(_ kcal: Int) -> Int { energy > 0 ? Int((Double(kcal) / Double(energy) * 100).rounded()) : 0 }
+                values["targets"] = [
+                    "calories": Int(t.calories.rounded()), "tee": Int(t.totalEnergyExpenditure.rounded()),
+                    "protein": t.proteinGrams, "fat": t.fatGrams, "carbs": t.carbohydrateGrams,
+                    "proteinShare": share(t.proteinGrams * 4), "fatShare": share(t.fatGrams * 9), "carbShare": share(t.carbohydrateGrams * 4),
+                    "adjustment": view.goal == .weightLoss ? "− \(Int(((view.weightKilograms ?? 0) * 7.5).rounded())) kcal for weight loss (7.5 kcal per kg of body weight)"
+                        : (view.goal == .massGain ? "+ 15 % for mass gain" : "no adjustment for maintenance"),
+                    "inputs": "\(view.sex?.rawValue ?? "") · \(view.ageYears ?? 0) years · \(Formatting.height(view.heightMeters, units: context.user.units)) · \(Formatting.weight(view.weightKilograms, units: context.user.units))",
+                ] as [String: Any]
+            }
+            return pages.page("nutrition", title: "Nutrition", values: values, request: request, identity: context.identity)
+        }
+    }
+
+    // MARK: pages
+
+    func hub(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
+        let user = context.user
+        let settings = try await strength.settings(for: user)
+        let routines = try await strength.routines(for: user)
+        let recent = try await strength.sessions(for: user, page: Page(limit: 5))
+        let zone = TimeZones.zone(user.timeZone)
+        let suggestion = try await strength.suggestion(for: user)
+        func card(_ r: StrengthService.RoutineView) -> [String: Any] {
+            ["id": r.template.id, "name": r.template.name, "groups": r.groups.map(\.rawValue).joined(separator: " · "),
+             "count": r.template.exerciseIDs.count, "bodyweight": r.bodyweight, "description": r.template.description]
+        }
+        let own = routines.filter { !$0.builtIn }
+        let builtIn = routines.filter(\.builtIn)
+        let sections: [[String: Any]] = StrengthGoal.allCases.map { goal in
+            ["title": goal.displayName, "routines": builtIn.filter { $0.template.goal == goal && !$0.bodyweight }.map(card)]
+        } + [["title": "Bodyweight (no equipment)", "routines": builtIn.filter(\.bodyweight).map(card)]]
+        let open = recent.first { $0.finishedAt == nil && $0.source == "heartwork" }
+        return pages.page("strength", title: "Strength", values: [
+            "accepted": settings.disclaimerAcceptedAt != nil, "goal": settings.goal.displayName,
+            "suggestion": suggestion.map { ["id": $0.routine.template.id, "name": $0.routine.template.name, "reason": $0.reason,
+                                            "groups": $0.routine.groups.map(\.rawValue).joined(separator: " · ")] as [String: Any] } as Any,
+            "hasSuggestion": suggestion != nil,
+            "open": open.map { ["id": $0.id, "name": $0.name, "started": Formatting.dateTime($0.startedAt, zone: zone)] } as Any,
+            "hasOpen": open != nil,
+            "own": own.enumerated().map { i, r in card(r).merging(["first": i == 0, "last": i == own.count - 1]) { a, _ in a } },
+            "hasOwn": !own.isEmpty, "sections": sections,
+            "recent": recent.filter { $0.finishedAt != nil }.map { s in
+                ["id": s.id, "name": s.name, "date": Formatting.day(s.startedAt, zone: zone), "stars": stars(s.enjoyment ?? 0)]
+            },
+        ], request: request, identity: context.identity)
+    }
+
+    func stars(_ n: Int) -> String { String(repeating: "★", count: max(0, min(5, n))) + String(repeating: "☆", count: 5 - max(0, min(5, n))) }
+
+    func input(_ form: RoutineForm) throws -> StrengthService.RoutineInput {
+        guard let goal = form.goal.flatMap(StrengthGoal.init(rawValue:)) else {
+            throw AppError.invalid("choose the goal the routine serves", field: "goal")
+        }
+        let ordered = (form.order ?? "").split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let ids = ordered.isEmpty ? (form.exercises ?? []) : ordered
+        return .init(name: form.name ?? "", goal: goal, description: form.description ?? "", exerciseIDs: ids)
+    }
+
+    func routineForm(_ request: Request, _ context: AuthenticatedContext, routine: StrengthService.RoutineView?, form: RoutineForm? = nil, error: AppError? = nil) async throws -> Response {
+        var values = error.map(PageRenderer.formErrors) ?? [:]
+        let chosen: [String] = form.map { (try? input($0).exerciseIDs) ?? ($0.exercises ?? []) } ?? routine?.template.exerciseIDs ?? []
+        let goal = form?.goal ?? routine?.template.goal.rawValue ?? StrengthGoal.muscleMaintenance.rawValue
+        values["editing"] = routine != nil
+        values["id"] = routine?.template.id ?? ""
+        values["name"] = form?.name ?? routine?.template.name ?? ""
+        values["description"] = form?.description ?? routine?.template.description ?? ""
+        values["order"] = chosen.joined(separator: ",")
+        values["goals"] = StrengthGoal.allCases.map { ["value": $0.rawValue, "label": $0.displayName, "selected": $0.rawValue == goal] }
+        values["groups"] = MuscleGroup.displayOrder.map { group in
+            ["name": group.rawValue, "exercises": strength.catalogue.exercises.filter { $0.group == group }.map { e in
+                ["id": e.id, "name": e.name, "equipment": e.equipment, "checked": chosen.contains(e.id),
+                 "position": (chosen.firstIndex(of: e.id) ?? -1) + 1] as [String: Any]
+            }] as [String: Any]
+        }
+        values["chosen"] = chosen.enumerated().compactMap { i, id in strength.catalogue.exercise(id).map { ["n": i + 1, "name": $0.name] as [String: Any] } }
+        return pages.page("strength-routine-form", title: routine == nil ? "New routine" : "Edit \(routine?.template.name ?? "routine")",
+                          values: values, request: request, identity: context.identity, status: error == nil ? .ok : .unprocessableContent)
+    }
+
+    func sessionPage(_ request: Request, _ context: AuthenticatedContext, id: String, error: AppError? = nil) async throws -> Response {
+        let view = try await strength.session(id, for: context.user)
+        let unit = WeightUnitLabel(context.user)
+        let zone = TimeZones.zone(context.user.timeZone)
+        var values = error.map(PageRenderer.formErrors) ?? [:]
+        let s = view.session
+        var blocks = [[String: Any]]()
+        var current = -1
+        for (index, set) in view.sets.enumerated() {
+            if set.exerciseIndex != current {
+                current = set.exerciseIndex
+                let exercise = strength.catalogue.exercise(set.exerciseID)
+                blocks.append(["name": set.exerciseName, "exerciseID": set.exerciseID, "known": exercise != nil,
+                               "group": exercise?.group.rawValue ?? "", "bodyweight": exercise?.loaded == false, "sets": [[String: Any]]()])
+            }
+            let hr = view.heartRate.flatMap { index < $0.count ? $0[index] : nil }
+            var entry: [String: Any] = [
+                "n": set.position, "sessionID": s.id, "reps": set.reps.map(String.init) ?? "", "maximum": set.prescribedReps == nil,
+                "weight": unit.number(set.weightKilograms), "done": set.done, "kind": set.kind, "warmup": set.kind == "warmup",
+                "target": (set.prescribedReps.map { "\($0)" } ?? "max") + (set.prescribedWeightKilograms > 0 ? " × \(unit.text(set.prescribedWeightKilograms))" : ""),
+                "hasHeartRate": hr?.peak != nil, "peak": hr?.peak ?? 0, "recovery": hr?.recovery.map { "−\($0)" } ?? "—",
+            ]
+            entry["setLabel"] = "Set \(set.position)"
+            if var last = blocks.popLast() {
+                var sets = last["sets"] as? [[String: Any]] ?? []
+                entry["index"] = sets.count + 1
+                sets.append(entry)
+                last["sets"] = sets
+                blocks.append(last)
+            }
+        }
+        let finished = s.finishedAt != nil
+        let editable = !finished || (view.editableUntil.map { Date() <= $0 } ?? false)
+        values.merge([
+            "id": s.id, "name": s.name, "goal": s.goal.displayName, "unit": unit.name, "started": Formatting.dateTime(s.startedAt, zone: zone),
+            "startedAt": Int(s.startedAt.timeIntervalSince1970 * 1000), "finished": finished, "editable": editable, "blocks": blocks,
+            "source": s.source == "heartwork" ? "" : (s.source == "strong" ? "Imported from Strong" : "Imported from Hevy"),
+            "imported": s.source != "heartwork",
+            "hasHeartRate": view.heartRate != nil,
+            "heartRateSource": view.heartRateSource.map { $0 == "sensor" ? "from your strap" : "from your uploaded workout" } ?? "",
+            "editableUntil": view.editableUntil.map { Formatting.dateTime($0, zone: zone) } ?? "",
+        ]) { _, b in b }
+        if finished {
+            values["result"] = [
+                "duration": Formatting.duration(Int((s.durationSeconds ?? 0).rounded())), "volume": unit.text(s.volumeKilograms ?? 0),
+                "reps": s.totalReps ?? 0, "sets": s.totalSets ?? 0, "message": s.message ?? "", "hasMessage": !(s.message ?? "").isEmpty,
+                "review": s.review ?? "", "hasReview": !(s.review ?? "").isEmpty,
+                "enjoyment": stars(s.enjoyment ?? 0), "difficulty": stars(s.difficulty ?? 0), "score": s.sentiment ?? 0,
+            ] as [String: Any]
+        }
+        values["ratings"] = (0...5).map { ["value": $0, "label": $0 == 0 ? "0" : String(repeating: "★", count: $0)] }
+        return pages.page("strength-session", title: s.name, values: values, request: request, identity: context.identity,
+                          status: error == nil ? .ok : .unprocessableContent)
+    }
+
+    func history(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
+        let zone = TimeZones.zone(context.user.timeZone)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let now = Date()
+        var month = calendar.dateComponents([.year, .month], from: now)
+        if let text = request.uri.queryParameters.get("month") {
+            let parts = text.split(separator: "-").compactMap { Int($0) }
+            guard parts.count == 2, (1970...9999).contains(parts[0]), (1...12).contains(parts[1]) else {
+                throw Problem.badRequest("month is YYYY-MM, such as 2026-11", field: "month")
+            }
+            month = DateComponents(year: parts[0], month: parts[1])
+        }
+        guard let start = calendar.date(from: month), let end = calendar.date(byAdding: .month, value: 1, to: start),
+              let previous = calendar.date(byAdding: .month, value: -1, to: start) else { throw Problem.badRequest("month is out of range", field: "month") }
+        let inMonth = try await strength.sessions(for: context.user, from: start, to: end, page: Page(limit: 100))
+        let selected = request.uri.queryParameters.get("day").flatMap { Int($0) }
+        var byDay = [Int: [StrengthSessionRecord]]()
+        for s in inMonth { byDay[calendar.component(.day, from: s.startedAt), default: []].append(s) }
+        let days = calendar.range(of: .day, in: .month, for: start)?.count ?? 30
+        let lead = (calendar.component(.weekday, from: start) + 5) % 7  // Monday first
+        let today = calendar.dateComponents([.year, .month, .day], from: now)
+        let label = "\(month.year ?? 0)-\(String(format: "%02d", month.month ?? 1))"
+        var cells: [[String: Any]] = Array(repeating: ["blank": true], count: lead)
+        for day in 1...days {
+            cells.append(["day": day, "has": byDay[day] != nil, "count": byDay[day]?.count ?? 0,
+                          "today": today.year == month.year && today.month == month.month && today.day == day, "selected": selected == day,
+                          "href": "/strength/history?month=\(label)&day=\(day)"])
+        }
+        let list = try await strength.sessions(for: context.user, page: Page(limit: 50, offset: 0))
+        func row(_ s: StrengthSessionRecord) -> [String: Any] {
+            ["id": s.id, "name": s.name, "date": Formatting.dateTime(s.startedAt, zone: zone), "stars": stars(s.enjoyment ?? 0),
+             "open": s.finishedAt == nil, "source": s.source == "heartwork" ? "" : s.source]
+        }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_GB")
+        formatter.timeZone = zone
+        formatter.dateFormat = "LLLL yyyy"
+        return pages.page("strength-history", title: "Strength history", values: [
+            "month": formatter.string(from: start), "cells": cells,
+            "previous": "/strength/history?month=\(calendar.component(.year, from: previous))-\(String(format: "%02d", calendar.component(.month, from: previous)))",
+            "next": "/strength/history?month=\(calendar.component(.year, from: end))-\(String(format: "%02d", calendar.component(.month, from: end)))",
+            "hasSelected": selected != nil, "selectedDay": selected ?? 0,
+            "selectedSessions": (selected.flatMap { byDay[$0] } ?? []).map(row), "selectedEmpty": selected != nil && byDay[selected ?? 0] == nil,
+            "sessions": list.map(row), "hasSessions": !list.isEmpty,
+        ], request: request, identity: context.identity)
+    }
+
+    func settingsPage(_ request: Request, _ context: AuthenticatedContext, error: AppError? = nil) async throws -> Response {
+        let settings = try await strength.settings(for: context.user)
+        let deliveries = try await strength.webhookDeliveries(for: context.user)
+        let zone = TimeZones.zone(context.user.timeZone)
+        var values = error.map(PageRenderer.formErrors) ?? [:]
+        values.merge([
+            "goals": StrengthGoal.allCases.map { ["value": $0.rawValue, "label": $0.displayName, "selected": $0 == settings.goal] },
+            "lifestyles": Lifestyle.allCases.map { ["value": $0.rawValue, "label": $0.displayName, "selected": $0 == settings.lifestyle] },
+            "plateStep": settings.plateStepKilograms.map { Formatting.number($0, decimals: 2) } ?? "",
+            "webhookUrl": settings.webhookURL ?? "", "secret": settings.webhookSecret,
+            "accepted": settings.disclaimerAcceptedAt.map { Formatting.dateTime($0, zone: zone) } ?? "", "hasAccepted": settings.disclaimerAcceptedAt != nil,
+            "deliveries": deliveries.map { d in
+                ["when": Formatting.dateTime(d.createdAt, zone: zone), "attempts": d.attempts,
+                 "state": d.deliveredAt != nil ? "delivered" : (d.givenUpAt != nil ? "given up" : "pending"), "error": d.lastError ?? ""] as [String: Any]
+            },
+            "hasDeliveries": !deliveries.isEmpty,
+        ]) { _, b in b }
+        return pages.page("strength-settings", title: "Strength settings", values: values, request: request, identity: context.identity,
+                          status: error == nil ? .ok : .unprocessableContent)
+    }
+
+    func progressChart(_ progress: [StrengthService.ProgressPoint], unit: WeightUnitLabel) -> String? {
+        let points = progress.compactMap { p in p.estimatedOneRepMax.map { (p.date, unit.value($0)) } }
+        guard let first = points.first else { return nil }
+        let xs = points.map { ChartPoint(x: $0.0.timeIntervalSince(first.0) / 86_400, y: $0.1) }
+        var svg = SVGDocument(width: 640, height: 260, title: "Estimated one-rep maximum over time", id: "one-rep-max")
+        let chart = XYChart(title: "Estimated 1RM (Brzycki, best set of each session)", xLabel: "Days since first session", yLabel: "1RM (\(unit.name))",
+                            layers: [.line(xs, stroke: Palette.primary, width: 2), .points(xs, fill: Palette.primary, radius: 3, opacity: 1)])
+        chart.draw(in: Frame(x: 0, y: 0, width: 640, height: 260), on: &svg)
+        return svg.rendered
+    }
+}
+
+/// Weight shown in the user's unit for pages.
+struct WeightUnitLabel {
+    let pounds: Bool
+    init(_ user: UserRecord) { pounds = user.units == .imperial }
+    var name: String { pounds ? "lb" : "kg" }
+    func value(_ kilograms: Double) -> Double { pounds ? BodyMass.pounds(fromKilograms: kilograms) : kilograms }
+    func number(_ kilograms: Double) -> String {
+        let v = (value(kilograms) * 100).rounded() / 100
+        return v == v.rounded() ? String(Int(v)) : String(format: "%.2f", v).replacingOccurrences(of: #"0+$"#, with: "", options: .regularExpression)
+    }
+    func text(_ kilograms: Double) -> String { "\(number(kilograms)) \(name)" }
+    func kilograms(_ shown: Double) -> Double { pounds ? BodyMass.kilograms(fromPounds: shown) : shown }
+}

@@ -1,0 +1,212 @@
+import Foundation
+import HeartworkCore
+
+/// A user's strength settings: goal and lifestyle (nutrition and the generator), the plate
+/// step option, when they accepted the safety disclaimer, the motivation webhook.
+public struct StrengthSettingsRecord: Sendable, Hashable {
+    public var userID: String
+    public var goal: StrengthGoal
+    public var lifestyle: Lifestyle
+    public var plateStepKilograms: Double?
+    public var disclaimerAcceptedAt: Date?
+    public var webhookURL: String?
+    /// The key of the webhook's HMAC signature, per user, shown to them.
+    public var webhookSecret: String
+    public var updatedAt: Date
+
+    public init(userID: String, goal: StrengthGoal = .muscleMaintenance, lifestyle: Lifestyle = .lowActive, plateStepKilograms: Double? = nil,
+                disclaimerAcceptedAt: Date? = nil, webhookURL: String? = nil, webhookSecret: String, updatedAt: Date) {
+        self.userID = userID
+        self.goal = goal
+        self.lifestyle = lifestyle
+        self.plateStepKilograms = plateStepKilograms
+        self.disclaimerAcceptedAt = disclaimerAcceptedAt
+        self.webhookURL = webhookURL
+        self.webhookSecret = webhookSecret
+        self.updatedAt = updatedAt
+    }
+}
+
+/// A routine a user made (built-in ones are the catalogue's).
+public struct UserRoutineRecord: Sendable, Hashable {
+    public var id: String
+    public var userID: String
+    public var name: String
+    public var goal: StrengthGoal
+    public var description: String
+    public var exerciseIDs: [String]
+    public var position: Int
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    public init(id: String = UUID().uuidString.lowercased(), userID: String, name: String, goal: StrengthGoal, description: String,
+                exerciseIDs: [String], position: Int, createdAt: Date, updatedAt: Date) {
+        self.id = id
+        self.userID = userID
+        self.name = name
+        self.goal = goal
+        self.description = description
+        self.exerciseIDs = exerciseIDs
+        self.position = position
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+
+    public var template: RoutineTemplate { RoutineTemplate(id: id, name: name, goal: goal, description: description, exerciseIDs: exerciseIDs) }
+}
+
+public struct ExerciseStatsRecord: Sendable, Hashable {
+    public var exerciseID: String
+    public var stats: ExerciseStats
+    public var resetAt: Date?
+    public var updatedAt: Date
+}
+
+/// A strength session: started from a routine (or imported), its sets logged as it goes,
+/// finished with a review.
+public struct StrengthSessionRecord: Sendable, Hashable {
+    public var id: String
+    public var userID: String
+    public var routineID: String?
+    public var name: String
+    public var goal: StrengthGoal
+    /// "heartwork", "strong" or "hevy".
+    public var source: String
+    /// For imports: what makes the same session recognisable when imported again.
+    public var importKey: String?
+    /// The strap whose readings give the session's heart rate, when linked.
+    public var sensorID: String?
+    public var startedAt: Date
+    public var finishedAt: Date?
+    public var review: String?
+    public var enjoyment: Int?
+    public var difficulty: Int?
+    public var sentiment: Int?
+    public var message: String?
+    public var volumeKilograms: Double?
+    public var totalReps: Int?
+    public var totalSets: Int?
+    public var durationSeconds: Double?
+
+    public init(id: String = UUID().uuidString.lowercased(), userID: String, routineID: String?, name: String, goal: StrengthGoal,
+                source: String = "heartwork", importKey: String? = nil, sensorID: String? = nil, startedAt: Date) {
+        self.id = id
+        self.userID = userID
+        self.routineID = routineID
+        self.name = name
+        self.goal = goal
+        self.source = source
+        self.importKey = importKey
+        self.sensorID = sensorID
+        self.startedAt = startedAt
+    }
+}
+
+/// One set of a session, numbered 1… across the session.
+public struct StrengthSetRecord: Sendable, Hashable {
+    public var position: Int
+    public var exerciseID: String
+    public var exerciseName: String
+    /// Which exercise of the session (0…), so the same exercise twice stays two blocks.
+    public var exerciseIndex: Int
+    /// "normal", "warmup", "dropset", "failure".
+    public var kind: String
+    /// nil: "Maximum" (as many as possible).
+    public var prescribedReps: Int?
+    public var prescribedWeightKilograms: Double
+    public var reps: Int?
+    public var weightKilograms: Double
+    public var done: Bool
+    public var doneAt: Date?
+
+    public init(position: Int, exerciseID: String, exerciseName: String, exerciseIndex: Int, kind: String = "normal", prescribedReps: Int?,
+                prescribedWeightKilograms: Double, reps: Int?, weightKilograms: Double, done: Bool, doneAt: Date?) {
+        self.position = position
+        self.exerciseID = exerciseID
+        self.exerciseName = exerciseName
+        self.exerciseIndex = exerciseIndex
+        self.kind = kind
+        self.prescribedReps = prescribedReps
+        self.prescribedWeightKilograms = prescribedWeightKilograms
+        self.reps = reps
+        self.weightKilograms = weightKilograms
+        self.done = done
+        self.doneAt = doneAt
+    }
+
+    public var performed: PerformedSet { PerformedSet(reps: reps, weightKilograms: weightKilograms, done: done) }
+}
+
+public struct WebhookDeliveryRecord: Sendable, Hashable {
+    public var id: String
+    public var userID: String
+    public var url: String
+    public var body: String
+    public var attempts: Int
+    public var nextAttemptAt: Date
+    public var deliveredAt: Date?
+    public var givenUpAt: Date?
+    public var lastError: String?
+    public var createdAt: Date
+
+    public init(id: String = UUID().uuidString.lowercased(), userID: String, url: String, body: String, attempts: Int = 0, nextAttemptAt: Date,
+                deliveredAt: Date? = nil, givenUpAt: Date? = nil, lastError: String? = nil, createdAt: Date) {
+        self.id = id
+        self.userID = userID
+        self.url = url
+        self.body = body
+        self.attempts = attempts
+        self.nextAttemptAt = nextAttemptAt
+        self.deliveredAt = deliveredAt
+        self.givenUpAt = givenUpAt
+        self.lastError = lastError
+        self.createdAt = createdAt
+    }
+}
+
+public protocol StrengthRepository: Sendable {
+    func settings(userID: String) async throws -> StrengthSettingsRecord?
+    func saveSettings(_ settings: StrengthSettingsRecord) async throws
+
+    /// The user's routines in their order.
+    func routines(userID: String) async throws -> [UserRoutineRecord]
+    /// Throws `StoreError.conflict` when the user has a routine of that name.
+    func addRoutine(_ routine: UserRoutineRecord) async throws
+    /// False when it is not the user's.
+    func updateRoutine(_ routine: UserRoutineRecord) async throws -> Bool
+    func deleteRoutine(id: String, userID: String) async throws -> Bool
+    /// Sets the order: `ids` in the order wanted (the user's routines, each once).
+    func reorderRoutines(userID: String, ids: [String], at: Date) async throws
+
+    func stats(userID: String) async throws -> [String: ExerciseStatsRecord]
+    /// Back to the cold start (seed-002 §2.5 "Reset").
+    func resetStats(userID: String, exerciseID: String, at: Date) async throws
+    func saveStats(userID: String, _ stats: [String: ExerciseStats], at: Date) async throws
+
+    func createSession(_ session: StrengthSessionRecord, sets: [StrengthSetRecord]) async throws
+    func session(id: String, userID: String) async throws -> (session: StrengthSessionRecord, sets: [StrengthSetRecord])?
+    /// Newest first; `from`/`to` bound the start time.
+    func sessions(userID: String, from: Date?, to: Date?, limit: Int, offset: Int) async throws -> [StrengthSessionRecord]
+    /// Replaces one set's logged values.
+    func updateSet(sessionID: String, _ set: StrengthSetRecord) async throws
+    /// Stores the finished session and the new statistics in one transaction, only if it is
+    /// still unfinished; false if it was finished meanwhile.
+    func finish(_ session: StrengthSessionRecord, stats: [String: ExerciseStats], at: Date) async throws -> Bool
+    /// Stores new totals of a finished session (after an edit within the window).
+    func updateTotals(_ session: StrengthSessionRecord) async throws
+    /// Stores an imported session with its statistics; false when the same import key is stored.
+    func importSession(_ session: StrengthSessionRecord, sets: [StrengthSetRecord], stats: [String: ExerciseStats], at: Date) async throws -> Bool
+    /// The sets of one exercise in the user's finished sessions, oldest first.
+    func exerciseHistory(userID: String, exerciseID: String, limit: Int) async throws -> [(session: StrengthSessionRecord, sets: [StrengthSetRecord])]
+    /// The exercises of sessions started since `since` (for the routine suggestion).
+    func exercisesTrained(userID: String, since: Date) async throws -> [(startedAt: Date, exerciseID: String)]
+    /// When each routine was last started.
+    func lastStarted(userID: String) async throws -> [String: Date]
+
+    func enqueueWebhook(_ delivery: WebhookDeliveryRecord) async throws
+    func dueWebhooks(now: Date, limit: Int) async throws -> [WebhookDeliveryRecord]
+    /// Takes a due delivery for one sender: moves its next attempt to `until` if no one else did.
+    func claimWebhook(_ delivery: WebhookDeliveryRecord, until: Date) async throws -> Bool
+    func recordWebhookAttempt(_ delivery: WebhookDeliveryRecord) async throws
+    func webhookDeliveries(userID: String, limit: Int) async throws -> [WebhookDeliveryRecord]
+}

@@ -1,0 +1,345 @@
+import Crypto
+import Foundation
+import HeartworkApp
+import HeartworkCore
+import HeartworkTestSupport
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// Issue 12: strength coaching and nutrition through the API, on both databases where the
+/// store matters. Golden values name seed-002 digest sections.
+@Suite("Strength API")
+struct StrengthAPITests {
+    static func ready(_ server: ServerHarness, _ name: String) async throws -> String {
+        let (_, token) = try await server.signUp(name)
+        try await server.request(.put, "/api/strength/settings", token: token, json: ["acceptDisclaimer": true])
+        return token
+    }
+
+    static func sets(_ reply: ServerHarness.Reply) -> [[String: Any]] { reply.json["sets"] as? [[String: Any]] ?? [] }
+
+    @Test(arguments: TestDatabase.all)
+    func aWholeSessionFromColdStartToProgression(engine: TestDatabase) async throws {
+        try await ServerHarness.run(engine) { server in
+            let (_, token) = try await server.signUp("lifter")
+            // The disclaimer comes first.
+            let refused = try await server.request(.post, "/api/strength/sessions", token: token, json: ["routine": "push-day-hypertrophy"])
+            #expect(refused.status == .forbidden && refused.text.contains("disclaimer"))
+            let settings = try await server.request(.put, "/api/strength/settings", token: token, json: ["acceptDisclaimer": true, "goal": "MassGain"])
+            #expect(settings.json["disclaimerAcceptedAt"] != nil && settings.json["goal"] as? String == "MassGain")
+
+            let routines = try #require(try await server.request(.get, "/api/routines", token: token).json["routines"] as? [[String: Any]])
+            for goal in StrengthGoal.allCases {
+                #expect(routines.filter { $0["goal"] as? String == goal.rawValue && $0["bodyweight"] as? Bool == false }.count >= 3, "\(goal)")
+            }
+            #expect(routines.filter { $0["bodyweight"] as? Bool == true }.count >= 3)
+            let exercises = try #require(try await server.request(.get, "/api/exercises", token: token).json["exercises"] as? [[String: Any]])
+            #expect(exercises.count >= 80)
+
+            // First time: every exercise is a cold start, one "Maximum" set of 5 kg (digest §3.3.7).
+            let started = try await server.request(.post, "/api/strength/sessions", token: token, json: ["routine": "push-day-hypertrophy"])
+            #expect(started.status == .created)
+            let id = try #require(started.json["id"] as? String)
+            let first = Self.sets(started)
+            let loaded = first.filter { ($0["exerciseID"] as? String).flatMap { id in exercises.first { $0["id"] as? String == id } }?["bodyweight"] as? Bool == false }
+            #expect(!loaded.isEmpty && loaded.allSatisfy { ($0["target"] as? [String: Any])?["weight"] as? Double == 5 })
+            #expect(first.allSatisfy { ($0["target"] as? [String: Any])?["maximum"] as? Bool == true && $0["reps"] == nil })
+            #expect(Set(first.compactMap { $0["exerciseIndex"] as? Int }).count == first.count)  // one set per exercise
+            // The lifter does 20 reps of each and marks them done; one set stays untouched.
+            for set in first.dropLast() {
+                let n = try #require(set["n"] as? Int)
+                let logged = try await server.request(.put, "/api/strength/sessions/\(id)/sets/\(n)", token: token, json: ["reps": 20, "done": true])
+                #expect(logged.status == .ok)
+            }
+            let finished = try await server.request(.post, "/api/strength/sessions/\(id)/finish", token: token,
+                                                    json: ["review": "Great session, felt strong and happy", "enjoyment": 5, "difficulty": 3])
+            #expect(finished.status == .ok)
+            let motivation = try #require(finished.json["motivation"] as? [String: Any])
+            #expect((motivation["score"] as? Int ?? -9) > 0 && motivation["positive"] as? Bool == true && !(motivation["message"] as? String ?? "").isEmpty)
+            let changes = try #require(finished.json["oneRepMaxes"] as? [[String: Any]])
+            // 5 kg × 20 → 10.588 kg (digest §3.3.6) for every loaded exercise that was done.
+            #expect(changes.count == loaded.count - (loaded.last?["n"] as? Int == first.last?["n"] as? Int ? 1 : 0))
+            #expect(changes.allSatisfy { abs(($0["after"] as? Double ?? 0) - 10.59) < 0.006 && $0["before"] as? Double == 0 })
+            let totals = try #require((finished.json["session"] as? [String: Any])?["totals"] as? [String: Any])
+            #expect(totals["sets"] as? Int == first.count - 1 && totals["reps"] as? Int == 20 * (first.count - 1))
+            // Finishing twice is refused; nothing changes.
+            #expect(try await server.request(.post, "/api/strength/sessions/\(id)/finish", token: token, json: ["enjoyment": 1, "difficulty": 1]).status == .conflict)
+
+            // Next time: 4 sets of 8 at ceil(10.588 × (1.0278 − 0.0278 × 8) × 0.95ⁿ) = 9, 9, … by group.
+            let second = try await server.request(.post, "/api/strength/sessions", token: token, json: ["routine": "push-day-hypertrophy"])
+            let secondSets = Self.sets(second)
+            let doneBefore = Set(changes.compactMap { $0["exerciseID"] as? String })
+            var seen = [String: Int]()
+            for set in secondSets where doneBefore.contains(set["exerciseID"] as? String ?? "") {
+                let exercise = try #require(exercises.first { $0["id"] as? String == set["exerciseID"] as? String })
+                let group = exercise["group"] as? String ?? ""
+                let index = set["exerciseIndex"] as? Int ?? 0
+                let n = seen[group + "#\(index)"] ?? (seen.keys.filter { $0.hasPrefix(group + "#") }.count)
+                seen[group + "#\(index)"] = n
+                let expected = (10.588_235_294 * (1.0278 - 0.0278 * 8) * pow(0.95, Double(n))).rounded(.up)
+                #expect((set["target"] as? [String: Any])?["weight"] as? Double == expected)
+                #expect(set["reps"] as? Int == 8)
+            }
+            #expect(secondSets.count > first.count)
+            // The untouched exercise is still a cold start.
+            let untouched = try #require(first.last?["exerciseID"] as? String)
+            #expect(secondSets.filter { $0["exerciseID"] as? String == untouched }.count == 1)
+
+            // History, detail and the exercise's progress.
+            let list = try #require(try await server.request(.get, "/api/strength/sessions", token: token).json["sessions"] as? [[String: Any]])
+            #expect(list.count == 2 && list.last?["id"] as? String == id)
+            let someExercise = try #require(changes.first?["exerciseID"] as? String)
+            let detail = try await server.request(.get, "/api/exercises/\(someExercise)", token: token)
+            #expect((detail.json["progress"] as? [[String: Any]])?.count == 1)
+            // Reset sends it back to the cold start.
+            let reset = try await server.request(.post, "/api/exercises/\(someExercise)/reset", token: token)
+            #expect((reset.json["stats"] as? [String: Any])?["coldStart"] as? Bool == true)
+        }
+    }
+
+    @Test func aFinishedSessionCanBeCorrectedFor24HoursAndTheOneRepMaxOnlyRises() async throws {
+        try await ServerHarness.run { server in
+            let token = try await Self.ready(server, "corrector")
+            let user = try #require(try await server.store.users.find(username: "corrector"))
+            let strength = server.services.strength
+            let began = Date().addingTimeInterval(-3 * 86_400)
+            let view = try await strength.start(routineID: "full-body-maintenance", for: user, now: began)
+            let n = try #require(view.sets.first { strength.catalogue.exercise($0.exerciseID)?.loaded == true }?.position)
+            _ = try await strength.logSet(view.session.id, number: n, .init(reps: .set(10), weightKilograms: 40, done: true), for: user, now: began.addingTimeInterval(60))
+            let finished = try await strength.finish(view.session.id, review: "", enjoyment: 3, difficulty: 3, for: user, now: began.addingTimeInterval(600))
+            let exercise = try #require(finished.changes.first)
+            #expect(abs(exercise.after - 40 * 36 / 27) < 1e-9)
+            // Within a day: a correction downward keeps the 1RM; upward raises it.
+            _ = try await strength.logSet(view.session.id, number: n, .init(reps: .set(5)), for: user, now: began.addingTimeInterval(3600))
+            #expect(try await server.store.strength.stats(userID: user.id)[exercise.exerciseID]?.stats.oneRepMaxKilograms == exercise.after)
+            _ = try await strength.logSet(view.session.id, number: n, .init(reps: .set(12)), for: user, now: began.addingTimeInterval(7200))
+            #expect(abs((try await server.store.strength.stats(userID: user.id)[exercise.exerciseID]?.stats.oneRepMaxKilograms ?? 0) - 40 * 36 / 25) < 1e-9)
+            // After 24 hours the log is closed (and the API says so).
+            let late = try await server.request(.put, "/api/strength/sessions/\(view.session.id)/sets/\(n)", token: token, json: ["reps": 30])
+            #expect(late.status == .conflict && late.text.contains("24 hours"))
+        }
+    }
+
+    @Test func badInputIsRefusedWithItsFieldAndChangesNothing() async throws {
+        try await ServerHarness.run { server in
+            let token = try await Self.ready(server, "careful")
+            let other = try await Self.ready(server, "intruder")
+            let started = try await server.request(.post, "/api/strength/sessions", token: token, json: ["routine": "lower-body-maintenance"])
+            let id = try #require(started.json["id"] as? String)
+            let path = "/api/strength/sessions/\(id)/sets/1"
+            for (body, field) in [
+                (["weight": -5], "weight"), (["weightKg": 1e308], "weight"), (["reps": 5000], "reps"), (["reps": -1], "reps"),
+                (["reps": "ten"], "reps"), (["reps": 8.5], "reps"), (["weight": 10, "weightKg": 10], "weightKg"), (["sets": 3], "sets"),
+            ] as [([String: Any], String)] {
+                let reply = try await server.request(.put, path, token: token, json: body)
+                #expect([.unprocessableContent, .badRequest].contains(reply.status), "\(body)")
+                #expect(reply.problemField == field, "\(body): \(reply.text)")
+            }
+            #expect(try await server.request(.put, "/api/strength/sessions/\(id)/sets/0", token: token, json: ["reps": 1]).status == .notFound)
+            #expect(try await server.request(.put, "/api/strength/sessions/\(id)/sets/999", token: token, json: ["reps": 1]).status == .notFound)
+            #expect(try await server.request(.put, "/api/strength/sessions/\(id)/sets/99999999999999999999", token: token, json: ["reps": 1]).status == .notFound)
+            // Someone else's session does not exist for them.
+            #expect(try await server.request(.get, "/api/strength/sessions/\(id)", token: other).status == .notFound)
+            #expect(try await server.request(.put, path, token: other, json: ["reps": 3, "done": true]).status == .notFound)
+            #expect(try await server.request(.post, "/api/strength/sessions/\(id)/finish", token: other, json: ["enjoyment": 1, "difficulty": 1]).status == .notFound)
+            let untouched = try await server.request(.get, "/api/strength/sessions/\(id)", token: token)
+            #expect(Self.sets(untouched).allSatisfy { $0["done"] as? Bool == false } && untouched.json["finishedAt"] == nil)
+            // Ratings and reviews.
+            let badFinish = try await server.request(.post, "/api/strength/sessions/\(id)/finish", token: token, json: ["enjoyment": 9, "difficulty": -1])
+            #expect(badFinish.status == .unprocessableContent && badFinish.problemField == "enjoyment")
+            let long = try await server.request(.post, "/api/strength/sessions/\(id)/finish", token: token,
+                                                json: ["review": String(repeating: "a", count: 5001), "enjoyment": 1, "difficulty": 1])
+            #expect(long.problemField == "review")
+            // Webhooks: http(s) only, no private or loopback targets by default.
+            for url in ["ftp://example.org/x", "javascript:alert(1)", "http://127.0.0.1:9/hook", "http://[::1]/x", "http://localhost/x",
+                        "http://10.1.2.3/x", "http://169.254.169.254/latest", "https://user:pw@example.org/x"] {
+                let reply = try await server.request(.put, "/api/strength/settings", token: token, json: ["webhookUrl": url])
+                #expect(reply.status == .unprocessableContent && reply.problemField == "webhookUrl", "\(url)")
+            }
+            #expect(try await server.request(.get, "/api/strength/settings", token: token).json["webhookUrl"] == nil)
+            #expect(try await server.request(.put, "/api/strength/settings", token: token, json: ["plateStepKg": 0]).problemField == "plateStepKg")
+            #expect(try await server.request(.put, "/api/strength/settings", token: token, json: ["goal": "Bulk"]).problemField == "goal")
+            // Unknown routines and built-in ones.
+            #expect(try await server.request(.post, "/api/strength/sessions", token: token, json: ["routine": "nope"]).status == .notFound)
+            #expect(try await server.request(.delete, "/api/routines/push-day-hypertrophy", token: token).status == .forbidden)
+            #expect(try await server.request(.post, "/api/strength/sessions", token: token, json: ["routine": "push-day-hypertrophy", "sensor": "not-mine"]).status == .notFound)
+        }
+    }
+
+    @Test(arguments: TestDatabase.all)
+    func routinesAreCreatedOrderedEditedAndDeleted(engine: TestDatabase) async throws {
+        try await ServerHarness.run(engine) { server in
+            let token = try await Self.ready(server, "planner")
+            let other = try await Self.ready(server, "nosy")
+            let body: [String: Any] = ["name": "My push", "goal": "MassGain", "exercises": ["barbell-bench-press", "incline-dumbbell-press", "dumbbell-lateral-raise"]]
+            let created = try await server.request(.post, "/api/routines", token: token, json: body)
+            #expect(created.status == .created && created.headers[.location] != nil)
+            let id = try #require(created.json["id"] as? String)
+            #expect((created.json["exercises"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == body["exercises"] as? [String])
+            #expect(try await server.request(.post, "/api/routines", token: token, json: body).status == .conflict)
+            let bad = try await server.request(.post, "/api/routines", token: token, json: ["name": "X", "goal": "MassGain", "exercises": ["barbell-bench-press", "moon-press"]])
+            #expect(bad.status == .unprocessableContent && bad.problemField == "exercises[1]")
+            #expect(try await server.request(.post, "/api/routines", token: token, json: ["name": "", "goal": "MassGain", "exercises": []]).problemField == "name")
+            let second = try #require(try await server.request(.post, "/api/routines", token: token,
+                                                               json: ["name": "Legs", "goal": "WeightLoss", "exercises": ["goblet-squat"]]).json["id"] as? String)
+            let ordered = try await server.request(.put, "/api/routines/order", token: token, json: ["order": [second, id]])
+            #expect((ordered.json["routines"] as? [[String: Any]])?.prefix(2).compactMap { $0["id"] as? String } == [second, id])
+            #expect(try await server.request(.put, "/api/routines/order", token: token, json: ["order": [id]]).status == .unprocessableContent)
+            let edited = try await server.request(.put, "/api/routines/\(id)", token: token, json: ["name": "Push B", "goal": "MuscleMaintenance", "exercises": ["push-up"]])
+            #expect(edited.json["name"] as? String == "Push B" && edited.json["bodyweight"] as? Bool == true)
+            // Another user cannot see, change or delete it.
+            #expect(try await server.request(.get, "/api/routines/\(id)", token: other).status == .notFound)
+            #expect(try await server.request(.put, "/api/routines/\(id)", token: other, json: ["name": "Mine", "goal": "MassGain", "exercises": ["push-up"]]).status == .notFound)
+            #expect(try await server.request(.delete, "/api/routines/\(id)", token: other).status == .notFound)
+            #expect(try await server.request(.delete, "/api/routines/\(id)", token: token).status == .noContent)
+            #expect(try await server.request(.get, "/api/routines/\(id)", token: token).status == .notFound)
+        }
+    }
+
+    @Test func nutritionFollowsTheProfileGolden() async throws {
+        try await ServerHarness.run { server in
+            let (_, token) = try await server.signUp("eater")
+            let empty = try await server.request(.get, "/api/nutrition", token: token)
+            #expect(empty.json["missing"] as? [String] == ["sex", "dateOfBirth", "height", "weight"] && empty.json["calories"] == nil)
+            // Male, 25 whole years, 1.80 m, 80 kg, active (digest §3.2): TEE 3213.578.
+            let birth = Calendar(identifier: .gregorian).date(byAdding: DateComponents(year: -25, day: -10), to: Date()) ?? Date()
+            let day = ISO8601DateFormatter.string(from: birth, timeZone: .gmt, formatOptions: [.withFullDate])
+            try await server.request(.patch, "/api/me", token: token, json: ["sex": "male", "dateOfBirth": day, "heightMeters": 1.80])
+            try await server.request(.post, "/api/me/weights", token: token, json: ["kilograms": 80])
+            try await server.request(.put, "/api/strength/settings", token: token, json: ["lifestyle": "active", "goal": "WeightLoss"])
+            let loss = try await server.request(.get, "/api/nutrition", token: token)
+            #expect(loss.json["totalEnergyExpenditure"] as? Double == 3213.578 && loss.json["calories"] as? Double == 2613.578)
+            #expect(loss.json["proteinGrams"] as? Int == 216 && loss.json["fatGrams"] as? Int == 65 && loss.json["carbohydrateGrams"] as? Int == 291)
+            try await server.request(.put, "/api/strength/settings", token: token, json: ["goal": "MuscleMaintenance"])
+            #expect(try await server.request(.get, "/api/nutrition", token: token).json["carbohydrateGrams"] as? Int == 407)
+        }
+    }
+
+    @Test func importsAStrongExportOnceAndSeedsOneRepMaxes() async throws {
+        try await ServerHarness.run { server in
+            let token = try await Self.ready(server, "importer")
+            let csv = """
+                Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE
+                2024-03-04 18:02:11,"Evening Workout",1h 5m,"Bench Press (Barbell)",W,40.0,10.0,0,0.0,"","",
+                2024-03-04 18:02:11,"Evening Workout",1h 5m,"Bench Press (Barbell)",1,70.0,8.0,0,0.0,"","",
+                2024-03-04 18:02:11,"Evening Workout",1h 5m,"Squat (Barbell)",1,100.0,5.0,0,0.0,"","",
+                2024-03-04 18:02:11,"Evening Workout",1h 5m,"Zercher Good Morning",1,50.0,8.0,0,0.0,"","",
+                2024-03-06 07:30:00,"Morning",45m,"Bench Press (Barbell)",1,72.5,8.0,0,0.0,"","",
+
+                """
+            let first = try await server.request(.post, "/api/strength/import", token: token, raw: Data(csv.utf8), contentType: "text/csv")
+            #expect(first.status == .ok)
+            #expect(first.json["imported"] as? Int == 2 && first.json["duplicates"] as? Int == 0)
+            #expect((first.json["mapped"] as? [String: String])?["Squat (Barbell)"] == "barbell-back-squat")
+            #expect((first.json["unmapped"] as? [String: Int])?["Zercher Good Morning"] == 1)
+            // The warm-up does not count; the best working set does: 72.5 × 36 / 29.
+            let seeded = try #require(first.json["seededOneRepMaxes"] as? [String: Double])
+            #expect(abs((seeded["barbell-bench-press"] ?? 0) - 90) < 0.01)
+            let again = try await server.request(.post, "/api/strength/import", token: token, raw: Data(csv.utf8), contentType: "text/csv")
+            #expect(again.json["imported"] as? Int == 0 && again.json["duplicates"] as? Int == 2)
+            let sessions = try #require(try await server.request(.get, "/api/strength/sessions", token: token).json["sessions"] as? [[String: Any]])
+            #expect(sessions.count == 2 && sessions.allSatisfy { $0["source"] as? String == "strong" })
+            // Not a log at all, or not text.
+            let wrong = try await server.request(.post, "/api/strength/import", token: token, raw: Data("a,b\n1,2\n".utf8), contentType: "text/csv")
+            #expect(wrong.status == .unprocessableContent && wrong.text.contains("not a Strong or Hevy export"))
+            #expect(try await server.request(.post, "/api/strength/import", token: token, raw: Data([0xff, 0xfe, 0x00]), contentType: "text/csv").status == .unprocessableContent)
+            #expect(try await server.request(.post, "/api/strength/import", token: token, raw: Data(csv.utf8), contentType: "application/zip").status == .unsupportedMediaType)
+        }
+    }
+
+    @Test func heartRatePerSetComesFromAnUploadedWorkoutOfTheSameTime() async throws {
+        try await ServerHarness.run { server in
+            let token = try await Self.ready(server, "hearty")
+            let user = try #require(try await server.store.users.find(username: "hearty"))
+            let start = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 60).rounded(.down) * 60 - 7200)
+            // A 20-minute recording: 100 bpm, with a climb to 160 during the first set (60–120 s).
+            var body = ServerHarness.workoutJSON(seconds: 1200, bpm: 100, start: ISO8601DateFormatter().string(from: start), track: false, rr: false)
+            body["heartRate"] = (0..<1200).map { $0 >= 60 && $0 <= 120 ? 100 + ($0 - 60) : ($0 > 120 && $0 < 240 ? 160 - ($0 - 120) / 2 : 100) }
+            _ = try await server.upload(token, body)
+            let strength = server.services.strength
+            let view = try await strength.start(routineID: "full-body-maintenance", for: user, now: start)
+            _ = try await strength.logSet(view.session.id, number: 1, .init(reps: .set(10), done: true), for: user, now: start.addingTimeInterval(120))
+            _ = try await strength.logSet(view.session.id, number: 2, .init(reps: .set(10), done: true), for: user, now: start.addingTimeInterval(400))
+            let reply = try await server.request(.get, "/api/strength/sessions/\(view.session.id)", token: token)
+            #expect((reply.json["heartRateSource"] as? String)?.hasPrefix("workout:") == true)
+            let hr = Self.sets(reply).prefix(2).map { $0["heartRate"] as? [String: Any] }
+            #expect(hr[0]?["peak"] as? Int == 160 && hr[0]?["recovery"] as? Int == 30)  // 60 s later: 160 − 30
+            #expect(hr[1]?["peak"] as? Int == 160)  // 120…400 s: the window starts where the last set ended
+        }
+    }
+
+    /// The webhook reaches a real HTTP server, signed with the user's secret, and is retried.
+    @Test func theMotivationWebhookIsSignedQueuedAndRetried() async throws {
+        let received = Received()
+        let router = Router()
+        router.post("hook") { request, _ -> Response in
+            let body = try await request.body.collect(upTo: 1 << 20)
+            let attempt = await received.add(String(buffer: body), headers: request.headers)
+            return Response(status: attempt == 1 ? .internalServerError : .ok)
+        }
+        let receiver = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        try await receiver.test(.live) { client in
+            let port = try #require(client.port)
+            try await ServerHarness.run(adjusting: { $0.allowPrivateWebhooks = true }) { server in
+                let token = try await Self.ready(server, "hooked")
+                let settings = try await server.request(.put, "/api/strength/settings", token: token, json: ["webhookUrl": "http://127.0.0.1:\(port)/hook"])
+                let secret = try #require(settings.json["webhookSecret"] as? String)
+                let id = try #require(try await server.request(.post, "/api/strength/sessions", token: token, json: ["routine": "posture-and-core"]).json["id"] as? String)
+                let finish = try await server.request(.post, "/api/strength/sessions/\(id)/finish", token: token,
+                                                      json: ["review": "awful, my back hurt and I felt dizzy", "enjoyment": 1, "difficulty": 5])
+                #expect(finish.json["webhookQueued"] as? Bool == true)
+                #expect((finish.json["motivation"] as? [String: Any])?["positive"] as? Bool == false)
+                #expect(await server.services.webhooks.deliverDue() == 1)  // answered 500
+                var state = try await server.request(.get, "/api/strength/settings", token: token).json["webhookDeliveries"] as? [[String: Any]]
+                #expect(state?.first?["state"] as? String == "pending" && state?.first?["attempts"] as? Int == 1)
+                #expect(await server.services.webhooks.deliverDue() == 0)  // not due yet: 30 s backoff
+                #expect(await server.services.webhooks.deliverDue(now: Date().addingTimeInterval(31)) == 1)
+                state = try await server.request(.get, "/api/strength/settings", token: token).json["webhookDeliveries"] as? [[String: Any]]
+                #expect(state?.first?["state"] as? String == "delivered")
+                let calls = await received.calls
+                #expect(calls.count == 2)
+                let last = try #require(calls.last)
+                let payload = try #require(try JSONSerialization.jsonObject(with: Data(last.body.utf8)) as? [String: Any])
+                #expect(payload["reviewText"] as? String == "awful, my back hurt and I felt dizzy" && payload["enjoymentRating"] as? Int == 1)
+                #expect(payload["positive"] as? Bool == false && payload["sessionId"] as? String == id)
+                let timestamp = try #require(last.headers[HTTPField.Name("X-Heartwork-Timestamp")!])
+                let mac = HMAC<SHA256>.authenticationCode(for: Data("\(timestamp).\(last.body)".utf8), using: SymmetricKey(data: Data(secret.utf8)))
+                #expect(last.headers[HTTPField.Name("X-Heartwork-Signature")!] == "sha256=" + mac.map { String(format: "%02x", $0) }.joined())
+            }
+        }
+        #expect(WebhookDeliverer.backoff(afterAttempt: 1) == 30 && WebhookDeliverer.backoff(afterAttempt: 3) == 120 && WebhookDeliverer.backoff(afterAttempt: 20) == 6 * 3600)
+    }
+
+    @Test func everyStrengthPageRendersForItsOwner() async throws {
+        try await ServerHarness.run { server in
+            _ = try await Self.ready(server, "pages")
+            let session = try await server.webSession("pages")
+            let user = try #require(try await server.store.users.find(username: "pages"))
+            let view = try await server.services.strength.start(routineID: "push-day-hypertrophy", for: user)
+            for (path, text) in [
+                ("/strength", "Your routines"), ("/strength/exercises?group=Legs", "Barbell Back Squat"), ("/strength/exercises/barbell-bench-press", "Reset this exercise"),
+                ("/strength/routines/push-day-hypertrophy", "Start this workout"), ("/strength/routines/new", "Save routine"),
+                ("/strength/sessions/\(view.session.id)", "Finish workout"), ("/strength/history", "All sessions"), ("/strength/settings", "Webhook secret"),
+                ("/strength/import", "Import"), ("/nutrition", "add your sex"), ("/strength/disclaimer", "risk of injury"),
+            ] {
+                let page = try await server.request(.get, path, headers: [.cookie: session.cookie])
+                #expect(page.status == .ok, "\(path)")
+                #expect(page.text.contains(text), "\(path) lacks \(text)")
+            }
+            _ = try await server.signUp("stranger")
+            let stranger = try await server.webSession("stranger")
+            #expect(try await server.request(.get, "/strength/sessions/\(view.session.id)", headers: [.cookie: stranger.cookie]).status == .notFound)
+            #expect(try await server.request(.get, "/strength/history?month=2026-13", headers: [.cookie: session.cookie]).status == .badRequest)
+        }
+    }
+}
+
+actor Received {
+    var calls = [(body: String, headers: HTTPFields)]()
+    func add(_ body: String, headers: HTTPFields) -> Int {
+        calls.append((body, headers))
+        return calls.count
+    }
+}

@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+"""Validate the bundled strength catalogue (exercises.json and routines.json).
+
+Usage: python3 scripts/check_strength_catalogue.py
+Exits 0 and prints a one-line summary when both files are valid, otherwise
+prints the problems found and exits 1. Standard library only.
+"""
+import json
+import re
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DIR = ROOT / "Sources" / "HeartworkApp" / "Resources" / "strength"
+EXERCISES = DIR / "exercises.json"
+ROUTINES = DIR / "routines.json"
+
+GROUPS = ["Chest", "Shoulders", "Arms", "Back", "Legs", "Abs"]
+EQUIPMENT = {"barbell", "dumbbell", "kettlebell", "cable", "machine", "bodyweight",
+             "band", "ez-bar", "smith-machine", "bench", "pull-up-bar"}
+GOALS = ["WeightLoss", "MuscleMaintenance", "MassGain"]
+SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+MIN_EXERCISES = 80
+MIN_PER_GROUP = 10
+MIN_UNLOADED = 18
+MIN_ROUTINES = 16
+MIN_LOADED_ROUTINES_PER_GOAL = 3  # at least three non-bodyweight routines per goal
+MIN_BODYWEIGHT_ROUTINES = 3
+
+errors = []
+
+
+def fail(msg):
+    errors.append(msg)
+
+
+def load(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except FileNotFoundError:
+        print(f"FAIL: {path} not found", file=sys.stderr)
+        sys.exit(1)
+    except json.JSONDecodeError as e:
+        print(f"FAIL: {path} is not valid JSON: {e}", file=sys.stderr)
+        sys.exit(1)
+
+
+def nonempty_str(v):
+    return isinstance(v, str) and v.strip() != ""
+
+
+def main():
+    ex_doc = load(EXERCISES)
+    rt_doc = load(ROUTINES)
+
+    # ---- exercises ----
+    if not isinstance(ex_doc, dict) or not isinstance(ex_doc.get("exercises"), list):
+        print("FAIL: exercises.json must be an object with an 'exercises' array", file=sys.stderr)
+        sys.exit(1)
+    for key in ("licence", "attribution"):
+        if not nonempty_str(ex_doc.get(key)):
+            fail(f"exercises.json: top-level '{key}' missing or empty")
+    exercises = ex_doc["exercises"]
+    if len(exercises) < MIN_EXERCISES:
+        fail(f"only {len(exercises)} exercises, need at least {MIN_EXERCISES}")
+
+    by_id = {}
+    names = set()
+    per_group = Counter()
+    unloaded = 0
+    for i, e in enumerate(exercises):
+        where = f"exercise #{i} ({e.get('id', '?') if isinstance(e, dict) else '?'})"
+        if not isinstance(e, dict):
+            fail(f"{where}: not an object")
+            continue
+        eid = e.get("id")
+        if not isinstance(eid, str) or not SLUG.match(eid):
+            fail(f"{where}: id must be a lowercase slug [a-z0-9-]")
+        elif eid in by_id:
+            fail(f"{where}: duplicate id")
+        else:
+            by_id[eid] = e
+        name = e.get("name")
+        if not nonempty_str(name):
+            fail(f"{where}: name missing or empty")
+        elif name in names:
+            fail(f"{where}: duplicate name '{name}'")
+        else:
+            names.add(name)
+        if e.get("group") not in GROUPS:
+            fail(f"{where}: group '{e.get('group')}' not one of {GROUPS}")
+        else:
+            per_group[e["group"]] += 1
+        if not nonempty_str(e.get("primary")):
+            fail(f"{where}: primary muscle missing or empty")
+        sec = e.get("secondary")
+        if not isinstance(sec, list) or len(sec) > 4 or not all(nonempty_str(s) for s in sec):
+            fail(f"{where}: secondary must be a list of 0-4 non-empty strings")
+        if e.get("equipment") not in EQUIPMENT:
+            fail(f"{where}: equipment '{e.get('equipment')}' not allowed")
+        if not isinstance(e.get("loaded"), bool):
+            fail(f"{where}: loaded must be true or false")
+        elif e["loaded"] is False:
+            unloaded += 1
+        for key in ("instructions", "licence", "attribution"):
+            if not nonempty_str(e.get(key)):
+                fail(f"{where}: '{key}' missing or empty")
+
+    for g in GROUPS:
+        if per_group[g] < MIN_PER_GROUP:
+            fail(f"group {g} has {per_group[g]} exercises, need at least {MIN_PER_GROUP}")
+    if unloaded < MIN_UNLOADED:
+        fail(f"only {unloaded} exercises with loaded=false, need at least {MIN_UNLOADED}")
+
+    # ---- routines ----
+    if not isinstance(rt_doc, dict) or not isinstance(rt_doc.get("routines"), list):
+        print("FAIL: routines.json must be an object with a 'routines' array", file=sys.stderr)
+        sys.exit(1)
+    if not nonempty_str(rt_doc.get("licence")):
+        fail("routines.json: top-level 'licence' missing or empty")
+    routines = rt_doc["routines"]
+    if len(routines) < MIN_ROUTINES:
+        fail(f"only {len(routines)} routines, need at least {MIN_ROUTINES}")
+
+    rids, rnames = set(), set()
+    loaded_per_goal = Counter()
+    bw_routines = 0
+    for i, r in enumerate(routines):
+        where = f"routine #{i} ({r.get('id', '?') if isinstance(r, dict) else '?'})"
+        if not isinstance(r, dict):
+            fail(f"{where}: not an object")
+            continue
+        rid = r.get("id")
+        if not isinstance(rid, str) or not SLUG.match(rid):
+            fail(f"{where}: id must be a lowercase slug [a-z0-9-]")
+        elif rid in rids:
+            fail(f"{where}: duplicate routine id")
+        else:
+            rids.add(rid)
+        rname = r.get("name")
+        if not nonempty_str(rname):
+            fail(f"{where}: name missing or empty")
+        elif rname in rnames:
+            fail(f"{where}: duplicate routine name '{rname}'")
+        else:
+            rnames.add(rname)
+        goal = r.get("goal")
+        if goal not in GOALS:
+            fail(f"{where}: goal '{goal}' not one of {GOALS}")
+        if not nonempty_str(r.get("description")):
+            fail(f"{where}: description missing or empty")
+        bw = r.get("bodyweight")
+        if not isinstance(bw, bool):
+            fail(f"{where}: bodyweight must be true or false")
+            continue
+        ex = r.get("exercises")
+        if not isinstance(ex, list) or not (4 <= len(ex) <= 8):
+            fail(f"{where}: must list 4-8 exercise ids")
+            ex = ex if isinstance(ex, list) else []
+        known = []
+        for xid in ex:
+            if xid not in by_id:
+                fail(f"{where}: unknown exercise id '{xid}'")
+            else:
+                known.append(by_id[xid])
+        if len(set(ex)) != len(ex):
+            fail(f"{where}: repeats an exercise id")
+        if bw:
+            bw_routines += 1
+            for e in known:
+                if e.get("loaded") is not False:
+                    fail(f"{where}: bodyweight routine contains loaded exercise '{e['id']}'")
+        else:
+            if goal in GOALS:
+                loaded_per_goal[goal] += 1
+            if known and len(known) == len(ex) and all(e.get("loaded") is False for e in known):
+                fail(f"{where}: every exercise is unloaded, so bodyweight must be true")
+
+    for g in GOALS:
+        if loaded_per_goal[g] < MIN_LOADED_ROUTINES_PER_GOAL:
+            fail(f"goal {g} has {loaded_per_goal[g]} non-bodyweight routines, "
+                 f"need at least {MIN_LOADED_ROUTINES_PER_GOAL}")
+    if bw_routines < MIN_BODYWEIGHT_ROUTINES:
+        fail(f"only {bw_routines} bodyweight routines, need at least {MIN_BODYWEIGHT_ROUTINES}")
+
+    if errors:
+        print(f"FAIL: {len(errors)} problem(s) in the strength catalogue:", file=sys.stderr)
+        for msg in errors:
+            print(f"  - {msg}", file=sys.stderr)
+        sys.exit(1)
+
+    groups = ", ".join(f"{g} {per_group[g]}" for g in GROUPS)
+    goals = ", ".join(f"{g} {loaded_per_goal[g]}" for g in GOALS)
+    print(f"{len(exercises)} exercises ({groups}; {unloaded} bodyweight), "
+          f"{len(routines)} routines ({goals} loaded; {bw_routines} bodyweight): ok")
+
+
+if __name__ == "__main__":
+    main()

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HeartworkApp
 import HeartworkCore
+import HeartworkFormats
 import HeartworkTestSupport
 import HTTPTypes
 import Hummingbird
@@ -198,6 +199,25 @@ struct StrengthAPITests {
         }
     }
 
+    /// A value typed and a tap on ✓ sent at the same moment (the phone does exactly this when
+    /// a field loses focus to the button): both land, on both databases.
+    @Test(arguments: TestDatabase.all)
+    func simultaneousEditsOfOneSetBothLand(engine: TestDatabase) async throws {
+        try await ServerHarness.run(engine) { server in
+            let token = try await Self.ready(server, "quick")
+            let id = try #require(try await server.request(.post, "/api/strength/sessions", token: token, json: ["routine": "upper-body-maintenance"]).json["id"] as? String)
+            for n in 1...3 {
+                async let reps = server.request(.put, "/api/strength/sessions/\(id)/sets/\(n)", token: token, json: ["reps": 10 + n])
+                async let done = server.request(.put, "/api/strength/sessions/\(id)/sets/\(n)", token: token, json: ["done": true])
+                async let weight = server.request(.put, "/api/strength/sessions/\(id)/sets/\(n)", token: token, json: ["weightKg": 6.5])
+                #expect(try await [reps.status, done.status, weight.status] == [.ok, .ok, .ok])
+            }
+            let sets = Self.sets(try await server.request(.get, "/api/strength/sessions/\(id)", token: token)).prefix(3)
+            #expect(sets.map { $0["reps"] as? Int } == [11, 12, 13])
+            #expect(sets.allSatisfy { $0["done"] as? Bool == true && $0["weight"] as? Double == 6.5 && $0["doneAt"] != nil })
+        }
+    }
+
     @Test func nutritionFollowsTheProfileGolden() async throws {
         try await ServerHarness.run { server in
             let (_, token) = try await server.signUp("eater")
@@ -267,6 +287,56 @@ struct StrengthAPITests {
             let hr = Self.sets(reply).prefix(2).map { $0["heartRate"] as? [String: Any] }
             #expect(hr[0]?["peak"] as? Int == 160 && hr[0]?["recovery"] as? Int == 30)  // 60 s later: 160 − 30
             #expect(hr[1]?["peak"] as? Int == 160)  // 120…400 s: the window starts where the last set ended
+        }
+    }
+
+    /// Linked to the lifter's own strap (the gateway's live feed): peak and recovery per set
+    /// from its readings; a stranger's strap cannot be linked.
+    @Test func heartRatePerSetComesFromTheLinkedStrap() async throws {
+        try await ServerHarness.run { server in
+            let token = try await Self.ready(server, "strapped")
+            let user = try #require(try await server.store.users.find(username: "strapped"))
+            let gateway = try await server.services.gateways.create(name: "Gym phone", for: user).gateway
+            let start = Date().addingTimeInterval(-600)
+            let origin = Int(start.timeIntervalSince1970 * 1000)
+            // 95 bpm, a set from 30 to 90 s climbing to 155, back down by 2 bpm a second.
+            let readings = (0..<300).map { second -> GatewayReading in
+                let bpm = second < 30 ? 95 : (second <= 90 ? 95 + second - 30 : max(95, 155 - 2 * (second - 90)))
+                return GatewayReading(sensor: "C0:FF:EE:00:00:09", sequence: second + 1, atMilliseconds: origin + second * 1000,
+                                      measurement: HeartRateMeasurement(beatsPerMinute: UInt16(bpm), sensorContact: .detected))
+            }
+            for chunk in stride(from: 0, to: readings.count, by: 100) {
+                _ = try await server.services.live.ingest(Array(readings[chunk..<min(chunk + 100, readings.count)]), from: gateway, now: Date())
+            }
+            let sensor = try #require(try await server.services.live.sensors(of: user).first?.id)
+            let other = try await Self.ready(server, "borrower")
+            #expect(try await server.request(.post, "/api/strength/sessions", token: other, json: ["routine": "posture-and-core", "sensor": sensor]).status == .notFound)
+            let strength = server.services.strength
+            let view = try await strength.start(routineID: "posture-and-core", sensorID: sensor, for: user, now: start)
+            _ = try await strength.logSet(view.session.id, number: 1, .init(reps: .set(12), done: true), for: user, now: start.addingTimeInterval(90))
+            let reply = try await server.request(.get, "/api/strength/sessions/\(view.session.id)", token: token)
+            #expect(reply.json["heartRateSource"] as? String == "sensor" && reply.json["sensorID"] as? String == sensor)
+            let first = Self.sets(reply).first?["heartRate"] as? [String: Any]
+            #expect(first?["peak"] as? Int == 155 && first?["recovery"] as? Int == 60)  // 155 at 90 s, 95 at 150 s
+        }
+    }
+
+    /// Imperial profiles see and type pounds; the store keeps kilograms.
+    @Test func poundsInAndOutForImperialProfiles() async throws {
+        try await ServerHarness.run { server in
+            let token = try await Self.ready(server, "pounds")
+            try await server.request(.patch, "/api/me", token: token, json: ["units": "imperial"])
+            let started = try await server.request(.post, "/api/strength/sessions", token: token, json: ["routine": "lower-body-maintenance"])
+            #expect(started.json["unit"] as? String == "lb")
+            let id = try #require(started.json["id"] as? String)
+            let loaded = try #require(Self.sets(started).first { ($0["target"] as? [String: Any])?["weight"] as? Double ?? 0 > 0 })
+            #expect(abs(((loaded["target"] as? [String: Any])?["weight"] as? Double ?? 0) - 11.02) < 0.01)  // 5 kg
+            let n = try #require(loaded["n"] as? Int)
+            let logged = try await server.request(.put, "/api/strength/sessions/\(id)/sets/\(n)", token: token, json: ["weight": 45, "reps": 20, "done": true])
+            #expect(Self.sets(logged).first { $0["n"] as? Int == n }?["weight"] as? Double == 45)
+            let user = try #require(try await server.store.users.find(username: "pounds"))
+            let stored = try await server.store.strength.session(id: id, userID: user.id)?.sets.first { $0.position == n }
+            #expect(abs((stored?.weightKilograms ?? 0) - 20.412) < 0.001)
         }
     }
 

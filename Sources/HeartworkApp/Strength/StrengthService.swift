@@ -358,37 +358,40 @@ public struct StrengthService: Sendable {
     /// sets may still be corrected for 24 hours (its totals follow; the 1RM only rises).
     public func logSet(_ sessionID: String, number: Int, _ change: SetChange, for user: UserRecord, now: Date = Date()) async throws -> SessionView {
         var (session, sets) = try await stored(sessionID, for: user)
-        guard let index = sets.firstIndex(where: { $0.position == number }) else {
+        guard sets.contains(where: { $0.position == number }) else {
             throw AppError(.notFound, "this session has sets 1 to \(sets.count); there is no set \(number)", field: "set")
         }
         if let finished = session.finishedAt, now > finished.addingTimeInterval(Self.editWindow) {
             throw AppError.conflict("this session was finished more than 24 hours ago; its log is closed")
         }
-        var set = sets[index]
         var errors = [AppError.FieldError]()
-        switch change.reps {
-        case .set(let reps)?:
-            if (0...Self.maximumReps).contains(reps) { set.reps = reps } else {
-                errors.append(.init(field: "reps", detail: "reps are a whole number from 0 to \(Self.maximumReps)"))
-            }
-        case .clear?:
-            if set.prescribedReps == nil { set.reps = nil } else {
-                errors.append(.init(field: "reps", detail: "only a \"Maximum\" set can go back to the placeholder; give the reps done"))
-            }
-        case nil: break
+        if case .set(let reps)? = change.reps, !(0...Self.maximumReps).contains(reps) {
+            errors.append(.init(field: "reps", detail: "reps are a whole number from 0 to \(Self.maximumReps)"))
         }
-        if let weight = change.weightKilograms {
-            if weight.isFinite, (0...Self.maximumWeightKilograms).contains(weight) { set.weightKilograms = (weight * 1000).rounded() / 1000 } else {
-                errors.append(.init(field: "weight", detail: "a weight from 0 to \(Int(Self.maximumWeightKilograms)) kg"))
-            }
+        if let weight = change.weightKilograms, !(weight.isFinite && (0...Self.maximumWeightKilograms).contains(weight)) {
+            errors.append(.init(field: "weight", detail: "a weight from 0 to \(Int(Self.maximumWeightKilograms)) kg"))
         }
         guard errors.isEmpty else { throw AppError.invalid(errors) }
-        if let done = change.done {
-            if done, !set.done { set.doneAt = now }
-            if !done { set.doneAt = nil }
-            set.done = done
+        // Applied to the row as stored, under its lock: a value typed and a tap on ✓ sent at
+        // the same moment both land.
+        let updated = try await store.strength.modifySet(sessionID: session.id, position: number) { set in
+            switch change.reps {
+            case .set(let reps)?: set.reps = reps
+            case .clear?:
+                guard set.prescribedReps == nil else {
+                    throw AppError.invalid("only a \"Maximum\" set can go back to the placeholder; give the reps done", field: "reps")
+                }
+                set.reps = nil
+            case nil: break
+            }
+            if let weight = change.weightKilograms { set.weightKilograms = (weight * 1000).rounded() / 1000 }
+            if let done = change.done {
+                if done, !set.done { set.doneAt = now }
+                if !done { set.doneAt = nil }
+                set.done = done
+            }
         }
-        try await store.strength.updateSet(sessionID: session.id, set)
+        guard let set = updated, let index = sets.firstIndex(where: { $0.position == number }) else { throw AppError.notFound("set") }
         sets[index] = set
         if session.finishedAt != nil {
             Self.total(&session, sets: sets)

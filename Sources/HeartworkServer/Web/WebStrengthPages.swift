@@ -268,7 +268,9 @@ struct WebStrengthPages {
         }
         let own = routines.filter { !$0.builtIn }
         let builtIn = routines.filter(\.builtIn)
-        let sections: [[String: Any]] = StrengthGoal.allCases.map { goal in
+        // The user's goal first: those are the routines they are most likely to want.
+        let goals = [settings.goal] + StrengthGoal.allCases.filter { $0 != settings.goal }
+        let sections: [[String: Any]] = goals.map { goal in
             ["title": goal.displayName, "routines": builtIn.filter { $0.template.goal == goal && !$0.bodyweight }.map(card)]
         } + [["title": "Bodyweight (no equipment)", "routines": builtIn.filter(\.bodyweight).map(card)]]
         let open = recent.first { $0.finishedAt == nil && $0.source == "heartwork" }
@@ -351,6 +353,16 @@ struct WebStrengthPages {
             }
         }
         let finished = s.finishedAt != nil
+        if finished {
+            // What each exercise's sets say of its one-rep maximum (the update keeps the highest).
+            for index in blocks.indices {
+                let id = blocks[index]["exerciseID"] as? String ?? ""
+                let performed = view.sets.filter { $0.exerciseID == id }.map(\.performed)
+                if let best = StrengthProgression.bestEstimate(performed), strength.catalogue.exercise(id)?.loaded == true {
+                    blocks[index]["estimate"] = "best set ≈ 1RM \(unit.text(best))"
+                }
+            }
+        }
         let editable = !finished || (view.editableUntil.map { Date() <= $0 } ?? false)
         values.merge([
             "id": s.id, "name": s.name, "goal": s.goal.displayName, "unit": unit.name, "started": Formatting.dateTime(s.startedAt, zone: zone),

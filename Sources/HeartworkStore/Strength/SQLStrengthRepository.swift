@@ -212,12 +212,20 @@ struct SQLStrengthRepository: StrengthRepository {
             """).map(Self.session)
     }
 
-    func updateSet(sessionID: String, _ set: StrengthSetRecord) async throws {
-        try await database.execute("""
-            UPDATE strength_sets SET reps = \(bind: set.reps), weight_kg = \(bind: set.weightKilograms), done = \(bind: set.done ? 1 : 0),
-                done_at = \(bind: set.doneAt?.millisecondsSince1970)
-            WHERE session_id = \(bind: sessionID) AND position = \(bind: set.position)
-            """)
+    func modifySet(sessionID: String, position: Int, _ change: @escaping @Sendable (inout StrengthSetRecord) throws -> Void) async throws -> StrengthSetRecord? {
+        let lock: SQLQueryString = database.engine == .postgres ? "FOR UPDATE" : ""
+        return try await database.transaction { sql in
+            guard let row = try await sql.readFirst(
+                "SELECT \(Self.setColumns) FROM strength_sets WHERE session_id = \(bind: sessionID) AND position = \(bind: position) \(lock)") else { return nil }
+            var set = try Self.set(row)
+            try change(&set)
+            try await sql.raw("""
+                UPDATE strength_sets SET reps = \(bind: set.reps), weight_kg = \(bind: set.weightKilograms), done = \(bind: set.done ? 1 : 0),
+                    done_at = \(bind: set.doneAt?.millisecondsSince1970)
+                WHERE session_id = \(bind: sessionID) AND position = \(bind: position)
+                """).run()
+            return set
+        }
     }
 
     func finish(_ s: StrengthSessionRecord, stats: [String: ExerciseStats], at: Date) async throws -> Bool {

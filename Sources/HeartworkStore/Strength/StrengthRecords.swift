@@ -187,8 +187,9 @@ public protocol StrengthRepository: Sendable {
     func session(id: String, userID: String) async throws -> (session: StrengthSessionRecord, sets: [StrengthSetRecord])?
     /// Newest first; `from`/`to` bound the start time.
     func sessions(userID: String, from: Date?, to: Date?, limit: Int, offset: Int) async throws -> [StrengthSessionRecord]
-    /// Replaces one set's logged values.
-    func updateSet(sessionID: String, _ set: StrengthSetRecord) async throws
+    /// Changes one set in a transaction, the row locked while `change` runs (two taps at once
+    /// must not undo each other); nil when the session has no such set.
+    func modifySet(sessionID: String, position: Int, _ change: @escaping @Sendable (inout StrengthSetRecord) throws -> Void) async throws -> StrengthSetRecord?
     /// Stores the finished session and the new statistics in one transaction, only if it is
     /// still unfinished; false if it was finished meanwhile.
     func finish(_ session: StrengthSessionRecord, stats: [String: ExerciseStats], at: Date) async throws -> Bool

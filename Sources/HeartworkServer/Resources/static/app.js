@@ -529,7 +529,14 @@ function startStrengthSession() {
   for (const form of document.querySelectorAll("form[data-set-form]")) {
     const row = form.closest(".set-row");
     const button = form.querySelector(".done-button");
-    async function save(done) {
+    let queue = Promise.resolve();
+    // One request at a time per set, in the order the lifter acted (a field left by tapping ✓
+    // saves its value first, then the tap).
+    function save(done) {
+      queue = queue.then(() => send(done));
+      return queue;
+    }
+    async function send(done) {
       const body = {};
       const weight = form.elements.weight.value.trim().replace(",", ".");
       const reps = form.elements.reps.value.trim();

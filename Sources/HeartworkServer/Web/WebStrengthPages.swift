@@ -41,7 +41,7 @@ struct WebStrengthPages {
         router.get("strength/exercises") { request, context -> Response in
             let text = request.uri.queryParameters.get("group").map { String($0) }
             let group = text.flatMap { t in MuscleGroup.allCases.first { $0.rawValue.lowercased() == t.lowercased() } }
-            let unit = WeightUnitLabel(context.user)
+            let unit = WeightUnit(context.user)
             let list = try await strength.exercises(for: context.user, group: group)
             return pages.page("strength-exercises", title: "Exercise library", values: [
                 "groups": [["name": "All", "href": "/strength/exercises", "current": group == nil]]
@@ -58,7 +58,7 @@ struct WebStrengthPages {
         }
         router.get("strength/exercises/:exerciseID") { request, context -> Response in
             let (view, progress) = try await strength.exercise(try context.parameters.require("exerciseID"), for: context.user)
-            let unit = WeightUnitLabel(context.user)
+            let unit = WeightUnit(context.user)
             let zone = TimeZones.zone(context.user.timeZone)
             let e = view.exercise
             return pages.page("strength-exercise", title: e.name, values: [
@@ -160,7 +160,7 @@ struct WebStrengthPages {
             let id = try context.parameters.require("sessionID")
             guard let n = Int(try context.parameters.require("n")) else { throw AppError.notFound("set") }
             let form = try await WebForm.decode(SetForm.self, from: request)
-            let unit = WeightUnitLabel(context.user)
+            let unit = WeightUnit(context.user)
             var change = StrengthService.SetChange()
             do {
                 if let text = WebForm.nonEmpty(form.reps) {
@@ -323,7 +323,7 @@ struct WebStrengthPages {
 
     func sessionPage(_ request: Request, _ context: AuthenticatedContext, id: String, error: AppError? = nil) async throws -> Response {
         let view = try await strength.session(id, for: context.user)
-        let unit = WeightUnitLabel(context.user)
+        let unit = WeightUnit(context.user)
         let zone = TimeZones.zone(context.user.timeZone)
         var values = error.map(PageRenderer.formErrors) ?? [:]
         let s = view.session
@@ -455,7 +455,7 @@ struct WebStrengthPages {
                           status: error == nil ? .ok : .unprocessableContent)
     }
 
-    func progressChart(_ progress: [StrengthService.ProgressPoint], unit: WeightUnitLabel) -> String? {
+    func progressChart(_ progress: [StrengthService.ProgressPoint], unit: WeightUnit) -> String? {
         let points = progress.compactMap { p in p.estimatedOneRepMax.map { (p.date, unit.value($0)) } }
         guard let first = points.first else { return nil }
         let xs = points.map { ChartPoint(x: $0.0.timeIntervalSince(first.0) / 86_400, y: $0.1) }
@@ -465,18 +465,4 @@ struct WebStrengthPages {
         chart.draw(in: Frame(x: 0, y: 0, width: 640, height: 260), on: &svg)
         return svg.rendered
     }
-}
-
-/// Weight shown in the user's unit for pages.
-struct WeightUnitLabel {
-    let pounds: Bool
-    init(_ user: UserRecord) { pounds = user.units == .imperial }
-    var name: String { pounds ? "lb" : "kg" }
-    func value(_ kilograms: Double) -> Double { pounds ? BodyMass.pounds(fromKilograms: kilograms) : kilograms }
-    func number(_ kilograms: Double) -> String {
-        let v = (value(kilograms) * 100).rounded() / 100
-        return v == v.rounded() ? String(Int(v)) : String(format: "%.2f", v).replacingOccurrences(of: #"0+$"#, with: "", options: .regularExpression)
-    }
-    func text(_ kilograms: Double) -> String { "\(number(kilograms)) \(name)" }
-    func kilograms(_ shown: Double) -> Double { pounds ? BodyMass.kilograms(fromPounds: shown) : shown }
 }

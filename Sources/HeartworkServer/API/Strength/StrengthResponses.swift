@@ -4,16 +4,22 @@ import HeartworkCore
 import HeartworkStore
 import Hummingbird
 
-/// Weights as a user wants them: kilograms (metric) or pounds (imperial); stored in kg.
+/// Weights as a user wants them, in the API and on pages: kilograms (metric) or pounds
+/// (imperial); stored in kg.
 struct WeightUnit: Sendable {
     let pounds: Bool
     init(_ user: UserRecord) { pounds = user.units == .imperial }
     var name: String { pounds ? "lb" : "kg" }
-    func show(_ kilograms: Double) -> Double {
-        let value = pounds ? BodyMass.pounds(fromKilograms: kilograms) : kilograms
-        return (value * 100).rounded() / 100
-    }
+    func value(_ kilograms: Double) -> Double { pounds ? BodyMass.pounds(fromKilograms: kilograms) : kilograms }
+    /// In the user's unit, to the hundredth.
+    func show(_ kilograms: Double) -> Double { (value(kilograms) * 100).rounded() / 100 }
     func kilograms(_ value: Double) -> Double { pounds ? BodyMass.kilograms(fromPounds: value) : value }
+    /// "7.5", "80", "11.02": for fields and text.
+    func number(_ kilograms: Double) -> String {
+        let shown = show(kilograms)
+        return shown == shown.rounded() ? String(Int(shown)) : String(format: "%.2f", shown).replacingOccurrences(of: #"0+$"#, with: "", options: .regularExpression)
+    }
+    func text(_ kilograms: Double) -> String { "\(number(kilograms)) \(name)" }
 }
 
 struct ExerciseResponse: ResponseEncodable {

@@ -837,8 +837,9 @@ schemas.update({
         "inputs": obj({"sex": {"type": "string"}, "ageYears": {"type": "integer"}, "heightMeters": {"type": "number"}, "weightKg": {"type": "number"}}),
         "missing": array({"type": "string", "enum": ["sex", "dateOfBirth", "height", "weight"]}),
         "totalEnergyExpenditure": {"type": "number"}, "calories": {"type": "number"}, "proteinGrams": {"type": "integer"},
-        "fatGrams": {"type": "integer"}, "carbohydrateGrams": {"type": "integer"},
-    }, required=["goal", "lifestyle", "inputs", "missing"]),
+        "fatGrams": {"type": "integer"}, "carbohydrateGrams": {"type": "integer", "minimum": 0},
+        "warnings": array({"type": "string"}),
+    }, required=["goal", "lifestyle", "inputs", "missing", "warnings"]),
 })
 
 document = {

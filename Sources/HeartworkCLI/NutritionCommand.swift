@@ -65,7 +65,7 @@ struct NutritionCommand: ParsableCommand {
             proteinGrams: targets.proteinGrams, fatGrams: targets.fatGrams, carbohydrateGrams: targets.carbohydrateGrams,
             sex: sex.rawValue, ageYears: age, heightMeters: heightMeters, weightKilograms: weightKilograms,
             lifestyle: lifestyle.rawValue, physicalActivity: GerriorEnergy.physicalActivity(lifestyle, sex: sex), goal: goal.rawValue,
-            method: "Gerrior et al. 2006 TEE; Pocket PT goal and macronutrient rules")
+            method: "Gerrior et al. 2006 TEE; Pocket PT goal and macronutrient rules", warnings: targets.warnings)
         switch format {
         case .json: return try JSONOutput.render(report)
         case .table:
@@ -79,6 +79,7 @@ struct NutritionCommand: ParsableCommand {
                     ["Carbohydrate", "\(targets.carbohydrateGrams) g"],
                 ]).render() + "\n(\(sex.rawValue), \(age) years, \(heightMeters.formattedForDisplay) m, \(weightKilograms.formattedForDisplay) kg, "
                 + "\(lifestyle.displayName.lowercased()), PA \(GerriorEnergy.physicalActivity(lifestyle, sex: sex).formattedForDisplay); Gerrior et al. 2006)"
+                + targets.warnings.map { "\nNote: \($0)." }.joined()
         }
     }
 }
@@ -97,4 +98,5 @@ struct NutritionReport: Encodable {
     let physicalActivity: Double
     let goal: String
     let method: String
+    let warnings: [String]
 }

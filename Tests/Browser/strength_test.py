@@ -100,7 +100,7 @@ def main():
         check("/strength/sessions/" in driver.current_url, "starting opens the session screen")
         rows = driver.find_elements(By.CSS_SELECTOR, ".set-row")
         check(len(rows) == 3, f"three cold-start sets, one per exercise: {len(rows)}")
-        check(all(r.find_element(By.NAME, "reps").get_attribute("placeholder") == "Maximum" for r in rows), "cold-start sets say Maximum")
+        check(all(r.find_element(By.NAME, "reps").get_attribute("placeholder") == "max" for r in rows), "cold-start sets say max (as many as you can)")
         check(all(r.find_element(By.NAME, "weight").get_attribute("value") == "5" for r in rows), "cold-start sets are 5 kg")
         checks.page("strength-session-start")
         driver.set_window_size(*PHONE)

@@ -24,6 +24,21 @@ struct StrengthTests {
         #expect((gain.proteinGrams, gain.carbohydrateGrams, gain.fatGrams) == (277, 508, 61))
     }
 
+    /// Heartwork's one departure from the seed: carbohydrate is never negative.
+    @Test func carbohydrateNeverBelowZero() {
+        let heavy = NutritionTargets(sex: .female, ageYears: 36, heightMeters: 1.60, weightKilograms: 120, lifestyle: .sedentary, goal: .weightLoss)
+        #expect(heavy.carbohydrateGrams == 0 && heavy.warnings.count == 1)
+        let typical = NutritionTargets(sex: .male, ageYears: 25, heightMeters: 1.80, weightKilograms: 80, lifestyle: .active, goal: .weightLoss)
+        #expect(typical.warnings.isEmpty)
+    }
+
+    @Test func poundsRoundUpToWholePounds() {
+        let stats = ExerciseStats(mostReps: 8, mostWeightKilograms: 80, oneRepMaxKilograms: 100)
+        let pounds = WorkoutGenerator(goal: .massGain, kilogramsPerUnit: BodyMass.kilogramsPerPound)
+        let w = pounds.prescribe([GeneratorExercise(id: "a", group: .legs, stats: stats)])[0].sets[0].weightKilograms
+        #expect(abs(BodyMass.pounds(fromKilograms: w) - 178) < 1e-6)  // 80.54 kg = 177.56 lb → 178 lb
+    }
+
     @Test func gerriorGoldenFemaleLowActive() {
         let tee = GerriorEnergy.totalEnergyExpenditure(sex: .female, ageYears: 30, heightMeters: 1.65, weightKilograms: 60, lifestyle: .lowActive)
         #expect(abs(tee - 2156.0367) < 1e-9)
@@ -143,6 +158,11 @@ struct StrengthTests {
         #expect(scorer.score("awful awful pain").score == -5)  // clamped
         #expect(scorer.score("").score == 0 && scorer.score("").isPositive)
         #expect(scorer.score("great great great").contributions.count == 3)
+        // A negator does not reach across a clause.
+        #expect(scorer.score("Felt good but not great. Tired.").score == 2 - 3 - 2)
+        #expect(scorer.score("not great. Tired.").score == -5)
+        #expect(scorer.score("not great, tired").score == -5)
+        #expect(scorer.score("not tired").score == 2)
         let messages = MotivationMessages(positive: [.init(threshold: 0, text: "ok"), .init(threshold: 3, text: "great A"), .init(threshold: 3, text: "great B")],
                                           negative: [.init(threshold: -1, text: "meh"), .init(threshold: -4, text: "rest")])
         #expect(messages.message(for: 0, rotation: 5) == "ok")

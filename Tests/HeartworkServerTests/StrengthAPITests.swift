@@ -100,7 +100,10 @@ struct StrengthAPITests {
         }
     }
 
-    @Test func aFinishedSessionCanBeCorrectedFor24HoursAndTheOneRepMaxOnlyRises() async throws {
+    /// A correction within the day recomputes the exercise from where it stood before the
+    /// session (a typo's 1RM can be taken back); once a later session used the exercise, a
+    /// correction can only raise it.
+    @Test func aFinishedSessionCanBeCorrectedFor24Hours() async throws {
         try await ServerHarness.run { server in
             let token = try await Self.ready(server, "corrector")
             let user = try #require(try await server.store.users.find(username: "corrector"))
@@ -112,9 +115,17 @@ struct StrengthAPITests {
             let finished = try await strength.finish(view.session.id, review: "", enjoyment: 3, difficulty: 3, for: user, now: began.addingTimeInterval(600))
             let exercise = try #require(finished.changes.first)
             #expect(abs(exercise.after - 40 * 36 / 27) < 1e-9)
-            // Within a day: a correction downward keeps the 1RM; upward raises it.
+            // A typo (36 reps) makes a 1RM of 1440 kg; correcting it to 5 takes it back to 40 × 36 / 32.
+            _ = try await strength.logSet(view.session.id, number: n, .init(reps: .set(36)), for: user, now: began.addingTimeInterval(1800))
+            #expect(try await server.store.strength.stats(userID: user.id)[exercise.exerciseID]?.stats.oneRepMaxKilograms == 1440)
             _ = try await strength.logSet(view.session.id, number: n, .init(reps: .set(5)), for: user, now: began.addingTimeInterval(3600))
-            #expect(try await server.store.strength.stats(userID: user.id)[exercise.exerciseID]?.stats.oneRepMaxKilograms == exercise.after)
+            #expect(abs((try await server.store.strength.stats(userID: user.id)[exercise.exerciseID]?.stats.oneRepMaxKilograms ?? 0) - 45) < 1e-9)
+            #expect(try await server.store.strength.stats(userID: user.id)[exercise.exerciseID]?.stats.mostReps == 5)
+            // A later session with the exercise: from now on a correction only raises.
+            let later = try await strength.start(routineID: "full-body-maintenance", for: user, now: began.addingTimeInterval(5000))
+            _ = try await strength.finish(later.session.id, review: "", enjoyment: 3, difficulty: 3, for: user, now: began.addingTimeInterval(5400))
+            _ = try await strength.logSet(view.session.id, number: n, .init(reps: .set(2)), for: user, now: began.addingTimeInterval(7000))
+            #expect(abs((try await server.store.strength.stats(userID: user.id)[exercise.exerciseID]?.stats.oneRepMaxKilograms ?? 0) - 45) < 1e-9)
             _ = try await strength.logSet(view.session.id, number: n, .init(reps: .set(12)), for: user, now: began.addingTimeInterval(7200))
             #expect(abs((try await server.store.strength.stats(userID: user.id)[exercise.exerciseID]?.stats.oneRepMaxKilograms ?? 0) - 40 * 36 / 25) < 1e-9)
             // After 24 hours the log is closed (and the API says so).
@@ -155,7 +166,8 @@ struct StrengthAPITests {
             #expect(long.problemField == "review")
             // Webhooks: http(s) only, no private or loopback targets by default.
             for url in ["ftp://example.org/x", "javascript:alert(1)", "http://127.0.0.1:9/hook", "http://[::1]/x", "http://localhost/x",
-                        "http://10.1.2.3/x", "http://169.254.169.254/latest", "https://user:pw@example.org/x"] {
+                        "http://10.1.2.3/x", "http://169.254.169.254/latest", "https://user:pw@example.org/x", "http://2130706433/x", "http://0x7f.1/x",
+                        "http://localhost./x", "http://017700000001/x"] {
                 let reply = try await server.request(.put, "/api/strength/settings", token: token, json: ["webhookUrl": url])
                 #expect(reply.status == .unprocessableContent && reply.problemField == "webhookUrl", "\(url)")
             }
@@ -234,6 +246,11 @@ struct StrengthAPITests {
             #expect(loss.json["proteinGrams"] as? Int == 216 && loss.json["fatGrams"] as? Int == 65 && loss.json["carbohydrateGrams"] as? Int == 291)
             try await server.request(.put, "/api/strength/settings", token: token, json: ["goal": "MuscleMaintenance"])
             #expect(try await server.request(.get, "/api/nutrition", token: token).json["carbohydrateGrams"] as? Int == 407)
+            // 300 kg, sedentary, losing weight: the seed’s protein and fat leave nothing for carbohydrate.
+            try await server.request(.post, "/api/me/weights", token: token, json: ["kilograms": 300])
+            try await server.request(.put, "/api/strength/settings", token: token, json: ["lifestyle": "sedentary", "goal": "WeightLoss"])
+            let heavy = try await server.request(.get, "/api/nutrition", token: token)
+            #expect(heavy.json["carbohydrateGrams"] as? Int == 0 && (heavy.json["warnings"] as? [String])?.first?.contains("dietitian") == true)
         }
     }
 
@@ -330,7 +347,7 @@ struct StrengthAPITests {
             #expect(started.json["unit"] as? String == "lb")
             let id = try #require(started.json["id"] as? String)
             let loaded = try #require(Self.sets(started).first { ($0["target"] as? [String: Any])?["weight"] as? Double ?? 0 > 0 })
-            #expect(abs(((loaded["target"] as? [String: Any])?["weight"] as? Double ?? 0) - 11.02) < 0.01)  // 5 kg
+            #expect((loaded["target"] as? [String: Any])?["weight"] as? Double == 12)  // 5 kg = 11.02 lb, up to a whole pound
             let n = try #require(loaded["n"] as? Int)
             let logged = try await server.request(.put, "/api/strength/sessions/\(id)/sets/\(n)", token: token, json: ["weight": 45, "reps": 20, "done": true])
             #expect(Self.sets(logged).first { $0["n"] as? Int == n }?["weight"] as? Double == 45)

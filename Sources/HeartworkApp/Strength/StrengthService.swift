@@ -307,7 +307,8 @@ public struct StrengthService: Sendable {
         }
         let stats = try await store.strength.stats(userID: user.id)
         let exercises = routine.exerciseIDs.compactMap { catalogue.exercise($0) }
-        let generator = WorkoutGenerator(goal: routine.goal, plateStepKilograms: settings.plateStepKilograms)
+        let generator = WorkoutGenerator(goal: routine.goal, plateStepKilograms: settings.plateStepKilograms,
+                                         kilogramsPerUnit: user.units == .imperial ? BodyMass.kilogramsPerPound : 1)
         let prescription = generator.prescribe(exercises.map {
             GeneratorExercise(id: $0.id, group: $0.group, loaded: $0.loaded, stats: stats[$0.id]?.stats ?? .coldStart)
         })
@@ -393,17 +394,32 @@ public struct StrengthService: Sendable {
         }
         guard let set = updated, let index = sets.firstIndex(where: { $0.position == number }) else { throw AppError.notFound("set") }
         sets[index] = set
-        if session.finishedAt != nil {
+        if let finished = session.finishedAt {
             Self.total(&session, sets: sets)
             try await store.strength.updateTotals(session)
-            let stats = try await store.strength.stats(userID: user.id)
-            let before = stats[set.exerciseID]?.stats ?? .coldStart
-            let after = StrengthProgression.update(before, with: [set.performed])
-            if after != before, !set.exerciseID.hasPrefix("other:") {
-                try await store.strength.saveStats(userID: user.id, [set.exerciseID: after], at: now)
-            }
+            try await recompute(set.exerciseID, of: session, finished: finished, sets: sets, user: user, now: now)
         }
         return SessionView(session: session, sets: sets, heartRate: nil, heartRateSource: nil)
+    }
+
+    /// After a correction to a finished session: when nothing else has changed the exercise's
+    /// statistics since (no reset, no later session with it), they are computed again from
+    /// what they were before this session and its sets as they are now — so a typo (36 reps
+    /// for 6) that raised a 1RM can be taken back. Otherwise the correction can only raise
+    /// them, as every session does.
+    func recompute(_ exerciseID: String, of session: StrengthSessionRecord, finished: Date, sets: [StrengthSetRecord], user: UserRecord, now: Date) async throws {
+        guard !exerciseID.hasPrefix("other:"), catalogue.exercise(exerciseID) != nil else { return }
+        let stats = try await store.strength.stats(userID: user.id)
+        let current = stats[exerciseID]?.stats ?? .coldStart
+        let performed = sets.filter { $0.exerciseID == exerciseID }.map(\.performed)
+        let after: ExerciseStats
+        if session.source == "heartwork", let baseline = try await store.strength.baselines(sessionID: session.id)[exerciseID],
+           try await !store.strength.changedSince(userID: user.id, exerciseID: exerciseID, date: finished, excluding: session.id) {
+            after = StrengthProgression.update(baseline, with: performed)
+        } else {
+            after = StrengthProgression.update(current, with: performed)
+        }
+        if after != current { try await store.strength.saveStats(userID: user.id, [exerciseID: after], at: now) }
     }
 
     /// Totals of the counted sets (done, reps above zero): volume Σ reps × weight, reps, sets.
@@ -439,10 +455,11 @@ public struct StrengthService: Sendable {
         var (session, sets) = try await stored(sessionID, for: user)
         guard session.finishedAt == nil else { throw AppError.conflict("this session is already finished") }
         let stats = try await store.strength.stats(userID: user.id)
-        var updated = [String: ExerciseStats](), changes = [OneRepMaxChange]()
+        var updated = [String: ExerciseStats](), baselines = [String: ExerciseStats](), changes = [OneRepMaxChange]()
         var seen = Set<String>()
         for set in sets where !set.exerciseID.hasPrefix("other:") && seen.insert(set.exerciseID).inserted {
             let before = stats[set.exerciseID]?.stats ?? .coldStart
+            baselines[set.exerciseID] = before
             let after = StrengthProgression.update(before, with: sets.filter { $0.exerciseID == set.exerciseID }.map(\.performed))
             guard after != before else { continue }
             updated[set.exerciseID] = after
@@ -462,7 +479,7 @@ public struct StrengthService: Sendable {
         session.sentiment = scored.score
         session.message = message
         session.durationSeconds = max(0, now.timeIntervalSince(session.startedAt))
-        guard try await store.strength.finish(session, stats: updated, at: now) else {
+        guard try await store.strength.finish(session, stats: updated, baselines: baselines, at: now) else {
             throw AppError.conflict("this session is already finished")
         }
         let settings = try await settings(for: user, now: now)
@@ -475,6 +492,20 @@ public struct StrengthService: Sendable {
         let (heartRate, source) = try await heartRate(session, sets: sets, user: user)
         return Finished(view: SessionView(session: session, sets: sets, heartRate: heartRate, heartRateSource: source),
                         changes: changes, sentiment: scored, message: message, webhookQueued: queued)
+    }
+
+    /// The 1RMs a finished session raised: from what they were when it was finished to what
+    /// its sets make of them now.
+    public func oneRepMaxChanges(of view: SessionView) async throws -> [OneRepMaxChange] {
+        guard view.session.finishedAt != nil else { return [] }
+        let baselines = try await store.strength.baselines(sessionID: view.session.id)
+        var seen = Set<String>()
+        return view.sets.compactMap { set in
+            guard seen.insert(set.exerciseID).inserted, let before = baselines[set.exerciseID] else { return nil }
+            let after = StrengthProgression.update(before, with: view.sets.filter { $0.exerciseID == set.exerciseID }.map(\.performed))
+            guard after.oneRepMaxKilograms > before.oneRepMaxKilograms else { return nil }
+            return OneRepMaxChange(exerciseID: set.exerciseID, exerciseName: set.exerciseName, before: before.oneRepMaxKilograms, after: after.oneRepMaxKilograms)
+        }
     }
 
     // MARK: heart rate

@@ -29,7 +29,8 @@ public struct WebhookPolicy: Sendable {
             throw AppError.invalid("the webhook URL needs a host and no user name or password in it", field: field)
         }
         if !allowPrivateAddresses {
-            let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
+            var bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
+            while bare.hasSuffix(".") { bare.removeLast() }
             if bare == "localhost" || bare.hasSuffix(".localhost") || NetworkAddress.parse(bare).map(NetworkAddress.isPrivate) == true {
                 throw AppError.invalid("private, loopback and link-local addresses are refused (the server's operator can allow them)", field: field)
             }
@@ -49,9 +50,11 @@ public struct WebhookPolicy: Sendable {
 
 /// IPv4 and IPv6 addresses as bytes, and which are not on the public internet.
 enum NetworkAddress {
+    /// Every spelling an HTTP client may resolve without DNS: dotted quads, and the decimal,
+    /// hexadecimal, octal and shortened forms `inet_aton` accepts (`2130706433`, `0x7f.1`).
     static func parse(_ text: String) -> [UInt8]? {
         var v4 = in_addr()
-        if inet_pton(AF_INET, text, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
+        if inet_aton(text, &v4) != 0 { return withUnsafeBytes(of: &v4) { Array($0) } }
         var v6 = in6_addr()
         if inet_pton(AF_INET6, text, &v6) == 1 { return withUnsafeBytes(of: &v6) { Array($0) } }
         return nil

@@ -37,12 +37,18 @@ public enum GerriorEnergy {
 /// - muscle maintenance: the same split on calories = TEE;
 /// - mass gain: calories = TEE × 1.15; protein = Int(cal × 0.3 / 4), carbs = Int(cal × 0.55 / 4),
 ///   fat = Int(cal × 0.15 / 9).
+///
+/// Heartwork's one departure: carbohydrate is never below 0 g (see `warnings`).
 public struct NutritionTargets: Sendable, Hashable, Codable {
     public var totalEnergyExpenditure: Double
     public var calories: Double
     public var proteinGrams: Int
     public var fatGrams: Int
     public var carbohydrateGrams: Int
+    /// Set when the seed's rules do not fit the person: protein at 2.7 g per kg of *total*
+    /// body weight can exceed the energy left after fat (a heavy person losing weight), which
+    /// would make carbohydrate negative; Heartwork shows 0 g and says why (our rule).
+    public var warnings: [String] = []
 
     public init(totalEnergyExpenditure tee: Double, weightKilograms weight: Double, goal: StrengthGoal) {
         totalEnergyExpenditure = tee
@@ -56,7 +62,10 @@ public struct NutritionTargets: Sendable, Hashable, Codable {
             let carbs = Self.truncated(daily) - ((fat * 9) + (protein * 4))
             proteinGrams = protein
             fatGrams = fat
-            carbohydrateGrams = carbs / 4
+            carbohydrateGrams = max(0, carbs / 4)
+            if carbs < 0 {
+                warnings.append("protein at 2.7 g per kg of body weight and fat at 22.5 % already exceed this intake, so no energy is left for carbohydrate; ask a dietitian for targets that fit you")
+            }
         case .massGain:
             let daily = tee * 1.15
             calories = daily

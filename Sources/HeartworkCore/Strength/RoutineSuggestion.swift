@@ -41,12 +41,12 @@ public enum RoutineSuggestion {
         guard let best = ranked.first else { return nil }
         let overlap = best.groups.intersection(recentlyTrained)
         let rested = recentlyTrained.isEmpty
-            ? "nothing was trained yesterday"
+            ? "you have trained nothing since yesterday"
             : "it rests \(MuscleGroup.displayOrder.filter { recentlyTrained.contains($0) }.map { $0.rawValue.lowercased() }.joined(separator: ", "))"
         let recency = best.lastDoneDay == nil ? "it is new to you" : "of your routines it is the one you did longest ago"
         let reason = overlap.isEmpty
             ? "\(rested), and \(recency)"
-            : "every \(goal.displayName.lowercased()) routine trains a group you trained yesterday; this one overlaps least (\(MuscleGroup.displayOrder.filter { overlap.contains($0) }.map { $0.rawValue.lowercased() }.joined(separator: ", ")))"
+            : "every \(goal.displayName.lowercased()) routine trains a group you trained yesterday or today; this one overlaps least (\(MuscleGroup.displayOrder.filter { overlap.contains($0) }.map { $0.rawValue.lowercased() }.joined(separator: ", ")))"
         return Suggestion(routineID: best.id, overlapping: overlap, reason: reason)
     }
 }

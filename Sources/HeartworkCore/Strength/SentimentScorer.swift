@@ -3,8 +3,10 @@
 /// seed's component was a black box: a lexicon of words with integer weights (−5…+5, our
 /// own file, `Resources/strength/sentiment-lexicon.tsv`), summed over the review's words,
 /// with two modifiers — a negator among the three words before flips a word's sign ("not
-/// good"), a booster just before adds one to its size ("very sore") — and the sum clamped
-/// to [−5, +5]. A review with no lexicon word scores 0, positive, as the seed's neutral did.
+/// good"), a booster just before adds one to its size ("very sore"), neither reaching across
+/// a clause (`.` `,` `;` `!` `?` or "but": "not great. Tired." keeps "tired" negative) — and
+/// the sum clamped to [−5, +5]. A review with no lexicon word scores 0, positive, as the
+/// seed's neutral did.
 public struct SentimentScorer: Sendable {
     public static let range = -5...5
     public let weights: [String: Int]
@@ -30,17 +32,37 @@ public struct SentimentScorer: Sendable {
     }
 
     public func score(_ text: String) -> Scored {
-        let words = Self.words(text)
         var total = 0
         var contributions = [(word: String, value: Int)]()
-        for (index, word) in words.enumerated() {
-            guard var value = weights[word] else { continue }
-            if index > 0, boosters.contains(words[index - 1]) { value += value > 0 ? 1 : -1 }
-            if words[max(0, index - 3)..<index].contains(where: negators.contains) { value = -value }
-            total += value
-            contributions.append((word, value))
+        for clause in Self.clauses(text) {
+            for (index, word) in clause.enumerated() {
+                guard var value = weights[word] else { continue }
+                if index > 0, boosters.contains(clause[index - 1]) { value += value > 0 ? 1 : -1 }
+                if clause[max(0, index - 3)..<index].contains(where: negators.contains) { value = -value }
+                total += value
+                contributions.append((word, value))
+            }
         }
         return Scored(score: min(Self.range.upperBound, max(Self.range.lowerBound, total)), contributions: contributions)
+    }
+
+    /// The review's clauses, each a list of words: split at `.` `,` `;` `:` `!` `?` and
+    /// before "but"; at most 2,000 words in all.
+    public static func clauses(_ text: String) -> [[String]] {
+        var clauses = [[String]]()
+        var count = 0
+        for piece in text.split(whereSeparator: { ".,;:!?\n".contains($0) }) {
+            var clause = [String]()
+            for word in words(String(piece)) {
+                if word == "but", !clause.isEmpty { clauses.append(clause); clause = [] }
+                clause.append(word)
+                count += 1
+                if count >= 2000 { break }
+            }
+            if !clause.isEmpty { clauses.append(clause) }
+            if count >= 2000 { break }
+        }
+        return clauses
     }
 
     /// Lowercased words of letters and apostrophes (typographic apostrophes made plain),

@@ -46,7 +46,9 @@ public struct ExercisePrescription: Sendable, Hashable {
 /// - rounding: `ceil` to a whole kilogram, up, after the decay.
 ///
 /// Beyond the seed, an option a user turns on: `plateStepKilograms` rounds up to the plates
-/// they own (1.25 → multiples of 1.25 kg) instead of whole kilograms. Bodyweight exercises
+/// they own (1.25 → multiples of 1.25 kg) instead of whole kilograms. A lifter who uses
+/// pounds gets whole pounds (`kilogramsPerUnit` 0.45359237) unless a plate step is set: the
+/// seed's `ceil` in the unit on the plates. Bodyweight exercises
 /// (not in the seed, whose catalogue had no equipment) get the same sets and reps and no
 /// external weight.
 public struct WorkoutGenerator: Sendable {
@@ -57,10 +59,13 @@ public struct WorkoutGenerator: Sendable {
 
     public var goal: StrengthGoal
     public var plateStepKilograms: Double?
+    /// 1 for kilograms; `BodyMass.kilogramsPerPound` for pounds.
+    public var kilogramsPerUnit: Double
 
-    public init(goal: StrengthGoal, plateStepKilograms: Double? = nil) {
+    public init(goal: StrengthGoal, plateStepKilograms: Double? = nil, kilogramsPerUnit: Double = 1) {
         self.goal = goal
         self.plateStepKilograms = plateStepKilograms.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
+        self.kilogramsPerUnit = kilogramsPerUnit.isFinite && kilogramsPerUnit > 0 ? kilogramsPerUnit : 1
     }
 
     public func prescribe(_ exercises: [GeneratorExercise]) -> [ExercisePrescription] {
@@ -90,7 +95,7 @@ public struct WorkoutGenerator: Sendable {
     /// a negative load).
     public func round(_ weight: Double) -> Double {
         guard weight.isFinite, weight > 0 else { return 0 }
-        guard let step = plateStepKilograms else { return weight.rounded(.up) }
+        guard let step = plateStepKilograms ?? (kilogramsPerUnit == 1 ? nil : kilogramsPerUnit) else { return weight.rounded(.up) }
         // A whisker below a multiple (69.999999 from floating point) is that multiple.
         let steps = (weight / step - 1e-9).rounded(.up)
         return (steps * step * 1_000_000).rounded() / 1_000_000

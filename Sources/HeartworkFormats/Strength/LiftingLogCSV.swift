@@ -83,15 +83,15 @@ public enum LiftingLogCSV {
     static func reps(_ text: String, line: Int) throws(TextFormatError) -> Int? {
         let trimmed = text.strengthTrimmed
         guard !trimmed.isEmpty else { return nil }
-        guard let value = Double(trimmed), value.isFinite, value >= 0, value <= 10_000, value == value.rounded() else {
-            throw TextFormatError(line: line, "reps \"\(trimmed.prefix(20))\" is not a whole number from 0 to 10000")
+        guard let value = Double(trimmed), value.isFinite, value >= 0, value <= 1000, value == value.rounded() else {
+            throw TextFormatError(line: line, "reps \"\(trimmed.prefix(20))\" is not a whole number from 0 to 1000")
         }
         return Int(value)
     }
 
     static func weight(_ text: String, pounds: Bool, line: Int) throws(TextFormatError) -> Double {
-        guard let value = number(text), value >= 0, value <= 2000 else {
-            throw TextFormatError(line: line, "weight \"\(text.strengthTrimmed.prefix(20))\" is not a number from 0 to 2000")
+        guard let value = number(text), value >= 0, value <= (pounds ? 2204 : 1000) else {
+            throw TextFormatError(line: line, "weight \"\(text.strengthTrimmed.prefix(20))\" is not a number from 0 to \(pounds ? "2204 lb" : "1000 kg")")
         }
         return pounds ? BodyMass.kilograms(fromPounds: value) : value
     }

@@ -64,13 +64,14 @@ struct WebStrengthPages {
             return pages.page("strength-exercise", title: e.name, values: [
                 "id": e.id, "name": e.name, "group": e.group.rawValue, "primary": e.primaryMuscle, "secondary": e.secondaryMuscles.joined(separator: ", "),
                 "hasSecondary": !e.secondaryMuscles.isEmpty, "equipment": e.equipment, "bodyweight": !e.loaded, "instructions": e.instructions,
+                "equipmentIsBodyweight": e.equipment == "bodyweight",
                 "licence": e.licence, "attribution": e.attribution, "cold": view.stats.isColdStart,
                 "oneRepMax": unit.text(view.stats.oneRepMaxKilograms), "mostWeight": unit.text(view.stats.mostWeightKilograms), "mostReps": view.stats.mostReps,
                 "resetAt": view.resetAt.map { Formatting.dateTime($0, zone: zone) } ?? "", "wasReset": view.resetAt != nil,
                 "chart": progressChart(progress, unit: unit) ?? "", "hasChart": progress.contains { $0.estimatedOneRepMax != nil },
                 "history": progress.reversed().prefix(20).map { point in
                     ["date": Formatting.day(point.date, zone: zone), "session": point.sessionID,
-                     "best": point.bestSet.map { "\($0.reps ?? 0) × \(unit.text($0.weightKilograms))" } ?? "—",
+                     "best": point.bestSet.map { $0.weightKilograms > 0 ? "\($0.reps ?? 0) × \(unit.text($0.weightKilograms))" : "\($0.reps ?? 0) reps" } ?? "—",
                      "estimate": point.estimatedOneRepMax.map { unit.text($0) } ?? "—"] as [String: Any]
                 },
                 "hasHistory": !progress.isEmpty,
@@ -179,6 +180,10 @@ struct WebStrengthPages {
             let id = try context.parameters.require("sessionID")
             let form = try await WebForm.decode(FinishForm.self, from: request)
             do {
+                var missing = [AppError.FieldError]()
+                if Int(form.enjoyment ?? "") == nil { missing.append(.init(field: "enjoyment", detail: "choose how much you enjoyed it (0 to 5 stars)")) }
+                if Int(form.difficulty ?? "") == nil { missing.append(.init(field: "difficulty", detail: "choose how hard it was (0 to 5 stars)")) }
+                guard missing.isEmpty else { throw AppError.invalid(missing) }
                 _ = try await strength.finish(
                     id, review: form.review ?? "", enjoyment: Int(form.enjoyment ?? "") ?? 0, difficulty: Int(form.difficulty ?? "") ?? 0, for: context.user)
             } catch let error as AppError where error.kind == .invalid || error.kind == .conflict {
@@ -219,7 +224,7 @@ struct WebStrengthPages {
                     "done": true, "source": summary.source == "strong" ? "Strong" : "Hevy", "imported": summary.imported, "duplicates": summary.duplicates,
                     "mapped": summary.mapped.sorted { $0.key < $1.key }.map { ["from": $0.key, "to": strength.catalogue.exercise($0.value)?.name ?? $0.value] },
                     "hasMapped": !summary.mapped.isEmpty,
-                    "unmapped": summary.unmapped.sorted { $0.key < $1.key }.map { ["name": $0.key, "sets": $0.value] as [String: Any] },
+                    "unmapped": summary.unmapped.sorted { $0.key < $1.key }.map { ["name": $0.key, "sets": $0.value == 1 ? "1 set" : "\($0.value) sets"] },
                     "hasUnmapped": !summary.unmapped.isEmpty, "skipped": summary.skippedRows, "hasSkipped": !summary.skippedRows.isEmpty,
                 ], request: request, identity: context.identity)
             } catch let error as AppError where error.kind == .invalid {
@@ -246,6 +251,7 @@ struct WebStrengthPages {
                     "proteinShare": share(t.proteinGrams * 4), "fatShare": share(t.fatGrams * 9), "carbShare": share(t.carbohydrateGrams * 4),
                     "adjustment": view.goal == .weightLoss ? "− \(Int(((view.weightKilograms ?? 0) * 7.5).rounded())) kcal for weight loss (7.5 kcal per kg of body weight)"
                         : (view.goal == .massGain ? "+ 15 % for mass gain" : "no adjustment for maintenance"),
+                    "warnings": t.warnings, "hasWarnings": !t.warnings.isEmpty,
                     "inputs": "\(view.sex?.rawValue ?? "") · \(view.ageYears ?? 0) years · \(Formatting.height(view.heightMeters, units: context.user.units)) · \(Formatting.weight(view.weightKilograms, units: context.user.units))",
                 ] as [String: Any]
             }
@@ -259,11 +265,11 @@ struct WebStrengthPages {
         let user = context.user
         let settings = try await strength.settings(for: user)
         let routines = try await strength.routines(for: user)
-        let recent = try await strength.sessions(for: user, page: Page(limit: 5))
+        let recent = try await strength.sessions(for: user, page: Page(limit: 30))
         let zone = TimeZones.zone(user.timeZone)
         let suggestion = try await strength.suggestion(for: user)
         func card(_ r: StrengthService.RoutineView) -> [String: Any] {
-            ["id": r.template.id, "name": r.template.name, "groups": r.groups.map(\.rawValue).joined(separator: " · "),
+            ["id": r.template.id, "name": r.template.name, "groups": r.groups.map(\.rawValue).joined(separator: " · "), "goal": r.template.goal.displayName,
              "count": r.template.exerciseIDs.count, "bodyweight": r.bodyweight, "description": r.template.description]
         }
         let own = routines.filter { !$0.builtIn }
@@ -272,19 +278,20 @@ struct WebStrengthPages {
         let goals = [settings.goal] + StrengthGoal.allCases.filter { $0 != settings.goal }
         let sections: [[String: Any]] = goals.map { goal in
             ["title": goal.displayName, "routines": builtIn.filter { $0.template.goal == goal && !$0.bodyweight }.map(card)]
-        } + [["title": "Bodyweight (no equipment)", "routines": builtIn.filter(\.bodyweight).map(card)]]
-        let open = recent.first { $0.finishedAt == nil && $0.source == "heartwork" }
+        } + [["title": "Bodyweight (a bar at most)", "routines": builtIn.filter(\.bodyweight).map(card)]]
+        let open = recent.filter { $0.finishedAt == nil && $0.source == "heartwork" }
         return pages.page("strength", title: "Strength", values: [
             "accepted": settings.disclaimerAcceptedAt != nil, "goal": settings.goal.displayName,
             "suggestion": suggestion.map { ["id": $0.routine.template.id, "name": $0.routine.template.name, "reason": $0.reason,
                                             "groups": $0.routine.groups.map(\.rawValue).joined(separator: " · ")] as [String: Any] } as Any,
             "hasSuggestion": suggestion != nil,
-            "open": open.map { ["id": $0.id, "name": $0.name, "started": Formatting.dateTime($0.startedAt, zone: zone)] } as Any,
-            "hasOpen": open != nil,
+            "open": open.map { ["id": $0.id, "name": $0.name, "started": Formatting.dateTime($0.startedAt, zone: zone)] },
+            "hasOpen": !open.isEmpty,
             "own": own.enumerated().map { i, r in card(r).merging(["first": i == 0, "last": i == own.count - 1]) { a, _ in a } },
             "hasOwn": !own.isEmpty, "sections": sections,
-            "recent": recent.filter { $0.finishedAt != nil }.map { s in
-                ["id": s.id, "name": s.name, "date": Formatting.day(s.startedAt, zone: zone), "stars": stars(s.enjoyment ?? 0)]
+            "recent": recent.filter { $0.finishedAt != nil }.prefix(5).map { s in
+                ["id": s.id, "name": s.name, "date": Formatting.day(s.startedAt, zone: zone), "stars": s.enjoyment.map(stars) ?? "",
+                 "source": s.source == "heartwork" ? "" : "imported from \(s.source == "strong" ? "Strong" : "Hevy")"]
             },
         ], request: request, identity: context.identity)
     }
@@ -380,6 +387,11 @@ struct WebStrengthPages {
                 "review": s.review ?? "", "hasReview": !(s.review ?? "").isEmpty,
                 "enjoyment": stars(s.enjoyment ?? 0), "difficulty": stars(s.difficulty ?? 0), "score": s.sentiment ?? 0,
             ] as [String: Any]
+        }
+        if finished {
+            let changes = try await strength.oneRepMaxChanges(of: view)
+            values["changes"] = changes.map { ["name": $0.exerciseName, "before": $0.before > 0 ? unit.text($0.before) : "none yet", "after": unit.text($0.after)] }
+            values["hasChanges"] = !changes.isEmpty
         }
         values["ratings"] = (0...5).map { ["value": $0, "label": $0 == 0 ? "0" : String(repeating: "★", count: $0)] }
         return pages.page("strength-session", title: s.name, values: values, request: request, identity: context.identity,

@@ -228,17 +228,46 @@ struct SQLStrengthRepository: StrengthRepository {
         }
     }
 
-    func finish(_ s: StrengthSessionRecord, stats: [String: ExerciseStats], at: Date) async throws -> Bool {
+    func finish(_ s: StrengthSessionRecord, stats: [String: ExerciseStats], baselines: [String: ExerciseStats], at: Date) async throws -> Bool {
         try await database.transaction { sql in
             guard try await sql.readFirst("SELECT id FROM strength_sessions WHERE id = \(bind: s.id) AND user_id = \(bind: s.userID) AND finished_at IS NULL") != nil else {
                 return false
             }
             try await Self.writeFinish(sql, s)
+            for (id, value) in baselines.sorted(by: { $0.key < $1.key }) {
+                try await sql.raw("""
+                    INSERT INTO strength_baselines (session_id, exercise_id, most_reps, most_weight_kg, one_rep_max_kg)
+                    VALUES (\(bind: s.id), \(bind: id), \(bind: value.mostReps), \(bind: value.mostWeightKilograms), \(bind: value.oneRepMaxKilograms))
+                    """).run()
+            }
             for (id, value) in stats.sorted(by: { $0.key < $1.key }) {
                 try await Self.upsertStats(sql, userID: s.userID, exerciseID: id, stats: value, resetAt: nil, at: at)
             }
             return true
         }
+    }
+
+    func baselines(sessionID: String) async throws -> [String: ExerciseStats] {
+        var out = [String: ExerciseStats]()
+        for row in try await database.all(
+            "SELECT exercise_id, most_reps, most_weight_kg, one_rep_max_kg FROM strength_baselines WHERE session_id = \(bind: sessionID)") {
+            out[try row.string("exercise_id")] = ExerciseStats(
+                mostReps: try row.int("most_reps"), mostWeightKilograms: try row.double("most_weight_kg"), oneRepMaxKilograms: try row.double("one_rep_max_kg"))
+        }
+        return out
+    }
+
+    func changedSince(userID: String, exerciseID: String, date: Date, excluding sessionID: String) async throws -> Bool {
+        let at = date.millisecondsSince1970
+        if try await database.first("""
+            SELECT exercise_id FROM exercise_stats WHERE user_id = \(bind: userID) AND exercise_id = \(bind: exerciseID) AND reset_at > \(bind: at)
+            """) != nil { return true }
+        return try await database.first("""
+            SELECT x.id FROM strength_sessions x JOIN strength_sets s ON s.session_id = x.id
+            WHERE x.user_id = \(bind: userID) AND s.exercise_id = \(bind: exerciseID) AND x.id <> \(bind: sessionID)
+                AND x.finished_at IS NOT NULL AND x.finished_at > \(bind: at)
+            LIMIT 1
+            """) != nil
     }
 
     static func writeFinish(_ sql: any SQLDatabase, _ s: StrengthSessionRecord) async throws {

@@ -190,9 +190,15 @@ public protocol StrengthRepository: Sendable {
     /// Changes one set in a transaction, the row locked while `change` runs (two taps at once
     /// must not undo each other); nil when the session has no such set.
     func modifySet(sessionID: String, position: Int, _ change: @escaping @Sendable (inout StrengthSetRecord) throws -> Void) async throws -> StrengthSetRecord?
-    /// Stores the finished session and the new statistics in one transaction, only if it is
-    /// still unfinished; false if it was finished meanwhile.
-    func finish(_ session: StrengthSessionRecord, stats: [String: ExerciseStats], at: Date) async throws -> Bool
+    /// Stores the finished session, the new statistics and what they were before (the
+    /// baselines) in one transaction, only if it is still unfinished; false if it was finished
+    /// meanwhile.
+    func finish(_ session: StrengthSessionRecord, stats: [String: ExerciseStats], baselines: [String: ExerciseStats], at: Date) async throws -> Bool
+    /// Each exercise's statistics as they were when the session was finished.
+    func baselines(sessionID: String) async throws -> [String: ExerciseStats]
+    /// Whether anything changed the exercise's statistics after `date` other than this session:
+    /// a reset, or another finished or imported session with it.
+    func changedSince(userID: String, exerciseID: String, date: Date, excluding sessionID: String) async throws -> Bool
     /// Stores new totals of a finished session (after an edit within the window).
     func updateTotals(_ session: StrengthSessionRecord) async throws
     /// Stores an imported session with its statistics; false when the same import key is stored.

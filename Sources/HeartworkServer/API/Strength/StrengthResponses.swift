@@ -318,6 +318,7 @@ struct NutritionResponse: ResponseEncodable {
     let proteinGrams: Int?
     let fatGrams: Int?
     let carbohydrateGrams: Int?
+    let warnings: [String]
 
     init(_ view: StrengthService.NutritionView) {
         goal = view.goal.rawValue
@@ -329,6 +330,7 @@ struct NutritionResponse: ResponseEncodable {
         proteinGrams = view.targets?.proteinGrams
         fatGrams = view.targets?.fatGrams
         carbohydrateGrams = view.targets?.carbohydrateGrams
+        warnings = view.targets?.warnings ?? []
     }
 }
 

@@ -540,6 +540,8 @@ function startStrengthSession() {
       const body = {};
       const weight = form.elements.weight.value.trim().replace(",", ".");
       const reps = form.elements.reps.value.trim();
+      if (weight !== "" && !Number.isFinite(Number(weight))) { showSetError(row, `'${weight}' is not a number: type the weight in ${form.dataset.unit || "kg"}`); return; }
+      if (reps !== "" && !/^\d+$/.test(reps)) { showSetError(row, `'${reps}' is not a whole number of reps`); return; }
       if (weight !== "") body.weight = Number(weight);
       if (reps !== "") body.reps = Number(reps);
       if (done !== undefined) body.done = done;
@@ -604,7 +606,8 @@ function startRoutineForm(form) {
   const boxes = Array.from(form.querySelectorAll("input[name='exercises[]']"));
   function names(id) {
     const box = boxes.find((b) => b.value === id);
-    return box ? box.closest("label").textContent.replace(/^\s*\d*\s*/, "").split("·")[0].trim() : id;
+    const text = box ? box.closest("label").querySelector(".label-text") : null;
+    return text ? text.firstChild.textContent.trim() : id;
   }
   function render() {
     order.value = ids.join(",");

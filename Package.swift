@@ -117,7 +117,7 @@ let package = Package(
             dependencies: ["HeartworkCore", "HeartworkTestSupport"],
             resources: [.copy("Resources")]
         ),
-        .testTarget(name: "HeartworkFormatsTests", dependencies: ["HeartworkFormats", "HeartworkTestSupport"]),
+        .testTarget(name: "HeartworkFormatsTests", dependencies: ["HeartworkFormats", "HeartworkTestSupport"], resources: [.copy("Resources")]),
         .testTarget(name: "HeartworkChartsTests", dependencies: ["HeartworkCharts"]),
         .testTarget(name: "HeartworkStoreTests", dependencies: ["HeartworkStore", "HeartworkTestSupport"]),
         .testTarget(name: "HeartworkAppTests", dependencies: ["HeartworkApp", "HeartworkTestSupport"]),

@@ -1,0 +1,198 @@
+import Foundation
+
+/// An activity as a FIT file holds it, in SI units: what Heartwork reads from FIT files (and
+/// writes, see `FITEncoder`). Only the messages and fields Heartwork uses; the rest of a file
+/// is read past.
+public struct FITActivity: Sendable, Hashable {
+    public struct Record: Sendable, Hashable {
+        public var time: Date
+        public var heartRate: Int?
+        /// Degrees (from semicircles: × 180 / 2³¹).
+        public var latitude: Double?
+        public var longitude: Double?
+        /// Metres (altitude / 5 − 500; enhanced_altitude preferred).
+        public var altitude: Double?
+        /// Metres from the start.
+        public var distance: Double?
+        /// Metres per second (enhanced_speed preferred).
+        public var speed: Double?
+        public var cadence: Int?
+        public var power: Int?
+        /// °C.
+        public var temperature: Int?
+
+        public init(time: Date, heartRate: Int? = nil, latitude: Double? = nil, longitude: Double? = nil, altitude: Double? = nil,
+                    distance: Double? = nil, speed: Double? = nil, cadence: Int? = nil, power: Int? = nil, temperature: Int? = nil) {
+            self.time = time
+            self.heartRate = heartRate
+            self.latitude = latitude
+            self.longitude = longitude
+            self.altitude = altitude
+            self.distance = distance
+            self.speed = speed
+            self.cadence = cadence
+            self.power = power
+            self.temperature = temperature
+        }
+    }
+
+    public struct Lap: Sendable, Hashable {
+        public var start: Date?
+        public var end: Date?
+        public var elapsedSeconds: Double?
+        public var distance: Double?
+        public var averageHeartRate: Int?
+        public var maximumHeartRate: Int?
+
+        public init(start: Date? = nil, end: Date? = nil, elapsedSeconds: Double? = nil, distance: Double? = nil, averageHeartRate: Int? = nil, maximumHeartRate: Int? = nil) {
+            self.start = start
+            self.end = end
+            self.elapsedSeconds = elapsedSeconds
+            self.distance = distance
+            self.averageHeartRate = averageHeartRate
+            self.maximumHeartRate = maximumHeartRate
+        }
+    }
+
+    public struct Session: Sendable, Hashable {
+        /// FIT's sport enum (1 running, 2 cycling, 5 swimming, 11 walking, 4 fitness equipment …).
+        public var sport: Int?
+        public var start: Date?
+        public var elapsedSeconds: Double?
+        public var timerSeconds: Double?
+        public var distance: Double?
+        public var calories: Int?
+        public var averageHeartRate: Int?
+        public var maximumHeartRate: Int?
+
+        public init(sport: Int? = nil, start: Date? = nil, elapsedSeconds: Double? = nil, timerSeconds: Double? = nil, distance: Double? = nil,
+                    calories: Int? = nil, averageHeartRate: Int? = nil, maximumHeartRate: Int? = nil) {
+            self.sport = sport
+            self.start = start
+            self.elapsedSeconds = elapsedSeconds
+            self.timerSeconds = timerSeconds
+            self.distance = distance
+            self.calories = calories
+            self.averageHeartRate = averageHeartRate
+            self.maximumHeartRate = maximumHeartRate
+        }
+    }
+
+    /// file_id.type (4 = activity).
+    public var fileType: Int?
+    public var manufacturer: Int?
+    public var product: Int?
+    public var serialNumber: UInt64?
+    public var created: Date?
+    public var records: [Record] = []
+    public var laps: [Lap] = []
+    public var sessions: [Session] = []
+    /// Beat-to-beat intervals from hrv messages, milliseconds.
+    public var rrIntervalsMilliseconds: [Double] = []
+    public var events = 0
+    public var devices = 0
+    /// What stopped or troubled the reading (offsets in bytes); the rest is what was readable.
+    public var warnings: [FITWarning] = []
+
+    public init() {}
+
+    /// FIT's epoch: 1989-12-31T00:00:00Z.
+    public static let epoch = Date(timeIntervalSince1970: 631_065_600)
+    public static let semicircle = 180.0 / 2_147_483_648.0
+}
+
+/// Reads a whole FIT activity from bytes in chunks (constant memory apart from what it keeps:
+/// records, laps, sessions and RR intervals).
+public struct FITActivityReader: Sendable {
+    public private(set) var activity = FITActivity()
+    var decoder = FITDecoder()
+
+    public init() {}
+
+    public mutating func feed(_ bytes: some Collection<UInt8>) {
+        for message in decoder.feed(bytes) { take(message) }
+    }
+
+    public mutating func finish() -> FITActivity {
+        decoder.finish()
+        activity.warnings = decoder.warnings
+        return activity
+    }
+
+    /// Decodes a whole buffer.
+    public static func read(_ bytes: [UInt8]) -> FITActivity {
+        var reader = FITActivityReader()
+        var start = 0
+        while start < bytes.count {
+            let end = min(bytes.count, start + 65_536)
+            reader.feed(bytes[start..<end])
+            start = end
+        }
+        return reader.finish()
+    }
+
+    /// Decodes a file in 64 KB reads.
+    public static func read(path: String) throws -> FITActivity {
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw FITWarning(offset: 0, message: "cannot open \(path)") }
+        defer { try? handle.close() }
+        var reader = FITActivityReader()
+        while let chunk = try handle.read(upToCount: 65_536), !chunk.isEmpty { reader.feed(chunk) }
+        return reader.finish()
+    }
+
+    static func date(_ value: FITValue?) -> Date? {
+        guard let seconds = value?.integer, seconds >= 0x1000_0000 else { return nil }  // below: a relative time, not a date
+        return FITActivity.epoch.addingTimeInterval(Double(seconds))
+    }
+
+    static func int(_ value: FITValue?) -> Int? { value?.integer.flatMap { Int(exactly: $0) } }
+
+    static func scaled(_ value: FITValue?, _ scale: Double, _ offset: Double = 0) -> Double? {
+        value?.double.map { $0 / scale - offset }
+    }
+
+    mutating func take(_ message: FITMessage) {
+        let f = message.fields
+        switch message.global {
+        case 0:
+            activity.fileType = Self.int(f[0])
+            activity.manufacturer = Self.int(f[1])
+            activity.product = Self.int(f[2])
+            activity.serialNumber = f[3].flatMap { if case .unsigned(let v) = $0 { v } else { nil } }
+            activity.created = Self.date(f[4])
+        case 20:
+            let time = Self.date(f[253]) ?? message.compressedTimestamp.map { FITActivity.epoch.addingTimeInterval(Double($0)) }
+            guard let time else { return }
+            var record = FITActivity.Record(time: time)
+            record.heartRate = Self.int(f[3])
+            if let lat = f[0]?.integer, let lon = f[1]?.integer {
+                record.latitude = Double(lat) * FITActivity.semicircle
+                record.longitude = Double(lon) * FITActivity.semicircle
+            }
+            record.altitude = Self.scaled(f[78], 5, 500) ?? Self.scaled(f[2], 5, 500)
+            record.distance = Self.scaled(f[5], 100)
+            record.speed = Self.scaled(f[73], 1000) ?? Self.scaled(f[6], 1000)
+            record.cadence = Self.int(f[4])
+            record.power = Self.int(f[7])
+            record.temperature = Self.int(f[13])
+            activity.records.append(record)
+        case 19:
+            activity.laps.append(FITActivity.Lap(
+                start: Self.date(f[2]), end: Self.date(f[253]), elapsedSeconds: Self.scaled(f[7], 1000), distance: Self.scaled(f[9], 100),
+                averageHeartRate: Self.int(f[15]), maximumHeartRate: Self.int(f[16])))
+        case 18:
+            activity.sessions.append(FITActivity.Session(
+                sport: Self.int(f[5]), start: Self.date(f[2]), elapsedSeconds: Self.scaled(f[7], 1000), timerSeconds: Self.scaled(f[8], 1000),
+                distance: Self.scaled(f[9], 100), calories: Self.int(f[11]), averageHeartRate: Self.int(f[16]), maximumHeartRate: Self.int(f[17])))
+        case 78:
+            switch f[0] {
+            case .array(let values)?: activity.rrIntervalsMilliseconds.append(contentsOf: values.compactMap { $0.double.map { $0 } })
+            case .unsigned(let v)?: activity.rrIntervalsMilliseconds.append(Double(v))
+            default: break
+            }
+        case 21: activity.events += 1
+        case 23: activity.devices += 1
+        default: break
+        }
+    }
+}

@@ -1,0 +1,348 @@
+import Foundation
+
+/// One value of a FIT field, as its base type stores it; invalid values (the protocol's
+/// "no value" patterns) are left out of a message rather than stored.
+public enum FITValue: Sendable, Hashable {
+    case signed(Int64)
+    case unsigned(UInt64)
+    case float(Double)
+    case string(String)
+    case bytes([UInt8])
+    case array([FITValue])
+
+    public var integer: Int64? {
+        switch self {
+        case .signed(let v): v
+        case .unsigned(let v): v <= UInt64(Int64.max) ? Int64(v) : nil
+        case .float(let v): v.isFinite && abs(v) < 9e18 ? Int64(v) : nil
+        case .array(let values): values.first?.integer
+        default: nil
+        }
+    }
+
+    public var double: Double? {
+        switch self {
+        case .signed(let v): Double(v)
+        case .unsigned(let v): Double(v)
+        case .float(let v): v
+        case .array(let values): values.first?.double
+        default: nil
+        }
+    }
+}
+
+/// A data message: its global number (20 = record …) and its valid fields by number.
+public struct FITMessage: Sendable, Hashable {
+    public var global: Int
+    public var fields: [Int: FITValue]
+    /// The timestamp a compressed-timestamp header gave it, in FIT seconds.
+    public var compressedTimestamp: UInt32?
+    /// Where the message starts in the input.
+    public var offset: Int
+
+    public subscript(field: Int) -> FITValue? { fields[field] }
+}
+
+/// Why decoding stopped early: what was readable up to `offset` is kept.
+public struct FITWarning: Error, Sendable, Hashable, CustomStringConvertible {
+    public var offset: Int
+    public var message: String
+    public var description: String { "byte \(offset): \(message)" }
+}
+
+/// The FIT protocol's CRC-16 (the nibble table of the FIT SDK, `fit_crc.c`).
+public enum FITCRC {
+    static let table: [UInt16] = [0x0000, 0xCC01, 0xD801, 0x1400, 0xF001, 0x3C00, 0x2800, 0xE401,
+                                  0xA001, 0x6C00, 0x7800, 0xB401, 0x5000, 0x9C01, 0x8801, 0x4400]
+
+    public static func update(_ crc: UInt16, _ byte: UInt8) -> UInt16 {
+        var crc = crc
+        var tmp = table[Int(crc & 0xF)]
+        crc = (crc >> 4) & 0x0FFF
+        crc = crc ^ tmp ^ table[Int(byte & 0xF)]
+        tmp = table[Int(crc & 0xF)]
+        crc = (crc >> 4) & 0x0FFF
+        crc = crc ^ tmp ^ table[Int((byte >> 4) & 0xF)]
+        return crc
+    }
+
+    public static func compute<C: Collection>(_ bytes: C, seed: UInt16 = 0) -> UInt16 where C.Element == UInt8 {
+        bytes.reduce(seed, update)
+    }
+}
+
+/// A streaming FIT decoder written from the public FIT protocol (the Garmin FIT SDK's
+/// "Flexible and Interoperable Data Transfer Protocol" description): 12- and 14-byte file
+/// headers (the header CRC checked when present), definition and data messages with up to 16
+/// local message types, compressed timestamp headers, little- and big-endian definitions,
+/// every base type with its invalid value, arrays and strings, developer fields (read past,
+/// never mixed into the profile's fields), the file CRC, and chained files (one header after
+/// another). Bytes go in in any chunks (`feed`), messages come out as they complete, so memory
+/// stays constant for any file size. A truncated or corrupt file ends with a `FITWarning`
+/// naming the byte offset; every message before it has been delivered.
+public struct FITDecoder: Sendable {
+    struct FieldDefinition: Sendable {
+        var number: Int
+        var size: Int
+        var baseType: UInt8
+    }
+
+    struct Definition: Sendable {
+        var global: Int
+        var bigEndian: Bool
+        var fields: [FieldDefinition]
+        var developerBytes: Int
+        var size: Int { fields.reduce(0) { $0 + $1.size } + developerBytes }
+    }
+
+    enum State: Sendable {
+        case header
+        case records(remaining: Int)
+        case crc
+    }
+
+    public private(set) var warnings: [FITWarning] = []
+    /// How many files (of a chain) were read to their end.
+    public private(set) var filesCompleted = 0
+    /// False once a fault stopped the decoding.
+    public private(set) var healthy = true
+    var buffer: [UInt8] = []
+    var consumed = 0  // offset of buffer[0] in the whole input
+    var state = State.header
+    var definitions = [Definition?](repeating: nil, count: 16)
+    var crc: UInt16 = 0
+    var lastTimestamp: UInt32 = 0
+    /// Reject files claiming more than this (a corrupt size field must not make us wait forever).
+    public var maximumDataSize = 1 << 31
+
+    public init() {}
+
+    /// Adds bytes; returns the messages they complete.
+    public mutating func feed(_ bytes: some Collection<UInt8>) -> [FITMessage] {
+        guard healthy else { return [] }
+        buffer.append(contentsOf: bytes)
+        var out = [FITMessage]()
+        var position = 0
+        loop: while healthy {
+            let available = buffer.count - position
+            switch state {
+            case .header:
+                guard available >= 1 else { break loop }
+                let size = Int(buffer[position])
+                guard size == 12 || size == 14 else {
+                    fail(at: consumed + position, "a FIT file header is 12 or 14 bytes, not \(size) (not a FIT file, or a fault here)")
+                    break loop
+                }
+                guard available >= size else { break loop }
+                let header = buffer[position..<(position + size)]
+                guard header[header.startIndex + 8] == 0x2E, header[header.startIndex + 9] == 0x46, header[header.startIndex + 10] == 0x49,
+                      header[header.startIndex + 11] == 0x54 else {
+                    fail(at: consumed + position + 8, "the header lacks the \".FIT\" signature")
+                    break loop
+                }
+                if size == 14 {
+                    let stored = UInt16(header[header.startIndex + 12]) | UInt16(header[header.startIndex + 13]) << 8
+                    if stored != 0, stored != FITCRC.compute(header.prefix(12)) {
+                        fail(at: consumed + position + 12, "the header CRC does not match")
+                        break loop
+                    }
+                }
+                let dataSize = Int(header[header.startIndex + 4]) | Int(header[header.startIndex + 5]) << 8
+                    | Int(header[header.startIndex + 6]) << 16 | Int(header[header.startIndex + 7]) << 24
+                guard dataSize <= maximumDataSize else {
+                    fail(at: consumed + position + 4, "the header claims \(dataSize) bytes of data")
+                    break loop
+                }
+                crc = FITCRC.compute(header)
+                position += size
+                definitions = [Definition?](repeating: nil, count: 16)
+                lastTimestamp = 0
+                state = .records(remaining: dataSize)
+            case .records(let remaining):
+                if remaining == 0 { state = .crc; continue }
+                guard available >= 1 else { break loop }
+                let start = position
+                let recordHeader = buffer[position]
+                if recordHeader & 0x80 != 0 {
+                    // Compressed timestamp header: local type in bits 5–6, time offset in bits 0–4.
+                    let local = Int((recordHeader >> 5) & 0x3)
+                    guard let definition = definitions[local] else {
+                        fail(at: consumed + position, "a data message of local type \(local) has no definition before it")
+                        break loop
+                    }
+                    guard available >= 1 + definition.size else { break loop }
+                    guard 1 + definition.size <= remaining else {
+                        fail(at: consumed + position, "a message runs past the data size in the header")
+                        break loop
+                    }
+                    let offset = UInt32(recordHeader & 0x1F)
+                    var timestamp = (lastTimestamp & 0xFFFF_FFE0) | offset
+                    if offset < (lastTimestamp & 0x1F) { timestamp &+= 0x20 }
+                    lastTimestamp = timestamp
+                    var message = decode(definition, at: position + 1, offset: consumed + start)
+                    message.compressedTimestamp = timestamp
+                    out.append(message)
+                    position += 1 + definition.size
+                } else if recordHeader & 0x40 != 0 {
+                    let local = Int(recordHeader & 0x0F)
+                    let developer = recordHeader & 0x20 != 0
+                    guard available >= 6 else { break loop }
+                    let bigEndian = buffer[position + 2] == 1
+                    guard buffer[position + 2] <= 1 else {
+                        fail(at: consumed + position + 2, "architecture \(buffer[position + 2]) is neither little (0) nor big endian (1)")
+                        break loop
+                    }
+                    let count = Int(buffer[position + 5])
+                    var length = 6 + 3 * count
+                    guard available >= length else { break loop }
+                    var developerCount = 0
+                    if developer {
+                        guard available >= length + 1 else { break loop }
+                        developerCount = Int(buffer[position + length])
+                        length += 1 + 3 * developerCount
+                        guard available >= length else { break loop }
+                    }
+                    guard length <= remaining else {
+                        fail(at: consumed + position, "a definition runs past the data size in the header")
+                        break loop
+                    }
+                    let g0 = Int(buffer[position + 3]), g1 = Int(buffer[position + 4])
+                    let global = bigEndian ? g0 << 8 | g1 : g1 << 8 | g0
+                    var fields = [FieldDefinition]()
+                    for i in 0..<count {
+                        let at = position + 6 + 3 * i
+                        fields.append(FieldDefinition(number: Int(buffer[at]), size: Int(buffer[at + 1]), baseType: buffer[at + 2]))
+                    }
+                    var developerBytes = 0
+                    if developer {
+                        let base = position + 6 + 3 * count + 1
+                        for i in 0..<developerCount { developerBytes += Int(buffer[base + 3 * i + 1]) }
+                    }
+                    definitions[local] = Definition(global: global, bigEndian: bigEndian, fields: fields, developerBytes: developerBytes)
+                    position += length
+                } else {
+                    let local = Int(recordHeader & 0x0F)
+                    guard let definition = definitions[local] else {
+                        fail(at: consumed + position, "a data message of local type \(local) has no definition before it")
+                        break loop
+                    }
+                    guard available >= 1 + definition.size else { break loop }
+                    guard 1 + definition.size <= remaining else {
+                        fail(at: consumed + position, "a message runs past the data size in the header")
+                        break loop
+                    }
+                    let message = decode(definition, at: position + 1, offset: consumed + start)
+                    if case .unsigned(let t)? = message.fields[253], t <= UInt64(UInt32.max) { lastTimestamp = UInt32(t) }
+                    out.append(message)
+                    position += 1 + definition.size
+                }
+                crc = FITCRC.compute(buffer[start..<position], seed: crc)
+                state = .records(remaining: remaining - (position - start))
+            case .crc:
+                guard available >= 2 else { break loop }
+                let stored = UInt16(buffer[position]) | UInt16(buffer[position + 1]) << 8
+                if stored != crc {
+                    warnings.append(FITWarning(offset: consumed + position, message: "the file CRC does not match (0x\(String(stored, radix: 16)) stored, 0x\(String(crc, radix: 16)) computed): the data may be damaged"))
+                }
+                position += 2
+                filesCompleted += 1
+                state = .header
+            }
+        }
+        buffer.removeFirst(min(position, buffer.count))
+        consumed += position
+        return out
+    }
+
+    /// Call at the end of the input: a file cut short gets its warning.
+    public mutating func finish() {
+        guard healthy else { return }
+        switch state {
+        case .header:
+            if !buffer.isEmpty || filesCompleted == 0 {
+                fail(at: consumed, filesCompleted == 0 ? "the input ends before a FIT header" : "\(buffer.count) stray bytes after the last file")
+            }
+        case .records(let remaining):
+            fail(at: consumed, "the file is truncated: \(remaining) bytes of data are missing")
+        case .crc:
+            fail(at: consumed, "the file is truncated before its CRC")
+        }
+    }
+
+    mutating func fail(at offset: Int, _ message: String) {
+        warnings.append(FITWarning(offset: offset, message: message))
+        healthy = false
+    }
+
+    func decode(_ definition: Definition, at start: Int, offset: Int) -> FITMessage {
+        var fields = [Int: FITValue]()
+        var at = start
+        for field in definition.fields {
+            let bytes = buffer[at..<(at + field.size)]
+            at += field.size
+            if let value = Self.value(bytes, baseType: field.baseType, bigEndian: definition.bigEndian) { fields[field.number] = value }
+        }
+        return FITMessage(global: definition.global, fields: fields, compressedTimestamp: nil, offset: offset)
+    }
+
+    /// The value of a field; nil when it holds the base type's invalid value (or all of an
+    /// array's elements do), or its size does not fit its type.
+    static func value(_ bytes: ArraySlice<UInt8>, baseType: UInt8, bigEndian: Bool) -> FITValue? {
+        let type = baseType & 0x1F
+        if type == 0x07 {  // string: UTF-8, NUL-terminated
+            let text = bytes.prefix { $0 != 0 }
+            guard !text.isEmpty else { return nil }
+            return .string(String(decoding: text, as: UTF8.self))
+        }
+        if type == 0x0D {  // byte array: invalid only when every byte is 0xFF
+            return bytes.allSatisfy { $0 == 0xFF } ? nil : .bytes(Array(bytes))
+        }
+        let width: Int
+        switch type {
+        case 0x00, 0x01, 0x02, 0x0A: width = 1
+        case 0x03, 0x04, 0x0B: width = 2
+        case 0x05, 0x06, 0x08, 0x0C: width = 4
+        case 0x09, 0x0E, 0x0F, 0x10: width = 8
+        default: return nil
+        }
+        guard bytes.count >= width, bytes.count % width == 0 else { return nil }
+        var values = [FITValue]()
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            var raw: UInt64 = 0
+            for k in 0..<width {
+                let byte = UInt64(bytes[index + (bigEndian ? k : width - 1 - k)])
+                raw = raw << 8 | byte
+            }
+            index += width
+            if let v = element(raw, type: type, width: width) { values.append(v) }
+        }
+        if bytes.count == width { return values.first }
+        return values.isEmpty ? nil : .array(values)
+    }
+
+    static func element(_ raw: UInt64, type: UInt8, width: Int) -> FITValue? {
+        let bits = UInt64(width * 8)
+        let all: UInt64 = bits == 64 ? .max : (1 << bits) - 1
+        switch type {
+        case 0x00, 0x02, 0x04, 0x06, 0x0F:  // enum, uint8/16/32/64: all ones invalid
+            return raw == all ? nil : .unsigned(raw)
+        case 0x0A, 0x0B, 0x0C, 0x10:  // uint*z: zero invalid
+            return raw == 0 ? nil : .unsigned(raw)
+        case 0x01, 0x03, 0x05, 0x0E:  // sint: the maximum positive value invalid
+            let maximum = all >> 1
+            if raw == maximum { return nil }
+            let signBit: UInt64 = 1 << (bits - 1)
+            let value = raw & signBit != 0 ? Int64(bitPattern: raw | ~all) : Int64(raw)
+            return .signed(value)
+        case 0x08:
+            let f = Float(bitPattern: UInt32(truncatingIfNeeded: raw))
+            return raw == 0xFFFF_FFFF || !f.isFinite ? nil : .float(Double(f))
+        case 0x09:
+            let d = Double(bitPattern: raw)
+            return raw == .max || !d.isFinite ? nil : .float(d)
+        default:
+            return nil
+        }
+    }
+}

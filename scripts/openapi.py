@@ -222,7 +222,9 @@ TAG = "workouts"
 api("/api/workouts", "post", "uploadWorkout",
     "Upload a workout; the server stores a profile snapshot and derives summary, zones, calories and distance",
     {201: ("Stored; Location names the full workout", ref("WorkoutCreated"), "Location")}, errors=(400, 401, 413, 415, 422),
-    body=ref("WorkoutUpload"))
+    body={"application/json": {"schema": ref("WorkoutUpload")},
+          "application/vnd.ant.fit": {"schema": {"type": "string", "format": "binary",
+                                                 "description": "A FIT activity file (Garmin, Wahoo, COROS, Polar, Zwift…)"}}})
 api("/api/workouts", "get", "listWorkouts", "Your workouts, newest first", {200: ("OK", ref("WorkoutList"))}, errors=(400, 401),
     params=PAGE_PARAMS + [query_param("from", "Start at or after (a date or an RFC 3339 date-time)"),
                           query_param("to", "Start before (a date or an RFC 3339 date-time)")])

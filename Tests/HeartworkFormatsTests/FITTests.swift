@@ -195,3 +195,34 @@ struct FITTests {
         #expect(FITCRC.compute(Array("123456789".utf8)) == 0xBB3D)
     }
 }
+
+@Suite("FIT workouts")
+struct FITWorkoutTests {
+    @Test func aFitToolRideBecomesAWorkout() throws {
+        let activity = FITActivityReader.read(try FITTests.fixture("ride.fit"))
+        let workout = try FITWorkout.newWorkout(from: activity)
+        #expect(workout.sport == .cycling && !workout.indoor)
+        #expect(workout.heartRate.count == 600 && workout.heartRate.compactMap { $0 }.count == activity.records.filter { $0.heartRate != nil }.count)
+        #expect(workout.heartRate.first == 120 && workout.track.count == 600 && workout.rrIntervalsMilliseconds.count == 1200)
+        #expect(workout.kilocalories == 312 && abs((workout.distanceMeters ?? 0) - 4834.6) < 1e-6)
+        #expect(workout.startTime == ISO8601DateFormatter().date(from: "2026-06-01T06:30:00Z"))
+    }
+
+    /// A strap in HRV mode: RR intervals and no heart rate; the per-second heart rate is rebuilt.
+    @Test func heartRateIsRebuiltFromRRWhenThereIsNone() throws {
+        var activity = FITActivity()
+        activity.created = FITActivity.epoch.addingTimeInterval(1_100_000_000)
+        activity.rrIntervalsMilliseconds = Array(repeating: 500, count: 20) + Array(repeating: 1000, count: 5)  // 10 s at 120, 5 s at 60
+        let workout = try FITWorkout.newWorkout(from: FITActivityReader.read(FITEncoder.encode(activity)))
+        #expect(workout.heartRate.compactMap { $0 }.prefix(9).allSatisfy { $0 == 120 })
+        #expect(workout.heartRate.last == 60 && workout.heartRate.count == 16)
+    }
+
+    @Test func filesWithoutHeartRateOrWithAbsurdSpansAreRefused() {
+        #expect(throws: FITWorkoutError.self) { try FITWorkout.newWorkout(from: FITActivityReader.read(Array("nonsense".utf8))) }
+        var activity = FITActivity()
+        let start = FITActivity.epoch.addingTimeInterval(1_100_000_000)
+        activity.records = [FITActivity.Record(time: start, heartRate: 100), FITActivity.Record(time: start.addingTimeInterval(400 * 86_400), heartRate: 100)]
+        #expect { try FITWorkout.newWorkout(from: activity) } throws: { "\($0)".contains("hours") }
+    }
+}

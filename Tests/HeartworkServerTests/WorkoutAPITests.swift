@@ -3,9 +3,31 @@ import Testing
 import HeartworkStore
 import HeartworkTestSupport
 import Hummingbird
+import HeartworkFormats
 
 @Suite("Workouts API")
 struct WorkoutAPITests {
+    /// A FIT activity uploads like JSON (application/vnd.ant.fit); a broken one is refused with
+    /// what was wrong.
+    @Test func aFitFileUploadsByContentType() async throws {
+        try await ServerHarness.run { server in
+            let (_, token) = try await server.signUp("fitter")
+            try await server.completeProfile(token)
+            var activity = FITActivity()
+            let start = Date(timeIntervalSince1970: 1_780_000_000)
+            activity.records = (0..<900).map { FITActivity.Record(time: start.addingTimeInterval(Double($0)), heartRate: 110 + $0 / 20, distance: Double($0) * 3) }
+            activity.sessions = [FITActivity.Session(sport: 1, start: start, elapsedSeconds: 899, distance: 2697, calories: 210)]
+            let reply = try await server.request(.post, "/api/workouts", token: token, raw: Data(FITEncoder.encode(activity)), contentType: "application/vnd.ant.fit")
+            #expect(reply.status == .created, "\(reply.text)")
+            let summary = try #require(reply.json["summary"] as? [String: Any])
+            #expect(summary["sport"] as? String == "running" && summary["durationSeconds"] as? Int == 900 && summary["maximumHeartRate"] as? Double == 154)
+            #expect(summary["kilocalories"] as? Double == 210 && summary["distanceMeters"] as? Double == 2697)
+            let broken = try await server.request(.post, "/api/workouts", token: token, raw: Data("not a fit file".utf8), contentType: "application/vnd.ant.fit")
+            #expect(broken.status == .unprocessableContent && broken.problemField == "file" && broken.text.contains("byte 0"))
+            #expect(try await server.request(.post, "/api/workouts", token: token, raw: Data([1, 2, 3]), contentType: "application/octet-stream").status == .unsupportedMediaType)
+        }
+    }
+
     @Test func uploadDerivesSummaryZonesCaloriesAndDistance() async throws {
         try await ServerHarness.run { server in
             let (_, token) = try await server.signUp("runner")

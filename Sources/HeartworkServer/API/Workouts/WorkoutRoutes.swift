@@ -1,5 +1,6 @@
 import Foundation
 import HeartworkApp
+import HeartworkCore
 import HeartworkFormats
 import Hummingbird
 
@@ -13,10 +14,23 @@ struct WorkoutRoutes {
     func register(on api: RouterGroup<AuthenticatedContext>) {
         // The answer is the summary (with the Location of the full workout): echoing 7,200
         // samples back would only cost time on both ends.
+        // JSON (Heartwork's document) or a FIT activity (application/vnd.ant.fit), by content type.
         api.post("workouts") { request, context -> Response in
-            try RequestBody.checkJSONMediaType(request)
+            let mediaType = request.headers[.contentType]?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            let fit = mediaType == "application/vnd.ant.fit"
+            if !fit { try RequestBody.checkJSONMediaType(request) }
             let record = try await uploads.run {
-                let workout = try WorkoutJSON.read(try await RequestBody.bytes(request, limit: maximumBodyBytes))
+                let bytes = try await RequestBody.bytes(request, limit: maximumBodyBytes)
+                let workout: NewWorkout
+                if fit {
+                    do throws(FITWorkoutError) {
+                        workout = try FITWorkout.newWorkout(from: FITActivityReader.read(bytes))
+                    } catch {
+                        throw Problem(AppError.invalid(error.description, field: "file"))
+                    }
+                } else {
+                    workout = try WorkoutJSON.read(bytes)
+                }
                 return try await services.workouts.record(workout, for: context.user)
             }
             metrics.workoutsUploaded.increment()

@@ -82,10 +82,11 @@ document.addEventListener("DOMContentLoaded", () => {
       const file = document.getElementById("workout-file").files[0];
       if (!file) { status.textContent = "Choose a file first."; return; }
       status.textContent = "Uploading…";
+      const fit = /\.fit$/i.test(file.name);
       const response = await fetch("/api/workouts", {
         method: "POST",
-        headers: { "Content-Type": "application/json", "X-CSRF-Token": csrfToken() },
-        body: await file.text(),
+        headers: { "Content-Type": fit ? "application/vnd.ant.fit" : "application/json", "X-CSRF-Token": csrfToken() },
+        body: fit ? file : await file.text(),
         credentials: "same-origin",
       });
       if (response.ok) {

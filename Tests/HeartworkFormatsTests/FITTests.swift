@@ -106,35 +106,35 @@ struct FITTests {
         #expect(activity.records.count == 2)
         #expect(activity.records.first?.heartRate == 150 && activity.records.first?.power == 300)
         #expect(activity.records.last?.heartRate == nil && activity.records.last?.power == nil)
-        #expect(activity.records.last?.time == FITActivity.epoch.addingTimeInterval(Double(t0 + 3)))
+        #expect(activity.records.last?.time == FITDecoder.epoch.addingTimeInterval(Double(t0 + 3)))
     }
 
     /// Round trip: decode ∘ encode is the identity on the fields we write, for random activities.
     @Test func encodeThenDecodeIsTheIdentity() {
         var random = SplitMix64(seed: 13)
         for _ in 0..<40 {
-            var activity = FITActivity()
+            var activity = ActivityRecording()
             activity.fileType = 4
             activity.manufacturer = 255
             activity.serialNumber = random.next() % 4_000_000_000 + 1
-            let start = FITActivity.epoch.addingTimeInterval(Double(1_000_000_000 + random.next() % 100_000_000))
+            let start = FITDecoder.epoch.addingTimeInterval(Double(1_000_000_000 + random.next() % 100_000_000))
             activity.created = start
             let n = Int(random.next() % 400) + 1
             var distance = 0.0
             for i in 0..<n {
                 distance += Double(random.next() % 1000) / 100
-                activity.records.append(FITActivity.Record(
+                activity.records.append(ActivityRecording.Record(
                     time: start.addingTimeInterval(Double(i)), heartRate: random.next() % 9 == 0 ? nil : Int(random.next() % 200) + 30,
-                    latitude: random.next() % 5 == 0 ? nil : (Double(Int(random.next() % 1_000_000)) - 500_000) * FITActivity.semicircle * 300,
+                    latitude: random.next() % 5 == 0 ? nil : (Double(Int(random.next() % 1_000_000)) - 500_000) * FITDecoder.semicircle * 300,
                     longitude: nil, altitude: Double(Int(random.next() % 5000)) / 5 - 100, distance: distance,
                     speed: Double(random.next() % 20000) / 1000, cadence: Int(random.next() % 200), power: Int(random.next() % 2000),
                     temperature: Int(random.next() % 60) - 20))
                 if activity.records[i].latitude != nil { activity.records[i].longitude = activity.records[i].latitude.map { -$0 / 2 } }
             }
             activity.rrIntervalsMilliseconds = (0..<Int(random.next() % 30)).map { _ in Double(random.next() % 1500 + 300) }
-            activity.sessions = [FITActivity.Session(sport: 1, start: start, elapsedSeconds: Double(n - 1), timerSeconds: Double(n - 1), distance: distance,
+            activity.sessions = [ActivityRecording.Session(sport: 1, start: start, elapsedSeconds: Double(n - 1), timerSeconds: Double(n - 1), distance: distance,
                                                      calories: 400, averageHeartRate: 140, maximumHeartRate: 180)]
-            activity.laps = [FITActivity.Lap(start: start, end: start.addingTimeInterval(Double(n - 1)), elapsedSeconds: Double(n - 1), distance: distance,
+            activity.laps = [ActivityRecording.Lap(start: start, end: start.addingTimeInterval(Double(n - 1)), elapsedSeconds: Double(n - 1), distance: distance,
                                              averageHeartRate: 140, maximumHeartRate: 180)]
             let decoded = FITActivityReader.read(FITEncoder.encode(activity))
             #expect(decoded.warnings.isEmpty)
@@ -154,8 +154,8 @@ struct FITTests {
 
     /// The encoder writes the invalid value for what does not fit, never a wrapped number.
     @Test func outOfRangeValuesAreWrittenAsInvalid() {
-        var activity = FITActivity()
-        activity.records = [FITActivity.Record(time: FITActivity.epoch.addingTimeInterval(1e9), heartRate: 300, altitude: .nan, distance: -5,
+        var activity = ActivityRecording()
+        activity.records = [ActivityRecording.Record(time: FITDecoder.epoch.addingTimeInterval(1e9), heartRate: 300, altitude: .nan, distance: -5,
                                                speed: .infinity, cadence: -1, power: 70_000, temperature: 200)]
         let record = FITActivityReader.read(FITEncoder.encode(activity)).records.first
         #expect(record?.heartRate == nil && record?.altitude == nil && record?.distance == nil && record?.speed == nil)
@@ -165,18 +165,18 @@ struct FITTests {
     /// The encoder's file for fitdecode: CI's `Tests/Reference/fit_crosscheck.py` reads it with
     /// fitdecode (PyPI) and compares every record with the JSON written beside it.
     @Test func writesAFileForTheFitdecodeCrossCheck() throws {
-        var activity = FITActivity()
+        var activity = ActivityRecording()
         activity.serialNumber = 4242
-        let start = FITActivity.epoch.addingTimeInterval(1_150_000_000)
+        let start = FITDecoder.epoch.addingTimeInterval(1_150_000_000)
         activity.created = start
         for i in 0..<300 {
-            activity.records.append(FITActivity.Record(
+            activity.records.append(ActivityRecording.Record(
                 time: start.addingTimeInterval(Double(i)), heartRate: i % 50 == 7 ? nil : 100 + i % 60, latitude: 48.2 + Double(i) * 1e-5,
                 longitude: 16.37 - Double(i) * 1e-5, altitude: 200 + Double(i % 40) / 5, distance: Double(i) * 3.5, speed: 3.5, cadence: 80 + i % 10,
                 power: 200 + i % 30, temperature: 18))
         }
         activity.rrIntervalsMilliseconds = (0..<23).map { 600 + Double($0) * 3 }
-        activity.sessions = [FITActivity.Session(sport: 1, start: start, elapsedSeconds: 299, distance: 1046.5, calories: 250, averageHeartRate: 129, maximumHeartRate: 159)]
+        activity.sessions = [ActivityRecording.Session(sport: 1, start: start, elapsedSeconds: 299, distance: 1046.5, calories: 250, averageHeartRate: 129, maximumHeartRate: 159)]
         let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("artifacts/fit")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -200,7 +200,7 @@ struct FITTests {
 struct FITWorkoutTests {
     @Test func aFitToolRideBecomesAWorkout() throws {
         let activity = FITActivityReader.read(try FITTests.fixture("ride.fit"))
-        let workout = try FITWorkout.newWorkout(from: activity)
+        let workout = try ActivityWorkout.newWorkout(from: activity)
         #expect(workout.sport == .cycling && !workout.indoor)
         #expect(workout.heartRate.count == 600 && workout.heartRate.compactMap { $0 }.count == activity.records.filter { $0.heartRate != nil }.count)
         #expect(workout.heartRate.first == 120 && workout.track.count == 600 && workout.rrIntervalsMilliseconds.count == 1200)
@@ -210,19 +210,19 @@ struct FITWorkoutTests {
 
     /// A strap in HRV mode: RR intervals and no heart rate; the per-second heart rate is rebuilt.
     @Test func heartRateIsRebuiltFromRRWhenThereIsNone() throws {
-        var activity = FITActivity()
-        activity.created = FITActivity.epoch.addingTimeInterval(1_100_000_000)
+        var activity = ActivityRecording()
+        activity.created = FITDecoder.epoch.addingTimeInterval(1_100_000_000)
         activity.rrIntervalsMilliseconds = Array(repeating: 500, count: 20) + Array(repeating: 1000, count: 5)  // 10 s at 120, 5 s at 60
-        let workout = try FITWorkout.newWorkout(from: FITActivityReader.read(FITEncoder.encode(activity)))
+        let workout = try ActivityWorkout.newWorkout(from: FITActivityReader.read(FITEncoder.encode(activity)))
         #expect(workout.heartRate.compactMap { $0 }.prefix(9).allSatisfy { $0 == 120 })
         #expect(workout.heartRate.last == 60 && workout.heartRate.count == 16)
     }
 
     @Test func filesWithoutHeartRateOrWithAbsurdSpansAreRefused() {
-        #expect(throws: FITWorkoutError.self) { try FITWorkout.newWorkout(from: FITActivityReader.read(Array("nonsense".utf8))) }
-        var activity = FITActivity()
-        let start = FITActivity.epoch.addingTimeInterval(1_100_000_000)
-        activity.records = [FITActivity.Record(time: start, heartRate: 100), FITActivity.Record(time: start.addingTimeInterval(400 * 86_400), heartRate: 100)]
-        #expect { try FITWorkout.newWorkout(from: activity) } throws: { "\($0)".contains("hours") }
+        #expect(throws: ActivityWorkoutError.self) { try ActivityWorkout.newWorkout(from: FITActivityReader.read(Array("nonsense".utf8))) }
+        var activity = ActivityRecording()
+        let start = FITDecoder.epoch.addingTimeInterval(1_100_000_000)
+        activity.records = [ActivityRecording.Record(time: start, heartRate: 100), ActivityRecording.Record(time: start.addingTimeInterval(400 * 86_400), heartRate: 100)]
+        #expect { try ActivityWorkout.newWorkout(from: activity) } throws: { "\($0)".contains("hours") }
     }
 }

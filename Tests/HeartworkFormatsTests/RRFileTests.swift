@@ -66,4 +66,17 @@ struct RRFileTests {
         let path = try directory.write(garbage, to: "garbage.bin")
         #expect(throws: TextInputError.self) { try RRFile.read(path: path) }
     }
+
+    /// Found by `scripts/fuzz.sh` (target rr, .build-fuzz/crash-rr-b17ba063…): a whole-number
+    /// interval beyond Int64 made the error message trap instead of being refused.
+    @Test func aHugeWholeIntervalIsRefusedWithoutTrapping() throws {
+        let text = "22222222322222222222222232222222\n79\n79"
+        do {
+            _ = try RRFile.read(text: text)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description.contains("line 1"))
+            #expect(error.description.contains("is not a heartbeat interval"))
+        }
+    }
 }

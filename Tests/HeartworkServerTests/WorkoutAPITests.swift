@@ -13,10 +13,10 @@ struct WorkoutAPITests {
         try await ServerHarness.run { server in
             let (_, token) = try await server.signUp("fitter")
             try await server.completeProfile(token)
-            var activity = FITActivity()
+            var activity = ActivityRecording()
             let start = Date(timeIntervalSince1970: 1_780_000_000)
-            activity.records = (0..<900).map { FITActivity.Record(time: start.addingTimeInterval(Double($0)), heartRate: 110 + $0 / 20, distance: Double($0) * 3) }
-            activity.sessions = [FITActivity.Session(sport: 1, start: start, elapsedSeconds: 899, distance: 2697, calories: 210)]
+            activity.records = (0..<900).map { ActivityRecording.Record(time: start.addingTimeInterval(Double($0)), heartRate: 110 + $0 / 20, distance: Double($0) * 3) }
+            activity.sessions = [ActivityRecording.Session(sport: 1, start: start, elapsedSeconds: 899, distance: 2697, calories: 210)]
             let reply = try await server.request(.post, "/api/workouts", token: token, raw: Data(FITEncoder.encode(activity)), contentType: "application/vnd.ant.fit")
             #expect(reply.status == .created, "\(reply.text)")
             let summary = try #require(reply.json["summary"] as? [String: Any])

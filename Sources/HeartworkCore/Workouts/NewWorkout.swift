@@ -29,10 +29,13 @@ public struct NewWorkout: Sendable, Hashable {
     public var distanceMeters: Double?
     /// Overrides the Keytel estimate.
     public var kilocalories: Double?
+    /// The recording device as its file names it; with the start time, what makes a second
+    /// upload of the same activity a duplicate. Nil when unknown.
+    public var device: String?
 
     public init(
         sport: Sport, startTime: Date, indoor: Bool = false, heartRate: [Int?], rrIntervalsMilliseconds: [Double] = [],
-        track: [TrackPoint] = [], distanceMeters: Double? = nil, kilocalories: Double? = nil
+        track: [TrackPoint] = [], distanceMeters: Double? = nil, kilocalories: Double? = nil, device: String? = nil
     ) {
         self.sport = sport
         self.startTime = startTime
@@ -42,5 +45,6 @@ public struct NewWorkout: Sendable, Hashable {
         self.track = track
         self.distanceMeters = distanceMeters
         self.kilocalories = kilocalories
+        self.device = device
     }
 }

@@ -44,11 +44,34 @@ public struct FITMessage: Sendable, Hashable {
 }
 
 /// Why decoding stopped early: what was readable up to `offset` is kept.
-public struct FITWarning: Error, Sendable, Hashable, CustomStringConvertible {
+/// Where a file stopped or troubled its reader: the byte offset (binary formats) or the line
+/// and column (text and XML formats), and what was wrong.
+public struct FileWarning: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Byte offset from the start of the file (0 for text formats, which give `line`).
     public var offset: Int
+    public var line: Int?
+    public var column: Int?
     public var message: String
-    public var description: String { "byte \(offset): \(message)" }
+
+    public init(offset: Int, message: String) {
+        self.offset = offset
+        self.message = message
+    }
+
+    public init(line: Int, column: Int? = nil, message: String) {
+        self.offset = 0
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+
+    public var description: String {
+        guard let line else { return "byte \(offset): \(message)" }
+        return column.map { "line \(line), column \($0): \(message)" } ?? "line \(line): \(message)"
+    }
 }
+
+public typealias FITWarning = FileWarning
 
 /// The FIT protocol's CRC-16 (the nibble table of the FIT SDK, `fit_crc.c`).
 public enum FITCRC {

@@ -6,14 +6,19 @@ import Foundation
 /// devices write them). Values outside a field's range are written as its invalid value, never
 /// wrapped. Readable by Garmin's SDK and by fitdecode (CI checks the latter).
 public enum FITEncoder {
-    public static func encode(_ activity: FITActivity) -> [UInt8] {
+    public static func encode(_ activity: ActivityRecording) -> [UInt8] {
         var body = Body()
-        let start = activity.records.first?.time ?? activity.created ?? activity.sessions.first?.start ?? FITActivity.epoch
+        let start = activity.records.first?.time ?? activity.created ?? activity.sessions.first?.start ?? FITDecoder.epoch
         let end = activity.records.last?.time ?? start
 
-        body.define(local: 0, global: 0, [(0, 1, 0x00), (1, 2, 0x84), (2, 2, 0x84), (3, 4, 0x8C), (4, 4, 0x86)])
+        // file_id: type, manufacturer, product, serial_number, time_created, and product_name (the
+        // creator's name, at most 63 bytes and a NUL) when there is one.
+        let name = activity.creator.map { Array($0.utf8.prefix(63)) } ?? []
+        var fileID: [(number: UInt8, size: UInt8, type: UInt8)] = [(0, 1, 0x00), (1, 2, 0x84), (2, 2, 0x84), (3, 4, 0x8C), (4, 4, 0x86)]
+        if !name.isEmpty { fileID.append((8, UInt8(name.count + 1), 0x07)) }
+        body.define(local: 0, global: 0, fileID)
         body.data(local: 0, [.u8(activity.fileType ?? 4), .u16(activity.manufacturer ?? 255), .u16(activity.product ?? 0),
-                             .u32z(activity.serialNumber ?? 0), .time(activity.created ?? start)])
+                             .u32z(activity.serialNumber ?? 0), .time(activity.created ?? start)] + (name.isEmpty ? [] : [.string(name)]))
         // event: timestamp, event (0 timer), event_type (0 start, 4 stop all)
         body.define(local: 1, global: 21, [(253, 4, 0x86), (0, 1, 0x00), (1, 1, 0x00)])
         body.data(local: 1, [.time(start), .u8(0), .u8(0)])
@@ -22,7 +27,7 @@ public enum FITEncoder {
                                            (73, 4, 0x86), (4, 1, 0x02), (7, 2, 0x84), (13, 1, 0x01)])
         for r in activity.records {
             body.data(local: 2, [
-                .time(r.time), .s32(r.latitude.map { $0 / FITActivity.semicircle }), .s32(r.longitude.map { $0 / FITActivity.semicircle }),
+                .time(r.time), .s32(r.latitude.map { $0 / FITDecoder.semicircle }), .s32(r.longitude.map { $0 / FITDecoder.semicircle }),
                 .u32(r.altitude.map { ($0 + 500) * 5 }), .u8(r.heartRate), .u32(r.distance.map { $0 * 100 }), .u32(r.speed.map { $0 * 1000 }),
                 .u8(r.cadence), .u16(r.power), .s8(r.temperature),
             ])
@@ -42,7 +47,7 @@ public enum FITEncoder {
         }
 
         // lap: timestamp, start_time, total_elapsed_time, total_timer_time, total_distance, avg_hr, max_hr, event, event_type
-        let laps = activity.laps.isEmpty ? [FITActivity.Lap(start: start, end: end, elapsedSeconds: end.timeIntervalSince(start),
+        let laps = activity.laps.isEmpty ? [ActivityRecording.Lap(start: start, end: end, elapsedSeconds: end.timeIntervalSince(start),
                                                              distance: activity.records.last?.distance)] : activity.laps
         body.define(local: 4, global: 19, [(253, 4, 0x86), (2, 4, 0x86), (7, 4, 0x86), (8, 4, 0x86), (9, 4, 0x86), (15, 1, 0x02), (16, 1, 0x02),
                                            (0, 1, 0x00), (1, 1, 0x00)])
@@ -52,7 +57,7 @@ public enum FITEncoder {
                                  .u8(lap.maximumHeartRate), .u8(9), .u8(1)])
         }
         // session: timestamp, start_time, total_elapsed_time, total_timer_time, total_distance, sport, total_calories, avg_hr, max_hr, num_laps, first_lap_index, event, event_type
-        let sessions = activity.sessions.isEmpty ? [FITActivity.Session(start: start, elapsedSeconds: end.timeIntervalSince(start))] : activity.sessions
+        let sessions = activity.sessions.isEmpty ? [ActivityRecording.Session(start: start, elapsedSeconds: end.timeIntervalSince(start))] : activity.sessions
         body.define(local: 5, global: 18, [(253, 4, 0x86), (2, 4, 0x86), (7, 4, 0x86), (8, 4, 0x86), (9, 4, 0x86), (5, 1, 0x00), (11, 2, 0x84),
                                            (16, 1, 0x02), (17, 1, 0x02), (26, 2, 0x84), (25, 2, 0x84), (0, 1, 0x00), (1, 1, 0x00)])
         for session in sessions {
@@ -78,7 +83,7 @@ public enum FITEncoder {
     static func le(_ value: UInt64, _ width: Int) -> [UInt8] { (0..<width).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
 
     enum Field {
-        case u8(Int?), s8(Int?), u16(Int?), u32(Double?), u32z(UInt64), s32(Double?), time(Date)
+        case u8(Int?), s8(Int?), u16(Int?), u32(Double?), u32z(UInt64), s32(Double?), time(Date), string([UInt8])
 
         var bytes: [UInt8] {
             switch self {
@@ -92,8 +97,9 @@ public enum FITEncoder {
             case .s32(let v):
                 let r = v.flatMap { $0.isFinite ? $0.rounded() : nil }.flatMap { $0 > -2_147_483_648 && $0 < 2_147_483_647 ? Int64($0) : nil }
                 return FITEncoder.le(UInt64(bitPattern: r ?? 0x7FFF_FFFF), 4)
+            case .string(let utf8): return utf8 + [0]
             case .time(let date):
-                let seconds = date.timeIntervalSince(FITActivity.epoch).rounded(.down)
+                let seconds = date.timeIntervalSince(FITDecoder.epoch).rounded(.down)
                 return FITEncoder.le(seconds >= 0 && seconds < 4_294_967_295 ? UInt64(seconds) : 0xFFFF_FFFF, 4)
             }
         }

@@ -12,7 +12,7 @@ import HeartworkCore
 /// size of the arrays), refusing an array as soon as it passes its limit. Reading checks
 /// shapes, types and sizes; the workout service checks the values.
 public enum WorkoutJSON {
-    public static let fields = ["sport", "startTime", "indoor", "heartRate", "rrIntervals", "track", "distanceMeters", "kilocalories"]
+    public static let fields = ["sport", "startTime", "indoor", "heartRate", "rrIntervals", "track", "distanceMeters", "kilocalories", "device"]
     public static let trackPointFields = ["lat", "lon", "ele", "t"]
 
     public static func read(_ bytes: [UInt8]) throws(JSONFieldError) -> NewWorkout {
@@ -32,7 +32,7 @@ public enum WorkoutJSON {
 
     private static func read(_ reader: inout JSONStreamReader) throws -> NewWorkout {
         var sport: Sport?, startTime: Date?, indoor: Bool?, heartRate: [Int?]?
-        var rr = [Double](), track = [NewWorkout.TrackPoint](), distance: Double?, kilocalories: Double?
+        var rr = [Double](), track = [NewWorkout.TrackPoint](), distance: Double?, kilocalories: Double?, device: String?
         try reader.readObject(path: "") { reader, key in
             if key != "heartRate", key != "track", key != "rrIntervals", Self.fields.contains(key), try reader.readNull() {
                 throw JSONFieldError(.wrongType, path: key, "may be left out, but not null")
@@ -62,6 +62,10 @@ public enum WorkoutJSON {
                 distance = try reader.readNumber(path: key)
             case "kilocalories":
                 kilocalories = try reader.readNumber(path: key)
+            case "device":
+                let name = try reader.readString(path: key)
+                guard name.count <= 200 else { throw JSONFieldError(.invalidValue, path: key, "at most 200 characters") }
+                device = name.isEmpty ? nil : name
             default:
                 throw JSONFieldError(.unknownField, path: key, "unknown field; accepted: \(Self.fields.sorted().joined(separator: ", "))")
             }
@@ -71,7 +75,65 @@ public enum WorkoutJSON {
         guard let heartRate else { throw JSONFieldError(.missing, path: "heartRate", "this field is required") }
         return NewWorkout(
             sport: sport, startTime: startTime, indoor: indoor ?? false, heartRate: heartRate, rrIntervalsMilliseconds: rr,
-            track: track, distanceMeters: distance, kilocalories: kilocalories)
+            track: track, distanceMeters: distance, kilocalories: kilocalories, device: device)
+    }
+
+    /// The document `read` takes (what `GET /api/workouts/{id}/export?format=json` answers):
+    /// reading it back gives the same workout.
+    public static func write(_ workout: NewWorkout) -> [UInt8] {
+        var json = JSONWriter(capacity: 64 + workout.heartRate.count * 4 + workout.track.count * 64 + workout.rrIntervalsMilliseconds.count * 6)
+        json.beginObject()
+        json.key("sport")
+        json.string(workout.sport.rawValue)
+        json.key("startTime")
+        json.string(ActivityXMLWriter.timestamp(workout.startTime))
+        json.key("indoor")
+        json.bool(workout.indoor)
+        json.key("heartRate")
+        json.beginArray()
+        for value in workout.heartRate {
+            if let value { json.integer(value) } else { json.null() }
+        }
+        json.endArray()
+        if !workout.rrIntervalsMilliseconds.isEmpty {
+            json.key("rrIntervals")
+            json.beginArray()
+            for value in workout.rrIntervalsMilliseconds { json.number(value) }
+            json.endArray()
+        }
+        if !workout.track.isEmpty {
+            json.key("track")
+            json.beginArray()
+            for point in workout.track {
+                json.beginObject()
+                json.key("lat")
+                json.number(point.latitudeDegrees)
+                json.key("lon")
+                json.number(point.longitudeDegrees)
+                if let ele = point.elevationMeters {
+                    json.key("ele")
+                    json.number(ele)
+                }
+                json.key("t")
+                json.number(point.timeSeconds)
+                json.endObject()
+            }
+            json.endArray()
+        }
+        if let distance = workout.distanceMeters {
+            json.key("distanceMeters")
+            json.number(distance)
+        }
+        if let kilocalories = workout.kilocalories {
+            json.key("kilocalories")
+            json.number(kilocalories)
+        }
+        if let device = workout.device {
+            json.key("device")
+            json.string(device)
+        }
+        json.endObject()
+        return json.bytes
     }
 
     private static func readHeartRate(_ reader: inout JSONStreamReader) throws -> [Int?] {

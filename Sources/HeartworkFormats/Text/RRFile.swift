@@ -187,6 +187,7 @@ public enum RRFile {
     }
 
     private static func formatted(_ value: Double) -> String {
-        value == value.rounded() ? String(Int64(value)) : String(value)
+        // Found by the fuzzer: Int64(2.2e31) traps; only whole values that fit are printed as integers.
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 }

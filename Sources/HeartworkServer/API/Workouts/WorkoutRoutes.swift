@@ -23,8 +23,8 @@ struct WorkoutRoutes {
                 let bytes = try await RequestBody.bytes(request, limit: maximumBodyBytes)
                 let workout: NewWorkout
                 if fit {
-                    do throws(FITWorkoutError) {
-                        workout = try FITWorkout.newWorkout(from: FITActivityReader.read(bytes))
+                    do throws(ActivityWorkoutError) {
+                        workout = try ActivityWorkout.newWorkout(from: FITActivityReader.read(bytes))
                     } catch {
                         throw Problem(AppError.invalid(error.description, field: "file"))
                     }

@@ -1,0 +1,53 @@
+// libFuzzer targets for every decoder in HeartworkFormats (issue 13). Built by
+// scripts/fuzz.sh with `swiftc -sanitize=fuzzer,address` together with the Core and Formats
+// sources (one binary); the target is chosen by HEARTWORK_FUZZ_TARGET. A decoder may refuse
+// its input (that is its job); it must never trap, hang or read out of bounds.
+import Foundation
+import HeartworkCore
+import HeartworkFormats
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func heartworkFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    let text = String(decoding: bytes, as: UTF8.self)
+    switch ProcessInfo.processInfo.environment["HEARTWORK_FUZZ_TARGET"] ?? "fit" {
+    case "fit":
+        var reader = FITActivityReader()
+        // Fed in two pieces: the streaming path must give what the whole buffer gives.
+        let cut = bytes.isEmpty ? 0 : Int(bytes[0]) % (bytes.count + 1)
+        reader.feed(bytes[0..<cut])
+        reader.feed(bytes[cut...])
+        let streamed = reader.finish()
+        if streamed != FITActivityReader.read(bytes) { fatalError("chunked and whole decoding differ") }
+        _ = try? ActivityWorkout.newWorkout(from: streamed)
+    case "gpx", "tcx":
+        // Malformed XML must end in a warning, and whatever was read must make a workout or a
+        // clear refusal; what we write from it must read back.
+        let recording = ActivityXMLReader.read(bytes)
+        if let workout = try? ActivityWorkout.newWorkout(from: recording) {
+            for format in ActivityFileFormat.allCases { _ = try? ActivityFiles.bytes(of: workout, format: format) }
+        }
+    case "hrm":
+        _ = try? HeartRateMeasurementCodec.decode(bytes)
+    case "rr":
+        _ = try? RRFile.read(text: text)
+    case "csv":
+        _ = try? HeartRateCSV.read(text: text)
+    case "json":
+        _ = try? JSONValue.parse(bytes)
+        _ = try? WorkoutJSON.read(bytes)
+    case "streams":
+        _ = try? WorkoutStreamCodec.decodeHeartRate(bytes)
+        _ = try? WorkoutStreamCodec.decodeRRIntervals(bytes)
+        _ = try? WorkoutStreamCodec.decodeTrack(bytes)
+        _ = try? SensorBlockCodec.decode(bytes)
+    case "gateway":
+        _ = try? GatewayFrame.read(bytes)
+        _ = try? LiveBusCodec.decode(text)
+    case "lifting":
+        _ = try? LiftingLogCSV.read(text, timeZone: TimeZone(identifier: "UTC") ?? .current)
+    default:
+        fatalError("unknown HEARTWORK_FUZZ_TARGET")
+    }
+    return 0
+}

@@ -1,0 +1,361 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// Reads GPX (1.0 and 1.1) and TCX (Training Center Database v2) activities with a streaming
+/// XML parser (Foundation's `XMLParser`, libxml2's SAX interface: the document is never held as
+/// a tree). Elements are matched by local name in any namespace and with any prefix, as real
+/// files spell them: `gpxtpx:hr`, `ns3:hr`, `hr` in TrackPointExtension v1 or v2, `ns3:TPX`…
+///
+/// - GPX: `trk/trkseg/trkpt` (lat, lon, `ele`, `time`; extensions `hr`, `cad`, `atemp`,
+///   `power`), `gpx@creator`, `metadata/time`, `trk/type` (names or Strava's numbers).
+/// - TCX: the first `Activity` (`@Sport`, `Id`), its `Lap`s (`@StartTime`, `TotalTimeSeconds`,
+///   `DistanceMeters`, `Calories`, `AverageHeartRateBpm`, `MaximumHeartRateBpm`) and
+///   `Trackpoint`s (`Time`, `Position`, `AltitudeMeters`, `DistanceMeters`, `HeartRateBpm`,
+///   `Cadence`, extensions `Speed`, `Watts`, `RunCadence`), `Creator/Name` and `UnitId`.
+///
+/// Malformed XML keeps everything read before the fault and ends with a warning naming the line
+/// and column; a value that is not a number is left out with a warning naming its line.
+public enum ActivityXMLReader {
+    public enum Kind: String, Sendable { case gpx, tcx }
+
+    /// Most records taken from one file (two days at 1 Hz); the rest is refused with a warning.
+    public static let maximumRecords = 172_800
+
+    public static func read(_ bytes: [UInt8]) -> ActivityRecording {
+        let handler = Handler()
+        let parser = XMLParser(data: Data(bytes))
+        return handler.run(parser)
+    }
+
+    /// Streams a file from disk (the parser reads it in chunks).
+    public static func read(path: String) throws(FileWarning) -> ActivityRecording {
+        guard FileManager.default.isReadableFile(atPath: path), let stream = InputStream(fileAtPath: path) else {
+            throw FileWarning(offset: 0, message: "cannot open \(path)")
+        }
+        return Handler().run(XMLParser(stream: stream))
+    }
+
+    /// Which of the two a document is, from its root element; nil for neither.
+    public static func kind(of bytes: some Collection<UInt8>) -> Kind? {
+        let head = String(decoding: bytes.prefix(4096), as: UTF8.self)
+        guard let root = rootElementName(head) else { return nil }
+        let local = root.split(separator: ":").last.map(String.init) ?? root
+        switch local {
+        case "gpx": return .gpx
+        case "TrainingCenterDatabase": return .tcx
+        default: return nil
+        }
+    }
+
+    /// The first element name after the prolog (declaration, comments, doctype).
+    static func rootElementName(_ text: String) -> String? {
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "<") {
+            let after = rest[rest.index(after: open)...]
+            if after.hasPrefix("?") || after.hasPrefix("!") {
+                guard let close = after.firstIndex(of: ">") else { return nil }
+                rest = after[after.index(after: close)...]
+                continue
+            }
+            let name = after.prefix { !$0.isWhitespace && $0 != ">" && $0 != "/" }
+            return name.isEmpty ? nil : String(name)
+        }
+        return nil
+    }
+
+    final class Handler: NSObject, XMLParserDelegate {
+        var activity = ActivityRecording()
+        var kind: Kind?
+        /// Local names of the open elements.
+        var path: [String] = []
+        var text = ""
+        var record: ActivityRecording.Record?
+        var recordTime: Date?
+        var pending = PendingPoint()
+        var lap: ActivityRecording.Lap?
+        var lapCalories: Int?
+        var activities = 0
+        var untimedPoints = 0
+        var skippedValues = 0
+        var firstSkipped: FileWarning?
+        var tooMany = false
+        var wrongRoot: String?
+        weak var parser: XMLParser?
+
+        struct PendingPoint {
+            var latitude: Double?
+            var longitude: Double?
+            var altitude: Double?
+            var time: Date?
+            var heartRate: Int?
+            var cadence: Int?
+            var temperature: Int?
+            var power: Int?
+            var distance: Double?
+            var speed: Double?
+        }
+
+        func run(_ parser: XMLParser) -> ActivityRecording {
+            self.parser = parser
+            parser.delegate = self
+            parser.shouldProcessNamespaces = true
+            parser.shouldResolveExternalEntities = false
+            // Foundation's parser may answer true and still hold an error (a cut document).
+            let ok = parser.parse()
+            if let wrongRoot {
+                activity.warnings.append(FileWarning(line: max(1, parser.lineNumber), message: "the root element is <\(wrongRoot)>, neither <gpx> nor <TrainingCenterDatabase>: not a GPX or TCX document"))
+            } else if let error = parser.parserError ?? (ok ? nil : NSError(domain: "NSXMLParserErrorDomain", code: 1)), !tooMany {
+                let code = (error as NSError).code
+                let detail = switch code {
+                case 5: "the document ends before its elements are closed (a cut file?)"
+                case 4: "the document is empty"
+                default: "malformed XML (parser error \(code))"
+                }
+                let cut = kind == nil ? "\(detail): not a GPX or TCX document" : "\(detail); what came before it was kept"
+                activity.warnings.append(FileWarning(line: max(1, parser.lineNumber), column: max(1, parser.columnNumber), message: cut))
+            } else if kind == nil {
+                activity.warnings.append(FileWarning(line: 1, message: "neither GPX (<gpx>) nor TCX (<TrainingCenterDatabase>): not a GPX or TCX document"))
+            }
+            if untimedPoints > 0 {
+                activity.warnings.append(FileWarning(line: 1, message: "\(untimedPoints) track point\(untimedPoints == 1 ? "" : "s") without a time left out (a route, not a recording?)"))
+            }
+            if let firstSkipped {
+                var warning = firstSkipped
+                if skippedValues > 1 { warning.message += " (and \(skippedValues - 1) more values left out)" }
+                activity.warnings.append(warning)
+            }
+            if activities > 1 {
+                activity.warnings.append(FileWarning(line: 1, message: "the file holds \(activities) activities; the first was read"))
+            }
+            finishSession()
+            return activity
+        }
+
+        private var inFirstActivity: Bool { kind == .gpx || activities == 1 }
+
+        func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName qName: String?, attributes: [String: String] = [:]) {
+            let name = Self.local(elementName)
+            path.append(name)
+            text = ""
+            if path.count == 1 {
+                switch name {
+                case "gpx":
+                    kind = .gpx
+                    activity.creator = attributes["creator"].flatMap(Self.clean)
+                case "TrainingCenterDatabase": kind = .tcx
+                default:
+                    wrongRoot = String(elementName.prefix(60))
+                    parser.abortParsing()
+                }
+                return
+            }
+            switch (kind, name) {
+            case (.gpx?, "trkpt"):
+                pending = PendingPoint()
+                pending.latitude = number(attributes["lat"], "lat").flatMap { abs($0) <= 90 ? $0 : nil }
+                pending.longitude = number(attributes["lon"], "lon").flatMap { abs($0) <= 180 ? $0 : nil }
+            case (.tcx?, "Activity"):
+                activities += 1
+                if activities == 1, let sport = attributes["Sport"] { activity.sessions = [ActivityRecording.Session(sport: Self.sport(sport))] }
+            case (.tcx?, "Lap") where inFirstActivity:
+                lap = ActivityRecording.Lap(start: attributes["StartTime"].flatMap { RFC3339.parse($0.trimmingCharacters(in: .whitespaces)) })
+                lapCalories = nil
+            case (.tcx?, "Trackpoint") where inFirstActivity:
+                pending = PendingPoint()
+            default: break
+            }
+        }
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) {
+            if text.utf8.count < 4096 { text += string }
+        }
+
+        func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+            if text.utf8.count < 4096 { text += String(decoding: CDATABlock, as: UTF8.self) }
+        }
+
+        func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
+            let name = Self.local(elementName)
+            let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let parent = path.count >= 2 ? path[path.count - 2] : ""
+            defer {
+                if !path.isEmpty { path.removeLast() }
+                text = ""
+            }
+            if kind == .gpx { endGPX(name, parent: parent, value: value) } else if kind == .tcx, inFirstActivity { endTCX(name, parent: parent, value: value) }
+        }
+
+        private func endGPX(_ name: String, parent: String, value: String) {
+            let inPoint = path.contains("trkpt")
+            switch name {
+            case "trkpt": appendPending()
+            case "ele" where inPoint: pending.altitude = number(value, "ele")
+            case "time" where inPoint: pending.time = date(value, "time")
+            case "time" where parent == "metadata": activity.created = RFC3339.parse(value)
+            case "hr" where inPoint: pending.heartRate = integer(value, "hr")
+            case "cad" where inPoint: pending.cadence = integer(value, "cad")
+            case "atemp" where inPoint: pending.temperature = integer(value, "atemp")
+            case "power" where inPoint, "PowerInWatts" where inPoint: pending.power = integer(value, name)
+            case "speed" where inPoint: pending.speed = number(value, "speed")
+            case "type" where parent == "trk":
+                if activity.sessions.isEmpty { activity.sessions = [ActivityRecording.Session(sport: Self.sport(value))] }
+            default: break
+            }
+        }
+
+        private func endTCX(_ name: String, parent: String, value: String) {
+            let inPoint = path.contains("Trackpoint")
+            if inPoint {
+                switch (name, parent) {
+                case ("Trackpoint", _): appendPending()
+                case ("Time", "Trackpoint"): pending.time = date(value, "Time")
+                case ("LatitudeDegrees", "Position"): pending.latitude = number(value, name).flatMap { abs($0) <= 90 ? $0 : nil }
+                case ("LongitudeDegrees", "Position"): pending.longitude = number(value, name).flatMap { abs($0) <= 180 ? $0 : nil }
+                case ("AltitudeMeters", "Trackpoint"): pending.altitude = number(value, name)
+                case ("DistanceMeters", "Trackpoint"): pending.distance = number(value, name)
+                case ("Value", "HeartRateBpm"): pending.heartRate = integer(value, "HeartRateBpm")
+                case ("Cadence", "Trackpoint"): pending.cadence = integer(value, name)
+                case ("RunCadence", _): if pending.cadence == nil { pending.cadence = integer(value, name) }
+                case ("Speed", _): pending.speed = number(value, name)
+                case ("Watts", _): pending.power = integer(value, name)
+                default: break
+                }
+                return
+            }
+            switch (name, parent) {
+            case ("Id", "Activity"): activity.created = RFC3339.parse(value)
+            case ("TotalTimeSeconds", "Lap"): lap?.elapsedSeconds = number(value, name)
+            case ("DistanceMeters", "Lap"): lap?.distance = number(value, name)
+            case ("Calories", "Lap"): lapCalories = integer(value, name)
+            case ("Value", "AverageHeartRateBpm") where path.contains("Lap"): lap?.averageHeartRate = integer(value, "AverageHeartRateBpm")
+            case ("Value", "MaximumHeartRateBpm") where path.contains("Lap"): lap?.maximumHeartRate = integer(value, "MaximumHeartRateBpm")
+            case ("Lap", _):
+                guard var finished = lap else { return }
+                if let start = finished.start, let seconds = finished.elapsedSeconds, seconds.isFinite, seconds >= 0, seconds < 1e7 {
+                    finished.end = start.addingTimeInterval(seconds)
+                }
+                activity.laps.append(finished)
+                if let lapCalories, !activity.sessions.isEmpty {
+                    activity.sessions[0].calories = (activity.sessions[0].calories ?? 0) &+ lapCalories
+                }
+                lap = nil
+            case ("Name", "Creator") where path.contains("Activity"): activity.creator = Self.clean(value)
+            case ("UnitId", "Creator") where path.contains("Activity"): activity.serialNumber = UInt64(value).flatMap { $0 == 0 ? nil : $0 }
+            default: break
+            }
+        }
+
+        private func appendPending() {
+            guard let time = pending.time else {
+                untimedPoints += 1
+                return
+            }
+            guard activity.records.count < maximumRecords else {
+                if !tooMany {
+                    tooMany = true
+                    activity.warnings.append(FileWarning(line: parser?.lineNumber ?? 0, message: "more than \(maximumRecords) points: the rest was left out"))
+                    parser?.abortParsing()
+                }
+                return
+            }
+            var record = ActivityRecording.Record(time: time)
+            if let lat = pending.latitude, let lon = pending.longitude {
+                record.latitude = lat
+                record.longitude = lon
+            }
+            record.altitude = pending.altitude
+            record.heartRate = pending.heartRate
+            record.cadence = pending.cadence
+            record.temperature = pending.temperature
+            record.power = pending.power
+            record.distance = pending.distance
+            record.speed = pending.speed
+            activity.records.append(record)
+        }
+
+        /// The session a TCX's laps add up to (a GPX has none beyond its sport).
+        private func finishSession() {
+            guard kind == .tcx else {
+                if !activity.sessions.isEmpty { activity.sessions[0].start = activity.records.first?.time }
+                return
+            }
+            if activity.sessions.isEmpty { activity.sessions = [ActivityRecording.Session(sport: 0)] }
+            activity.sessions[0].start = activity.laps.first?.start ?? activity.created ?? activity.records.first?.time
+            let distances = activity.laps.compactMap(\.distance)
+            if !distances.isEmpty { activity.sessions[0].distance = distances.reduce(0, +) }
+            let times = activity.laps.compactMap(\.elapsedSeconds)
+            if !times.isEmpty { activity.sessions[0].elapsedSeconds = times.reduce(0, +) }
+            let maxima = activity.laps.compactMap(\.maximumHeartRate)
+            activity.sessions[0].maximumHeartRate = maxima.max()
+        }
+
+        private func skip(_ value: String, _ field: String, _ expected: String) {
+            skippedValues += 1
+            if firstSkipped == nil {
+                let shown = value.count > 40 ? String(value.prefix(40)) + "…" : value
+                firstSkipped = FileWarning(line: parser?.lineNumber ?? 0, message: "\(field) '\(shown)' is not \(expected); left out")
+            }
+        }
+
+        private func number(_ value: String?, _ field: String) -> Double? {
+            guard let value else { return nil }
+            guard let number = Double(value.trimmingCharacters(in: .whitespaces)), number.isFinite else {
+                skip(value, field, "a number")
+                return nil
+            }
+            return number
+        }
+
+        private func integer(_ value: String, _ field: String) -> Int? {
+            guard let number = number(value, field) else { return nil }
+            guard abs(number) < 1e9 else {
+                skip(value, field, "a plausible value")
+                return nil
+            }
+            return Int(number.rounded())
+        }
+
+        private func date(_ value: String, _ field: String) -> Date? {
+            guard let date = RFC3339.parse(value) ?? Self.dateWithoutZone(value) else {
+                skip(value, field, "a date-time such as 2026-11-21T07:30:00Z")
+                return nil
+            }
+            return date
+        }
+
+        /// Some exporters leave out the zone ("2026-06-01T06:30:00"); GPX and TCX times are UTC.
+        static func dateWithoutZone(_ value: String) -> Date? {
+            guard value.count >= 19, value.count <= 30, !value.hasSuffix("Z"), !value.dropFirst(19).contains(where: { $0 == "+" || $0 == "-" }) else { return nil }
+            return RFC3339.parse(value + "Z")
+        }
+
+        static func local(_ name: String) -> String {
+            guard let colon = name.lastIndex(of: ":") else { return name }
+            return String(name[name.index(after: colon)...])
+        }
+
+        static func clean(_ text: String) -> String? {
+            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            return trimmed.isEmpty ? nil : String(trimmed.prefix(200))
+        }
+
+        /// FIT's sport numbers for GPX types and TCX sports (names, and Strava's numeric GPX types).
+        static func sport(_ text: String) -> Int {
+            let name = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+            switch name {
+            case "1": return 2  // Strava: ride
+            case "9": return 1  // Strava: run
+            case "10", "11": return 11  // Strava: walk, hike
+            default: break
+            }
+            if name.contains("run") { return 1 }
+            if name.contains("bik") || name.contains("cycl") || name.contains("ride") { return 2 }
+            if name.contains("walk") || name.contains("hik") { return 11 }
+            if name.contains("swim") { return 5 }
+            if name.contains("strength") || name.contains("training") { return 10 }
+            return 0
+        }
+    }
+}

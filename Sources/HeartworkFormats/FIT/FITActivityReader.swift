@@ -1,0 +1,108 @@
+import Foundation
+
+/// Reads a whole FIT activity from bytes in chunks (constant memory apart from what it keeps:
+/// records, laps, sessions and RR intervals).
+public struct FITActivityReader: Sendable {
+    public private(set) var activity = ActivityRecording()
+    var decoder = FITDecoder()
+
+    public init() {}
+
+    public mutating func feed(_ bytes: some Collection<UInt8>) {
+        for message in decoder.feed(bytes) { take(message) }
+    }
+
+    public mutating func finish() -> ActivityRecording {
+        decoder.finish()
+        activity.warnings = decoder.warnings
+        return activity
+    }
+
+    /// Decodes a whole buffer.
+    public static func read(_ bytes: [UInt8]) -> ActivityRecording {
+        var reader = FITActivityReader()
+        var start = 0
+        while start < bytes.count {
+            let end = min(bytes.count, start + 65_536)
+            reader.feed(bytes[start..<end])
+            start = end
+        }
+        return reader.finish()
+    }
+
+    /// Decodes a file in 64 KB reads.
+    public static func read(path: String) throws -> ActivityRecording {
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw FITWarning(offset: 0, message: "cannot open \(path)") }
+        defer { try? handle.close() }
+        var reader = FITActivityReader()
+        while let chunk = try handle.read(upToCount: 65_536), !chunk.isEmpty { reader.feed(chunk) }
+        return reader.finish()
+    }
+
+    static func date(_ value: FITValue?) -> Date? {
+        guard let seconds = value?.integer, seconds >= 0x1000_0000 else { return nil }  // below: a relative time, not a date
+        return FITDecoder.epoch.addingTimeInterval(Double(seconds))
+    }
+
+    static func int(_ value: FITValue?) -> Int? { value?.integer.flatMap { Int(exactly: $0) } }
+
+    static func scaled(_ value: FITValue?, _ scale: Double, _ offset: Double = 0) -> Double? {
+        value?.double.map { $0 / scale - offset }
+    }
+
+    mutating func take(_ message: FITMessage) {
+        let f = message.fields
+        switch message.global {
+        case 0:
+            activity.fileType = Self.int(f[0])
+            activity.manufacturer = Self.int(f[1])
+            activity.product = Self.int(f[2])
+            activity.serialNumber = f[3].flatMap { if case .unsigned(let v) = $0 { v } else { nil } }
+            activity.created = Self.date(f[4])
+            if case .string(let name)? = f[8] {
+                let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines.union(.controlCharacters))
+                if !trimmed.isEmpty { activity.creator = String(trimmed.prefix(200)) }
+            }
+        case 20:
+            let time = Self.date(f[253]) ?? message.compressedTimestamp.map { FITDecoder.epoch.addingTimeInterval(Double($0)) }
+            guard let time else { return }
+            var record = ActivityRecording.Record(time: time)
+            record.heartRate = Self.int(f[3])
+            if let lat = f[0]?.integer, let lon = f[1]?.integer {
+                record.latitude = Double(lat) * FITDecoder.semicircle
+                record.longitude = Double(lon) * FITDecoder.semicircle
+            }
+            record.altitude = Self.scaled(f[78], 5, 500) ?? Self.scaled(f[2], 5, 500)
+            record.distance = Self.scaled(f[5], 100)
+            record.speed = Self.scaled(f[73], 1000) ?? Self.scaled(f[6], 1000)
+            record.cadence = Self.int(f[4])
+            record.power = Self.int(f[7])
+            record.temperature = Self.int(f[13])
+            activity.records.append(record)
+        case 19:
+            activity.laps.append(ActivityRecording.Lap(
+                start: Self.date(f[2]), end: Self.date(f[253]), elapsedSeconds: Self.scaled(f[7], 1000), distance: Self.scaled(f[9], 100),
+                averageHeartRate: Self.int(f[15]), maximumHeartRate: Self.int(f[16])))
+        case 18:
+            activity.sessions.append(ActivityRecording.Session(
+                sport: Self.int(f[5]), start: Self.date(f[2]), elapsedSeconds: Self.scaled(f[7], 1000), timerSeconds: Self.scaled(f[8], 1000),
+                distance: Self.scaled(f[9], 100), calories: Self.int(f[11]), averageHeartRate: Self.int(f[16]), maximumHeartRate: Self.int(f[17])))
+        case 78:
+            switch f[0] {
+            case .array(let values)?: activity.rrIntervalsMilliseconds.append(contentsOf: values.compactMap { $0.double.map { $0 } })
+            case .unsigned(let v)?: activity.rrIntervalsMilliseconds.append(Double(v))
+            default: break
+            }
+        case 21: activity.events += 1
+        case 23: activity.devices += 1
+        default: break
+        }
+    }
+}
+
+extension FITDecoder {
+    /// FIT's epoch: 1989-12-31T00:00:00Z.
+    public static let epoch = Date(timeIntervalSince1970: 631_065_600)
+    /// Degrees per semicircle (FIT positions are semicircles: 2³¹ of them make 180°).
+    public static let semicircle = 180.0 / 2_147_483_648.0
+}

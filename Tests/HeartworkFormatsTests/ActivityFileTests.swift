@@ -1,0 +1,230 @@
+import Foundation
+import HeartworkCore
+@testable import HeartworkFormats
+import HeartworkTestSupport
+import Testing
+
+@Suite("Activity files: TCX, GPX, JSON and the round trip through every format")
+struct ActivityFileTests {
+    static func randomWorkout(_ random: inout SplitMix64, outdoor: Bool) -> NewWorkout {
+        let start = Date(timeIntervalSince1970: Double(1_700_000_000 + random.next() % 50_000_000))
+        let seconds = Int(random.next() % 900) + 2
+        var heartRate = (0..<seconds).map { _ -> Int? in random.next() % 11 == 0 ? nil : Int(random.next() % 150) + 50 }
+        heartRate[0] = 100
+        var track = [NewWorkout.TrackPoint]()
+        if outdoor {
+            var lat = Double(Int(random.next() % 1_400_000) - 700_000) / 10_000
+            var lon = Double(Int(random.next() % 3_400_000) - 1_700_000) / 10_000
+            for second in 0..<seconds {
+                lat += Double(Int(random.next() % 200) - 100) * 1e-6
+                lon += Double(Int(random.next() % 200) - 100) * 1e-6
+                let ele = random.next() % 7 == 0 ? nil : Double(Int(random.next() % 300_000)) / 100 - 100
+                track.append(NewWorkout.TrackPoint(latitudeDegrees: (lat * 1e7).rounded() / 1e7, longitudeDegrees: (lon * 1e7).rounded() / 1e7,
+                                                   elevationMeters: ele, timeSeconds: Double(second)))
+            }
+        }
+        let sports: [Sport] = [.running, .cycling, .other]
+        return NewWorkout(
+            sport: sports[Int(random.next() % 3)], startTime: start, indoor: !outdoor, heartRate: heartRate,
+            rrIntervalsMilliseconds: (0..<Int(random.next() % 40)).map { _ in Double(random.next() % 1200 + 300) }, track: track,
+            distanceMeters: Double(random.next() % 4_000_000) / 100, kilocalories: Double(random.next() % 2000), device: "Device \(random.next() % 100)")
+    }
+
+    static func expectSameSamples(_ a: NewWorkout, _ b: NewWorkout, _ format: ActivityFileFormat) {
+        #expect(b.startTime == a.startTime, "\(format)")
+        // GPX keeps heart rate only where there is a position: here every second has one.
+        var expectedHeartRate = a.heartRate
+        while expectedHeartRate.last == .some(nil) { expectedHeartRate.removeLast() }
+        var got = b.heartRate
+        while got.last == .some(nil) { got.removeLast() }
+        #expect(got == expectedHeartRate, "\(format): heart rate")
+        #expect(b.track.count == a.track.count, "\(format): track")
+        for (p, q) in zip(a.track, b.track) {
+            #expect(abs(p.latitudeDegrees - q.latitudeDegrees) < 1e-6 && abs(p.longitudeDegrees - q.longitudeDegrees) < 1e-6, "\(format)")
+            #expect(p.timeSeconds == q.timeSeconds && (p.elevationMeters == nil) == (q.elevationMeters == nil), "\(format)")
+            #expect(abs((p.elevationMeters ?? 0) - (q.elevationMeters ?? 0)) <= 0.2 + 1e-9, "\(format)")
+        }
+        #expect(b.device == a.device, "\(format): device")
+    }
+
+    /// decode ∘ encode = identity on the fields each format holds, for random workouts.
+    @Test(arguments: ActivityFileFormat.allCases)
+    func everyFormatGivesTheWorkoutBack(_ format: ActivityFileFormat) throws {
+        var random = SplitMix64(seed: 2026 + UInt64(format.rawValue.count))
+        for round in 0..<25 {
+            let outdoor = format == .gpx || round % 3 != 0
+            let workout = Self.randomWorkout(&random, outdoor: outdoor)
+            let bytes = try ActivityFiles.bytes(of: workout, format: format)
+            #expect(ActivityFileFormat(sniffing: bytes) == format)
+            if format != .json, format != .fit {
+                #expect(ActivityFiles.recording(bytes, format: format)?.warnings == [])
+            }
+            let back = try ActivityFiles.workout(bytes, format: format)
+            Self.expectSameSamples(workout, back, format)
+            switch format {
+            case .json:
+                #expect(back == workout)
+            case .fit:
+                #expect(back.sport == workout.sport && back.rrIntervalsMilliseconds == workout.rrIntervalsMilliseconds)
+                #expect(abs((back.distanceMeters ?? -1) - (workout.distanceMeters ?? 0)) < 0.005 + 1e-9)
+                #expect(back.kilocalories == workout.kilocalories)
+            case .tcx:
+                #expect(back.sport == workout.sport)
+                #expect(abs((back.distanceMeters ?? -1) - (workout.distanceMeters ?? 0)) < 0.005 + 1e-9)
+                #expect(back.kilocalories == workout.kilocalories)
+            case .gpx:
+                #expect(back.sport == workout.sport)
+            }
+        }
+    }
+
+    @Test func anIndoorWorkoutHasNoGPX() {
+        var random = SplitMix64(seed: 5)
+        let workout = Self.randomWorkout(&random, outdoor: false)
+        #expect(throws: ActivityFileError.self) { try ActivityFiles.bytes(of: workout, format: .gpx) }
+    }
+
+    /// Prefixes and namespaces as real files spell them: the GPX elements themselves prefixed,
+    /// TrackPointExtension v1 under `ns3:` and v2 under `gpxtpx:`, a point without a time, a
+    /// comment, CDATA, an entity in the creator.
+    @Test func gpxWithPrefixesAndBothExtensionVersions() throws {
+        let text = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!-- exported -->
+        <g:gpx xmlns:g="http://www.topografix.com/GPX/1/1" xmlns:ns3="http://www.garmin.com/xmlschemas/TrackPointExtension/v1"
+               xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v2" creator="Edge &amp; Co" version="1.1">
+          <g:metadata><g:time>2026-06-01T06:29:00Z</g:time></g:metadata>
+          <g:trk><g:name><![CDATA[Morning <ride>]]></g:name><g:type>cycling</g:type>
+            <g:trkseg>
+              <g:trkpt lat="48.2000000" lon="16.3700000"><g:ele>180.4</g:ele><g:time>2026-06-01T06:30:00Z</g:time>
+                <g:extensions><ns3:TrackPointExtension><ns3:atemp>21</ns3:atemp><ns3:hr>121</ns3:hr><ns3:cad>80</ns3:cad></ns3:TrackPointExtension></g:extensions></g:trkpt>
+              <g:trkpt lat="48.2000100" lon="16.3700200"><g:time>2026-06-01T06:30:01.500Z</g:time>
+                <g:extensions><gpxtpx:TrackPointExtension><gpxtpx:hr>122</gpxtpx:hr></gpxtpx:TrackPointExtension></g:extensions></g:trkpt>
+              <g:trkpt lat="48.3" lon="16.4"><g:ele>1</g:ele></g:trkpt>
+            </g:trkseg>
+            <g:trkseg><g:trkpt lat="-48.25" lon="-16.5"><g:time>2026-06-01T06:30:03Z</g:time></g:trkpt></g:trkseg>
+          </g:trk>
+        </g:gpx>
+        """
+        let activity = ActivityXMLReader.read(Array(text.utf8))
+        #expect(activity.creator == "Edge & Co" && activity.sessions.first?.sport == 2)
+        #expect(activity.records.count == 3)
+        #expect(activity.records[0].heartRate == 121 && activity.records[0].cadence == 80 && activity.records[0].temperature == 21 && activity.records[0].altitude == 180.4)
+        #expect(activity.records[1].heartRate == 122 && activity.records[1].time.timeIntervalSince(activity.records[0].time) == 1.5)
+        #expect(activity.records[2].latitude == -48.25 && activity.records[2].heartRate == nil)
+        #expect(activity.warnings.map(\.message) == ["1 track point without a time left out (a route, not a recording?)"])
+        let workout = try ActivityWorkout.newWorkout(from: activity)
+        #expect(workout.heartRate == [121, 122, nil, nil] && workout.track.count == 3 && workout.sport == .cycling && workout.device == "Edge & Co")
+    }
+
+    @Test func tcxLapsTrackpointsAndExtensions() throws {
+        let text = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2" xmlns:ns3="http://www.garmin.com/xmlschemas/ActivityExtension/v2" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+         <Activities><Activity Sport="Running"><Id>2026-06-01T06:30:00.000Z</Id>
+          <Lap StartTime="2026-06-01T06:30:00.000Z"><TotalTimeSeconds>2</TotalTimeSeconds><DistanceMeters>6.5</DistanceMeters><Calories>12</Calories>
+           <AverageHeartRateBpm><Value>130</Value></AverageHeartRateBpm><MaximumHeartRateBpm><Value>140</Value></MaximumHeartRateBpm><Intensity>Active</Intensity>
+           <Track>
+            <Trackpoint><Time>2026-06-01T06:30:00.000Z</Time><Position><LatitudeDegrees>48.2</LatitudeDegrees><LongitudeDegrees>16.37</LongitudeDegrees></Position>
+             <AltitudeMeters>180</AltitudeMeters><DistanceMeters>0</DistanceMeters><HeartRateBpm><Value>120</Value></HeartRateBpm>
+             <Extensions><ns3:TPX><ns3:Speed>3.2</ns3:Speed><ns3:RunCadence>88</ns3:RunCadence></ns3:TPX></Extensions></Trackpoint>
+            <Trackpoint><Time>2026-06-01T06:30:01.000Z</Time><HeartRateBpm><Value>abc</Value></HeartRateBpm></Trackpoint>
+           </Track></Lap>
+          <Lap StartTime="2026-06-01T06:30:02Z"><TotalTimeSeconds>1</TotalTimeSeconds><DistanceMeters>3.5</DistanceMeters><Calories>8</Calories>
+           <Track><Trackpoint><Time>2026-06-01T06:30:02Z</Time><HeartRateBpm><Value>140</Value></HeartRateBpm><Cadence>90</Cadence>
+            <Extensions><ns3:TPX><ns3:Watts>250</ns3:Watts></ns3:TPX></Extensions></Trackpoint></Track></Lap>
+          <Creator xsi:type="Device_t"><Name>Forerunner 965</Name><UnitId>3344</UnitId></Creator>
+         </Activity><Activity Sport="Biking"><Id>2026-06-02T06:30:00Z</Id></Activity></Activities>
+        </TrainingCenterDatabase>
+        """
+        let activity = ActivityXMLReader.read(Array(text.utf8))
+        #expect(activity.records.count == 3 && activity.laps.count == 2)
+        #expect(activity.records[0].speed == 3.2 && activity.records[0].cadence == 88 && activity.records[0].latitude == 48.2)
+        #expect(activity.records[1].heartRate == nil && activity.records[2].power == 250 && activity.records[2].cadence == 90)
+        #expect(activity.sessions.first?.sport == 1 && activity.sessions.first?.calories == 20 && activity.sessions.first?.distance == 10)
+        #expect(activity.laps[0].end == activity.laps[0].start?.addingTimeInterval(2) && activity.laps[0].averageHeartRate == 130)
+        #expect(activity.device == "Forerunner 965/3344")
+        #expect(activity.warnings.map(\.description) == [
+            "line 10: HeartRateBpm 'abc' is not a number; left out", "line 1: the file holds 2 activities; the first was read",
+        ])
+        let workout = try ActivityWorkout.newWorkout(from: activity)
+        #expect(workout.heartRate == [120, nil, 140] && workout.kilocalories == 20 && workout.distanceMeters == 10 && workout.sport == .running)
+    }
+
+    /// A cut file keeps what came before the fault, and the warning names the line.
+    @Test func malformedXMLKeepsWhatCameBeforeTheFault() throws {
+        var random = SplitMix64(seed: 9)
+        let workout = Self.randomWorkout(&random, outdoor: true)
+        let whole = try ActivityFiles.bytes(of: workout, format: .gpx)
+        let cut = Array(whole.prefix(whole.count / 2))
+        let activity = ActivityXMLReader.read(cut)
+        #expect(activity.records.count > 10 && activity.records.count < workout.track.count)
+        let warning = try #require(activity.warnings.last)
+        #expect(warning.line ?? 0 > 10 && warning.message.contains("what came before it was kept"), "\(warning)")
+        #expect(try ActivityFiles.workout(cut, format: .gpx).heartRate.count > 10)
+
+        for (bytes, expected) in [
+            (Array("<html><body>no</body></html>".utf8), "not a GPX or TCX"),
+            (Array("not xml at all".utf8), "not a GPX or TCX"),
+            ([UInt8](), "not a GPX or TCX"),
+        ] {
+            #expect(throws: ActivityFileError.self) { try ActivityFiles.workout(bytes, format: .gpx) }
+            #expect(ActivityXMLReader.read(bytes).warnings.first?.message.contains(expected) == true, "\(ActivityXMLReader.read(bytes).warnings)")
+        }
+        // A TCX sent as GPX is named for what it is.
+        let tcx = try ActivityFiles.bytes(of: workout, format: .tcx)
+        do {
+            _ = try ActivityFiles.workout(tcx, format: .gpx)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description == "the file is TCX, not GPX")
+        }
+        // An external entity is not resolved (no file is read into the workout).
+        let xxe = "<?xml version=\"1.0\"?><!DOCTYPE gpx [<!ENTITY x SYSTEM \"file:///etc/passwd\">]><gpx creator=\"&x;\"><trk><trkseg><trkpt lat=\"1\" lon=\"1\"><time>2026-01-01T00:00:00Z</time><extensions><hr>100</hr></extensions></trkpt></trkseg></trk></gpx>"
+        #expect(ActivityXMLReader.read(Array(xxe.utf8)).creator?.contains("root") != true)
+    }
+
+    @Test func formatsByMediaTypeExtensionAndContent() {
+        #expect(ActivityFileFormat(mediaType: "application/vnd.ant.fit") == .fit)
+        #expect(ActivityFileFormat(mediaType: "application/GPX+xml; charset=utf-8") == .gpx)
+        #expect(ActivityFileFormat(mediaType: "application/vnd.garmin.tcx+xml") == .tcx)
+        #expect(ActivityFileFormat(mediaType: "text/plain") == nil)
+        #expect(ActivityFileFormat(path: "/a/b/Ride.FIT") == .fit && ActivityFileFormat(path: "x.tcx") == .tcx && ActivityFileFormat(path: "noext") == nil)
+        #expect(ActivityFileFormat(sniffing: Array("\u{FEFF}  {\"sport\":1}".utf8)) == .json)
+        #expect(ActivityFileFormat(sniffing: Array("<?xml version=\"1.0\"?><!-- c --><TrainingCenterDatabase>".utf8)) == .tcx)
+        #expect(ActivityFileFormat(sniffing: Array("hello".utf8)) == nil)
+    }
+
+    @Test func timestampsAreUTCWithMillisecondsWhenThereAreAny() {
+        #expect(ActivityXMLWriter.timestamp(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00Z")
+        #expect(ActivityXMLWriter.timestamp(Date(timeIntervalSince1970: 1_780_295_400.25)) == "2026-06-01T06:30:00.250Z")
+        #expect(ActivityXMLWriter.timestamp(Date(timeIntervalSince1970: 951_782_400)) == "2000-02-29T00:00:00Z")
+        #expect(ActivityXMLWriter.timestamp(Date(timeIntervalSince1970: -1)) == "1969-12-31T23:59:59Z")
+    }
+
+    /// The files CI's `Tests/Reference/xml_crosscheck.py` reads with gpxpy and tcxreader.
+    @Test func writesFilesForTheGpxpyAndTcxreaderCrossCheck() throws {
+        var track = [NewWorkout.TrackPoint]()
+        var heartRate = [Int?]()
+        for i in 0..<300 {
+            track.append(NewWorkout.TrackPoint(latitudeDegrees: 48.2 + Double(i) * 1e-5, longitudeDegrees: 16.37 - Double(i) * 2e-5,
+                                               elevationMeters: i % 17 == 3 ? nil : 200 + Double(i % 40) / 4, timeSeconds: Double(i)))
+            heartRate.append(i % 50 == 7 ? nil : 100 + i % 60)
+        }
+        let start = Date(timeIntervalSince1970: 1_780_295_400)
+        let workout = NewWorkout(sport: .running, startTime: start, heartRate: heartRate, track: track, distanceMeters: 1046.5, kilocalories: 250)
+        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("artifacts/files")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data(try ActivityFiles.bytes(of: workout, format: .gpx, name: "Cross-check run")).write(to: directory.appendingPathComponent("heartwork-encoded.gpx"))
+        try Data(try ActivityFiles.bytes(of: workout, format: .tcx)).write(to: directory.appendingPathComponent("heartwork-encoded.tcx"))
+        let expected: [String: Any] = [
+            "sport": "running", "start": Int(start.timeIntervalSince1970), "distanceMeters": 1046.5, "kilocalories": 250.0,
+            "points": track.enumerated().map { i, p -> [String: Any] in
+                ["t": Int(start.timeIntervalSince1970) + i, "hr": heartRate[i] as Any, "lat": p.latitudeDegrees, "lon": p.longitudeDegrees,
+                 "ele": p.elevationMeters as Any]
+            },
+        ]
+        try JSONSerialization.data(withJSONObject: expected).write(to: directory.appendingPathComponent("heartwork-encoded.expected.json"))
+    }
+}

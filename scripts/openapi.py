@@ -220,11 +220,28 @@ api("/api/friend-requests/{requestID}/deny", "post", "denyFriendRequest", "Deny 
 
 TAG = "workouts"
 api("/api/workouts", "post", "uploadWorkout",
-    "Upload a workout; the server stores a profile snapshot and derives summary, zones, calories and distance",
-    {201: ("Stored; Location names the full workout", ref("WorkoutCreated"), "Location")}, errors=(400, 401, 413, 415, 422),
+    "Upload a workout as Heartwork's JSON, a FIT, TCX or GPX file (by Content-Type; application/octet-stream is recognised by its content); "
+    "the server stores a profile snapshot and derives summary, zones, calories and distance. The same activity again (a start within a second "
+    "and the same device, or either device unknown) answers 409 with the Location of the one stored",
+    {201: ("Stored; Location names the full workout", ref("WorkoutCreated"), "Location")}, errors=(400, 401, 409, 413, 415, 422),
     body={"application/json": {"schema": ref("WorkoutUpload")},
           "application/vnd.ant.fit": {"schema": {"type": "string", "format": "binary",
-                                                 "description": "A FIT activity file (Garmin, Wahoo, COROS, Polar, Zwift…)"}}})
+                                                 "description": "A FIT activity file (Garmin, Wahoo, COROS, Polar, Zwift…)"}},
+          "application/vnd.garmin.tcx+xml": {"schema": {"type": "string", "description": "A TCX (Training Center Database v2) activity"}},
+          "application/gpx+xml": {"schema": {"type": "string", "description": "A GPX 1.1 track; heart rate in Garmin's TrackPointExtension v1 or v2"}},
+          "application/octet-stream": {"schema": {"type": "string", "format": "binary", "description": "Any of the four, recognised by its content"}}})
+operation("/api/workouts/{workoutID}/export", "get", "exportWorkout",
+          "One of your workouts as a file: FIT, TCX, GPX (only with a GPS track; 409 otherwise) or Heartwork's JSON (the default), as an attachment", "workouts", {
+    "200": {"description": "The file, as an attachment", "content": {
+        "application/vnd.ant.fit": {"schema": {"type": "string", "format": "binary"}},
+        "application/vnd.garmin.tcx+xml": {"schema": {"type": "string"}},
+        "application/gpx+xml": {"schema": {"type": "string"}},
+        "application/json": {"schema": ref("WorkoutUpload")}}},
+    "401": {"description": API_ERRORS[401], "content": {"application/problem+json": {"schema": PROBLEM}}},
+    "404": {"description": API_ERRORS[404], "content": {"application/problem+json": {"schema": PROBLEM}}},
+    "409": {"description": "GPX asked for a workout without a GPS track", "content": {"application/problem+json": {"schema": PROBLEM}}},
+    "422": {"description": API_ERRORS[422], "content": {"application/problem+json": {"schema": PROBLEM}}},
+}, params=[path_param("workoutID"), query_param("format", "fit, tcx, gpx or json (default)", {"type": "string", "enum": ["fit", "tcx", "gpx", "json"]})])
 api("/api/workouts", "get", "listWorkouts", "Your workouts, newest first", {200: ("OK", ref("WorkoutList"))}, errors=(400, 401),
     params=PAGE_PARAMS + [query_param("from", "Start at or after (a date or an RFC 3339 date-time)"),
                           query_param("to", "Start before (a date or an RFC 3339 date-time)")])
@@ -697,6 +714,7 @@ schemas = {
         "track": array(ref("TrackPoint")),
         "distanceMeters": {"type": "number", "minimum": 0, "description": "Used when there is no track"},
         "kilocalories": {"type": "number", "minimum": 0, "description": "Overrides the Keytel estimate"},
+        "device": {"type": "string", "maxLength": 200, "description": "The recording device; with the start time, what recognises the same activity uploaded twice"},
     }, required=["sport", "startTime", "heartRate"]),
     "WorkoutSummary": obj({
         "id": {"type": "string"}, "ownerID": {"type": "string"}, "sport": {"type": "string"}, "startTime": DATE_TIME,

@@ -228,3 +228,69 @@ struct ActivityFileTests {
         try JSONSerialization.data(withJSONObject: expected).write(to: directory.appendingPathComponent("heartwork-encoded.expected.json"))
     }
 }
+
+/// Golden values: GPX and TCX files in the styles Garmin Connect, Strava and Garmin devices
+/// write (`scripts/make_xml_fixtures.py`), every point compared with what gpxpy and tcxreader
+/// (PyPI) read from the same files (`*.expected.json`).
+@Suite("Activity files: gpxpy and tcxreader golden values")
+struct ActivityFileGoldenTests {
+    static func fixture(_ folder: String, _ name: String) throws -> ([UInt8], [String: Any]) {
+        let url = try #require(Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Resources/\(folder)"))
+        let expectedURL = url.deletingLastPathComponent().appendingPathComponent(url.deletingPathExtension().lastPathComponent + ".expected.json")
+        let expected = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: expectedURL)) as? [String: Any])
+        return (Array(try Data(contentsOf: url)), expected)
+    }
+
+    static func close(_ a: Double?, _ b: Any?, _ tolerance: Double) -> Bool {
+        let expected = (b as? Double) ?? (b as? Int).map(Double.init)
+        if a == nil || expected == nil { return a == nil && expected == nil }
+        return abs((a ?? 0) - (expected ?? 0)) <= tolerance
+    }
+
+    @Test(arguments: ["garmin-connect.gpx", "strava.gpx", "v2-prefixed.gpx", "garmin.tcx", "indoor.tcx"])
+    func everyPointAsTheIndependentParserReadsIt(_ name: String) throws {
+        let folder = name.hasSuffix(".gpx") ? "gpx" : "tcx"
+        let (bytes, expected) = try Self.fixture(folder, name)
+        #expect(ActivityFileFormat(sniffing: bytes)?.rawValue == folder)
+        let activity = ActivityXMLReader.read(bytes)
+        #expect(activity.warnings.isEmpty, "\(activity.warnings)")
+        let points = try #require(expected["points"] as? [[String: Any]])
+        #expect(activity.records.count == points.count)
+        for (record, point) in zip(activity.records, points) {
+            #expect(Int(record.time.timeIntervalSince1970) == point["t"] as? Int)
+            #expect(Self.close(record.latitude, point["lat"], 1e-9) && Self.close(record.longitude, point["lon"], 1e-9), "\(point)")
+            #expect(Self.close(record.altitude, point["ele"], 1e-6), "\(record.altitude as Any) \(point)")
+            #expect(record.heartRate == point["hr"] as? Int && record.cadence == point["cad"] as? Int, "\(point)")
+            if folder == "gpx" {
+                #expect(Self.close(record.temperature.map(Double.init), point["atemp"], 0.5), "\(point)")
+            } else {
+                #expect(Self.close(record.distance, point["dist"], 1e-6) && record.power == point["watts"] as? Int, "\(point)")
+            }
+            #expect(Self.close(record.speed, point["speed"], 1e-6), "\(point)")
+        }
+        let heartRate = try #require(expected["heartRate"] as? [String: Any])
+        #expect(activity.records.compactMap(\.heartRate).reduce(0, +) == heartRate["sum"] as? Int)
+        if folder == "gpx" {
+            #expect(activity.creator == expected["creator"] as? String)
+            let sport = expected["type"] as? String == "1" ? 2 : 1
+            #expect(activity.sessions.first?.sport == sport)
+        } else {
+            let creator = try #require(expected["creator"] as? [String: Any])
+            #expect(activity.creator == creator["name"] as? String && activity.serialNumber == (creator["unitId"] as? Int).map(UInt64.init))
+            #expect(activity.sessions.first?.sport == (expected["sport"] as? String == "Biking" ? 2 : 0))
+            #expect(activity.sessions.first?.calories == expected["totalCalories"] as? Int)
+            #expect(Self.close(activity.sessions.first?.distance, expected["totalDistanceMeters"], 1e-3))
+            let laps = try #require(expected["laps"] as? [[String: Any]])
+            #expect(activity.laps.count == laps.count)
+            for (lap, want) in zip(activity.laps, laps) {
+                #expect(lap.start.map { Int($0.timeIntervalSince1970) } == want["startTime"] as? Int)
+                #expect(Self.close(lap.elapsedSeconds, want["totalTimeSeconds"], 1e-9) && Self.close(lap.distance, want["distanceMeters"], 1e-3))
+                #expect(lap.averageHeartRate == want["averageHeartRate"] as? Int && lap.maximumHeartRate == want["maximumHeartRate"] as? Int)
+            }
+        }
+        // And as a workout: the heart rate on the 1 Hz grid, the track where there are positions.
+        let workout = try ActivityFiles.workout(bytes, format: ActivityFileFormat(rawValue: folder) ?? .gpx)
+        #expect(workout.heartRate.compactMap { $0 }.count <= heartRate["count"] as? Int ?? 0)
+        #expect(workout.track.count == activity.records.filter { $0.latitude != nil }.count)
+    }
+}

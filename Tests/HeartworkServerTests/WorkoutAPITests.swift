@@ -4,6 +4,7 @@ import HeartworkStore
 import HeartworkTestSupport
 import Hummingbird
 import HeartworkFormats
+import HeartworkCore
 
 @Suite("Workouts API")
 struct WorkoutAPITests {
@@ -24,7 +25,72 @@ struct WorkoutAPITests {
             #expect(summary["kilocalories"] as? Double == 210 && summary["distanceMeters"] as? Double == 2697)
             let broken = try await server.request(.post, "/api/workouts", token: token, raw: Data("not a fit file".utf8), contentType: "application/vnd.ant.fit")
             #expect(broken.status == .unprocessableContent && broken.problemField == "file" && broken.text.contains("byte 0"))
-            #expect(try await server.request(.post, "/api/workouts", token: token, raw: Data([1, 2, 3]), contentType: "application/octet-stream").status == .unsupportedMediaType)
+            #expect(try await server.request(.post, "/api/workouts", token: token, raw: Data([1, 2, 3]), contentType: "application/octet-stream").status == .unprocessableContent)
+            #expect(try await server.request(.post, "/api/workouts", token: token, raw: Data([1, 2, 3]), contentType: "text/plain").status == .unsupportedMediaType)
+        }
+    }
+
+    /// TCX and GPX by content type (and any of them as octet-stream); the same activity twice is
+    /// recognised (409 with the Location of the stored one); every export format reads back; only
+    /// the owner exports.
+    @Test func tcxAndGpxUploadDuplicatesAreRecognisedAndEveryFormatExports() async throws {
+        try await ServerHarness.run { server in
+            let (_, token) = try await server.signUp("filer")
+            try await server.completeProfile(token)
+            let start = Date(timeIntervalSince1970: 1_780_000_000)
+            let workout = NewWorkout(
+                sport: .cycling, startTime: start, heartRate: (0..<600).map { 100 + $0 % 50 }, rrIntervalsMilliseconds: [800, 810, 790],
+                track: (0..<600).map { NewWorkout.TrackPoint(latitudeDegrees: 48.2 + Double($0) * 1e-4, longitudeDegrees: 16.37, elevationMeters: 200, timeSeconds: Double($0)) },
+                kilocalories: 300, device: "Edge 540/77")
+            let gpx = try ActivityFiles.bytes(of: workout, format: .gpx)
+            let stored = try await server.request(.post, "/api/workouts", token: token, raw: Data(gpx), contentType: "application/gpx+xml")
+            #expect(stored.status == .created, "\(stored.text)")
+            let id = try #require((stored.json["summary"] as? [String: Any])?["id"] as? String)
+            // The same ride as TCX, and as FIT sent as octet-stream: recognised, not stored twice.
+            for (bytes, type) in [(try ActivityFiles.bytes(of: workout, format: .tcx), "application/vnd.garmin.tcx+xml"),
+                                  (try ActivityFiles.bytes(of: workout, format: .fit), "application/octet-stream")] {
+                let again = try await server.request(.post, "/api/workouts", token: token, raw: Data(bytes), contentType: type)
+                #expect(again.status == .conflict && again.headers[.location] == "/api/workouts/\(id)", "\(again.text)")
+                #expect(again.text.contains("already stored as workout \(id)") && again.text.contains("Edge 540/77"))
+            }
+            // Another device at the same second is another recording; another start is another activity.
+            var other = workout
+            other.device = "Forerunner 965"
+            #expect(try await server.request(.post, "/api/workouts", token: token, raw: Data(try ActivityFiles.bytes(of: other, format: .tcx)),
+                                             contentType: "application/vnd.garmin.tcx+xml").status == .created)
+            let json = ServerHarness.workoutJSON(seconds: 120, bpm: 130, start: "2026-06-01T06:00:00Z")
+            #expect(try await server.request(.post, "/api/workouts", token: token, json: json).status == .created)
+            let repeated = try await server.request(.post, "/api/workouts", token: token, json: json)
+            #expect(repeated.status == .conflict && repeated.headers[.location] != nil)
+            #expect(try await server.request(.get, "/api/workouts", token: token).json["workouts"].map { ($0 as? [Any])?.count } == 3)
+
+            // Exports: each format's media type, a file name, and the workout back.
+            for format in ActivityFileFormat.allCases {
+                let file = try await server.request(.get, "/api/workouts/\(id)/export?format=\(format.rawValue)", token: token)
+                #expect(file.status == .ok && file.headers[.contentType] == format.mediaType, "\(format): \(file.text.prefix(300))")
+                #expect(file.headers[.contentDisposition] == "attachment; filename=\"heartwork-cycling-2026-05-28-2026.\(format.rawValue)\"")
+                let back = try ActivityFiles.workout(Array(file.body), format: format)
+                #expect(back.startTime == start && back.heartRate == workout.heartRate && back.track.count == 600 && back.sport == .cycling, "\(format)")
+                #expect(back.device == "Edge 540/77", "\(format)")
+            }
+            #expect(try await server.request(.get, "/api/workouts/\(id)/export", token: token).headers[.contentType] == "application/json")
+            let bad = try await server.request(.get, "/api/workouts/\(id)/export?format=pdf", token: token)
+            #expect(bad.status == .unprocessableContent && bad.problemField == "format")
+            // An indoor workout has no GPX.
+            let indoorJSON = ServerHarness.workoutJSON(seconds: 60, bpm: 120, start: "2026-06-02T06:00:00Z", track: false)
+            let indoor = try await server.request(.post, "/api/workouts", token: token, json: indoorJSON)
+            let indoorID = try #require((indoor.json["summary"] as? [String: Any])?["id"] as? String)
+            let noTrack = try await server.request(.get, "/api/workouts/\(indoorID)/export?format=gpx", token: token)
+            #expect(noTrack.status == .conflict && noTrack.text.contains("no GPS track"))
+            // Someone else's workout does not exist for them, shared or not.
+            let (_, stranger) = try await server.signUp("stranger")
+            #expect(try await server.request(.get, "/api/workouts/\(id)/export?format=fit", token: stranger).status == .notFound)
+            // A broken GPX names its line.
+            let cut = Data(gpx.prefix(gpx.count / 3))
+            let broken = try await server.request(.post, "/api/workouts", token: stranger, raw: Data("<gpx><trk><trkseg><trkpt lat=\"1\" lon=\"2\"><time>x</time>".utf8), contentType: "application/gpx+xml")
+            #expect(broken.status == .unprocessableContent && broken.problemField == "file" && broken.text.contains("line 1"), "\(broken.text)")
+            let partial = try await server.request(.post, "/api/workouts", token: stranger, raw: cut, contentType: "application/gpx+xml")
+            #expect(partial.status == .created, "a cut file keeps what came before the cut: \(partial.text)")
         }
     }
 

@@ -39,6 +39,8 @@ public struct AppError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Every field at fault when there are several (the first is also `field` and `detail`),
     /// so a form can show them all at once.
     public var fieldErrors: [FieldError] = []
+    /// Where the thing a conflict is about lives (`/api/workouts/…` for a duplicate upload).
+    public var location: String?
 
     public init(_ kind: Kind, _ detail: String, field: String? = nil, retryAfterSeconds: Int? = nil) {
         self.kind = kind

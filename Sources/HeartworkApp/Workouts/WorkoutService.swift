@@ -1,5 +1,6 @@
 import Foundation
 import HeartworkCore
+import HeartworkFormats
 import HeartworkStore
 
 /// Workouts: recording one from any source (the owner's profile snapshot and everything
@@ -35,8 +36,15 @@ public struct WorkoutService: Sendable {
             userID: user.id, sport: workout.sport, startedAt: workout.startTime, indoor: workout.indoor,
             metrics: WorkoutMetrics(streams: streams, snapshot: snapshot, givenDistanceMeters: workout.distanceMeters, givenKilocalories: workout.kilocalories),
             profile: snapshot, rrCount: streams.rrIntervalsMilliseconds.count, trackCount: streams.track.count,
-            shared: user.autoShareWorkouts, sharedAt: user.autoShareWorkouts ? now : nil, createdAt: now)
-        try await store.workouts.insert(record, streams: streams)
+            shared: user.autoShareWorkouts, sharedAt: user.autoShareWorkouts ? now : nil, createdAt: now, device: workout.device)
+        do {
+            try await store.workouts.insert(record, streams: streams)
+        } catch StoreError.duplicate(let existing) {
+            let same = workout.device.map { "the same start time and device (\($0))" } ?? "the same start time"
+            var error = AppError.conflict("this activity is already stored as workout \(existing) (\(same)); it was not stored twice")
+            error.location = "/api/workouts/\(existing)"
+            throw error
+        }
         return record
     }
 
@@ -111,6 +119,30 @@ public struct WorkoutService: Sendable {
     public func streams(of workout: VisibleWorkout) async throws -> WorkoutStreams {
         guard let streams = try await store.workouts.streams(workoutID: workout.record.id) else { throw AppError.notFound("workout") }
         return streams
+    }
+
+    /// A workout of the owner's as a file (`ActivityFileFormat`): what was stored, written back
+    /// (heart rate, RR intervals, track, sport, start, distance, energy, device). Only the owner
+    /// may export; for anyone else it does not exist.
+    public func export(_ id: String, owner: UserRecord, format: ActivityFileFormat) async throws -> ExportedWorkout {
+        guard let record = try await store.workouts.find(id: id), record.userID == owner.id,
+              let streams = try await store.workouts.streams(workoutID: id) else { throw AppError.notFound("workout") }
+        let workout = NewWorkout(
+            sport: record.sport, startTime: record.startedAt, indoor: record.indoor, heartRate: streams.heartRate,
+            rrIntervalsMilliseconds: streams.rrIntervalsMilliseconds,
+            track: streams.track.map {
+                NewWorkout.TrackPoint(latitudeDegrees: $0.latitudeDegrees, longitudeDegrees: $0.longitudeDegrees, elevationMeters: $0.elevationMeters,
+                                      timeSeconds: $0.timeSeconds ?? 0)
+            },
+            distanceMeters: record.metrics.distanceMeters, kilocalories: record.metrics.kilocalories, device: record.device)
+        let bytes: [UInt8]
+        do {
+            bytes = try ActivityFiles.bytes(of: workout, format: format, name: "\(record.sport.rawValue.capitalized) \(ExportedWorkout.day(record.startedAt))")
+        } catch {
+            throw AppError.conflict(error.description, field: "format")
+        }
+        return ExportedWorkout(
+            bytes: bytes, format: format, fileName: "heartwork-\(record.sport.rawValue)-\(ExportedWorkout.stamp(record.startedAt)).\(format.rawValue)")
     }
 
     public func delete(_ id: String, owner: UserRecord) async throws {

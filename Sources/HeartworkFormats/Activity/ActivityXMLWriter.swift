@@ -63,6 +63,12 @@ public enum ActivityXMLWriter {
         out.raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
         out.raw("<TrainingCenterDatabase xmlns=\"http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2\" xmlns:ns3=\"http://www.garmin.com/xmlschemas/ActivityExtension/v2\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" xsi:schemaLocation=\"http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2 http://www.garmin.com/xmlschemas/TrainingCenterDatabasev2.xsd\">\n")
         out.raw(" <Activities>\n  <Activity Sport=\"\(tcxSport(session?.sport))\">\n   <Id>\(timestamp(start))</Id>\n")
+        // The session's energy shared among the laps by their time (TCX keeps it per lap only).
+        let total = max(0, min(65_535, session?.calories ?? 0))
+        let times = laps.map { max(0, $0.elapsedSeconds ?? 0) }
+        let allTime = times.reduce(0, +)
+        var lapCalories = times.map { allTime > 0 ? Int((Double(total) * $0 / allTime).rounded(.down)) : 0 }
+        if !lapCalories.isEmpty { lapCalories[lapCalories.count - 1] += total - lapCalories.reduce(0, +) }
         var index = 0
         for (number, lap) in laps.enumerated() {
             let lapStart = lap.start ?? start
@@ -70,13 +76,13 @@ public enum ActivityXMLWriter {
             out.raw("   <Lap StartTime=\"\(timestamp(lapStart))\">\n")
             out.raw("    <TotalTimeSeconds>\(decimal(lap.elapsedSeconds ?? 0, 3))</TotalTimeSeconds>\n")
             out.raw("    <DistanceMeters>\(decimal(lap.distance ?? 0, 2))</DistanceMeters>\n")
-            if let maximum = lap.maximumHeartRate {
-                out.raw("    <MaximumHeartRateBpm><Value>\(maximum)</Value></MaximumHeartRateBpm>\n")
-            }
-            let calories = laps.count == 1 ? (session?.calories ?? 0) : 0
-            out.raw("    <Calories>\(max(0, min(65_535, calories)))</Calories>\n")
+            // Schema order: TotalTimeSeconds, DistanceMeters, Calories, AverageHeartRateBpm, MaximumHeartRateBpm.
+            out.raw("    <Calories>\(lapCalories[number])</Calories>\n")
             if let average = lap.averageHeartRate {
                 out.raw("    <AverageHeartRateBpm><Value>\(average)</Value></AverageHeartRateBpm>\n")
+            }
+            if let maximum = lap.maximumHeartRate {
+                out.raw("    <MaximumHeartRateBpm><Value>\(maximum)</Value></MaximumHeartRateBpm>\n")
             }
             out.raw("    <Intensity>Active</Intensity>\n    <TriggerMethod>Manual</TriggerMethod>\n    <Track>\n")
             while index < records.count, number + 1 == laps.count || records[index].time < lapEnd {

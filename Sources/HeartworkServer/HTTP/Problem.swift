@@ -36,7 +36,10 @@ public struct Problem: HTTPResponseError, Sendable, Equatable {
             self.init(.unprocessableContent, "Invalid value", detail: error.detail, field: error.field)
             if error.fieldErrors.count > 1 { errors = error.fieldErrors }
         case .notFound: self.init(.notFound, "Not found", detail: error.detail, field: error.field)
-        case .conflict: self.init(.conflict, "Conflict", detail: error.detail, field: error.field)
+        case .conflict:
+            var headers = HTTPFields()
+            if let location = error.location { headers[.location] = location }
+            self.init(.conflict, "Conflict", detail: error.detail, field: error.field, headers: headers)
         case .unauthenticated:
             var headers = HTTPFields()
             headers[.wwwAuthenticate] = "Bearer realm=\"heartwork\""

@@ -26,6 +26,7 @@ struct WorkoutDetail {
         var values = WebWorkoutPages.row(record, user: viewer)
         let metrics = record.metrics, units = viewer.units
         values["mine"] = workout.viewerIsOwner
+        values["hasTrack"] = record.trackCount > 0
         values["ownerName"] = ownerName
         values["ownerID"] = record.userID
 

@@ -6,6 +6,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case corruptData(String)
     /// A per-user limit would be exceeded (the share cap, with its value).
     case limitReached(Int)
+    /// The same thing is stored already (its id): a workout with the same start and device.
+    case duplicate(String)
 
     public var description: String {
         switch self {
@@ -14,6 +16,7 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case .notFound(let message): message
         case .corruptData(let message): "stored data is damaged: \(message)"
         case .limitReached(let limit): "the limit of \(limit) is reached"
+        case .duplicate(let id): "already stored as \(id)"
         }
     }
 }

@@ -10,7 +10,7 @@ struct SQLWorkoutRepository: WorkoutRepository {
         "id", "user_id", "sport", "started_at", "indoor", "duration_s", "avg_hr", "min_hr", "max_hr", "kilocalories", "distance_m",
         "zone_none_s", "zone_low_s", "zone_moderate_s", "zone_high_s", "zone_red_line_s",
         "profile_age", "profile_resting_hr", "profile_max_hr", "profile_max_hr_method", "profile_weight_kg", "profile_sex",
-        "rr_count", "track_count", "shared", "shared_at", "created_at",
+        "rr_count", "track_count", "shared", "shared_at", "created_at", "device",
     ].map { "workouts.\($0)" }.joined(separator: ", ")
 
     func insert(_ workout: WorkoutRecord, streams: WorkoutStreams) async throws {
@@ -20,11 +20,25 @@ struct SQLWorkoutRepository: WorkoutRepository {
         let metrics = workout.metrics, zones = workout.metrics.secondsInZones
         let profile = workout.profile
         try await database.transaction { sql in
+            // The same activity twice: a start within a second and the same device (or either
+            // unknown). On PostgreSQL the user's row is locked so two uploads of one file at
+            // once cannot both pass; SQLite has one writer.
+            if database.engine == .postgres {
+                _ = try await sql.readFirst("SELECT id FROM users WHERE id = \(bind: workout.userID) FOR UPDATE")
+            }
+            let start = workout.startedAt.millisecondsSince1970
+            let sameDevice: SQLQueryString = workout.device.map { " AND (device IS NULL OR device = \(bind: $0))" } ?? ""
+            if let existing = try await sql.readFirst("""
+                SELECT id FROM workouts WHERE user_id = \(bind: workout.userID) AND started_at > \(bind: start - 1000) AND started_at < \(bind: start + 1000)\(sameDevice)
+                ORDER BY started_at, id LIMIT 1
+                """) {
+                throw StoreError.duplicate(try existing.string("id"))
+            }
             try await sql.raw("""
                 INSERT INTO workouts (id, user_id, sport, started_at, indoor, duration_s, avg_hr, min_hr, max_hr, kilocalories, distance_m,
                     zone_none_s, zone_low_s, zone_moderate_s, zone_high_s, zone_red_line_s,
                     profile_age, profile_resting_hr, profile_max_hr, profile_max_hr_method, profile_weight_kg, profile_sex,
-                    rr_count, track_count, shared, shared_at, created_at)
+                    rr_count, track_count, shared, shared_at, created_at, device)
                 VALUES (\(bind: workout.id), \(bind: workout.userID), \(bind: workout.sport.rawValue), \(bind: workout.startedAt.millisecondsSince1970),
                     \(bind: workout.indoor ? 1 : 0), \(bind: metrics.durationSeconds), \(bind: metrics.averageHeartRate),
                     \(bind: metrics.minimumHeartRate), \(bind: metrics.maximumHeartRate), \(bind: metrics.kilocalories), \(bind: metrics.distanceMeters),
@@ -32,7 +46,7 @@ struct SQLWorkoutRepository: WorkoutRepository {
                     \(bind: profile.ageYears), \(bind: profile.restingHeartRate), \(bind: profile.maximumHeartRate),
                     \(bind: profile.maximumHeartRateSource?.rawValue), \(bind: profile.weightKilograms), \(bind: profile.sex?.rawValue),
                     \(bind: workout.rrCount), \(bind: workout.trackCount), \(bind: workout.shared ? 1 : 0),
-                    \(bind: workout.sharedAt?.millisecondsSince1970), \(bind: workout.createdAt.millisecondsSince1970))
+                    \(bind: workout.sharedAt?.millisecondsSince1970), \(bind: workout.createdAt.millisecondsSince1970), \(bind: workout.device))
                 """).run()
             try await sql.raw("""
                 INSERT INTO workout_streams (workout_id, heart_rate, rr, track)
@@ -175,6 +189,7 @@ struct SQLWorkoutRepository: WorkoutRepository {
                 weightKilograms: try row.optionalDouble("profile_weight_kg"),
                 sex: try row.optionalString("profile_sex").flatMap(Sex.init(rawValue:))),
             rrCount: try row.int("rr_count"), trackCount: try row.int("track_count"),
-            shared: try row.bool("shared"), sharedAt: try row.optionalDate("shared_at"), createdAt: try row.date("created_at"))
+            shared: try row.bool("shared"), sharedAt: try row.optionalDate("shared_at"), createdAt: try row.date("created_at"),
+            device: try row.optionalString("device"))
     }
 }

@@ -16,11 +16,13 @@ public struct WorkoutRecord: Sendable, Hashable {
     public var shared: Bool
     public var sharedAt: Date?
     public var createdAt: Date
+    /// The recording device as its file named it; nil when unknown.
+    public var device: String?
 
     public init(
         id: String = UUID().uuidString.lowercased(), userID: String, sport: Sport, startedAt: Date, indoor: Bool,
         metrics: WorkoutMetrics, profile: ProfileSnapshot, rrCount: Int, trackCount: Int,
-        shared: Bool = false, sharedAt: Date? = nil, createdAt: Date = Date()
+        shared: Bool = false, sharedAt: Date? = nil, createdAt: Date = Date(), device: String? = nil
     ) {
         self.id = id
         self.userID = userID
@@ -34,5 +36,6 @@ public struct WorkoutRecord: Sendable, Hashable {
         self.shared = shared
         self.sharedAt = sharedAt
         self.createdAt = createdAt
+        self.device = device
     }
 }

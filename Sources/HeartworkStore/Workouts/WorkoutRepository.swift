@@ -5,7 +5,8 @@ import HeartworkCore
 public protocol WorkoutRepository: Sendable {
     /// Stores the workout and its streams in one transaction; when it is shared and the
     /// owner's cap (read in the same transaction) is exceeded, the oldest shared workouts
-    /// are unshared, never deleted.
+    /// are unshared, never deleted. The same activity already stored (a start within a second,
+    /// the same device or either unknown) fails with `StoreError.duplicate(existingID)`.
     func insert(_ workout: WorkoutRecord, streams: WorkoutStreams) async throws
     func list(userID: String, from: Date?, to: Date?, sharedOnly: Bool, page: Page) async throws -> [WorkoutRecord]
     func find(id: String) async throws -> WorkoutRecord?

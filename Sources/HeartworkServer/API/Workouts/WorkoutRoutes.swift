@@ -14,22 +14,25 @@ struct WorkoutRoutes {
     func register(on api: RouterGroup<AuthenticatedContext>) {
         // The answer is the summary (with the Location of the full workout): echoing 7,200
         // samples back would only cost time on both ends.
-        // JSON (Heartwork's document) or a FIT activity (application/vnd.ant.fit), by content type.
+        // JSON (Heartwork's document), FIT, TCX or GPX by content type; application/octet-stream
+        // is sniffed. The same activity twice (same start and device) answers 409 with the
+        // Location of the one stored.
         api.post("workouts") { request, context -> Response in
-            let mediaType = request.headers[.contentType]?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-            let fit = mediaType == "application/vnd.ant.fit"
-            if !fit { try RequestBody.checkJSONMediaType(request) }
+            let format = try Self.uploadFormat(request)
             let record = try await uploads.run {
                 let bytes = try await RequestBody.bytes(request, limit: maximumBodyBytes)
                 let workout: NewWorkout
-                if fit {
-                    do throws(ActivityWorkoutError) {
-                        workout = try ActivityWorkout.newWorkout(from: FITActivityReader.read(bytes))
+                switch format ?? ActivityFileFormat(sniffing: bytes) {
+                case .json?:
+                    workout = try WorkoutJSON.read(bytes)
+                case let file?:
+                    do throws(ActivityFileError) {
+                        workout = try ActivityFiles.workout(bytes, format: file)
                     } catch {
                         throw Problem(AppError.invalid(error.description, field: "file"))
                     }
-                } else {
-                    workout = try WorkoutJSON.read(bytes)
+                case nil:
+                    throw Problem(AppError.invalid("the body is none of FIT, TCX, GPX or Heartwork's JSON; name the format in the Content-Type", field: "file"))
                 }
                 return try await services.workouts.record(workout, for: context.user)
             }
@@ -37,6 +40,19 @@ struct WorkoutRoutes {
             var response = try APIJSON.response(WorkoutCreatedResponse(summary: WorkoutSummaryResponse(record, viewerIsOwner: true)), status: .created)
             response.headers[.location] = "/api/workouts/\(record.id)"
             return response
+        }
+        // The owner's workout as a file: ?format=fit|tcx|gpx|json (json when left out).
+        api.get("workouts/:workoutID/export") { request, context -> Response in
+            let name = request.uri.queryParameters.get("format") ?? "json"
+            guard let format = ActivityFileFormat(rawValue: name.lowercased()) else {
+                throw Problem(AppError.invalid("format is one of fit, tcx, gpx, json", field: "format"))
+            }
+            let file = try await services.workouts.export(try context.parameters.require("workoutID"), owner: context.user, format: format)
+            var headers = HTTPFields()
+            headers[.contentType] = format.mediaType
+            headers[.contentDisposition] = "attachment; filename=\"\(file.fileName)\""
+            headers[.cacheControl] = "no-store"
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: file.bytes)))
         }
         api.get("workouts") { request, context -> WorkoutListResponse in
             let page = try QueryParameters.page(request)
@@ -60,6 +76,19 @@ struct WorkoutRoutes {
         api.delete("workouts/:workoutID/share") { _, context -> WorkoutSummaryResponse in
             try await share(context, shared: false)
         }
+    }
+
+    /// The upload's format from its Content-Type; nil for application/octet-stream (sniffed).
+    static func uploadFormat(_ request: Request) throws -> ActivityFileFormat? {
+        guard let contentType = request.headers[.contentType] else {
+            throw Problem(.unsupportedMediaType, "Unsupported media type",
+                          detail: "name the format in the Content-Type: application/json, application/vnd.ant.fit, application/vnd.garmin.tcx+xml, application/gpx+xml or application/octet-stream (the header is missing)")
+        }
+        if let format = ActivityFileFormat(mediaType: contentType) { return format }
+        let bare = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        if bare == "application/octet-stream" { return nil }
+        throw Problem(.unsupportedMediaType, "Unsupported media type",
+                      detail: "send application/json, application/vnd.ant.fit, application/vnd.garmin.tcx+xml, application/gpx+xml or application/octet-stream, not \(contentType)")
     }
 
     private func share(_ context: AuthenticatedContext, shared: Bool) async throws -> WorkoutSummaryResponse {

@@ -76,26 +76,83 @@ document.addEventListener("DOMContentLoaded", () => {
 
   const uploadForm = document.querySelector("[data-upload-workout]");
   if (uploadForm) {
-    uploadForm.addEventListener("submit", async (event) => {
-      event.preventDefault();
-      const status = document.getElementById("upload-status");
-      const file = document.getElementById("workout-file").files[0];
-      if (!file) { status.textContent = "Choose a file first."; return; }
-      status.textContent = "Uploading…";
-      const fit = /\.fit$/i.test(file.name);
-      const response = await fetch("/api/workouts", {
-        method: "POST",
-        headers: { "Content-Type": fit ? "application/vnd.ant.fit" : "application/json", "X-CSRF-Token": csrfToken() },
-        body: fit ? file : await file.text(),
-        credentials: "same-origin",
-      });
-      if (response.ok) {
-        const workout = await response.json();
-        window.location.assign(`/workouts/${workout.summary.id}`);
+    const input = document.getElementById("workout-file");
+    const status = document.getElementById("upload-status");
+    const progress = document.getElementById("upload-progress");
+    const results = document.getElementById("upload-results");
+    const mediaType = (name) => {
+      if (/\.fit$/i.test(name)) return "application/vnd.ant.fit";
+      if (/\.tcx$/i.test(name)) return "application/vnd.garmin.tcx+xml";
+      if (/\.gpx$/i.test(name)) return "application/gpx+xml";
+      if (/\.json$/i.test(name)) return "application/json";
+      return "application/octet-stream";
+    };
+    const result = (name, text, link, kind) => {
+      const item = document.createElement("li");
+      item.className = kind;
+      const strong = document.createElement("strong");
+      strong.textContent = name;
+      item.append(strong, " — ");
+      if (link) {
+        const a = document.createElement("a");
+        a.href = link;
+        a.textContent = text;
+        item.append(a);
       } else {
-        status.textContent = `Upload failed: ${await problemText(response)}`;
-        status.className = "error";
+        item.append(text);
       }
+      results.append(item);
+    };
+    const upload = async (files) => {
+      if (files.length === 0) { status.textContent = "Choose a file first."; return; }
+      results.replaceChildren();
+      status.className = "";
+      progress.hidden = false;
+      progress.max = files.length;
+      progress.value = 0;
+      let imported = 0, duplicates = 0, failed = 0, last = null;
+      for (const file of files) {
+        status.textContent = `Uploading ${file.name} (${progress.value + 1} of ${files.length})…`;
+        try {
+          const response = await fetch("/api/workouts", {
+            method: "POST",
+            headers: { "Content-Type": mediaType(file.name), "X-CSRF-Token": csrfToken() },
+            body: file,
+            credentials: "same-origin",
+          });
+          if (response.ok) {
+            const workout = await response.json();
+            last = `/workouts/${workout.summary.id}`;
+            imported += 1;
+            result(file.name, "imported", last, "ok");
+          } else if (response.status === 409 && response.headers.get("Location")) {
+            duplicates += 1;
+            result(file.name, "already here (not stored twice)", response.headers.get("Location").replace("/api/", "/"), "duplicate");
+          } else {
+            failed += 1;
+            result(file.name, `failed: ${await problemText(response)}`, null, "error");
+          }
+        } catch (error) {
+          failed += 1;
+          result(file.name, `failed: ${error}`, null, "error");
+        }
+        progress.value += 1;
+      }
+      if (files.length === 1 && imported === 1) { window.location.assign(last); return; }
+      status.textContent = `${imported} imported, ${duplicates} already here, ${failed} failed.`;
+      if (failed > 0) status.className = "error";
+    };
+    uploadForm.addEventListener("submit", (event) => {
+      event.preventDefault();
+      upload(Array.from(input.files));
+    });
+    const zone = uploadForm.querySelector("[data-drop-zone]");
+    zone.addEventListener("dragover", (event) => { event.preventDefault(); zone.classList.add("dragging"); });
+    zone.addEventListener("dragleave", () => zone.classList.remove("dragging"));
+    zone.addEventListener("drop", (event) => {
+      event.preventDefault();
+      zone.classList.remove("dragging");
+      upload(Array.from(event.dataTransfer.files));
     });
   }
 

@@ -10,7 +10,8 @@ struct HRVCommand: ParsableCommand {
         abstract: "Heart-rate variability of RR interval recordings, Kubios style.",
         discussion: """
             Reads RR intervals (one per line in ms or s, `time interval` lines, or CSV with a \
-            header), corrects artifacts, and reports time-domain, frequency-domain and nonlinear \
+            header; also the exports of other tools: Kubios HRV text reports, Polar Flow RR \
+            text, Elite HRV, Polar Sensor Logger), corrects artifacts, and reports time-domain, frequency-domain and nonlinear \
             indices. With several files, each is analysed on its own.
 
             Examples:

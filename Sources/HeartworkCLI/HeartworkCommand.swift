@@ -15,6 +15,9 @@ public struct HeartworkCommand: AsyncParsableCommand {
               heartwork hrm decode 16480004
               heartwork calories --sex male --weight-kg 70 --age 24 --avg-hr 150 --minutes 30
               heartwork compete me.csv friend.csv --a-age 24 --a-resting-hr 65 --b-age 31 --b-resting-hr 58
+              heartwork inspect ride.fit
+              heartwork convert ride.fit ride.gpx
+              heartwork import ~/GarminExport --server http://127.0.0.1:8080 --token "$TOKEN"
             """,
         subcommands: [
             ZonesCommand.self,
@@ -23,6 +26,9 @@ public struct HeartworkCommand: AsyncParsableCommand {
             NutritionCommand.self,
             CompeteCommand.self,
             HRVCommand.self,
+            InspectCommand.self,
+            ConvertCommand.self,
+            ImportCommand.self,
             SimulateCommand.self,
             ServeCommand.self,
         ]

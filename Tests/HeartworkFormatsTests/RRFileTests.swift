@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import HeartworkCore
 import HeartworkFormats
@@ -46,7 +47,7 @@ struct RRFileTests {
         ("800\n-12\n", "line 2: interval -12 is not positive"),
         ("800\n30000\n810\n", "line 2: 30000 ms is not a heartbeat interval (at most 5000 ms, read as milliseconds); split the recording at the gap or check --unit"),
         ("1 2 3\n", "line 1: expected one interval, or `time interval`, per line; found 3 fields"),
-        ("time,heart\n0,60\n", "line 1: no RR interval column in the header; name it with --column (known names: rr, rri, rr_ms, rr (ms), ibi, ibi_ms, nn, interval, rr_interval, rr_s)"),
+        ("time,heart\n0,60\n", "line 1: no RR interval column in the header; name it with --column (known names: rr, rri, rr_ms, rr (ms), ibi, ibi_ms, nn, interval, rr_interval, rr_s, rr-interval [ms])"),
         ("5 800\n4 810\n", "line 2: time '4' is earlier than the previous row's"),
         ("800\nnan\n", "line 2: 'nan' is not an RR interval (a number in ms or s)"),
     ])
@@ -78,5 +79,86 @@ struct RRFileTests {
             #expect(error.description.contains("line 1"))
             #expect(error.description.contains("is not a heartbeat interval"))
         }
+    }
+}
+
+/// The exports of other HRV tools, in layouts taken from real files (the fixtures and the
+/// sources of each layout: Resources/rr/README.md, written by scripts/make_rr_fixtures.py).
+@Suite("RR exports of other tools")
+struct RRExportTests {
+    struct Expected: Decodable { var intervalsMilliseconds: [Double] }
+
+    func fixture(_ name: String) throws -> (path: String, expected: [Double]) {
+        let url = try #require(Bundle.module.url(forResource: name, withExtension: "txt", subdirectory: "Resources/rr"))
+        let json = try #require(Bundle.module.url(forResource: name + ".expected", withExtension: "json", subdirectory: "Resources/rr"))
+        let expected = try JSONDecoder().decode(Expected.self, from: Data(contentsOf: json))
+        return (url.path, expected.intervalsMilliseconds)
+    }
+
+    func expectSame(_ read: [Double], _ expected: [Double]) {
+        #expect(read.count == expected.count)
+        for (a, b) in zip(read, expected) where abs(a - b) > 1e-6 {
+            Issue.record("read \(a) ms, expected \(b) ms")
+            return
+        }
+    }
+
+    @Test func kubiosTextReportGivesItsRRColumnInSeconds() throws {
+        let (path, expected) = try fixture("kubios-export")
+        let recording = try RRFile.read(path: path)
+        #expect(expected.count == 200)
+        expectSame(recording.intervalsMilliseconds, expected)
+        #expect(recording.unit == .seconds)
+        #expect(recording.column == "RR interval")
+        let times = try #require(recording.timestamps)
+        #expect(times.count == 200)
+        #expect(abs(times[1] - times[0] - expected[1] / 1000) < 0.002)
+    }
+
+    @Test func kubiosReportWithoutItsRRSectionSaysSo() {
+        let report = "HRV ANALYSIS RESULTS - 04-Jun-2026 07:12:40\nKubios HRV Standard\nMean RR  (ms):, 812\nSDNN (ms):, 40\n"
+        #expect(throws: TextInputError.format(TextFormatError(line: nil, "a Kubios HRV report without its RR INTERVAL DATA section: export the report with the RR data"))) {
+            try RRFile.read(text: report)
+        }
+    }
+
+    @Test func polarFlowKeepsItsDuplicatedFirstInterval() throws {
+        let (path, expected) = try fixture("polar-flow")
+        let recording = try RRFile.read(path: path)
+        #expect(expected.count == 201)
+        expectSame(recording.intervalsMilliseconds, expected)
+        #expect(recording.intervalsMilliseconds[0] == recording.intervalsMilliseconds[1])
+        #expect(recording.unit == .seconds)
+        #expect(recording.timestamps?.first == 0)
+    }
+
+    @Test func eliteHRVOneMillisecondValuePerLine() throws {
+        let (path, expected) = try fixture("elite-hrv")
+        let recording = try RRFile.read(path: path)
+        expectSame(recording.intervalsMilliseconds, expected)
+        #expect(recording.unit == .milliseconds)
+        #expect(recording.timestamps == nil)
+    }
+
+    @Test func polarSensorLoggerByItsHeaderWithZonelessTimes() throws {
+        let (path, expected) = try fixture("polar-sensor-logger")
+        let recording = try RRFile.read(path: path)
+        expectSame(recording.intervalsMilliseconds, expected)
+        #expect(recording.unit == .milliseconds)
+        #expect(recording.column == "RR-interval [ms]")
+        let times = try #require(recording.timestamps)
+        // Intervals of one notification share the phone's stamp: equal times are allowed.
+        #expect(times.count == 200)
+        #expect(zip(times, times.dropFirst()).contains { $0 == $1 })
+        // 2026-06-04T06:58:03.256 read on the UTC clock.
+        #expect(abs(times[0] - 1_780_556_283.256) < 1e-3)
+    }
+
+    @Test func aHeaderUnitIsTaken() throws {
+        #expect(try RRFile.read(text: "RR-interval [ms]\n5\n6\n").unit == .milliseconds)
+        // The header's unit is taken as written.
+        let recording = try RRFile.read(text: "Time;RR [s]\n0;1.1\n1.1;2\n3.1;1.2\n")
+        #expect(recording.unit == .seconds)
+        #expect(recording.intervalsMilliseconds == [1100, 2000, 1200])
     }
 }

@@ -119,3 +119,48 @@ public enum ActivityWorkout {
         return activity
     }
 }
+
+extension ActivityWorkout {
+    /// An RR export (Kubios, Polar Flow, Elite HRV, Polar Sensor Logger, plain text) as a
+    /// workout: the intervals as recorded and the per-second heart rate rebuilt from them.
+    /// The start is, in this order: `start` when given; the first row's time when the file
+    /// carries dates (ISO 8601 rows); the `YYYY-MM-DD HH-MM-SS` an Elite HRV file is named
+    /// after, in `timeZone`. Without any of these the caller must say.
+    public static func newWorkout(
+        rr recording: RRRecording, start: Date? = nil, fileName: String? = nil, sport: Sport = .other, timeZone: TimeZone = .current
+    ) throws(ActivityWorkoutError) -> NewWorkout {
+        let fromRows = recording.timestamps?.first.flatMap { $0 > 946_684_800 ? Date(timeIntervalSince1970: $0) : nil }  // after 2000
+        guard let begin = start ?? fromRows ?? fileName.flatMap({ startFromName($0, timeZone: timeZone) }) else {
+            throw ActivityWorkoutError(message: "the RR file does not say when it was recorded: give the start (--start 2026-06-04T06:58:00Z)")
+        }
+        var activity = ActivityRecording()
+        activity.rrIntervalsMilliseconds = recording.intervalsMilliseconds
+        let sportNumber: Int = switch sport {
+        case .running: 1
+        case .cycling: 2
+        case .strength: 10
+        case .other: 0
+        }
+        activity.sessions = [ActivityRecording.Session(sport: sportNumber, start: begin)]
+        return try newWorkout(from: activity)
+    }
+
+    /// "2017-06-29 13-11-53.txt" → that local time (Elite HRV names its exports so).
+    static func startFromName(_ path: String, timeZone: TimeZone) -> Date? {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let digits = name.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+        guard digits.count >= 6 else { return nil }
+        var components = DateComponents()
+        components.year = digits[0]
+        components.month = digits[1]
+        components.day = digits[2]
+        components.hour = digits[3]
+        components.minute = digits[4]
+        components.second = digits[5]
+        guard (1990...2200).contains(digits[0]), (1...12).contains(digits[1]), (1...31).contains(digits[2]),
+              (0...23).contains(digits[3]), (0...59).contains(digits[4]), (0...60).contains(digits[5]) else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        return calendar.date(from: components)
+    }
+}

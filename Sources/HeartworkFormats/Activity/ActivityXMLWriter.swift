@@ -138,7 +138,7 @@ public enum ActivityXMLWriter {
     }
 
     /// `2026-06-01T06:30:00Z`, or with milliseconds when the time has a fraction.
-    static func timestamp(_ date: Date) -> String {
+    public static func timestamp(_ date: Date) -> String {
         let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
         guard milliseconds.isFinite, abs(milliseconds) < 1e15 else { return "1970-01-01T00:00:00Z" }
         let whole = Int64(milliseconds)

@@ -22,14 +22,37 @@ public struct RRRecording: Sendable, Hashable {
 ///
 /// - text: one interval per line, or `time interval` per line (whitespace or comma separated);
 /// - CSV with a header: the interval column is chosen by name (`--column`, otherwise the first
-///   of rr, rri, rr_ms, ibi, ibi_ms, nn, interval, rr_interval), a time column is optional
-///   (time, timestamp, t, time_s: seconds or ISO 8601).
+///   of rr, rri, rr_ms, ibi, ibi_ms, nn, interval, rr_interval, also with a unit such as
+///   "RR-interval [ms]", which then sets the unit), a time column is optional (time, timestamp,
+///   t, time_s, "Phone timestamp": seconds or ISO 8601, with or without a zone);
+/// - the exports of other tools: Kubios HRV's text report (the "RR INTERVAL DATA" section,
+///   seconds), Polar Flow's `time interval` text (seconds), Elite HRV's one value per line (ms),
+///   Polar Sensor Logger's `Phone timestamp;RR-interval [ms]` (see
+///   Tests/HeartworkFormatsTests/Resources/rr/README.md for the sources of each layout).
 ///
 /// `#` starts a comment; blank lines are skipped. Units are detected by magnitude (a median
 /// below 10 means seconds) unless given. Every error names its line.
 public enum RRFile {
-    static let intervalColumnNames = ["rr", "rri", "rr_ms", "rr (ms)", "ibi", "ibi_ms", "nn", "interval", "rr_interval", "rr_s"]
-    static let timeColumnNames = ["time", "timestamp", "t", "time_s", "seconds"]
+    static let intervalColumnNames = ["rr", "rri", "rr_ms", "rr (ms)", "ibi", "ibi_ms", "nn", "interval", "rr_interval", "rr_s", "rr-interval [ms]"]
+    static let timeColumnNames = ["time", "timestamp", "t", "time_s", "seconds", "phone timestamp"]
+
+    /// A column name without its unit and punctuation: "RR-interval [ms]" → "rrinterval".
+    static func normalized(_ name: String) -> String {
+        var text = name.lowercased()
+        for (open, close) in [("[", "]"), ("(", ")")] {
+            while let a = text.firstIndex(of: Character(open)), let b = text[a...].firstIndex(of: Character(close)) { text.removeSubrange(a...b) }
+        }
+        for suffix in ["_ms", "_s"] where text.hasSuffix(suffix) { text.removeLast(suffix.count) }
+        return String(text.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.map(Character.init))
+    }
+
+    /// The unit a header names: "[ms]", "(ms)", "_ms" or "[s]", "(s)", "_s".
+    static func headerUnit(_ name: String) -> RRUnit? {
+        let text = name.lowercased().replacingOccurrences(of: " ", with: "")
+        if text.hasSuffix("[ms]") || text.hasSuffix("(ms)") || text.hasSuffix("_ms") { return .milliseconds }
+        if text.hasSuffix("[s]") || text.hasSuffix("(s)") || text.hasSuffix("_s") { return .seconds }
+        return nil
+    }
 
     public static func read(path: String, unit: RRUnit? = nil, column: String? = nil) throws(TextInputError) -> RRRecording {
         let reader: TextLineReader
@@ -46,12 +69,20 @@ public enum RRFile {
         var timeField: Int?
         var separator: Character?
         var columnName: String?
+        var unit: RRUnit?
     }
+
+    private enum KubiosState { case notKubios, report, data, done }
 
     private static func read(_ reader: TextLineReader, unit requestedUnit: RRUnit?, column: String?) throws(TextInputError) -> RRRecording {
         var values = [Double](), lines = [Int](), times = [Double]()
         var layout: Layout?
         var hasTimes = false
+        var headerUnit: RRUnit?
+        // Kubios HRV's text report: its results first, then "RR INTERVAL DATA and SPECTRUM
+        // ESTIMATES" with the intervals in seconds in the third comma-separated column (the
+        // second is the time), below four header rows, until the column runs out.
+        var kubios: KubiosState = .notKubios
         while true {
             let next: String?
             do { next = try reader.nextLine() } catch { throw .file(error) }
@@ -59,10 +90,35 @@ public enum RRFile {
             let number = reader.lineNumber
             let content = stripComment(raw)
             if content.isEmpty { continue }
+            if kubios == .notKubios, values.isEmpty, layout == nil, content.hasPrefix("HRV ANALYSIS RESULTS") || content.hasPrefix("Kubios HRV") {
+                kubios = .report
+            }
+            switch kubios {
+            case .notKubios: break
+            case .report:
+                if content.hasPrefix("RR INTERVAL DATA") {
+                    kubios = .data
+                    layout = Layout(intervalField: 2, timeField: 1, separator: ",", columnName: "RR interval")
+                    hasTimes = true
+                    headerUnit = .seconds
+                }
+                continue
+            case .data:
+                let fields = split(content, separator: ",")
+                guard fields.count > 2 else { continue }
+                if fields[2].isEmpty {
+                    if values.isEmpty { continue }
+                    kubios = .done
+                    continue
+                }
+                if Double(fields[2]) == nil, values.isEmpty { continue }  // the section's header rows
+            case .done: continue
+            }
             if layout == nil {
                 if let header = try headerLayout(content, column: column, line: number) {
                     layout = header
                     hasTimes = header.timeField != nil
+                    headerUnit = header.unit
                     continue
                 }
                 if let column {
@@ -100,10 +156,13 @@ public enum RRFile {
             values.append(value)
             lines.append(number)
         }
+        if kubios == .report {
+            throw .format(TextFormatError(line: nil, "a Kubios HRV report without its RR INTERVAL DATA section: export the report with the RR data"))
+        }
         guard values.count >= 2 else {
             throw .format(TextFormatError(line: nil, "\(values.count) RR interval\(values.count == 1 ? "" : "s") found; at least 2 are needed"))
         }
-        let unit = requestedUnit ?? (Statistics.median(values) < 10 ? .seconds : .milliseconds)
+        let unit = requestedUnit ?? headerUnit ?? (Statistics.median(values) < 10 ? .seconds : .milliseconds)
         let scale = unit == .seconds ? 1000.0 : 1.0
         var intervals = values
         for index in intervals.indices {
@@ -121,11 +180,14 @@ public enum RRFile {
     private static func headerLayout(_ line: Substring, column: String?, line number: Int) throws(TextInputError) -> Layout? {
         guard line.contains(where: { $0.isLetter }) else { return nil }
         let separator: Character? = [",", ";", "\t"].first { line.contains($0) }
-        let names = split(line, separator: separator).map { $0.lowercased() }
+        let original = split(line, separator: separator)
+        let names = original.map { $0.lowercased() }
+        let keys = original.map(normalized)
         // A text line such as "0.8 s" is not a header: headers name columns, values are numbers.
         guard names.contains(where: { Double($0) == nil && parseTime($0) == nil }) else { return nil }
         let wanted = column.map { [$0.lowercased()] } ?? intervalColumnNames
-        guard let intervalField = wanted.lazy.compactMap({ names.firstIndex(of: $0) }).first else {
+        let byName = wanted.lazy.compactMap({ names.firstIndex(of: $0) }).first
+        guard let intervalField = byName ?? (column == nil ? intervalColumnNames.map(normalized).lazy.compactMap({ keys.firstIndex(of: $0) }).first : nil) else {
             // A lone word is a bad value, not a header without the right column.
             if column == nil && names.count == 1 { return nil }
             let message = if let column {
@@ -136,7 +198,12 @@ public enum RRFile {
             throw .format(TextFormatError(line: number, message))
         }
         let timeField = timeColumnNames.lazy.compactMap { names.firstIndex(of: $0) }.first
-        return Layout(intervalField: intervalField, timeField: timeField, separator: separator, columnName: names[intervalField])
+            ?? timeColumnNames.map(normalized).lazy.compactMap { keys.firstIndex(of: $0) }.first
+        return Layout(intervalField: intervalField, timeField: timeField, separator: separator, columnName: original[intervalField],
+                      unit: headerUnit(original[intervalField])
+                        // "RR-interval [ms]" without a separator splits at the space: the unit is the next word.
+                        ?? (separator == nil && original.indices.contains(intervalField + 1) && original[intervalField + 1].hasPrefix("[")
+                            ? headerUnit(original[intervalField] + original[intervalField + 1]) : nil))
     }
 
     /// The line without its comment and surrounding white space. ASCII lines (nearly all)
@@ -183,7 +250,14 @@ public enum RRFile {
         if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) {
             return date.timeIntervalSince1970
         }
-        return (try? Date(text, strategy: Date.ISO8601FormatStyle()))?.timeIntervalSince1970
+        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle()) { return date.timeIntervalSince1970 }
+        // A local time without a zone (Polar Sensor Logger's "2026-06-04T06:58:03.256"): read on
+        // the UTC clock, which keeps the differences between rows, all a recording needs.
+        guard text.contains("T"), !text.hasSuffix("Z"), text.split(separator: "T").last.map({ !$0.contains("+") && !$0.contains("-") }) ?? false else { return nil }
+        if let date = try? Date(text + "Z", strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) {
+            return date.timeIntervalSince1970
+        }
+        return (try? Date(text + "Z", strategy: Date.ISO8601FormatStyle()))?.timeIntervalSince1970
     }
 
     private static func formatted(_ value: Double) -> String {

@@ -1,0 +1,257 @@
+import ArgumentParser
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HeartworkCore
+import HeartworkFormats
+
+/// `heartwork import`: a folder of activity files to a server, through `POST /api/workouts`.
+struct ImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Upload activity files (FIT, TCX, GPX, JSON) and RR exports to a Heartwork server.",
+        discussion: """
+            Each FILE may be a folder: every .fit, .tcx, .gpx and .json file in it and its \
+            subfolders is sent (hidden files skipped). FIT, TCX and GPX files go as they are, \
+            with their media type, so the server reads them exactly as the upload page does; an \
+            RR export (a .txt, .csv or .rr file named on the command line) is read here and sent \
+            as a workout with the heart rate rebuilt from its intervals. A file the server \
+            already holds (same start within a second, same device) is reported as a duplicate \
+            and not stored again, so an import can be run again after an interruption. Prints a \
+            progress bar on a terminal, then a line per failed file with the server's reason and \
+            a summary; exits 1 when any file failed.
+
+            The token is an API token or a session token (POST /api/auth/login answers one).
+
+            Examples:
+              heartwork import ~/GarminExport --server http://127.0.0.1:8080 --token "$TOKEN"
+              heartwork import morning.txt --start 2026-06-04T06:58:00Z --server http://127.0.0.1:8080 --token "$TOKEN"
+            """
+    )
+
+    @Argument(help: "Files and folders to import.")
+    var files: [String]
+
+    @Option(help: "The server's address, http:// or https://.")
+    var server: String
+
+    @Option(help: "A bearer token of the account to import into.")
+    var token: String
+
+    @Option(help: "Uploads at a time.")
+    var jobs: Int = 4
+
+    @Option(help: "The start of an RR export that does not carry it (ISO 8601).")
+    var start: DateArgument?
+
+    @Option(help: "The sport for RR exports: running, cycling, strength or other.")
+    var sport: Sport?
+
+    @Option(help: "Output format of the summary: table or json.")
+    var format: OutputFormat = .table
+
+    func validate() throws {
+        guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be from 1 to 64") }
+        guard endpoint() != nil else { throw ValidationError("--server must be an http:// or https:// address, such as http://127.0.0.1:8080") }
+        guard !token.isEmpty, !token.contains(where: { $0.isWhitespace || $0.isNewline }) else {
+            throw ValidationError("--token must be one word (an API token or a session token)")
+        }
+    }
+
+    func endpoint() -> URL? {
+        guard var components = URLComponents(string: server), let scheme = components.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", components.host?.isEmpty == false else { return nil }
+        components.path = components.path.hasSuffix("/") ? components.path + "api/workouts" : components.path + "/api/workouts"
+        return components.url
+    }
+
+    enum Outcome: Sendable {
+        case imported(String)
+        case duplicate(String)
+        case failed(String)
+    }
+
+    struct Result: Encodable {
+        struct Failure: Encodable {
+            var file: String
+            var reason: String
+        }
+
+        var imported = 0
+        var duplicates = 0
+        var failed = 0
+        var seconds = 0.0
+        var failures: [Failure] = []
+        var importedWorkouts: [String] = []
+    }
+
+    func run() async throws {
+        let paths = try Self.collect(files)
+        guard !paths.isEmpty else {
+            throw CommandFailure("no activity files (.fit, .tcx, .gpx, .json) in \(files.joined(separator: ", "))")
+        }
+        guard let url = endpoint() else { throw CommandFailure("bad --server") }
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = jobs
+        configuration.timeoutIntervalForRequest = 300
+        let session = URLSession(configuration: configuration)
+        defer { session.finishTasksAndInvalidate() }
+        let began = Date()
+        var result = Result()
+        let progress = ProgressBar(total: paths.count)
+        let options = (token: token, start: start?.date, sport: sport)
+        try await withThrowingTaskGroup(of: (String, Outcome).self) { group in
+            var next = 0
+            func add() {
+                guard next < paths.count else { return }
+                let path = paths[next]
+                next += 1
+                group.addTask { (path, await Self.upload(path: path, to: url, session: session, options: options)) }
+            }
+            for _ in 0..<min(jobs, paths.count) { add() }
+            while let (path, outcome) = try await group.next() {
+                switch outcome {
+                case .imported(let id):
+                    result.imported += 1
+                    result.importedWorkouts.append(id)
+                case .duplicate: result.duplicates += 1
+                case .failed(let reason):
+                    result.failed += 1
+                    result.failures.append(.init(file: path, reason: reason))
+                    if case .fatal = Self.severity(reason) {
+                        group.cancelAll()
+                        progress.finish()
+                        throw CommandFailure(reason)
+                    }
+                }
+                progress.update(done: result.imported + result.duplicates + result.failed, imported: result.imported,
+                                duplicates: result.duplicates, failed: result.failed)
+                add()
+            }
+        }
+        progress.finish()
+        result.seconds = Date().timeIntervalSince(began).rounded(toPlaces: 2)
+        result.failures.sort { $0.file < $1.file }
+        switch format {
+        case .json:
+            print(try JSONOutput.render(result))
+        case .table:
+            for failure in result.failures { print("failed  \(failure.file): \(failure.reason)") }
+            let rate = result.seconds > 0 ? Double(paths.count) / result.seconds : 0
+            print("\(result.imported) imported, \(result.duplicates) duplicate\(result.duplicates == 1 ? "" : "s") skipped, \(result.failed) failed"
+                  + " (\(paths.count) file\(paths.count == 1 ? "" : "s") in \(result.seconds.formatted(places: 1)) s, \(rate.formatted(places: 1)) files/s)")
+        }
+        if result.failed > 0 { throw ExitCode(1) }
+    }
+
+    enum Severity { case file, fatal }
+
+    /// A wrong token or address stops the whole import (every file would fail the same way).
+    static func severity(_ reason: String) -> Severity {
+        reason.hasPrefix("401") || reason.hasPrefix("403") || reason.hasPrefix("cannot reach") ? .fatal : .file
+    }
+
+    /// Files by name; folders walked for the activity extensions.
+    static func collect(_ arguments: [String]) throws -> [String] {
+        var paths = [String]()
+        let manager = FileManager.default
+        for argument in arguments {
+            var isDirectory: ObjCBool = false
+            guard manager.fileExists(atPath: argument, isDirectory: &isDirectory) else { throw CommandFailure("no such file or folder: \(argument)") }
+            guard isDirectory.boolValue else {
+                paths.append(argument)
+                continue
+            }
+            guard let walker = manager.enumerator(atPath: argument) else { throw CommandFailure("\(argument) cannot be read") }
+            var found = [String]()
+            while let relative = walker.nextObject() as? String {
+                let name = relative.split(separator: "/").last.map(String.init) ?? relative
+                guard !name.hasPrefix("."), relative.split(separator: "/").allSatisfy({ !$0.hasPrefix(".") }),
+                      ActivityFileFormat(path: name) != nil else { continue }
+                let full = argument.hasSuffix("/") ? argument + relative : argument + "/" + relative
+                var isFolder: ObjCBool = false
+                if manager.fileExists(atPath: full, isDirectory: &isFolder), !isFolder.boolValue { found.append(full) }
+            }
+            paths += found.sorted()
+        }
+        return paths
+    }
+
+    static func upload(path: String, to url: URL, session: URLSession, options: (token: String, start: Date?, sport: Sport?)) async -> Outcome {
+        let body: [UInt8]
+        let mediaType: String
+        do {
+            let bytes = try LocalFile.read(path)
+            switch LocalFile.kind(of: path, bytes: bytes) {
+            case .activity(let format):
+                body = bytes
+                mediaType = format.mediaType
+            case .rr:
+                body = WorkoutJSON.write(try LocalFile.workout(path: path, bytes: bytes, start: options.start, sport: options.sport))
+                mediaType = ActivityFileFormat.json.mediaType
+            }
+        } catch {
+            let text = "\(error)"
+            return .failed(text.hasPrefix(path + ": ") ? String(text.dropFirst(path.count + 2)) : text)
+        }
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        request.setValue("Bearer \(options.token)", forHTTPHeaderField: "Authorization")
+        request.setValue(mediaType, forHTTPHeaderField: "Content-Type")
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        request.httpBody = Data(body)
+        // A busy server (503) or a dropped connection is tried again, up to three times.
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                let (data, response) = try await session.data(for: request)
+                let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+                let reply = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+                switch status {
+                case 200, 201: return .imported(reply?["id"] as? String ?? "")
+                case 409: return .duplicate((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Location") ?? "")
+                case 502, 503, 504:
+                    if attempt < 3 {
+                        try? await Task.sleep(for: .seconds(Double(attempt)))
+                        continue
+                    }
+                    return .failed("\(status) the server is busy or down")
+                default:
+                    let detail = reply?["detail"] as? String ?? reply?["title"] as? String ?? String(decoding: data.prefix(200), as: UTF8.self)
+                    let why = status == 401 ? "the token was not accepted: \(detail)" : detail
+                    return .failed("\(status) \(why)")
+                }
+            } catch {
+                if attempt < 3 {
+                    try? await Task.sleep(for: .seconds(Double(attempt)))
+                    continue
+                }
+                return .failed("cannot reach \(url.absoluteString): \(error.localizedDescription)")
+            }
+        }
+    }
+}
+
+/// A one-line progress bar on standard error, drawn only on a terminal.
+final class ProgressBar: @unchecked Sendable {
+    let total: Int
+    let enabled = isatty(STDERR_FILENO) != 0
+    private var lastDraw = Date.distantPast
+
+    init(total: Int) { self.total = total }
+
+    func update(done: Int, imported: Int, duplicates: Int, failed: Int) {
+        guard enabled, done == total || Date().timeIntervalSince(lastDraw) > 0.1 else { return }
+        lastDraw = Date()
+        let width = 30
+        let filled = total > 0 ? width * done / total : width
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+        FileHandle.standardError.write(Data("\r\(bar) \(done)/\(total)  imported \(imported) · duplicates \(duplicates) · failed \(failed)\u{1B}[K".utf8))
+    }
+
+    func finish() {
+        if enabled { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+}

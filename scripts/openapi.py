@@ -159,6 +159,15 @@ api("/api/me/password", "post", "changePassword", "Change the password; every ot
 
 TAG = "profile"
 api("/api/me", "get", "getProfile", "Your profile with latest measurements and settings", {200: ("OK", ref("Profile"))})
+api("/api/me", "delete", "deleteAccount",
+    "Delete your account with the password: every row and blob of yours goes (friendships, requests and matches with others included) and every session ends",
+    {204: ("Deleted", None)}, errors=(400, 401, 422), body=ref("DeleteAccountRequest"))
+operation("/api/me/export", "get", "exportAccount",
+          "Everything of yours as a ZIP archive, streamed: profile, friends, measurements, every workout as JSON and FIT, and your rows of every table (docs/FILES.md)", "profile", {
+    "200": {"description": "The archive, as an attachment (heartwork-export-<username>-<date>.zip)", "content": {
+        "application/zip": {"schema": {"type": "string", "format": "binary"}}}},
+    "401": {"description": API_ERRORS[401], "content": {"application/problem+json": {"schema": PROBLEM}}},
+})
 api("/api/me", "patch", "updateProfile", "Change profile fields; null clears optional ones (and is refused for the others)",
     {200: ("OK", ref("Profile"))}, errors=(400, 401, 422), body=ref("ProfileUpdate"))
 api("/api/me/photo", "put", "setPhoto", "Upload a profile photo (PNG or JPEG, at most 5 MB, checked by content)", {204: ("Stored", None)},
@@ -358,6 +367,13 @@ page("/settings", "post", "settingsForm", "Save sharing settings", [303, 401, 40
      form={**CSRF, "autoShareWorkouts": {"type": "string"}, "maxSharedWorkouts": {"type": "string"}})
 page("/settings/password", "post", "passwordForm", "Change the password", [303, 401, 403, 422],
      form={**CSRF, "currentPassword": {"type": "string"}, "newPassword": {"type": "string"}})
+operation("/settings/export", "get", "accountExportDownload", "Download all my data: the archive of GET /api/me/export, for the settings page's link", "web", {
+    "200": {"description": "The ZIP archive, as an attachment", "content": {"application/zip": {"schema": {"type": "string", "format": "binary"}}}},
+    "400": {"description": "HTML page", "content": {"text/html": {"schema": {"type": "string"}}}},
+    "401": {"description": "HTML page", "content": {"text/html": {"schema": {"type": "string"}}}},
+})
+page("/settings/delete", "post", "deleteAccountForm", "Delete the account with the password; signs out and redirects to the sign-in page",
+     [303, 401, 403, 422], form={**CSRF, "password": {"type": "string"}})
 page("/profile", "get", "profilePage", "Your profile, zones, weight chart and histories", [200, 401])
 page("/profile", "post", "profileForm", "Save profile fields", [303, 401, 403, 422],
      form={**CSRF, **{name: {"type": "string"} for name in [
@@ -577,6 +593,7 @@ schemas = {
     "LoginResponse": obj({
         "token": {"type": "string", "description": "Send as Authorization: Bearer <token>"}, "expiresAt": DATE_TIME, "user": ref("Profile"),
     }, required=["token", "expiresAt", "user"]),
+    "DeleteAccountRequest": obj({"password": {"type": "string"}}, ["password"]),
     "ChangePasswordRequest": obj({"currentPassword": {"type": "string"}, "newPassword": {"type": "string", "minLength": 8}},
                                  required=["currentPassword", "newPassword"]),
     "Settings": obj({"autoShareWorkouts": {"type": "boolean"}, "maxSharedWorkouts": {"type": "integer"}},

@@ -35,6 +35,8 @@ public final class HeartworkServices: Sendable {
     public let settings: Settings
     public let authenticator: Authenticator
     public let accounts: AccountService
+    /// The account export (GET /api/me/export).
+    public let archives: AccountArchive
     public let profiles: ProfileService
     public let friends: FriendService
     public let workouts: WorkoutService
@@ -62,6 +64,7 @@ public final class HeartworkServices: Sendable {
         accounts = AccountService(
             store: store, hasher: hasher, sessionLifetime: settings.sessionLifetime,
             decoyHash: try await hasher.hash(SessionToken.generate()), sessionCache: cache, onFailedSignIn: onFailedSignIn)
+        archives = AccountArchive(store: store)
         let workouts = WorkoutService(store: store)
         self.workouts = workouts
         profiles = ProfileService(store: store, sessionCache: cache, workouts: workouts)

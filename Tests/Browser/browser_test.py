@@ -22,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 
 from selenium import webdriver
@@ -297,6 +298,42 @@ def main():
         assert len(driver.find_elements(By.CSS_SELECTOR, "table.workouts tbody tr")) == 1
         checks.page("08-workouts")
 
+        # Several files at once (issue 13): a FIT ride and a Strava GPX walk from the format
+        # tests' fixtures, and a file that is not an activity; a line per file.
+        fixtures = ROOT / "Tests/HeartworkFormatsTests/Resources"
+        notes = pathlib.Path(data) / "notes.gpx"
+        notes.write_text("<gpx version='1.1'><trk><trkseg></trkseg></trk></gpx>")
+        driver.get(base + "/workouts/upload")
+        driver.find_element(By.ID, "workout-file").send_keys(
+            "\n".join(str(p) for p in [fixtures / "fit/ride.fit", fixtures / "gpx/strava.gpx", notes]))
+        driver.find_element(By.CSS_SELECTOR, "#upload-form button").click()
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#upload-results li")) == 3)
+        WebDriverWait(driver, 60).until(lambda d: "3" in d.find_element(By.ID, "upload-status").text or
+                                        all(li.text.strip() for li in d.find_elements(By.CSS_SELECTOR, "#upload-results li")))
+        results = driver.find_element(By.ID, "upload-results").text
+        assert results.count("ride.fit") == 1 and "strava.gpx" in results and "notes.gpx" in results, results
+        assert "no heart rate" in results, f"the failed file says why: {results}"
+        checks.page("10-upload-several")
+        driver.find_element(By.CSS_SELECTOR, "#upload-results a[href^='/workouts/']").click()
+        wait.until(conditions.url_matches(r".*/workouts/[0-9a-f-]{36}$"))
+        downloads = [a.get_attribute("href") for a in driver.find_elements(By.CSS_SELECTOR, "a[href*='/export?format=']")]
+        assert any("format=fit" in href for href in downloads) and any("format=gpx" in href for href in downloads), downloads
+        checks.page("11-workout-downloads", phone=True)
+
+        # Settings: the whole account as a ZIP, and deletion needs the password.
+        driver.get(base + "/settings")
+        archive = driver.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "fetch('/settings/export').then(async r => done([r.status, r.headers.get('content-type'), (await r.arrayBuffer()).byteLength]))"
+            ".catch(e => done([0, String(e), 0]));")
+        assert archive[0] == 200 and archive[1] == "application/zip" and archive[2] > 1000, archive
+        driver.find_element(By.ID, "deletePassword").send_keys("not my password")
+        driver.execute_script("window.confirm = () => true")
+        submit(driver, "form[action='/settings/delete'] button")
+        assert "the password is wrong" in driver.page_source
+        assert driver.find_element(By.ID, "deletePassword").get_attribute("aria-invalid") == "true"
+        checks.page("12-settings-data")
+
         # A missing page keeps the signed-in header.
         driver.get(base + "/workouts/00000000-0000-0000-0000-000000000000")
         assert "Page not found" in driver.find_element(By.TAG_NAME, "h1").text
@@ -307,6 +344,22 @@ def main():
         submit(driver, "header nav.wide form[action='/logout'] button")
         wait.until(conditions.url_contains("/login"))
         assert "You are signed out." in driver.page_source
+
+        # Delete the account for good: signed in again, the right password this time.
+        driver.find_element(By.ID, "username").send_keys("browser_runner")
+        driver.find_element(By.ID, "password").send_keys("correct horse battery")
+        submit(driver, "form button[type=submit]")
+        driver.get(base + "/settings")
+        driver.find_element(By.ID, "deletePassword").send_keys("correct horse battery")
+        driver.execute_script("window.confirm = () => true")
+        submit(driver, "form[action='/settings/delete'] button")
+        wait.until(conditions.url_contains("/login"))
+        assert "Your account and everything in it were deleted." in driver.page_source
+        try:
+            api.call("POST", "/api/auth/login", {"username": "browser_runner", "password": "correct horse battery"})
+            raise SystemExit("the deleted account can still sign in")
+        except urllib.error.HTTPError as error:
+            assert error.code == 401, error.code
 
         if checks.failures:
             raise SystemExit("browser test failed:\n  " + "\n  ".join(checks.failures))

@@ -37,7 +37,7 @@ struct AuthorizationTests {
         let secrets: [String]
     }
 
-    private func prepareVictim(_ server: ServerHarness) async throws -> Victim {
+    func prepareVictim(_ server: ServerHarness) async throws -> Victim {
         let (victimID, victim) = try await server.signUp("victim")
         try await server.completeProfile(victim)
         try await server.request(.patch, "/api/me", token: victim, json: ["status": "victim-private-status", "heightMeters": 1.93])

@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 import HeartworkApp
 import HeartworkServer
@@ -132,7 +133,16 @@ struct ServerHarness {
         return body
     }
 
-    func upload(_ token: String, _ body: [String: Any] = ServerHarness.workoutJSON()) async throws -> String {
+    /// Uploads per token so far: the default workouts of one user start a minute apart (the
+    /// first at 07:00:00Z), as the server takes the same start twice for the same activity.
+    static let uploadsByToken = Mutex<[String: Int]>([:])
+
+    func upload(_ token: String, _ body: [String: Any]? = nil) async throws -> String {
+        let count = Self.uploadsByToken.withLock { uploads in
+            defer { uploads[token, default: 0] += 1 }
+            return uploads[token, default: 0]
+        }
+        let body = body ?? ServerHarness.workoutJSON(start: String(format: "2026-11-20T%02d:%02d:00Z", 7 + count / 60, count % 60))
         let reply = try await request(.post, "/api/workouts", token: token, json: body)
         guard reply.status == .created, let summary = reply.json["summary"] as? [String: Any], let id = summary["id"] as? String else {
             throw HarnessError("upload failed: \(reply.status) \(reply.text)")

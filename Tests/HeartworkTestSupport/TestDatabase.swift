@@ -38,7 +38,12 @@ public enum TestDatabase: Sendable, CustomStringConvertible {
         case .postgres(let url):
             let name = "heartwork_test_\(UUID().uuidString.prefix(8).lowercased())"
             let admin = try await DatabaseConnection.open(.postgres(url: url), logger: Self.logger)
-            try await admin.sql.raw("CREATE DATABASE \(unsafeRaw: name)").run()
+            do {
+                try await admin.sql.raw("CREATE DATABASE \(unsafeRaw: name)").run()
+            } catch {
+                try? await admin.shutdown()  // a pool dropped without shutdown() traps in AsyncKit's deinit
+                throw error
+            }
             try await admin.shutdown()
             var components = try require(URLComponents(string: url))
             components.path = "/\(name)"
@@ -68,10 +73,25 @@ public enum TestDatabase: Sendable, CustomStringConvertible {
         }
     }
 
+    /// Drops the test's database; tried three times (under load PostgreSQL can refuse a
+    /// DROP for a moment), and a database left behind is logged, not a failed test. The admin
+    /// pool is shut down on every path: AsyncKit traps when a pool is dropped without it.
     private static func drop(_ name: String, adminURL: String) async throws {
-        let admin = try await DatabaseConnection.open(.postgres(url: adminURL), logger: logger)
-        try await admin.sql.raw("DROP DATABASE IF EXISTS \(unsafeRaw: name) WITH (FORCE)").run()
-        try await admin.shutdown()
+        for attempt in 1...3 {
+            let admin = try await DatabaseConnection.open(.postgres(url: adminURL), logger: logger)
+            do {
+                try await admin.sql.raw("DROP DATABASE IF EXISTS \(unsafeRaw: name) WITH (FORCE)").run()
+                try await admin.shutdown()
+                return
+            } catch {
+                try? await admin.shutdown()
+                if attempt == 3 {
+                    logger.warning("could not drop the test database \(name): \(String(reflecting: error))")
+                    return
+                }
+                try await Task.sleep(for: .milliseconds(200 * attempt))
+            }
+        }
     }
 }
 

@@ -5,6 +5,7 @@ import Hummingbird
 enum Notice: String, CaseIterable {
     case welcome, signedOut = "signed-out", profileSaved = "profile-saved", weightAdded = "weight-added"
     case restingAdded = "resting-added", settingsSaved = "settings-saved", passwordChanged = "password-changed"
+    case accountDeleted = "account-deleted"
     case workoutShared = "workout-shared", workoutUnshared = "workout-unshared", workoutDeleted = "workout-deleted"
     case requestSent = "request-sent", friendsNow = "friends-now", requestAccepted = "request-accepted"
     case requestDenied = "request-denied", friendRemoved = "friend-removed"
@@ -26,6 +27,7 @@ enum Notice: String, CaseIterable {
         case .restingAdded: "Resting heart rate added."
         case .settingsSaved: "Settings saved."
         case .passwordChanged: "Password changed. Your other sessions were signed out."
+        case .accountDeleted: "Your account and everything in it were deleted."
         case .workoutShared: "The workout is shared with your friends."
         case .workoutUnshared: "The workout is no longer shared."
         case .workoutDeleted: "The workout was deleted."

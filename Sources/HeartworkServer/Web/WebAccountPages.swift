@@ -27,6 +27,10 @@ struct WebAccountPages {
         let currentPassword: String?, newPassword: String?
     }
 
+    struct DeleteAccountForm: Decodable {
+        let password: String?
+    }
+
     func register(public router: Router<AppRequestContext>, signedIn: RouterGroup<AuthenticatedContext>) {
         let pages = pages
         let dashboard = WebDashboard(services: services)
@@ -105,6 +109,7 @@ struct WebAccountPages {
                                   status: Problem(error).status)
             }
         }
+        registerAccountData(signedIn)
         signedIn.post("settings/password") { request, context -> Response in
             let form = try await WebForm.decode(PasswordForm.self, from: request)
             do {
@@ -113,6 +118,27 @@ struct WebAccountPages {
             } catch let error as AppError {
                 var values = settingsValues(context.user)
                 values["password"] = PageRenderer.formErrors(error)
+                return pages.page("settings", title: "Settings", values: values, request: request, identity: context.identity,
+                                  status: Problem(error).status)
+            }
+        }
+    }
+
+    private func registerAccountData(_ signedIn: RouterGroup<AuthenticatedContext>) {
+        // The same archive as GET /api/me/export, for the settings page's link.
+        signedIn.get("settings/export") { _, context -> Response in
+            AccountRoutes.exportResponse(for: context.user, archive: services.archives)
+        }
+        signedIn.post("settings/delete") { request, context -> Response in
+            let form = try await WebForm.decode(DeleteAccountForm.self, from: request)
+            do {
+                try await services.accounts.deleteAccount(context.identity, password: form.password ?? "")
+                var response = pages.redirect(to: "/login", notice: .accountDeleted)
+                response.setCookie(sessionCookie("", maxAge: 0))
+                return response
+            } catch let error as AppError {
+                var values = settingsValues(context.user)
+                values["deletion"] = PageRenderer.formErrors(error)
                 return pages.page("settings", title: "Settings", values: values, request: request, identity: context.identity,
                                   status: Problem(error).status)
             }

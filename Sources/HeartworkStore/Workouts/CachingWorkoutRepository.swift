@@ -70,6 +70,10 @@ final class CachingWorkoutRepository: WorkoutRepository {
         try await base.updateDerived(id: id, userID: userID, profile: profile, metrics: metrics)
     }
 
+    func forget(userID: String) {
+        _ = users.withLock { $0.removeValue(forKey: userID) }
+    }
+
     private func changed(_ userID: String) {
         users.withLock { users in
             let version = (users[userID]?.version ?? 0) + 1

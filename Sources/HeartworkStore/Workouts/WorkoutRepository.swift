@@ -25,4 +25,10 @@ public protocol WorkoutRepository: Sendable {
     func withIncompleteSnapshot(userID: String, limit: Int) async throws -> [WorkoutRecord]
     /// Replaces what was derived (snapshot and metrics) of a workout `userID` owns.
     func updateDerived(id: String, userID: String, profile: ProfileSnapshot, metrics: WorkoutMetrics) async throws
+    /// Drops whatever is kept in memory of the user's workouts (their account was deleted).
+    func forget(userID: String)
+}
+
+extension WorkoutRepository {
+    public func forget(userID: String) {}
 }

@@ -39,6 +39,16 @@ struct ChangePasswordRequest {
     }
 }
 
+/// DELETE /api/me: the password again, so a left-open session cannot delete the account.
+struct DeleteAccountRequest {
+    static let fields = ["password"]
+    let password: String
+
+    init(_ body: JSONObjectReader) throws(JSONFieldError) {
+        password = try body.string("password")
+    }
+}
+
 struct LoginResponse: ResponseEncodable {
     let token: String
     let expiresAt: Date

@@ -1,8 +1,11 @@
+import CompressNIO
 import Foundation
 import HeartworkApp
+import HeartworkStore
 import Hummingbird
 
-/// /api/auth/… and /api/me/password.
+/// /api/auth/…, /api/me/password, the account export (GET /api/me/export) and deletion
+/// (DELETE /api/me).
 struct AccountRoutes {
     let services: HeartworkServices
 
@@ -29,5 +32,37 @@ struct AccountRoutes {
             try await services.accounts.changePassword(context.identity, current: body.currentPassword, new: body.newPassword)
             return .noContent
         }
+        // Everything of the caller's as a ZIP archive, written while it is sent.
+        signedIn.get("me/export") { _, context -> Response in
+            Self.exportResponse(for: context.user, archive: services.archives)
+        }
+        signedIn.delete("me") { request, context -> HTTPResponse.Status in
+            let body = try DeleteAccountRequest(try await RequestBody.jsonObject(request, allowed: DeleteAccountRequest.fields))
+            try await services.accounts.deleteAccount(context.identity, password: body.password)
+            return .noContent
+        }
+    }
+
+    /// The account archive as an attachment, written while it is sent.
+    static func exportResponse(for user: UserRecord, archive: AccountArchive) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/zip"
+        headers[.contentDisposition] = "attachment; filename=\"\(AccountArchive.fileName(for: user))\""
+        headers[.cacheControl] = "no-store"
+        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            try await archive.write(for: user, deflate: Self.rawDeflate) { bytes in
+                try await writer.write(ByteBuffer(bytes: bytes))
+            }
+            try await writer.finish(nil)
+        })
+    }
+
+    /// An archive entry's raw DEFLATE stream (zlib through CompressNIO), or nil when too small
+    /// to be worth it.
+    static func rawDeflate(_ bytes: [UInt8]) -> [UInt8]? {
+        guard bytes.count >= 256 else { return nil }
+        var buffer = ByteBuffer(bytes: bytes)
+        guard let compressed = try? buffer.compress(with: .deflate()) else { return nil }
+        return Array(compressed.readableBytesView)
     }
 }

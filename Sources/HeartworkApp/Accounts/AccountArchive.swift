@@ -1,0 +1,118 @@
+import Foundation
+import HeartworkCore
+import HeartworkFormats
+import HeartworkStore
+
+/// Everything a user has, as a ZIP archive written entry by entry (so it can be sent while it
+/// is made): their profile, friends list, measurements, every workout as Heartwork JSON and as
+/// FIT, and every row of theirs in every table of the store (`data/<table>.json`, secrets such
+/// as password and token hashes left out). See docs/FILES.md for the layout.
+public struct AccountArchive: Sendable {
+    let store: HeartworkStore
+
+    public init(store: HeartworkStore) { self.store = store }
+
+    /// The archive's file name: heartwork-export-<username>-<yyyy-mm-dd>.zip.
+    public static func fileName(for user: UserRecord, at date: Date = Date()) -> String {
+        let safe = user.username.filter { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "." }
+        return "heartwork-export-\(safe.isEmpty ? "account" : safe)-\(ExportedWorkout.day(date)).zip"
+    }
+
+    /// Writes the archive to `sink` in pieces. `deflate` gives an entry's raw DEFLATE stream
+    /// (RFC 1951), or nil to store it as it is.
+    public func write(
+        for user: UserRecord, now: Date = Date(), deflate: ([UInt8]) -> [UInt8]?,
+        to sink: ([UInt8]) async throws -> Void
+    ) async throws {
+        var zip = ZipStreamWriter()
+        func add(_ name: String, _ bytes: [UInt8], modified: Date = now) async throws {
+            try await sink(zip.entry(name: name, bytes: bytes, deflated: deflate(bytes), modified: modified))
+        }
+        func json<T: Encodable>(_ value: T) throws -> [UInt8] {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            encoder.dateEncodingStrategy = .iso8601
+            return Array(try encoder.encode(value)) + [0x0A]
+        }
+
+        try await add("README.txt", Array(Self.readme(user: user, now: now).utf8))
+        var tables = [String: [AccountData.Row]]()
+        for table in AccountData.tables {
+            tables[table.name] = try await store.accountRows(table, userID: user.id)
+        }
+        try await add("profile.json", try json(tables["users"]?.first ?? [:]))
+        let friends = try await store.friends.friends(of: user.id).map { Friend(id: $0.id, username: $0.username, fullName: $0.fullName) }
+        try await add("friends.json", try json(friends))
+        try await add("measurements.json", try json(tables["measurements"] ?? []))
+
+        // Workouts, a page at a time: each as JSON and as FIT, named by its start.
+        var written = 0
+        var page = Page(limit: 100, offset: 0)
+        while true {
+            let records = try await store.workouts.list(userID: user.id, from: nil, to: nil, sharedOnly: false, page: page)
+            for record in records {
+                guard let streams = try await store.workouts.streams(workoutID: record.id) else { continue }
+                let workout = NewWorkout(
+                    sport: record.sport, startTime: record.startedAt, indoor: record.indoor, heartRate: streams.heartRate,
+                    rrIntervalsMilliseconds: streams.rrIntervalsMilliseconds,
+                    track: streams.track.map {
+                        NewWorkout.TrackPoint(latitudeDegrees: $0.latitudeDegrees, longitudeDegrees: $0.longitudeDegrees,
+                                              elevationMeters: $0.elevationMeters, timeSeconds: $0.timeSeconds ?? 0)
+                    },
+                    distanceMeters: record.metrics.distanceMeters, kilocalories: record.metrics.kilocalories, device: record.device)
+                let base = "workouts/\(ExportedWorkout.stamp(record.startedAt))-\(record.sport.rawValue)-\(record.id.prefix(8))"
+                try await add(base + ".json", WorkoutJSON.write(workout), modified: record.startedAt)
+                try await add(base + ".fit", FITEncoder.encode(ActivityWorkout.recording(from: workout)), modified: record.startedAt)
+                written += 1
+            }
+            guard records.count == page.limit else { break }
+            page = Page(limit: page.limit, offset: page.offset + page.limit)
+        }
+
+        for table in AccountData.tables {
+            try await add("data/\(table.name).json", try json(tables[table.name] ?? []))
+        }
+        try await sink(zip.finish(comment: "Heartwork account export of \(user.username), \(written) workouts"))
+    }
+
+    struct Friend: Encodable {
+        var id: String
+        var username: String
+        var fullName: String
+    }
+
+    static func readme(user: UserRecord, now: Date) -> String {
+        """
+        Heartwork account export
+        ========================
+
+        Account: \(user.username) (\(user.fullName))
+        Made: \(ActivityXMLWriter.timestamp(now))
+
+        profile.json        your account and settings (the password hash is not exported)
+        friends.json        the people you are friends with: id, username and full name
+        measurements.json   your weight, resting heart rate and other measurements
+        workouts/           every workout twice: Heartwork JSON (what POST /api/workouts takes,
+                            so it can be imported again) and FIT (Garmin Connect, Strava, Golden
+                            Cheetah and most training tools read it)
+        data/<table>.json   every row of yours in every table of the server's database, column by
+                            column (times are milliseconds since 1970; binary columns are
+                            base64; password, session and gateway token hashes are left out;
+                            workout streams are in workouts/ instead)
+
+        """
+    }
+}
+
+extension AccountService {
+    /// Deletes the account after checking the password: every row and blob of the user goes
+    /// (friendships, requests and matches with others included), every session ends.
+    public func deleteAccount(_ identity: Identity, password: String) async throws {
+        guard let user = try await store.users.find(id: identity.user.id) else { throw AppError.notSignedIn }
+        guard try await hasher.verify(password, hash: user.passwordHash) else {
+            throw AppError.invalid("the password is wrong", field: "password")
+        }
+        _ = try await store.deleteAccount(userID: user.id, username: user.username)
+        sessionCache.forget(userID: user.id)
+    }
+}

@@ -28,6 +28,7 @@ if [ ! -x "$out/heartwork-fuzz" ] || [ -n "$(find Sources/HeartworkCore Sources/
   swiftc "${flags[@]}" -module-name HeartworkFuzz Fuzz/FuzzTargets.swift "$out/HeartworkCore.o" "$out/HeartworkFormats.o" -o "$out/heartwork-fuzz"
   exec 1>&3 2>&1 3>&-
 fi
+export LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan.supp:print_suppressions=0"  # the toolchain's own leaks (see the file)
 export SWIFT_BACKTRACE=enable=no  # libFuzzer reports the trap itself (the Swift handler reads freed memory under ASan)
 total=0
 for target in "${targets[@]}"; do

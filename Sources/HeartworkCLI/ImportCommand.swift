@@ -101,10 +101,14 @@ struct ImportCommand: AsyncParsableCommand {
         var result = Result()
         let progress = ProgressBar(total: paths.count)
         let options = (token: token, start: start?.date, sport: sport)
+        // A wrong token or address stops the import: nothing more is sent, the uploads in
+        // flight finish (they are not cancelled: cancelling URLSession's async tasks can
+        // deadlock in swift-corelibs-foundation, seen here), then the reason is given.
+        var fatal: String?
         try await withThrowingTaskGroup(of: (String, Outcome).self) { group in
             var next = 0
             func add() {
-                guard next < paths.count else { return }
+                guard fatal == nil, next < paths.count else { return }
                 let path = paths[next]
                 next += 1
                 group.addTask { (path, await Self.upload(path: path, to: url, session: session, options: options)) }
@@ -119,11 +123,7 @@ struct ImportCommand: AsyncParsableCommand {
                 case .failed(let reason):
                     result.failed += 1
                     result.failures.append(.init(file: path, reason: reason))
-                    if case .fatal = Self.severity(reason) {
-                        group.cancelAll()
-                        progress.finish()
-                        throw CommandFailure(reason)
-                    }
+                    if case .fatal = Self.severity(reason), fatal == nil { fatal = reason }
                 }
                 progress.update(done: result.imported + result.duplicates + result.failed, imported: result.imported,
                                 duplicates: result.duplicates, failed: result.failed)
@@ -131,6 +131,7 @@ struct ImportCommand: AsyncParsableCommand {
             }
         }
         progress.finish()
+        if let fatal { throw CommandFailure(fatal) }
         result.seconds = Date().timeIntervalSince(began).rounded(toPlaces: 2)
         result.failures.sort { $0.file < $1.file }
         switch format {

@@ -294,3 +294,25 @@ struct ActivityFileGoldenTests {
         #expect(workout.track.count == activity.records.filter { $0.latitude != nil }.count)
     }
 }
+
+/// Inputs the fuzzers found (scripts/fuzz.sh), kept as regression tests.
+@Suite("Activity files: fuzzer findings")
+struct ActivityFuzzFindingTests {
+    /// Target tcx, .build-fuzz/crash-tcx-crash-3aa5484a…: one flipped bit made "<Position>" into
+    /// "<Po\u{F3}ition>", a name that is not UTF-8, on which FoundationXML's XMLParser traps. The
+    /// reader now stops before the bad byte, keeps what came before and says where.
+    @Test func anElementNameThatIsNotUTF8EndsTheReadingNotTheProcess() throws {
+        let url = try #require(Bundle.module.url(forResource: "crash-not-utf8-element-name", withExtension: "tcx", subdirectory: "Resources/fuzz"))
+        let bytes = [UInt8](try Data(contentsOf: url))
+        let recording = ActivityXMLReader.read(bytes)
+        #expect(recording.warnings.first?.message == "byte 1186 (0xF3) is not UTF-8: the file was read up to there")
+        #expect(recording.warnings.first?.line == 16)
+        #expect(!recording.records.isEmpty, "the trackpoints before the bad byte are kept")
+        #expect(ActivityXMLReader.firstInvalidUTF8(Array("<gpx>é€😀</gpx>".utf8)) == nil)
+        #expect(ActivityXMLReader.firstInvalidUTF8([0x3C, 0xC0, 0x80]) == 1, "overlong")
+        #expect(ActivityXMLReader.firstInvalidUTF8([0x3C, 0xED, 0xA0, 0x80]) == 1, "a surrogate")
+        #expect(ActivityXMLReader.firstInvalidUTF8([0x3C, 0xE2, 0x82]) == 1, "cut short")
+        #expect(ActivityXMLReader.firstInvalidUTF8(Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><gpx>\u{E9}</gpx>".utf8).map { $0 == 0xC3 ? 0xE9 : $0 }) == nil,
+                "another declared encoding is libxml2's to convert")
+    }
+}

@@ -24,17 +24,66 @@ public enum ActivityXMLReader {
     public static let maximumRecords = 172_800
 
     public static func read(_ bytes: [UInt8]) -> ActivityRecording {
-        let handler = Handler()
-        let parser = XMLParser(data: Data(bytes))
-        return handler.run(parser)
+        // FoundationXML traps (ends the process) on an element or attribute name that is not
+        // UTF-8 (found by the tcx fuzz target: one flipped bit in "<Position>"). A UTF-8
+        // document is therefore checked first and read only up to its first bad byte, which
+        // the warning names, like any other cut file.
+        guard let bad = firstInvalidUTF8(bytes) else {
+            return Handler().run(XMLParser(data: Data(bytes)))
+        }
+        var activity = Handler().run(XMLParser(data: Data(bytes[..<bad])))
+        let line = bytes[..<bad].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+        let hex = String(bytes[bad], radix: 16, uppercase: true)
+        activity.warnings.insert(FileWarning(line: line, message: "byte \(bad) (0x\(hex)) is not UTF-8: the file was read up to there"), at: 0)
+        return activity
     }
 
-    /// Streams a file from disk (the parser reads it in chunks).
+    /// Reads a file from disk (whole: it is checked for UTF-8 first, see `read(_:)`).
     public static func read(path: String) throws(FileWarning) -> ActivityRecording {
-        guard FileManager.default.isReadableFile(atPath: path), let stream = InputStream(fileAtPath: path) else {
+        guard FileManager.default.isReadableFile(atPath: path), let data = FileManager.default.contents(atPath: path) else {
             throw FileWarning(offset: 0, message: "cannot open \(path)")
         }
-        return Handler().run(XMLParser(stream: stream))
+        return read([UInt8](data))
+    }
+
+    /// The offset of the first byte that breaks UTF-8 (RFC 3629: no overlong forms, no
+    /// surrogates, nothing above U+10FFFF), or nil when it is all UTF-8 or the document says
+    /// it is in another encoding (a UTF-16 byte order mark, or `encoding="…"` other than
+    /// UTF-8: libxml2 converts those to UTF-8 itself).
+    static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
+        if bytes.count >= 2, (bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE) { return nil }
+        let head = String(decoding: bytes.prefix(200), as: UTF8.self).lowercased()
+        if head.hasPrefix("<?xml"), let declarationEnd = head.range(of: "?>"), let encoding = head[..<declarationEnd.lowerBound].range(of: "encoding=") {
+            let value = head[encoding.upperBound...].dropFirst().prefix { $0 != "\"" && $0 != "'" }
+            if value != "utf-8" && value != "utf8" { return nil }
+        }
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            let first = bytes[index]
+            if first < 0x80 {
+                index += 1
+                continue
+            }
+            let length: Int
+            var low: UInt8 = 0x80, high: UInt8 = 0xBF
+            switch first {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; low = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: length = 3; high = 0x9F
+            case 0xF0: length = 4; low = 0x90
+            case 0xF1...0xF3: length = 4
+            case 0xF4: length = 4; high = 0x8F
+            default: return index
+            }
+            guard index + length <= count else { return index }
+            let second = bytes[index + 1]
+            guard second >= low && second <= high else { return index }
+            for offset in 2..<length where bytes[index + offset] & 0xC0 != 0x80 { return index }
+            index += length
+        }
+        return nil
     }
 
     /// Which of the two a document is, from its root element; nil for neither.

@@ -315,4 +315,15 @@ struct ActivityFuzzFindingTests {
         #expect(ActivityXMLReader.firstInvalidUTF8(Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><gpx>\u{E9}</gpx>".utf8).map { $0 == 0xC3 ? 0xE9 : $0 }) == nil,
                 "another declared encoding is libxml2's to convert")
     }
+
+    /// Target gpx, .build-fuzz/crash-gpx-crash-201c6980… (in CI): the declaration's encoding
+    /// garbled into "UTF\u{FF}\u{FF}…-8", which libxml2 does not know and reads as raw bytes, so
+    /// names that are not UTF-8 reached FoundationXML again. Unknown encodings are checked as UTF-8.
+    @Test func aGarbledEncodingDeclarationIsCheckedAsUTF8() throws {
+        let url = try #require(Bundle.module.url(forResource: "crash-garbled-encoding", withExtension: "gpx", subdirectory: "Resources/fuzz"))
+        let recording = ActivityXMLReader.read([UInt8](try Data(contentsOf: url)))
+        #expect(recording.warnings.first?.message == "byte 33 (0xFF) is not UTF-8: the file was read up to there")
+        #expect(recording.records.isEmpty)
+        #expect(ActivityXMLReader.firstInvalidUTF8(Array("<?xml version=\"1.0\" encoding=\"windows-1252\"?><gpx>".utf8) + [0x80]) == 50)
+    }
 }

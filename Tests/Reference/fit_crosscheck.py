@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """Reads the FIT file Heartwork's encoder wrote (artifacts/fit/heartwork-encoded.fit, made by
-`swift test --filter writesAFileForTheFitdecodeCrossCheck`) with fitdecode, an independent
-decoder (PyPI), checking its CRCs, and compares every record with the values the test encoded.
+`swift test --filter writesAFileForTheFitdecodeCrossCheck`) with two independent decoders —
+fitdecode (PyPI) and Garmin's own FIT SDK for Python (`garmin-fit-sdk` on PyPI, the SDK's
+official package) — checking CRCs and integrity, and compares every record with the values
+the test encoded. Garmin's decoder also reads the fit-tool fixture the Swift golden tests use
+(Tests/HeartworkFormatsTests/Resources/fit/ride.fit), whose counts FITTests asserts.
 
-    pip install fitdecode
+    pip install fitdecode garmin-fit-sdk
     python3 Tests/Reference/fit_crosscheck.py
 """
 import json
@@ -12,6 +15,7 @@ import pathlib
 import sys
 
 import fitdecode
+from garmin_fit_sdk import Decoder, Stream
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 FIT = ROOT / "artifacts" / "fit" / "heartwork-encoded.fit"
@@ -61,10 +65,49 @@ def main():
         problems.append(f"RR {rr[:5]}… != {EXPECTED['rr'][:5]}…")
     if len(sessions) != 1 or not close(sessions[0].get("total_distance"), EXPECTED["sessionDistance"], 0.01) or sessions[0].get("total_calories") != EXPECTED["calories"]:
         problems.append(f"session {sessions}")
+    problems += garmin_sdk_check()
     if problems:
         print("\n".join(problems))
         sys.exit("FIT cross-check failed")
     print(f"fitdecode read Heartwork's FIT file: {len(records)} records, {len(rr)} RR intervals, CRCs valid — fit cross-check passed")
+
+
+def garmin_read(path):
+    if not Decoder(Stream.from_file(str(path))).check_integrity():
+        return None, [f"Garmin's SDK: {path.name} fails its integrity check (header or file CRC, size)"]
+    messages, errors = Decoder(Stream.from_file(str(path))).read()
+    return messages, [f"Garmin's SDK on {path.name}: {error}" for error in errors]
+
+
+def garmin_sdk_check():
+    """Garmin's own decoder on the encoder's file and on the fit-tool fixture."""
+    messages, problems = garmin_read(FIT)
+    if messages is None:
+        return problems
+    records = messages.get("record_mesgs", [])
+    if [r.get("heart_rate") for r in records] != [w["hr"] for w in EXPECTED["records"]]:
+        problems.append("Garmin's SDK: the records' heart rates differ from what was encoded")
+    if [int(r["timestamp"].timestamp()) for r in records] != [w["t"] for w in EXPECTED["records"]]:
+        problems.append("Garmin's SDK: the records' timestamps differ")
+    rr = [round(v * 1000) for m in messages.get("hrv_mesgs", []) for v in m["time"] if v is not None]
+    if rr != [round(v) for v in EXPECTED["rr"]]:
+        problems.append("Garmin's SDK: the RR intervals differ")
+    session = (messages.get("session_mesgs") or [{}])[0]
+    if session.get("total_calories") != EXPECTED["calories"] or not close(session.get("total_distance"), EXPECTED["sessionDistance"], 0.01):
+        problems.append(f"Garmin's SDK: session {session}")
+    ride = ROOT / "Tests" / "HeartworkFormatsTests" / "Resources" / "fit" / "ride.fit"
+    fixture, more = garmin_read(ride)
+    problems += more
+    if fixture is not None:
+        hr = [r for r in fixture.get("record_mesgs", []) if r.get("heart_rate") is not None]
+        rr_count = sum(1 for m in fixture.get("hrv_mesgs", []) for v in m["time"] if v is not None)
+        if (len(fixture.get("record_mesgs", [])), len(hr), rr_count) != (600, 594, 1200):
+            problems.append(f"Garmin's SDK reads ride.fit as {len(fixture.get('record_mesgs', []))} records, {len(hr)} with heart rate, "
+                            f"{rr_count} RR; FITTests expects 600, 594, 1200")
+    if not problems:
+        print(f"Garmin's FIT SDK read Heartwork's FIT file ({len(records)} records, {len(rr)} RR intervals, integrity checked, no errors) "
+              "and the fit-tool fixture (600 records, 594 heart rates, 1,200 RR) — as Heartwork reads it")
+    return problems
 
 
 if __name__ == "__main__":

@@ -46,16 +46,21 @@ public enum ActivityXMLReader {
         return read([UInt8](data))
     }
 
+    /// Encodings libxml2 converts to UTF-8 by itself (built in, not through iconv). Any other
+    /// declaration, garbled ones included, is checked as UTF-8: libxml2 falls back to reading
+    /// the bytes as they are (the gpx fuzz target's second finding).
+    static let convertedEncodings: Set<String> = ["iso-8859-1", "latin1", "iso_8859-1", "utf-16", "utf-16le", "utf-16be"]
+
     /// The offset of the first byte that breaks UTF-8 (RFC 3629: no overlong forms, no
-    /// surrogates, nothing above U+10FFFF), or nil when it is all UTF-8 or the document says
-    /// it is in another encoding (a UTF-16 byte order mark, or `encoding="…"` other than
-    /// UTF-8: libxml2 converts those to UTF-8 itself).
+    /// surrogates, nothing above U+10FFFF), or nil when it is all UTF-8 or the document is in
+    /// an encoding libxml2 converts (a UTF-16 byte order mark, or a declared ISO-8859-1 or
+    /// UTF-16).
     static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
         if bytes.count >= 2, (bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE) { return nil }
         let head = String(decoding: bytes.prefix(200), as: UTF8.self).lowercased()
         if head.hasPrefix("<?xml"), let declarationEnd = head.range(of: "?>"), let encoding = head[..<declarationEnd.lowerBound].range(of: "encoding=") {
             let value = head[encoding.upperBound...].dropFirst().prefix { $0 != "\"" && $0 != "'" }
-            if value != "utf-8" && value != "utf8" { return nil }
+            if convertedEncodings.contains(String(value)) { return nil }
         }
         var index = 0
         let count = bytes.count

@@ -326,4 +326,21 @@ struct ActivityFuzzFindingTests {
         #expect(recording.records.isEmpty)
         #expect(ActivityXMLReader.firstInvalidUTF8(Array("<?xml version=\"1.0\" encoding=\"windows-1252\"?><gpx>".utf8) + [0x80]) == 50)
     }
+
+    /// Target gpx, .build-fuzz/crash-gpx-crash-d9655c95…: `<?n?>`, a processing instruction
+    /// without data, made FoundationXML call strlen(NULL). Processing instructions after the
+    /// declaration are blanked out (lines kept); a NUL byte ends the reading like a bad byte.
+    @Test func processingInstructionsAndNULsAreHarmless() throws {
+        let url = try #require(Bundle.module.url(forResource: "crash-empty-processing-instruction", withExtension: "gpx", subdirectory: "Resources/fuzz"))
+        _ = ActivityXMLReader.read([UInt8](try Data(contentsOf: url)))
+        let gpx = "<?xml version=\"1.0\"?>\n<?xml-stylesheet href=\"a.xsl\"?>\n<?n?>\n<gpx version=\"1.1\" creator=\"x\"><trk><trkseg>\n<?p\n?><trkpt lat=\"48.2\" lon=\"16.3\"><time>2026-06-01T06:30:00Z</time></trkpt>\n</trkseg></trk></gpx>\n"
+        let recording = ActivityXMLReader.read(Array(gpx.utf8))
+        #expect(recording.records.count == 1 && recording.records.first?.latitude == 48.2)
+        #expect(recording.warnings.isEmpty, "\(recording.warnings)")
+        let prepared = ActivityXMLReader.prepared(Array(gpx.utf8)).bytes
+        #expect(prepared.count == gpx.utf8.count && prepared.filter { $0 == 0x0A }.count == gpx.filter { $0 == "\n" }.count)
+        let utf16: [UInt8] = Array("<gpx/>".utf8).flatMap { [$0, UInt8(0)] }
+        let refused = ActivityXMLReader.read(utf16)
+        #expect(refused.warnings.first?.message.contains("is NUL") == true && refused.records.isEmpty)
+    }
 }

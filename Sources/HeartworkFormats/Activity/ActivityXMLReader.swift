@@ -24,18 +24,51 @@ public enum ActivityXMLReader {
     public static let maximumRecords = 172_800
 
     public static func read(_ bytes: [UInt8]) -> ActivityRecording {
-        // FoundationXML traps (ends the process) on an element or attribute name that is not
-        // UTF-8 (found by the tcx fuzz target: one flipped bit in "<Position>"). A UTF-8
-        // document is therefore checked first and read only up to its first bad byte, which
-        // the warning names, like any other cut file.
-        guard let bad = firstInvalidUTF8(bytes) else {
-            return Handler().run(XMLParser(data: Data(bytes)))
-        }
-        var activity = Handler().run(XMLParser(data: Data(bytes[..<bad])))
-        let line = bytes[..<bad].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
-        let hex = String(bytes[bad], radix: 16, uppercase: true)
-        activity.warnings.insert(FileWarning(line: line, message: "byte \(bad) (0x\(hex)) is not UTF-8: the file was read up to there"), at: 0)
+        let (safe, warning) = prepared(bytes)
+        var activity = Handler().run(XMLParser(data: Data(safe)))
+        if let warning { activity.warnings.insert(warning, at: 0) }
         return activity
+    }
+
+    /// The bytes as FoundationXML can be given them without ending the process. Its XMLParser
+    /// traps on an element or attribute name that is not UTF-8 (the tcx fuzz target: one
+    /// flipped bit in "<Position>"; the gpx target: a garbled encoding declaration, which
+    /// libxml2 answers by reading raw bytes), and dereferences NULL on a processing
+    /// instruction without data (`<?n?>`, the gpx target). So: a document is read only up to
+    /// its first NUL byte (XML has none; it would be a UTF-16 file, which libxml2 detects by
+    /// itself) or its first byte that is not UTF-8 (unless declared ISO-8859-1), with a
+    /// warning naming the byte and line like any other cut file; and processing instructions
+    /// after the XML declaration (none of GPX or TCX means anything) are blanked out, their
+    /// line breaks kept so that lines still count right.
+    static func prepared(_ bytes: [UInt8]) -> (bytes: [UInt8], warning: FileWarning?) {
+        var safe = bytes
+        var warning: FileWarning?
+        func cut(at offset: Int, _ why: String) {
+            let line = safe[..<offset].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+            warning = FileWarning(line: line, message: "byte \(offset) (0x\(String(safe[offset], radix: 16, uppercase: true))) \(why): the file was read up to there")
+            safe.removeSubrange(offset...)
+        }
+        if let nul = safe.firstIndex(of: 0) {
+            cut(at: nul, "is NUL, which no UTF-8 XML document holds (a UTF-16 file?)")
+        }
+        if let bad = firstInvalidUTF8(safe) {
+            warning = nil
+            cut(at: bad, "is not UTF-8")
+        }
+        // Blank out every "<?…?>" but a declaration at the very start.
+        var index = safe.starts(with: Array("<?xml".utf8)) ? 2 : 0
+        while index + 1 < safe.count {
+            guard safe[index] == UInt8(ascii: "<"), safe[index + 1] == UInt8(ascii: "?") else {
+                index += 1
+                continue
+            }
+            var end = index + 2
+            while end + 1 < safe.count, !(safe[end] == UInt8(ascii: "?") && safe[end + 1] == UInt8(ascii: ">")) { end += 1 }
+            let last = min(end + 1, safe.count - 1)
+            for position in index...last where safe[position] != 0x0A { safe[position] = 0x20 }
+            index = last + 1
+        }
+        return (safe, warning)
     }
 
     /// Reads a file from disk (whole: it is checked for UTF-8 first, see `read(_:)`).
@@ -49,14 +82,12 @@ public enum ActivityXMLReader {
     /// Encodings libxml2 converts to UTF-8 by itself (built in, not through iconv). Any other
     /// declaration, garbled ones included, is checked as UTF-8: libxml2 falls back to reading
     /// the bytes as they are (the gpx fuzz target's second finding).
-    static let convertedEncodings: Set<String> = ["iso-8859-1", "latin1", "iso_8859-1", "utf-16", "utf-16le", "utf-16be"]
+    static let convertedEncodings: Set<String> = ["iso-8859-1", "latin1", "iso_8859-1"]
 
     /// The offset of the first byte that breaks UTF-8 (RFC 3629: no overlong forms, no
-    /// surrogates, nothing above U+10FFFF), or nil when it is all UTF-8 or the document is in
-    /// an encoding libxml2 converts (a UTF-16 byte order mark, or a declared ISO-8859-1 or
-    /// UTF-16).
+    /// surrogates, nothing above U+10FFFF), or nil when it is all UTF-8 or declared in an
+    /// encoding libxml2 converts itself (ISO-8859-1).
     static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
-        if bytes.count >= 2, (bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE) { return nil }
         let head = String(decoding: bytes.prefix(200), as: UTF8.self).lowercased()
         if head.hasPrefix("<?xml"), let declarationEnd = head.range(of: "?>"), let encoding = head[..<declarationEnd.lowerBound].range(of: "encoding=") {
             let value = head[encoding.upperBound...].dropFirst().prefix { $0 != "\"" && $0 != "'" }

@@ -331,14 +331,23 @@ struct ActivityFuzzFindingTests {
     /// without data, made FoundationXML call strlen(NULL). Processing instructions after the
     /// declaration are blanked out (lines kept); a NUL byte ends the reading like a bad byte.
     @Test func processingInstructionsAndNULsAreHarmless() throws {
-        let url = try #require(Bundle.module.url(forResource: "crash-empty-processing-instruction", withExtension: "gpx", subdirectory: "Resources/fuzz"))
-        _ = ActivityXMLReader.read([UInt8](try Data(contentsOf: url)))
+        for name in ["crash-empty-processing-instruction", "crash-pi-named-xml"] {
+            let url = try #require(Bundle.module.url(forResource: name, withExtension: "gpx", subdirectory: "Resources/fuzz"))
+            _ = ActivityXMLReader.read([UInt8](try Data(contentsOf: url)))
+        }
+        _ = ActivityXMLReader.read(Array("<?xml?>\n<nceOTF-7UrDer".utf8))  // the tcx target's (crash-tcx-crash-389497cc…)
+        #expect(ActivityXMLReader.prepared(Array("<?xml?><a/>".utf8)).bytes == Array("       <a/>".utf8))
+        #expect(ActivityXMLReader.prepared(Array("<?xml version=\"1.0\"?><a/>".utf8)).bytes == Array("<?xml version=\"1.0\"?><a/>".utf8))
         let gpx = "<?xml version=\"1.0\"?>\n<?xml-stylesheet href=\"a.xsl\"?>\n<?n?>\n<gpx version=\"1.1\" creator=\"x\"><trk><trkseg>\n<?p\n?><trkpt lat=\"48.2\" lon=\"16.3\"><time>2026-06-01T06:30:00Z</time></trkpt>\n</trkseg></trk></gpx>\n"
         let recording = ActivityXMLReader.read(Array(gpx.utf8))
         #expect(recording.records.count == 1 && recording.records.first?.latitude == 48.2)
         #expect(recording.warnings.isEmpty, "\(recording.warnings)")
         let prepared = ActivityXMLReader.prepared(Array(gpx.utf8)).bytes
         #expect(prepared.count == gpx.utf8.count && prepared.filter { $0 == 0x0A }.count == gpx.filter { $0 == "\n" }.count)
+        let entity = "<?xml version=\"1.0\"?>\n<!DOCTYPE gpx [<!ENTITY e \"&#60;?n?&#62;\">]>\n<gpx>&e;</gpx>"
+        let doctype = ActivityXMLReader.read(Array(entity.utf8))
+        #expect(doctype.warnings.first?.message == "byte 22: a DOCTYPE declaration, which GPX and TCX files do not have: the file was read up to there")
+        #expect(doctype.warnings.first?.line == 2)
         let utf16: [UInt8] = Array("<gpx/>".utf8).flatMap { [$0, UInt8(0)] }
         let refused = ActivityXMLReader.read(utf16)
         #expect(refused.warnings.first?.message.contains("is NUL") == true && refused.records.isEmpty)

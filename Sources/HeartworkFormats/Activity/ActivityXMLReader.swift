@@ -55,8 +55,24 @@ public enum ActivityXMLReader {
             warning = nil
             cut(at: bad, "is not UTF-8")
         }
-        // Blank out every "<?…?>" but a declaration at the very start.
-        var index = safe.starts(with: Array("<?xml".utf8)) ? 2 : 0
+        // No document type: GPX and TCX have none, and its entities could bring back in what
+        // is blanked out below (a PI in an entity's text) or expand without end.
+        let doctype = Array("<!DOCTYPE".utf8)
+        if let at = safe.indices.first(where: { safe[$0] == UInt8(ascii: "<") && safe[$0...].starts(with: doctype) }) {
+            let line = safe[..<at].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+            warning = FileWarning(line: line, message: "byte \(at): a DOCTYPE declaration, which GPX and TCX files do not have: the file was read up to there")
+            safe.removeSubrange(at...)
+        }
+        // Blank out every "<?…?>" but a declaration at the very start: "<?xml", white space,
+        // "version" (`<?xml?>` and `<?xmlfoo?>` are processing instructions to libxml2, and
+        // reached the same NULL, the gpx and tcx targets' next finding).
+        var declaration = false
+        if safe.starts(with: Array("<?xml".utf8)) {
+            let rest = safe.dropFirst(5)
+            let spaces = rest.prefix { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+            declaration = !spaces.isEmpty && rest.dropFirst(spaces.count).starts(with: Array("version".utf8))
+        }
+        var index = declaration ? 2 : 0
         while index + 1 < safe.count {
             guard safe[index] == UInt8(ascii: "<"), safe[index + 1] == UInt8(ascii: "?") else {
                 index += 1

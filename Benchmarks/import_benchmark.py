@@ -46,7 +46,7 @@ import urllib.request
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from fit_benchmark import write_activity_fit  # noqa: E402
 
-FIRST_START = 1_767_679_200  # 2026-01-06T06:00:00Z
+FIRST_START = 1_736_143_200  # 2025-01-06T06:00:00Z: the 1,000 starts, 8 hours apart, all lie in the past
 
 
 # ---------------------------------------------------------------------------------------------

@@ -117,6 +117,14 @@ struct FileSummary: Encodable {
         var minimum: Int
         var average: Double
         var maximum: Int
+
+        /// Nil without readings.
+        init?(_ rates: [Int]) {
+            guard let low = rates.min(), let high = rates.max() else { return nil }
+            minimum = low
+            average = (Double(rates.reduce(0, +)) / Double(rates.count)).rounded(toPlaces: 1)
+            maximum = high
+        }
     }
 
     var file: String
@@ -161,13 +169,7 @@ struct FileSummary: Encodable {
             let recording = ActivityFiles.recording(bytes, format: format) ?? ActivityRecording()
             summary.fill(from: recording)
             do {
-                // FIT: the recording decoded once; XML: with the checks for a wrong root.
-                let workout: NewWorkout
-                if format == .fit {
-                    do { workout = try ActivityWorkout.newWorkout(from: recording) } catch { throw ActivityFileError(error.description) }
-                } else {
-                    workout = try ActivityFiles.workout(bytes, format: format)
-                }
+                let workout = try ActivityFiles.workout(recording, bytes: bytes, format: format)
                 summary.workout = true
                 summary.sport = workout.sport.rawValue
                 summary.kilocalories = workout.kilocalories
@@ -212,9 +214,7 @@ struct FileSummary: Encodable {
         records = recording.records.count
         let rates = recording.records.compactMap(\.heartRate)
         heartRateRecords = rates.count
-        if let low = rates.min(), let high = rates.max() {
-            heartRate = HeartRate(minimum: low, average: (Double(rates.reduce(0, +)) / Double(rates.count)).rounded(toPlaces: 1), maximum: high)
-        }
+        heartRate = HeartRate(rates)
         trackPoints = recording.records.count(where: { $0.latitude != nil && $0.longitude != nil })
         distanceMeters = (recording.sessions.first?.distance ?? recording.records.last(where: { $0.distance != nil })?.distance)?.rounded(toPlaces: 1)
         laps = recording.laps.count
@@ -233,9 +233,7 @@ struct FileSummary: Encodable {
         sport = workout.sport.rawValue
         let rates = workout.heartRate.compactMap { $0 }
         heartRateRecords = rates.count
-        if let low = rates.min(), let high = rates.max() {
-            heartRate = HeartRate(minimum: low, average: (Double(rates.reduce(0, +)) / Double(rates.count)).rounded(toPlaces: 1), maximum: high)
-        }
+        heartRate = HeartRate(rates)
         trackPoints = workout.track.count
         distanceMeters = workout.distanceMeters
         kilocalories = workout.kilocalories

@@ -36,14 +36,16 @@ public struct AccountArchive: Sendable {
         }
 
         try await add("README.txt", Array(Self.readme(user: user, now: now).utf8))
-        var tables = [String: [AccountData.Row]]()
-        for table in AccountData.tables {
-            tables[table.name] = try await store.accountRows(table, userID: user.id)
+        // Each table's rows are read when its entry is written, so no more than one table of
+        // the user's is in memory at once (a coach's sensor blocks can be large).
+        func rows(_ name: String) async throws -> [AccountData.Row] {
+            guard let table = AccountData.tables.first(where: { $0.name == name }) else { return [] }
+            return try await store.accountRows(table, userID: user.id)
         }
-        try await add("profile.json", try json(tables["users"]?.first ?? [:]))
+        try await add("profile.json", try json(try await rows("users").first ?? [:]))
         let friends = try await store.friends.friends(of: user.id).map { Friend(id: $0.id, username: $0.username, fullName: $0.fullName) }
         try await add("friends.json", try json(friends))
-        try await add("measurements.json", try json(tables["measurements"] ?? []))
+        try await add("measurements.json", try json(try await rows("measurements")))
 
         // Workouts, a page at a time: each as JSON and as FIT, named by its start.
         var written = 0
@@ -52,17 +54,11 @@ public struct AccountArchive: Sendable {
             let records = try await store.workouts.list(userID: user.id, from: nil, to: nil, sharedOnly: false, page: page)
             for record in records {
                 guard let streams = try await store.workouts.streams(workoutID: record.id) else { continue }
-                let workout = NewWorkout(
-                    sport: record.sport, startTime: record.startedAt, indoor: record.indoor, heartRate: streams.heartRate,
-                    rrIntervalsMilliseconds: streams.rrIntervalsMilliseconds,
-                    track: streams.track.map {
-                        NewWorkout.TrackPoint(latitudeDegrees: $0.latitudeDegrees, longitudeDegrees: $0.longitudeDegrees,
-                                              elevationMeters: $0.elevationMeters, timeSeconds: $0.timeSeconds ?? 0)
-                    },
-                    distanceMeters: record.metrics.distanceMeters, kilocalories: record.metrics.kilocalories, device: record.device)
+                let workout = WorkoutService.newWorkout(record, streams: streams)
                 let base = "workouts/\(ExportedWorkout.stamp(record.startedAt))-\(record.sport.rawValue)-\(record.id.prefix(8))"
-                try await add(base + ".json", WorkoutJSON.write(workout), modified: record.startedAt)
-                try await add(base + ".fit", FITEncoder.encode(ActivityWorkout.recording(from: workout)), modified: record.startedAt)
+                for format in [ActivityFileFormat.json, .fit] {
+                    try await add(base + "." + format.rawValue, try ActivityFiles.bytes(of: workout, format: format), modified: record.startedAt)
+                }
                 written += 1
             }
             guard records.count == page.limit else { break }
@@ -70,7 +66,7 @@ public struct AccountArchive: Sendable {
         }
 
         for table in AccountData.tables {
-            try await add("data/\(table.name).json", try json(tables[table.name] ?? []))
+            try await add("data/\(table.name).json", try json(try await store.accountRows(table, userID: user.id)))
         }
         try await sink(zip.finish(comment: "Heartwork account export of \(user.username), \(written) workouts"))
     }

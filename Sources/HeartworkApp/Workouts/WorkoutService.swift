@@ -127,14 +127,7 @@ public struct WorkoutService: Sendable {
     public func export(_ id: String, owner: UserRecord, format: ActivityFileFormat) async throws -> ExportedWorkout {
         guard let record = try await store.workouts.find(id: id), record.userID == owner.id,
               let streams = try await store.workouts.streams(workoutID: id) else { throw AppError.notFound("workout") }
-        let workout = NewWorkout(
-            sport: record.sport, startTime: record.startedAt, indoor: record.indoor, heartRate: streams.heartRate,
-            rrIntervalsMilliseconds: streams.rrIntervalsMilliseconds,
-            track: streams.track.map {
-                NewWorkout.TrackPoint(latitudeDegrees: $0.latitudeDegrees, longitudeDegrees: $0.longitudeDegrees, elevationMeters: $0.elevationMeters,
-                                      timeSeconds: $0.timeSeconds ?? 0)
-            },
-            distanceMeters: record.metrics.distanceMeters, kilocalories: record.metrics.kilocalories, device: record.device)
+        let workout = Self.newWorkout(record, streams: streams)
         let bytes: [UInt8]
         do {
             bytes = try ActivityFiles.bytes(of: workout, format: format, name: "\(record.sport.rawValue.capitalized) \(ExportedWorkout.day(record.startedAt))")
@@ -143,6 +136,18 @@ public struct WorkoutService: Sendable {
         }
         return ExportedWorkout(
             bytes: bytes, format: format, fileName: "heartwork-\(record.sport.rawValue)-\(ExportedWorkout.stamp(record.startedAt)).\(format.rawValue)")
+    }
+
+    /// A stored workout as the document it was made from (for files: exports, the account archive).
+    static func newWorkout(_ record: WorkoutRecord, streams: WorkoutStreams) -> NewWorkout {
+        NewWorkout(
+            sport: record.sport, startTime: record.startedAt, indoor: record.indoor, heartRate: streams.heartRate,
+            rrIntervalsMilliseconds: streams.rrIntervalsMilliseconds,
+            track: streams.track.map {
+                NewWorkout.TrackPoint(latitudeDegrees: $0.latitudeDegrees, longitudeDegrees: $0.longitudeDegrees, elevationMeters: $0.elevationMeters,
+                                      timeSeconds: $0.timeSeconds ?? 0)
+            },
+            distanceMeters: record.metrics.distanceMeters, kilocalories: record.metrics.kilocalories, device: record.device)
     }
 
     public func delete(_ id: String, owner: UserRecord) async throws {

@@ -81,6 +81,12 @@ public enum ActivityFiles {
             }
         }
         guard let recording = recording(bytes, format: format) else { throw ActivityFileError("not a \(format.rawValue.uppercased()) file") }
+        return try workout(recording, bytes: bytes, format: format)
+    }
+
+    /// The workout of a recording already decoded from `bytes` (FIT, TCX or GPX), with the same
+    /// checks as `workout(_:format:)`: callers that also show the recording decode it once.
+    public static func workout(_ recording: ActivityRecording, bytes: [UInt8], format: ActivityFileFormat) throws(ActivityFileError) -> NewWorkout {
         if format != .fit, let wrongRoot = recording.warnings.first(where: { $0.message.contains("neither GPX") || $0.message.contains("not a GPX or TCX") }) {
             throw ActivityFileError("not a \(format.rawValue.uppercased()) file: \(wrongRoot)")
         }

@@ -104,12 +104,7 @@ public enum ActivityWorkout {
         activity.records = records
         activity.rrIntervalsMilliseconds = workout.rrIntervalsMilliseconds
         let end = max(records.last?.time ?? workout.startTime, workout.startTime.addingTimeInterval(Double(workout.heartRate.count)))
-        let sport: Int = switch workout.sport {
-        case .running: 1
-        case .cycling: 2
-        case .strength: 10
-        case .other: 0
-        }
+        let sport = fitSport(workout.sport)
         let rates = records.compactMap(\.heartRate)
         activity.sessions = [ActivityRecording.Session(
             sport: sport, start: workout.startTime, elapsedSeconds: end.timeIntervalSince(workout.startTime),
@@ -135,14 +130,18 @@ extension ActivityWorkout {
         }
         var activity = ActivityRecording()
         activity.rrIntervalsMilliseconds = recording.intervalsMilliseconds
-        let sportNumber: Int = switch sport {
+        activity.sessions = [ActivityRecording.Session(sport: fitSport(sport), start: begin)]
+        return try newWorkout(from: activity)
+    }
+
+    /// A sport as FIT's session numbers it (the inverse of `newWorkout(from:)`'s mapping).
+    static func fitSport(_ sport: Sport) -> Int {
+        switch sport {
         case .running: 1
         case .cycling: 2
         case .strength: 10
         case .other: 0
         }
-        activity.sessions = [ActivityRecording.Session(sport: sportNumber, start: begin)]
-        return try newWorkout(from: activity)
     }
 
     /// "2017-06-29 13-11-53.txt" → that local time (Elite HRV names its exports so).

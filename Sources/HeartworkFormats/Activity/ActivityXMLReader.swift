@@ -43,25 +43,25 @@ public enum ActivityXMLReader {
     static func prepared(_ bytes: [UInt8]) -> (bytes: [UInt8], warning: FileWarning?) {
         var safe = bytes
         var warning: FileWarning?
-        func cut(at offset: Int, _ why: String) {
+        func cut(at offset: Int, _ message: String) {
             let line = safe[..<offset].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
-            warning = FileWarning(line: line, message: "byte \(offset) (0x\(String(safe[offset], radix: 16, uppercase: true))) \(why): the file was read up to there")
+            warning = FileWarning(line: line, message: "byte \(offset)\(message): the file was read up to there")
             safe.removeSubrange(offset...)
         }
+        func cut(at offset: Int, byteThat why: String) {
+            cut(at: offset, " (0x\(String(safe[offset], radix: 16, uppercase: true))) \(why)")
+        }
         if let nul = safe.firstIndex(of: 0) {
-            cut(at: nul, "is NUL, which no UTF-8 XML document holds (a UTF-16 file?)")
+            cut(at: nul, byteThat: "is NUL, which no UTF-8 XML document holds (a UTF-16 file?)")
         }
         if let bad = firstInvalidUTF8(safe) {
-            warning = nil
-            cut(at: bad, "is not UTF-8")
+            cut(at: bad, byteThat: "is not UTF-8")
         }
         // No document type: GPX and TCX have none, and its entities could bring back in what
         // is blanked out below (a PI in an entity's text) or expand without end.
         let doctype = Array("<!DOCTYPE".utf8)
         if let at = safe.indices.first(where: { safe[$0] == UInt8(ascii: "<") && safe[$0...].starts(with: doctype) }) {
-            let line = safe[..<at].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
-            warning = FileWarning(line: line, message: "byte \(at): a DOCTYPE declaration, which GPX and TCX files do not have: the file was read up to there")
-            safe.removeSubrange(at...)
+            cut(at: at, ": a DOCTYPE declaration, which GPX and TCX files do not have")
         }
         // Blank out every "<?…?>" but a declaration at the very start: "<?xml", white space,
         // "version" (`<?xml?>` and `<?xmlfoo?>` are processing instructions to libxml2, and

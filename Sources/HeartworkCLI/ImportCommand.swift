@@ -1,8 +1,7 @@
 import ArgumentParser
+import AsyncHTTPClient
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import NIOCore
 import HeartworkCore
 import HeartworkFormats
 
@@ -92,18 +91,25 @@ struct ImportCommand: AsyncParsableCommand {
             throw CommandFailure("no activity files (.fit, .tcx, .gpx, .json) in \(files.joined(separator: ", "))")
         }
         guard let url = endpoint() else { throw CommandFailure("bad --server") }
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpMaximumConnectionsPerHost = jobs
-        configuration.timeoutIntervalForRequest = 300
-        let session = URLSession(configuration: configuration)
-        defer { session.finishTasksAndInvalidate() }
+        let session = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+                                 configuration: .init(timeout: .init(connect: .seconds(10), read: .seconds(300)),
+                                                      connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: jobs)))
+        do {
+            try await send(paths, to: url, session: session)
+            try? await session.shutdown()
+        } catch {
+            try? await session.shutdown()
+            throw error
+        }
+    }
+
+    func send(_ paths: [String], to url: URL, session: HTTPClient) async throws {
         let began = Date()
         var result = Result()
         let progress = ProgressBar(total: paths.count)
         let options = (token: token, start: start?.date, sport: sport)
         // A wrong token or address stops the import: nothing more is sent, the uploads in
-        // flight finish (they are not cancelled: cancelling URLSession's async tasks can
-        // deadlock in swift-corelibs-foundation, seen here), then the reason is given.
+        // flight finish, then the reason is given.
         var fatal: String?
         try await withThrowingTaskGroup(of: (String, Outcome).self) { group in
             var next = 0
@@ -179,7 +185,7 @@ struct ImportCommand: AsyncParsableCommand {
         return paths
     }
 
-    static func upload(path: String, to url: URL, session: URLSession, options: (token: String, start: Date?, sport: Sport?)) async -> Outcome {
+    static func upload(path: String, to url: URL, session: HTTPClient, options: (token: String, start: Date?, sport: Sport?)) async -> Outcome {
         let body: [UInt8]
         let mediaType: String
         do {
@@ -196,23 +202,24 @@ struct ImportCommand: AsyncParsableCommand {
             let text = "\(error)"
             return .failed(text.hasPrefix(path + ": ") ? String(text.dropFirst(path.count + 2)) : text)
         }
-        var request = URLRequest(url: url)
-        request.httpMethod = "POST"
-        request.setValue("Bearer \(options.token)", forHTTPHeaderField: "Authorization")
-        request.setValue(mediaType, forHTTPHeaderField: "Content-Type")
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        request.httpBody = Data(body)
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = .POST
+        request.headers.add(name: "Authorization", value: "Bearer \(options.token)")
+        request.headers.add(name: "Content-Type", value: mediaType)
+        request.headers.add(name: "Accept", value: "application/json")
+        request.body = .bytes(ByteBuffer(bytes: body))
         // A busy server (503) or a dropped connection is tried again, up to three times.
         var attempt = 0
         while true {
             attempt += 1
             do {
-                let (data, response) = try await session.data(for: request)
-                let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+                let response = try await session.execute(request, timeout: .seconds(300))
+                let data = Data(try await response.body.collect(upTo: 1 << 20).readableBytesView)
+                let status = Int(response.status.code)
                 let reply = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
                 switch status {
                 case 200, 201: return .imported(reply?["id"] as? String ?? "")
-                case 409: return .duplicate((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Location") ?? "")
+                case 409: return .duplicate(response.headers.first(name: "Location") ?? "")
                 case 502, 503, 504:
                     if attempt < 3 {
                         try? await Task.sleep(for: .seconds(Double(attempt)))
@@ -229,7 +236,7 @@ struct ImportCommand: AsyncParsableCommand {
                     try? await Task.sleep(for: .seconds(Double(attempt)))
                     continue
                 }
-                return .failed("cannot reach \(url.absoluteString): \(error.localizedDescription)")
+                return .failed("cannot reach \(url.absoluteString): \(error)")
             }
         }
     }

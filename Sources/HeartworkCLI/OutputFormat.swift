@@ -20,7 +20,7 @@ enum JSONOutput {
 /// so that 140.492 prints as 140.492, not 140.49200000000002.
 extension Double {
     func rounded(toPlaces places: Int) -> Double {
-        let scale = pow(10.0, Double(places))
+        let scale = Foundation.pow(10.0, Double(places))
         return (self * scale).rounded() / scale
     }
 

@@ -357,14 +357,19 @@ struct StrengthAPITests {
         }
     }
 
-    /// The webhook reaches a real HTTP server, signed with the user's secret, and is retried.
+    /// The webhook reaches a real HTTP server, signed with the user's secret, and is retried;
+    /// a redirect is not followed (it could lead into the server's own network).
     @Test func theMotivationWebhookIsSignedQueuedAndRetried() async throws {
         let received = Received()
         let router = Router()
         router.post("hook") { request, _ -> Response in
             let body = try await request.body.collect(upTo: 1 << 20)
             let attempt = await received.add(String(buffer: body), headers: request.headers)
-            return Response(status: attempt == 1 ? .internalServerError : .ok)
+            switch attempt {
+            case 1: return Response(status: .internalServerError)
+            case 2: return Response(status: .temporaryRedirect, headers: [.location: "/hook"])
+            default: return Response(status: .ok)
+            }
         }
         let receiver = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await receiver.test(.live) { client in
@@ -382,11 +387,15 @@ struct StrengthAPITests {
                 var state = try await server.request(.get, "/api/strength/settings", token: token).json["webhookDeliveries"] as? [[String: Any]]
                 #expect(state?.first?["state"] as? String == "pending" && state?.first?["attempts"] as? Int == 1)
                 #expect(await server.services.webhooks.deliverDue() == 0)  // not due yet: 30 s backoff
-                #expect(await server.services.webhooks.deliverDue(now: Date().addingTimeInterval(31)) == 1)
+                #expect(await server.services.webhooks.deliverDue(now: Date().addingTimeInterval(31)) == 1)  // 307, not followed
+                state = try await server.request(.get, "/api/strength/settings", token: token).json["webhookDeliveries"] as? [[String: Any]]
+                #expect(state?.first?["state"] as? String == "pending" && state?.first?["attempts"] as? Int == 2)
+                #expect(await received.calls.count == 2, "the redirect was not followed")
+                #expect(await server.services.webhooks.deliverDue(now: Date().addingTimeInterval(31 + 61)) == 1)
                 state = try await server.request(.get, "/api/strength/settings", token: token).json["webhookDeliveries"] as? [[String: Any]]
                 #expect(state?.first?["state"] as? String == "delivered")
                 let calls = await received.calls
-                #expect(calls.count == 2)
+                #expect(calls.count == 3)
                 let last = try #require(calls.last)
                 let payload = try #require(try JSONSerialization.jsonObject(with: Data(last.body.utf8)) as? [String: Any])
                 #expect(payload["reviewText"] as? String == "awful, my back hurt and I felt dizzy" && payload["enjoymentRating"] as? Int == 1)

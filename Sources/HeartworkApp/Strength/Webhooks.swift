@@ -1,11 +1,10 @@
+import AsyncHTTPClient
 import Crypto
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HeartworkCore
 import HeartworkStore
 import Logging
+import NIOCore
 import ServiceLifecycle
 
 /// Which motivation webhook URLs are accepted: http or https, a host, at most 2,048
@@ -204,30 +203,29 @@ public struct WebhookDeliverer: Service {
     func send(_ delivery: WebhookDeliveryRecord, secret: String) async -> String? {
         guard let url = URL(string: delivery.url), let host = url.host else { return "the URL is not valid" }
         if let refused = policy.checkResolved(host: host) { return refused }
-        var request = URLRequest(url: url, timeoutInterval: 10)
-        request.httpMethod = "POST"
         let timestamp = Int(Date().timeIntervalSince1970)
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue("Heartwork-Webhook/1", forHTTPHeaderField: "User-Agent")
-        request.setValue(delivery.id, forHTTPHeaderField: "X-Heartwork-Delivery")
-        request.setValue(String(timestamp), forHTTPHeaderField: "X-Heartwork-Timestamp")
-        request.setValue(WebhookPayload.signature(secret: secret, timestamp: timestamp, body: delivery.body), forHTTPHeaderField: "X-Heartwork-Signature")
-        request.httpBody = Data(delivery.body.utf8)
-        let session = URLSession(configuration: .ephemeral, delegate: NoRedirects(), delegateQueue: nil)
-        defer { session.finishTasksAndInvalidate() }
+        var request = HTTPClientRequest(url: delivery.url)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.headers.add(name: "User-Agent", value: "Heartwork-Webhook/1")
+        request.headers.add(name: "X-Heartwork-Delivery", value: delivery.id)
+        request.headers.add(name: "X-Heartwork-Timestamp", value: String(timestamp))
+        request.headers.add(name: "X-Heartwork-Signature", value: WebhookPayload.signature(secret: secret, timestamp: timestamp, body: delivery.body))
+        request.body = .bytes(ByteBuffer(string: delivery.body))
+        // Redirects are not followed: a redirect could lead the server into its own network
+        // past the address check above.
+        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+                                configuration: .init(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10), read: .seconds(10))))
+        let outcome: String?
         do {
-            let (_, response) = try await session.data(for: request)
-            guard let http = response as? HTTPURLResponse else { return "no HTTP answer" }
-            return (200..<300).contains(http.statusCode) ? nil : "answered \(http.statusCode)"
+            let response = try await client.execute(request, timeout: .seconds(10))
+            _ = try? await response.body.collect(upTo: 64 * 1024)
+            outcome = (200..<300).contains(Int(response.status.code)) ? nil : "answered \(response.status.code)"
         } catch {
-            return "\(error.localizedDescription)"
+            outcome = "\(error)"
         }
+        try? await client.shutdown()
+        return outcome
     }
 }
 
-final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
-        completionHandler(nil)
-    }
-}

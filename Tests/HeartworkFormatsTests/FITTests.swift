@@ -193,6 +193,12 @@ struct FITTests {
     @Test func crcMatchesTheSDKsReferenceValue() {
         // The FIT SDK's CRC over "123456789" (CRC-16/ARC, as fit_crc.c computes it): 0xBB3D.
         #expect(FITCRC.compute(Array("123456789".utf8)) == 0xBB3D)
+        // The byte table gives what the SDK's nibble form gives, on every start and byte.
+        for seed: UInt16 in [0, 1, 0x1234, 0xBB3D, 0xFFFF] {
+            for byte in UInt8.min...UInt8.max {
+                #expect(FITCRC.compute([byte], seed: seed) == FITCRC.update(seed, byte))
+            }
+        }
     }
 }
 

@@ -51,7 +51,7 @@ public struct FITActivityReader: Sendable {
     }
 
     mutating func take(_ message: FITMessage) {
-        let f = message.fields
+        let f = message
         switch message.global {
         case 0:
             activity.fileType = Self.int(f[0])

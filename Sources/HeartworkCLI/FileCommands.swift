@@ -1,5 +1,8 @@
 import ArgumentParser
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import HeartworkCore
 import HeartworkFormats
 
@@ -18,15 +21,43 @@ enum LocalFile {
         return .rr
     }
 
+    /// The whole file, read straight into an array (one copy; through `Data` it was two, and
+    /// ~0.3 ms of the ~14 ms `inspect` of a 422 KB FIT file).
     static func read(_ path: String) throws -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        var status = stat()
+        guard descriptor >= 0 else {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
                 throw CommandFailure(isDirectory.boolValue ? "\(path) is a folder, not a file" : "\(path) cannot be read (permissions?)")
             }
             throw CommandFailure("no such file: \(path)")
         }
-        return [UInt8](data)
+        defer { close(descriptor) }
+        guard fstat(descriptor, &status) == 0 else { throw CommandFailure("\(path) cannot be read") }
+        guard status.st_mode & S_IFMT != S_IFDIR else { throw CommandFailure("\(path) is a folder, not a file") }
+        var bytes = [UInt8]()
+        var chunk = max(65_536, min(Int(status.st_size) + 1, 1 << 30))
+        while true {
+            let before = bytes.count
+            var failed = false
+            bytes.append(contentsOf: repeatElement(0, count: chunk))
+            let got = bytes.withUnsafeMutableBufferPointer { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                var total = 0
+                while total < chunk {
+                    let n = Glibc.read(descriptor, base + before + total, chunk - total)
+                    if n < 0 { if errno == EINTR { continue }; failed = true; break }
+                    if n == 0 { break }
+                    total += n
+                }
+                return total
+            }
+            bytes.removeLast(chunk - got)
+            if failed { throw CommandFailure("\(path) cannot be read: \(String(cString: strerror(errno)))") }
+            if got < chunk { return bytes }
+            chunk = 65_536
+        }
     }
 
     /// Any readable file as a workout: activity files as the server reads them, RR exports

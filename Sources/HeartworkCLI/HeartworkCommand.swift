@@ -18,12 +18,14 @@ public struct HeartworkCommand: AsyncParsableCommand {
               heartwork inspect ride.fit
               heartwork convert ride.fit ride.gpx
               heartwork import ~/GarminExport --server http://127.0.0.1:8080 --token "$TOKEN"
+              heartwork food-label label.txt
             """,
         subcommands: [
             ZonesCommand.self,
             HRMCommand.self,
             CaloriesCommand.self,
             NutritionCommand.self,
+            FoodLabelCommand.self,
             CompeteCommand.self,
             HRVCommand.self,
             InspectCommand.self,

@@ -15,10 +15,24 @@ struct CommandTests {
         case let compete as CompeteCommand: return try compete.render()
         case let encode as HRMEncodeCommand: return try encode.render()
         case let nutrition as NutritionCommand: return try nutrition.render()
+        case let label as FoodLabelCommand: return try label.render()
         default:
             Issue.record("no renderer for \(Command.self)")
             return ""
         }
+    }
+
+    @Test func foodLabelReadsALabelFromAFile() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("label-\(UUID().uuidString).txt")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try "Nutrition Facts\nServing size 1 bar (40g)\nCalories 190\nSaturated Fat 4.5g 23%\nSodium 120mg\nProtein 3g\n".write(to: file, atomically: true, encoding: .utf8)
+        let table = try render(FoodLabelCommand.self, ["food-label", file.path])
+        #expect(table.contains("Calories       190 kcal") && table.contains("Unhealthy:") && table.contains("saturated fat 4.5 g"))
+        let json = try render(FoodLabelCommand.self, ["food-label", file.path, "--format", "json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        #expect(object["calories"] as? Double == 190 && object["unhealthy"] as? Bool == true && object["sodiumMilligrams"] as? Double == 120)
+        try "just words".write(to: file, atomically: true, encoding: .utf8)
+        #expect(throws: CommandFailure.self) { try render(FoodLabelCommand.self, ["food-label", file.path]) }
     }
 
     /// Golden: seed-000 digest §3.5 worked example.

@@ -17,7 +17,9 @@ public enum ActivityWorkout {
     public static let maximumSeconds = 48 * 3600
 
     public static func newWorkout(from activity: ActivityRecording) throws(ActivityWorkoutError) -> NewWorkout {
-        let records = activity.records.sorted { $0.time < $1.time }
+        // Devices write records in time order; sort (a copy) only when one is out of place.
+        let inOrder = zip(activity.records, activity.records.dropFirst()).allSatisfy { $0.time <= $1.time }
+        let records = inOrder ? activity.records : activity.records.sorted { $0.time < $1.time }
         let hasHeartRate = records.contains { $0.heartRate != nil }
         guard hasHeartRate || !activity.rrIntervalsMilliseconds.isEmpty else {
             let why = activity.warnings.first.map { ": \($0)" } ?? ""

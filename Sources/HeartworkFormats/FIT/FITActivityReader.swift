@@ -9,7 +9,10 @@ public struct FITActivityReader: Sendable {
     public init() {}
 
     public mutating func feed(_ bytes: some Collection<UInt8>) {
-        for message in decoder.feed(bytes) { take(message) }
+        var decoder = self.decoder
+        self.decoder = FITDecoder()  // moved out, so the visit below may change `self`
+        decoder.feed(bytes) { take($0) }
+        self.decoder = decoder
     }
 
     public mutating func finish() -> ActivityRecording {
@@ -21,6 +24,9 @@ public struct FITActivityReader: Sendable {
     /// Decodes a whole buffer.
     public static func read(_ bytes: [UInt8]) -> ActivityRecording {
         var reader = FITActivityReader()
+        // A record message takes at least ~8 bytes; most devices write 20–40. Reserving for
+        // one per 32 bytes spares most of the array's regrowth copies on long activities.
+        reader.activity.records.reserveCapacity(min(bytes.count / 32, 1 << 20))
         var start = 0
         while start < bytes.count {
             let end = min(bytes.count, start + 65_536)
@@ -64,20 +70,21 @@ public struct FITActivityReader: Sendable {
                 if !trimmed.isEmpty { activity.creator = String(trimmed.prefix(200)) }
             }
         case 20:
-            let time = Self.date(f[253]) ?? message.compressedTimestamp.map { FITDecoder.epoch.addingTimeInterval(Double($0)) }
-            guard let time else { return }
-            var record = ActivityRecording.Record(time: time)
-            record.heartRate = Self.int(f[3])
-            if let lat = f[0]?.integer, let lon = f[1]?.integer {
-                record.latitude = Double(lat) * FITDecoder.semicircle
-                record.longitude = Double(lon) * FITDecoder.semicircle
+            // The hot path (one a second): numeric fields read straight from the bytes.
+            let seconds = message.number(253).flatMap { $0 >= 0x1000_0000 ? $0 : nil } ?? message.compressedTimestamp.map(Double.init)
+            guard let seconds else { return }
+            var record = ActivityRecording.Record(time: FITDecoder.epoch.addingTimeInterval(seconds))
+            record.heartRate = message.int(3)
+            if let lat = message.number(0), let lon = message.number(1) {
+                record.latitude = lat * FITDecoder.semicircle
+                record.longitude = lon * FITDecoder.semicircle
             }
-            record.altitude = Self.scaled(f[78], 5, 500) ?? Self.scaled(f[2], 5, 500)
-            record.distance = Self.scaled(f[5], 100)
-            record.speed = Self.scaled(f[73], 1000) ?? Self.scaled(f[6], 1000)
-            record.cadence = Self.int(f[4])
-            record.power = Self.int(f[7])
-            record.temperature = Self.int(f[13])
+            record.altitude = (message.number(78) ?? message.number(2)).map { $0 / 5 - 500 }
+            record.distance = message.number(5).map { $0 / 100 }
+            record.speed = (message.number(73) ?? message.number(6)).map { $0 / 1000 }
+            record.cadence = message.int(4)
+            record.power = message.int(7)
+            record.temperature = message.int(13)
             activity.records.append(record)
         case 19:
             activity.laps.append(ActivityRecording.Lap(

@@ -55,6 +55,60 @@ public struct FITMessage: Sendable {
         return FITDecoder.value(bytes[start..<(start + definition.size)], baseType: definition.baseType, bigEndian: layout.bigEndian)
     }
 
+    /// A single numeric field as an unsigned integer (enum and uint types), without building a
+    /// `FITValue`; nil when absent, invalid, signed, floating or an array.
+    public func unsigned(_ field: Int) -> UInt64? {
+        guard let (raw, type) = raw(field) else { return nil }
+        switch type {
+        case 0x00, 0x02, 0x04, 0x06, 0x0F, 0x0A, 0x0B, 0x0C, 0x10:
+            guard case .unsigned(let value)? = FITDecoder.element(raw.value, type: type, width: raw.width) else { return nil }
+            return value
+        default: return nil
+        }
+    }
+
+    /// A single numeric field of any integer or floating type as a Double; nil when absent,
+    /// invalid or an array.
+    public func number(_ field: Int) -> Double? {
+        guard let (raw, type) = raw(field) else { return nil }
+        switch FITDecoder.element(raw.value, type: type, width: raw.width) {
+        case .unsigned(let v)?: return Double(v)
+        case .signed(let v)?: return Double(v)
+        case .float(let v)?: return v
+        default: return nil
+        }
+    }
+
+    /// A single numeric field as an Int; nil when absent, invalid, out of range or an array.
+    public func int(_ field: Int) -> Int? {
+        guard let (raw, type) = raw(field) else { return nil }
+        switch FITDecoder.element(raw.value, type: type, width: raw.width) {
+        case .unsigned(let v)?: return Int(exactly: v)
+        case .signed(let v)?: return Int(exactly: v)
+        case .float(let v)?: return v.isFinite && abs(v) < 9e18 ? Int(v) : nil
+        default: return nil
+        }
+    }
+
+    @inline(__always)
+    func raw(_ field: Int) -> (raw: (value: UInt64, width: Int), type: UInt8)? {
+        guard field >= 0, field < 256 else { return nil }
+        let index = layout.index[field]
+        guard index >= 0 else { return nil }
+        let definition = layout.fields[Int(index)]
+        let type = definition.baseType & 0x1F
+        let width: Int
+        switch type {
+        case 0x00, 0x01, 0x02, 0x0A: width = 1
+        case 0x03, 0x04, 0x0B: width = 2
+        case 0x05, 0x06, 0x08, 0x0C: width = 4
+        case 0x09, 0x0E, 0x0F, 0x10: width = 8
+        default: return nil
+        }
+        guard definition.size == width else { return nil }
+        return ((FITDecoder.raw(bytes, at: bytes.startIndex + definition.offset, width: width, bigEndian: layout.bigEndian), width), type)
+    }
+
     /// Every valid field by number.
     public var fields: [Int: FITValue] {
         var all = [Int: FITValue]()
@@ -122,6 +176,14 @@ public enum FITCRC {
     }
 
     public static func compute<C: Collection>(_ bytes: C, seed: UInt16 = 0) -> UInt16 where C.Element == UInt8 {
+        if let crc = bytes.withContiguousStorageIfAvailable({ compute(UnsafeRawBufferPointer($0), seed: seed) }) { return crc }
+        return compute(Array(bytes), seed: seed)
+    }
+
+    /// The loop proper, on raw memory. A byte-wise table is bound by the latency of its
+    /// lookups: ~1.8 ns a byte here, 0.8 ms of the 13 ms `heartwork inspect` of the 422 KB
+    /// benchmark file (perf, 2026-11-25); slicing-by-4 tables would be the next step.
+    public static func compute(_ bytes: UnsafeRawBufferPointer, seed: UInt16 = 0) -> UInt16 {
         table.withUnsafeBufferPointer { table in
             var crc = seed
             for byte in bytes { crc = (crc >> 8) ^ table[Int(UInt8(truncatingIfNeeded: crc) ^ byte)] }
@@ -202,10 +264,23 @@ public struct FITDecoder: Sendable {
 
     /// Adds bytes; returns the messages they complete.
     public mutating func feed(_ bytes: some Collection<UInt8>) -> [FITMessage] {
-        guard healthy else { return [] }
-        buffer.append(contentsOf: bytes)
         var out = [FITMessage]()
+        feed(bytes) { out.append($0) }
+        return out
+    }
+
+    /// Adds bytes; hands each message they complete to `visit`, in order (no array of them).
+    public mutating func feed(_ bytes: some Collection<UInt8>, visit: (FITMessage) -> Void) {
+        guard healthy else { return }
+        buffer.append(contentsOf: bytes)
         var position = 0
+        // The file CRC runs over the record bytes in stretches (from `crcFrom` to where the
+        // records end or this feed stops), not message by message.
+        var crcFrom: Int? = if case .records = state { 0 } else { nil }
+        func flushCRC(to end: Int) {
+            if let from = crcFrom, end > from { crc = FITCRC.compute(buffer[from..<end], seed: crc) }
+            crcFrom = nil
+        }
         loop: while healthy {
             let available = buffer.count - position
             switch state {
@@ -238,11 +313,16 @@ public struct FITDecoder: Sendable {
                 }
                 crc = FITCRC.compute(header)
                 position += size
+                crcFrom = position
                 definitions = [Definition?](repeating: nil, count: 16)
                 lastTimestamp = 0
                 state = .records(remaining: dataSize)
             case .records(let remaining):
-                if remaining == 0 { state = .crc; continue }
+                if remaining == 0 {
+                    flushCRC(to: position)
+                    state = .crc
+                    continue
+                }
                 guard available >= 1 else { break loop }
                 let start = position
                 let recordHeader = buffer[position]
@@ -264,7 +344,7 @@ public struct FITDecoder: Sendable {
                     lastTimestamp = timestamp
                     var message = decode(definition, at: position + 1, offset: consumed + start)
                     message.compressedTimestamp = timestamp
-                    out.append(message)
+                    visit(message)
                     position += 1 + definition.size
                 } else if recordHeader & 0x40 != 0 {
                     let local = Int(recordHeader & 0x0F)
@@ -319,11 +399,10 @@ public struct FITDecoder: Sendable {
                         break loop
                     }
                     let message = decode(definition, at: position + 1, offset: consumed + start)
-                    if case .unsigned(let t)? = message[253], t <= UInt64(UInt32.max) { lastTimestamp = UInt32(t) }
-                    out.append(message)
+                    if let t = message.unsigned(253), t <= UInt64(UInt32.max) { lastTimestamp = UInt32(t) }
+                    visit(message)
                     position += 1 + definition.size
                 }
-                crc = FITCRC.compute(buffer[start..<position], seed: crc)
                 state = .records(remaining: remaining - (position - start))
             case .crc:
                 guard available >= 2 else { break loop }
@@ -336,9 +415,9 @@ public struct FITDecoder: Sendable {
                 state = .header
             }
         }
+        if case .records = state { flushCRC(to: position) }
         buffer.removeFirst(min(position, buffer.count))
         consumed += position
-        return out
     }
 
     /// Call at the end of the input: a file cut short gets its warning.

@@ -1,0 +1,196 @@
+import Foundation
+
+/// Heart-rate anomaly detection — **our own design**: seed 003 (iHeart Monitor) only
+/// prototyped an "AR regression" offline and gave no rule, threshold or features
+/// (`../shared/spec/seed-003-digest.md` §3.1, F9). PRODUCT.md fixes the outline; the details:
+///
+/// 1. The heart rate is resampled onto a regular grid (`intervalSeconds`, default 5 min), each
+///    slot the mean of its readings; slots without readings, or with activity (steps above
+///    `activeStepsPerSlot`, or inside a workout), are gaps.
+/// 2. An AR(p) model x̂ₜ = c + Σᵢ aᵢ·xₜ₋ᵢ is fitted by ordinary least squares (normal
+///    equations, solved by Cholesky with a small ridge for stability) on the resting slots of
+///    the training span, using only windows of p + 1 consecutive resting slots.
+/// 3. Each later resting slot with p resting slots before it is forecast one step ahead; it
+///    leaves the band when |x − x̂| > k·σ, σ the residual standard deviation of the fit.
+/// 4. An anomaly is `consecutive` (default 3) or more such slots in a row, none explained by
+///    activity (an active or missing slot breaks the run).
+public struct HeartRateAnomalyDetector: Sendable, Hashable {
+    public var order: Int
+    public var bandSD: Double
+    public var consecutive: Int
+    public var intervalSeconds: Double
+    public var activeStepsPerSlot: Double
+
+    public init(order: Int = 3, bandSD: Double = 3, consecutive: Int = 3, intervalSeconds: Double = 300, activeStepsPerSlot: Double = 100) {
+        self.order = max(1, min(24, order))
+        self.bandSD = bandSD.isFinite && bandSD > 0 ? bandSD : 3
+        self.consecutive = max(1, min(100, consecutive))
+        self.intervalSeconds = intervalSeconds.isFinite && intervalSeconds >= 5 ? intervalSeconds : 300
+        self.activeStepsPerSlot = activeStepsPerSlot.isFinite && activeStepsPerSlot >= 0 ? activeStepsPerSlot : 100
+    }
+
+    /// The fitted model.
+    public struct Model: Sendable, Hashable {
+        public var intercept: Double
+        public var coefficients: [Double]  // a₁ … a_p
+        public var residualSD: Double
+        public var trainingWindows: Int
+
+        public func forecast(_ previous: ArraySlice<Double>) -> Double {
+            // previous: oldest first, its last element is xₜ₋₁.
+            var value = intercept
+            for (i, a) in coefficients.enumerated() { value += a * previous[previous.endIndex - 1 - i] }
+            return value
+        }
+    }
+
+    /// A run of slots outside the forecast band.
+    public struct Anomaly: Sendable, Hashable, Codable {
+        /// Seconds (same clock as the input) of the first slot's start and the last slot's end.
+        public var startSeconds: Double
+        public var endSeconds: Double
+        public var slots: Int
+        /// The largest |observed − forecast| of the run, and the band half-width k·σ.
+        public var largestDeviation: Double
+        public var band: Double
+        public var meanObserved: Double
+        public var meanForecast: Double
+
+        public var reason: String {
+            let direction = meanObserved > meanForecast ? "above" : "below"
+            return String(format: "heart rate %.0f bpm for %d min, %@ the %.0f bpm the model expected at rest (band ±%.1f bpm), with no activity to explain it",
+                          meanObserved, Int(endSeconds - startSeconds) / 60, direction, meanForecast, band)
+        }
+    }
+
+    /// Readings on a regular grid: nil where there is no reading or there is activity.
+    public func resample(heartRate: [TimedHeartRate], steps: [(timeSeconds: Double, count: Double)] = [],
+                         activeSpans: [ClosedRange<Double>] = [], from start: Double, to end: Double) -> [Double?] {
+        guard end > start, start.isFinite, end.isFinite else { return [] }
+        let count = Int(min(1_000_000, ((end - start) / intervalSeconds).rounded(.up)))
+        var sums = [Double](repeating: 0, count: count), counts = [Int](repeating: 0, count: count)
+        var active = [Bool](repeating: false, count: count)
+        func slot(_ t: Double) -> Int? {
+            guard t.isFinite, t >= start, t < end else { return nil }
+            let i = Int((t - start) / intervalSeconds)
+            return i < count ? i : nil
+        }
+        for reading in heartRate where reading.beatsPerMinute.isFinite && reading.beatsPerMinute > 0 {
+            if let i = slot(reading.timeSeconds) { sums[i] += reading.beatsPerMinute; counts[i] += 1 }
+        }
+        var stepSums = [Double](repeating: 0, count: count)
+        for step in steps where step.count.isFinite { if let i = slot(step.timeSeconds) { stepSums[i] += step.count } }
+        for i in 0..<count where stepSums[i] > activeStepsPerSlot { active[i] = true }
+        for span in activeSpans {
+            guard let first = slot(max(start, span.lowerBound)) else { continue }
+            let last = slot(min(end - 0.001, span.upperBound)) ?? count - 1
+            if first <= last { for i in first...last { active[i] = true } }
+        }
+        return (0..<count).map { i in counts[i] > 0 && !active[i] ? sums[i] / Double(counts[i]) : nil }
+    }
+
+    /// Fits the model on a resampled series; nil with fewer than 5·(p + 1) training windows.
+    public func fit(_ series: [Double?]) -> Model? {
+        let p = order
+        let n = p + 1  // unknowns: intercept + p coefficients
+        var xtx = [Double](repeating: 0, count: n * n), xty = [Double](repeating: 0, count: n)
+        var windows = [(row: [Double], y: Double)]()
+        var run = [Double]()
+        for value in series {
+            guard let value else { run.removeAll(); continue }
+            if run.count >= p {
+                var row = [1.0]
+                for i in 0..<p { row.append(run[run.count - 1 - i]) }
+                windows.append((row, value))
+            }
+            run.append(value)
+            if run.count > p { run.removeFirst() }
+        }
+        guard windows.count >= 5 * n else { return nil }
+        for (row, y) in windows {
+            for i in 0..<n {
+                xty[i] += row[i] * y
+                for j in 0..<n { xtx[i * n + j] += row[i] * row[j] }
+            }
+        }
+        // A small ridge on the coefficients (not the intercept) keeps a flat series solvable.
+        for i in 1..<n { xtx[i * n + i] += 1e-6 * Double(windows.count) }
+        guard let beta = Self.solveCholesky(xtx, xty, n) else { return nil }
+        var model = Model(intercept: beta[0], coefficients: Array(beta.dropFirst()), residualSD: 0, trainingWindows: windows.count)
+        let residuals = windows.map { w in w.y - zip(w.row, beta).map(*).reduce(0, +) }
+        let variance = residuals.map { $0 * $0 }.reduce(0, +) / Double(max(1, windows.count - n))
+        // A floor of 1 bpm: a watch reports whole beats, so a band narrower than that flags noise.
+        model.residualSD = max(1, variance.squareRoot())
+        return model
+    }
+
+    /// The anomalies of `series` (resampled, slot i starting at start + i·interval) under `model`.
+    public func detect(_ series: [Double?], model: Model, start: Double) -> [Anomaly] {
+        let p = model.coefficients.count
+        let band = bandSD * model.residualSD
+        var anomalies = [Anomaly]()
+        var current: (first: Int, deviations: [Double], observed: [Double], forecast: [Double])?
+        func close(at index: Int) {
+            if let run = current, run.deviations.count >= consecutive {
+                anomalies.append(Anomaly(
+                    startSeconds: start + Double(run.first) * intervalSeconds, endSeconds: start + Double(index) * intervalSeconds,
+                    slots: run.deviations.count, largestDeviation: ((run.deviations.max() ?? 0) * 10).rounded() / 10,
+                    band: (band * 10).rounded() / 10, meanObserved: run.observed.reduce(0, +) / Double(run.observed.count),
+                    meanForecast: run.forecast.reduce(0, +) / Double(run.forecast.count)))
+            }
+            current = nil
+        }
+        // Forecasts use the observed history (one step ahead); inside a run the forecast is fed
+        // its own forecasts, so a sustained shift does not become the new normal.
+        var history = [Double]()
+        for (i, value) in series.enumerated() {
+            guard let value else { close(at: i); history.removeAll(); continue }
+            guard history.count >= p else { history.append(value); continue }
+            let forecast = model.forecast(history[...])
+            let deviation = abs(value - forecast)
+            if deviation > band {
+                if current == nil { current = (i, [], [], []) }
+                current?.deviations.append(deviation)
+                current?.observed.append(value)
+                current?.forecast.append(forecast)
+                history.append(forecast)
+            } else {
+                close(at: i)
+                history.append(value)
+            }
+            if history.count > p { history.removeFirst() }
+        }
+        close(at: series.count)
+        return anomalies
+    }
+
+    /// Solves the symmetric positive definite system A·x = b (n × n, row-major).
+    static func solveCholesky(_ a: [Double], _ b: [Double], _ n: Int) -> [Double]? {
+        var l = [Double](repeating: 0, count: n * n)
+        for i in 0..<n {
+            for j in 0...i {
+                var sum = a[i * n + j]
+                for k in 0..<j { sum -= l[i * n + k] * l[j * n + k] }
+                if i == j {
+                    guard sum > 0, sum.isFinite else { return nil }
+                    l[i * n + i] = sum.squareRoot()
+                } else {
+                    l[i * n + j] = sum / l[j * n + j]
+                }
+            }
+        }
+        var y = [Double](repeating: 0, count: n)
+        for i in 0..<n {
+            var sum = b[i]
+            for k in 0..<i { sum -= l[i * n + k] * y[k] }
+            y[i] = sum / l[i * n + i]
+        }
+        var x = [Double](repeating: 0, count: n)
+        for i in stride(from: n - 1, through: 0, by: -1) {
+            var sum = y[i]
+            for k in (i + 1)..<n { sum -= l[k * n + i] * x[k] }
+            x[i] = sum / l[i * n + i]
+        }
+        return x.allSatisfy(\.isFinite) ? x : nil
+    }
+}

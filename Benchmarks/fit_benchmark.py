@@ -3,7 +3,7 @@
 whole process.
 
     pip install fit-tool fitdecode
-    swift build -c release --product heartwork
+    swift build -c release --static-swift-stdlib -Xlinker --no-export-dynamic --product heartwork
     python3 Benchmarks/fit_benchmark.py .build/release/heartwork [--runs 5]
 
 Writes (with fit-tool, into a temporary directory) a 4-hour activity recorded at 1 Hz: 14,400

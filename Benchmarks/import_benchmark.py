@@ -3,7 +3,7 @@
 whether a second import of the same folder recognises every file as a duplicate.
 
     pip install fit-tool
-    swift build -c release --product heartwork
+    swift build -c release --static-swift-stdlib -Xlinker --no-export-dynamic --product heartwork
     python3 Benchmarks/import_benchmark.py .build/release/heartwork [--files 1000] [--keep]
 
 1. Writes 1,000 small activities into a temporary directory: 400 FIT (fit-tool), 300 GPX

@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-swift build -c release --static-swift-stdlib --product heartwork > "$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
+swift build -c release --static-swift-stdlib -Xlinker --no-export-dynamic --product heartwork > "$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
 binary=.build/release/heartwork
 cat > "$work/hello.swift" <<'SWIFT'
 import Foundation

@@ -234,19 +234,28 @@ struct FileSummary: Encodable {
 
     mutating func fill(from recording: ActivityRecording) {
         device = recording.device
-        let times = recording.records.map(\.time)
-        let first = recording.sessions.first?.start ?? times.min()
+        // One pass over the records (a 4-hour file has 14,400).
+        var earliest: Date?, latest: Date?
+        var rates = [Int]()
+        rates.reserveCapacity(recording.records.count)
+        var points = 0
+        for record in recording.records {
+            if earliest.map({ record.time < $0 }) ?? true { earliest = record.time }
+            if latest.map({ record.time > $0 }) ?? true { latest = record.time }
+            if let bpm = record.heartRate { rates.append(bpm) }
+            if record.latitude != nil && record.longitude != nil { points += 1 }
+        }
+        let first = recording.sessions.first?.start ?? earliest
         start = first.map(ActivityXMLWriter.timestamp)
-        if let first, let last = times.max() {
+        if let first, let last = latest {
             durationSeconds = max(recording.sessions.first?.elapsedSeconds ?? 0, last.timeIntervalSince(first)).rounded(toPlaces: 3)
         } else {
             durationSeconds = recording.sessions.first?.elapsedSeconds
         }
         records = recording.records.count
-        let rates = recording.records.compactMap(\.heartRate)
         heartRateRecords = rates.count
         heartRate = HeartRate(rates)
-        trackPoints = recording.records.count(where: { $0.latitude != nil && $0.longitude != nil })
+        trackPoints = points
         distanceMeters = (recording.sessions.first?.distance ?? recording.records.last(where: { $0.distance != nil })?.distance)?.rounded(toPlaces: 1)
         laps = recording.laps.count
         sessions = recording.sessions.count

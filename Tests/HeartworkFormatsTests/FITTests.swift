@@ -193,6 +193,17 @@ struct FITTests {
     @Test func crcMatchesTheSDKsReferenceValue() {
         // The FIT SDK's CRC over "123456789" (CRC-16/ARC, as fit_crc.c computes it): 0xBB3D.
         #expect(FITCRC.compute(Array("123456789".utf8)) == 0xBB3D)
+        // Slicing by 8 gives what the SDK's nibble form gives, on every length up to 40 and
+        // every split of a stream into two calls.
+        var random = SplitMix64(seed: 16)
+        let bytes = (0..<40).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+        for length in 0...bytes.count {
+            let nibbles = bytes[..<length].reduce(UInt16(0x1D0F), FITCRC.update)
+            #expect(FITCRC.compute(bytes[..<length], seed: 0x1D0F) == nibbles, "\(length) bytes")
+            for split in 0...length {
+                #expect(FITCRC.compute(bytes[split..<length], seed: FITCRC.compute(bytes[..<split], seed: 0x1D0F)) == nibbles)
+            }
+        }
         // The byte table gives what the SDK's nibble form gives, on every start and byte.
         for seed: UInt16 in [0, 1, 0x1234, 0xBB3D, 0xFFFF] {
             for byte in UInt8.min...UInt8.max {

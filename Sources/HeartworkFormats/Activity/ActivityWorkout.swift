@@ -50,10 +50,12 @@ public enum ActivityWorkout {
                 heartRate[second] = Int((60_000 / rr).rounded())
             }
         }
-        let track = records.compactMap { record -> NewWorkout.TrackPoint? in
-            guard let lat = record.latitude, let lon = record.longitude else { return nil }
-            return NewWorkout.TrackPoint(latitudeDegrees: lat, longitudeDegrees: lon, elevationMeters: record.altitude,
-                                         timeSeconds: record.time.timeIntervalSince(start))
+        var track = [NewWorkout.TrackPoint]()
+        track.reserveCapacity(records.count)  // no regrowth copies on a long ride
+        for record in records {
+            guard let lat = record.latitude, let lon = record.longitude else { continue }
+            track.append(NewWorkout.TrackPoint(latitudeDegrees: lat, longitudeDegrees: lon, elevationMeters: record.altitude,
+                                               timeSeconds: record.time.timeIntervalSince(start)))
         }
         let sport: Sport = switch activity.sessions.first?.sport {
         case 1?, 11?: .running  // running, walking

@@ -44,6 +44,30 @@ public func heartworkFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case "gateway":
         _ = try? GatewayFrame.read(bytes)
         _ = try? LiveBusCodec.decode(text)
+    case "health":
+        // Apple Health's export.xml: in two pieces and whole, the same items when both succeed.
+        func read(_ pieces: [ArraySlice<UInt8>]) -> [AppleHealthReader.Item]? {
+            var reader = AppleHealthReader()
+            var items = [AppleHealthReader.Item]()
+            do {
+                for piece in pieces { try reader.feed(piece) { items.append($0) } }
+                try reader.finish()
+                return items
+            } catch {
+                return nil
+            }
+        }
+        let cut = bytes.isEmpty ? 0 : Int(bytes[0]) % (bytes.count + 1)
+        if let whole = read([bytes[...]]), let pieces = read([bytes[0..<cut], bytes[cut...]]), whole != pieces {
+            fatalError("chunked and whole reading differ")
+        }
+        // The store's blocks of samples: refused or read, and what is read writes back the same.
+        if let samples = try? HealthBlockCodec.decode(bytes), let again = try? HealthBlockCodec.decode(HealthBlockCodec.encode(samples)),
+           again != samples.sorted(by: { $0.start < $1.start }) {
+            fatalError("a decoded health block does not survive a round trip")
+        }
+    case "label":
+        _ = try? NutritionLabel.parse(text)
     case "lifting":
         _ = try? LiftingLogCSV.read(text, timeZone: TimeZone(identifier: "UTC") ?? .current)
     default:

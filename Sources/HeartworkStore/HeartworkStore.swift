@@ -20,6 +20,7 @@ public final class HeartworkStore: Sendable {
     public let matches: any MatchRepository
     public let inbox: any InboxRepository
     public let strength: any StrengthRepository
+    public let health: any HealthSampleRepository
 
     /// Opens the database and brings its schema up to date.
     /// - Parameter cachesReads: keep workout lists in memory on SQLite (see `CachingWorkoutRepository`).
@@ -52,6 +53,7 @@ public final class HeartworkStore: Sendable {
         matches = SQLMatchRepository(database: database)
         inbox = SQLInboxRepository(database: database)
         strength = SQLStrengthRepository(database: database)
+        health = SQLHealthSampleRepository(database: database)
         let workouts = SQLWorkoutRepository(database: database)
         self.workouts = cachesReads && database.engine == .sqlite ? CachingWorkoutRepository(base: workouts) : workouts
     }

@@ -193,3 +193,61 @@ struct DailyHealthTests {
         #expect(odd.order == 1 && odd.bandSD == 3 && odd.consecutive == 1 && odd.intervalSeconds == 300)
     }
 }
+
+/// Several devices, one truth (issue 11): exact repeats are stored once; the source priority
+/// picks one value per overlapping interval, whatever order the files came in.
+@Suite("Health samples from several sources")
+struct HealthSampleMergeTests {
+    static let t0 = Date(timeIntervalSince1970: 1_774_594_800)
+
+    static func steps(_ minute: Int, _ length: Int, _ value: Double, _ source: String, device: String? = nil) -> HealthSample {
+        HealthSample(kind: .steps, start: t0.addingTimeInterval(Double(minute * 60)), end: t0.addingTimeInterval(Double((minute + length) * 60)),
+                     utcOffsetSeconds: 3600, value: value, source: source, device: device)
+    }
+
+    @Test func exactRepeatsAreStoredOnce() {
+        let a = [Self.steps(0, 10, 800, "Anna’s iPhone"), Self.steps(0, 10, 790, "Anna’s Apple Watch")]
+        let first = HealthSampleMerge.union([], a)
+        #expect(first.added == 2)
+        let again = HealthSampleMerge.union(first.samples, a)
+        #expect(again.added == 0 && again.samples == first.samples)
+    }
+
+    @Test func theWatchOutranksThePhoneAndTheUserCanChangeIt() {
+        let samples = [Self.steps(0, 10, 812, "Anna’s iPhone"), Self.steps(0, 10, 790, "Anna’s Apple Watch"),
+                       Self.steps(5, 10, 300, "Anna’s iPhone"),  // overlaps the watch's: left out
+                       Self.steps(20, 5, 100, "Anna’s iPhone")]  // the watch recorded nothing then: kept
+        let resolved = HealthSourcePriority().resolve(samples)
+        #expect(resolved.map(\.value) == [790, 100])
+        let phoneFirst = HealthSourcePriority(order: ["Anna’s iPhone"]).resolve(samples)
+        #expect(phoneFirst.map(\.value) == [812, 300, 100], "the phone's own samples never displace each other")
+        // Instants: two straps at the same second give one reading; a second apart, both.
+        let hr = { (second: Double, bpm: Double, source: String) in
+            HealthSample(kind: .heartRate, start: Self.t0.addingTimeInterval(second), end: Self.t0.addingTimeInterval(second),
+                         utcOffsetSeconds: 0, value: bpm, source: source, device: source)
+        }
+        let beats = HealthSourcePriority().resolve([hr(0, 70, "Polar H10"), hr(0, 72, "Apple Watch"), hr(3, 75, "Polar H10")])
+        #expect(beats.map(\.value) == [72, 75])
+    }
+
+    @Test func theResultDoesNotDependOnImportOrder() {
+        var random = SplitMix64(seed: 99)
+        let sources = ["Apple Watch", "iPhone", "Garmin", "Oura"]
+        let all = (0..<200).map { _ in
+            Self.steps(Int(random.next() % 600), 1 + Int(random.next() % 30), Double(random.next() % 1000), sources[Int(random.next() % 4)])
+        }
+        let reference = HealthSourcePriority().resolve(HealthSampleMerge.union([], all).samples)
+        for _ in 0..<10 {
+            let shuffled = all.shuffled(using: &random)
+            let cut = Int(random.next() % UInt64(all.count))
+            let merged = HealthSampleMerge.union(HealthSampleMerge.union([], Array(shuffled[..<cut])).samples, Array(shuffled[cut...]))
+            #expect(HealthSourcePriority().resolve(merged.samples) == reference)
+        }
+        // What stands never overlaps across sources.
+        for (i, a) in reference.enumerated() {
+            for b in reference[(i + 1)...] where a.source != b.source {
+                #expect(!(a.start < b.end && b.start < a.end))
+            }
+        }
+    }
+}

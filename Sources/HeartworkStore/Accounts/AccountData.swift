@@ -53,6 +53,7 @@ public enum AccountData {
         Table("strength_sets", "session_id IN (SELECT id FROM strength_sessions WHERE user_id = ?USER)"),
         Table("strength_baselines", "session_id IN (SELECT id FROM strength_sessions WHERE user_id = ?USER)"),
         Table("webhook_deliveries"),
+        Table("health_blocks"),
     ]
 
     /// Tables that hold nothing of any one user: the schema's own bookkeeping, and sign-in

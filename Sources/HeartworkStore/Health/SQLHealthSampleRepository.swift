@@ -1,0 +1,69 @@
+import Foundation
+import HeartworkCore
+import HeartworkFormats
+import SQLKit
+
+struct SQLHealthSampleRepository: HealthSampleRepository {
+    let database: DatabaseConnection
+
+    func add(userID: String, _ samples: [HealthSample], now: Date) async throws -> (added: Int, days: Set<HealthDayKey>) {
+        let groups = Dictionary(grouping: samples) { HealthDayKey(kind: $0.kind, day: $0.day) }
+        guard !groups.isEmpty else { return (0, []) }
+        let lock: SQLQueryString = database.engine == .postgres ? " FOR UPDATE" : ""
+        return try await database.transaction { sql in
+            var added = 0
+            var changed = Set<HealthDayKey>()
+            for (key, incoming) in groups.sorted(by: { ($0.key.day, $0.key.kind.rawValue) < ($1.key.day, $1.key.kind.rawValue) }) {
+                var stored = [HealthSample]()
+                if let row = try await sql.readFirst("""
+                    SELECT data FROM health_blocks WHERE user_id = \(bind: userID) AND kind = \(bind: key.kind.rawValue) AND day = \(bind: key.day.description)\(lock)
+                    """) {
+                    do {
+                        stored = try HealthBlockCodec.decode([UInt8](try row.data("data")))
+                    } catch {
+                        throw StoreError.corruptData("health block \(key.kind.rawValue) \(key.day): \(error)")
+                    }
+                }
+                let (merged, new) = HealthSampleMerge.union(stored, incoming)
+                guard new > 0 else { continue }
+                added += new
+                changed.insert(key)
+                try await sql.raw("""
+                    INSERT INTO health_blocks (user_id, kind, day, sample_count, updated_at, data)
+                    VALUES (\(bind: userID), \(bind: key.kind.rawValue), \(bind: key.day.description), \(bind: merged.count),
+                        \(bind: now.millisecondsSince1970), \(bind: Data(HealthBlockCodec.encode(merged))))
+                    ON CONFLICT (user_id, kind, day) DO UPDATE SET sample_count = excluded.sample_count,
+                        updated_at = excluded.updated_at, data = excluded.data
+                    """).run()
+            }
+            return (added, changed)
+        }
+    }
+
+    func samples(userID: String, kind: HealthSample.Kind, from: CalendarDay, through: CalendarDay) async throws -> [HealthSample] {
+        let rows = try await database.all("""
+            SELECT day, data FROM health_blocks WHERE user_id = \(bind: userID) AND kind = \(bind: kind.rawValue)
+                AND day >= \(bind: from.description) AND day <= \(bind: through.description) ORDER BY day
+            """)
+        var samples = [HealthSample]()
+        for row in rows {
+            do {
+                samples += try HealthBlockCodec.decode([UInt8](try row.data("data")))
+            } catch {
+                throw StoreError.corruptData("health block \(kind.rawValue) \((try? row.string("day")) ?? "?"): \(error)")
+            }
+        }
+        return samples.sorted { $0.start < $1.start }
+    }
+
+    func summary(userID: String) async throws -> [HealthKindSummary] {
+        try await database.all("""
+            SELECT kind, SUM(sample_count) AS samples, MIN(day) AS first_day, MAX(day) AS last_day FROM health_blocks
+            WHERE user_id = \(bind: userID) GROUP BY kind ORDER BY kind
+            """).compactMap { row in
+            guard let kind = HealthSample.Kind(rawValue: try row.string("kind")),
+                  let first = CalendarDay(iso: try row.string("first_day")), let last = CalendarDay(iso: try row.string("last_day")) else { return nil }
+            return HealthKindSummary(kind: kind, samples: try row.int("samples"), firstDay: first, lastDay: last)
+        }
+    }
+}

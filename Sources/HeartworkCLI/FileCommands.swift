@@ -118,12 +118,14 @@ struct InspectCommand: ParsableCommand {
             HRV, Polar Sensor Logger, one interval per line, CSV). Prints the device, start, \
             duration, heart rate, track, laps, RR intervals and every warning (a damaged FIT file \
             names the byte offset of the fault, an XML file its line) and whether the file makes \
-            a workout.
+            a workout. An Apple Health export.xml is read as a stream (any size) and summarised: \
+            samples per kind with their days and sources, workouts, what is not kept.
 
             Examples:
               heartwork inspect ride.fit
               heartwork inspect run.tcx --format json
               heartwork inspect "2017-06-29 13-11-53.txt"
+              heartwork inspect apple_health_export/export.xml
             """
     )
 
@@ -134,6 +136,14 @@ struct InspectCommand: ParsableCommand {
     var format: OutputFormat = .table
 
     func run() throws {
+        if !file.lowercased().hasSuffix(".fit"), HealthExportSummary.looksLikeExport(file) {
+            let summary = try HealthExportSummary.make(path: file)
+            switch format {
+            case .json: print(try JSONOutput.render(summary))
+            case .table: print(summary.table)
+            }
+            return
+        }
         let summary = try FileSummary.make(path: file)
         switch format {
         case .json: print(try JSONOutput.render(summary))

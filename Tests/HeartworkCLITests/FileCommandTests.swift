@@ -59,6 +59,37 @@ struct FileCommandTests {
         #expect(rr["start"] as? String == "2026-06-04T06:58:03.256Z")
     }
 
+    @Test func inspectSummarisesAnAppleHealthExport() throws {
+        let directory = try TemporaryDirectory()
+        let export = try directory.write("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE HealthData [
+            <!ELEMENT HealthData (ExportDate,Me,(Record|Workout)*)>
+            ]>
+            <HealthData locale="en_US">
+             <Me HKCharacteristicTypeIdentifierDateOfBirth="1990-05-17" HKCharacteristicTypeIdentifierBiologicalSex="HKBiologicalSexFemale"/>
+             <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="Watch" unit="count/min" startDate="2026-03-27 08:00:58 +0100" endDate="2026-03-27 08:00:58 +0100" value="72"/>
+             <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="Watch" unit="count/min" startDate="2026-03-28 08:00:58 +0100" endDate="2026-03-28 08:00:58 +0100" value="70"/>
+             <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Phone" unit="count" startDate="2026-03-28 09:00:00 +0100" endDate="2026-03-28 09:10:00 +0100" value="812"/>
+             <Record type="HKQuantityTypeIdentifierDietaryWater" sourceName="Phone" unit="mL" startDate="2026-03-28 09:00:00 +0100" endDate="2026-03-28 09:00:00 +0100" value="250"/>
+             <Workout workoutActivityType="HKWorkoutActivityTypeRunning" sourceName="Watch" startDate="2026-03-28 18:00:00 +0200" endDate="2026-03-28 18:31:30 +0200"><WorkoutRoute><FileReference path="/workout-routes/r.gpx"/></WorkoutRoute></Workout>
+             <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="Watch" unit="count/min" startDate="2026-03-29 08:00:58 +0100"
+            """, to: "export.xml")
+        let result = try run(["inspect", export, "--format", "json"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let summary = try json(result.standardOutput)
+        #expect(summary["format"] as? String == "apple-health" && summary["sex"] as? String == "female" && summary["dateOfBirth"] as? String == "1990-05-17")
+        let kinds = summary["kinds"] as? [[String: Any]] ?? []
+        #expect(kinds.map { $0["kind"] as? String } == ["heartRate", "steps"])
+        #expect(kinds.first?["samples"] as? Int == 2 && kinds.first?["firstDay"] as? String == "2026-03-27" && kinds.first?["lastDay"] as? String == "2026-03-28")
+        #expect(summary["workouts"] as? Int == 1 && summary["routes"] as? Int == 1)
+        #expect((summary["skipped"] as? [String: Int])?["HKQuantityTypeIdentifierDietaryWater"] == 1)
+        // The file is cut in its last record: what came before is counted, the end is named.
+        #expect((summary["warnings"] as? [String])?.first?.contains("ends inside a tag") == true)
+        let table = try run(["inspect", export])
+        #expect(table.standardOutput.contains("Apple Health export") && table.standardOutput.contains("heartRate"))
+    }
+
     @Test func aCutFITFileShowsWhatWasReadAndWhereItBroke() throws {
         let directory = try TemporaryDirectory()
         let whole = try Data(contentsOf: URL(fileURLWithPath: Self.fixture("fit/ride.fit")))

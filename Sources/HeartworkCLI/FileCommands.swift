@@ -315,13 +315,7 @@ struct FileSummary: Encodable {
         if let rrColumn { rr += ", column \"\(rrColumn)\"" }
         rows.append(("RR", rr))
         rows.append(("Workout", workout ? "yes" : "no: \(problem ?? "")"))
-        let width = rows.map(\.0.count).max() ?? 0
-        var lines = rows.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }
-        if !warnings.isEmpty {
-            lines.append("Warnings:")
-            lines += warnings.map { "  " + $0 }
-        }
-        return lines.joined(separator: "\n")
+        return LabelledRows.render(rows, warnings: warnings)
     }
 
     static func clock(_ seconds: Double) -> String {

@@ -63,8 +63,7 @@ struct FoodLabelCommand: ParsableCommand {
             ("Protein", amount(label.proteinGrams, "g")),
         ]
         let present = rows.compactMap { row in row.1.map { (row.0, $0) } }
-        let width = present.map(\.0.count).max() ?? 0
-        var lines = present.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }
+        var lines = LabelledRows.lines(present)
         lines.append(label.unhealthy ? "Unhealthy:" : "Nothing above the thresholds.")
         lines += label.reasons.map { "  " + $0 }
         return lines.joined(separator: "\n")

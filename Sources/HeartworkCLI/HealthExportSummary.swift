@@ -84,12 +84,6 @@ struct HealthExportSummary: Encodable {
         rows.append(("Workouts", "\(workouts)\(routes > 0 ? ", \(routes) with a route" : "")"))
         let skippedCount = skipped.values.reduce(0, +)
         if skippedCount > 0 { rows.append(("Not kept", "\(skippedCount) records of \(skipped.count) other types")) }
-        let width = rows.map(\.0.count).max() ?? 0
-        var lines = rows.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }
-        if !warnings.isEmpty {
-            lines.append("Warnings:")
-            lines += warnings.map { "  " + $0 }
-        }
-        return lines.joined(separator: "\n")
+        return LabelledRows.render(rows, warnings: warnings)
     }
 }

@@ -41,3 +41,21 @@ struct CommandFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
+
+/// Label–value rows with the labels padded to one width (`inspect`, `food-label`), and an
+/// indented list of warnings after them when there are any.
+enum LabelledRows {
+    static func lines(_ rows: [(String, String)]) -> [String] {
+        let width = rows.map(\.0.count).max() ?? 0
+        return rows.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }
+    }
+
+    static func render(_ rows: [(String, String)], warnings: [String]) -> String {
+        var lines = lines(rows)
+        if !warnings.isEmpty {
+            lines.append("Warnings:")
+            lines += warnings.map { "  " + $0 }
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -105,14 +105,7 @@ public struct FITMessage: Sendable {
         guard index >= 0 else { return nil }
         let definition = layout.fields[index]
         let type = definition.baseType & 0x1F
-        let width: Int
-        switch type {
-        case 0x00, 0x01, 0x02, 0x0A: width = 1
-        case 0x03, 0x04, 0x0B: width = 2
-        case 0x05, 0x06, 0x08, 0x0C: width = 4
-        case 0x09, 0x0E, 0x0F, 0x10: width = 8
-        default: return nil
-        }
+        guard let width = FITDecoder.width(ofBaseType: type) else { return nil }
         guard definition.size == width else { return nil }
         let offset = definition.offset
         let bigEndian = layout.bigEndian
@@ -509,14 +502,7 @@ public struct FITDecoder: Sendable {
         if type == 0x0D {  // byte array: invalid only when every byte is 0xFF
             return bytes.allSatisfy { $0 == 0xFF } ? nil : .bytes(Array(bytes))
         }
-        let width: Int
-        switch type {
-        case 0x00, 0x01, 0x02, 0x0A: width = 1
-        case 0x03, 0x04, 0x0B: width = 2
-        case 0x05, 0x06, 0x08, 0x0C: width = 4
-        case 0x09, 0x0E, 0x0F, 0x10: width = 8
-        default: return nil
-        }
+        guard let width = FITDecoder.width(ofBaseType: type) else { return nil }
         guard bytes.count >= width, bytes.count % width == 0 else { return nil }
         if bytes.count == width { return element(raw(bytes, at: bytes.startIndex, width: width, bigEndian: bigEndian), type: type, width: width) }
         var values = [FITValue]()
@@ -527,6 +513,19 @@ public struct FITDecoder: Sendable {
             index += width
         }
         return values.isEmpty ? nil : .array(values)
+    }
+
+    /// The byte width of a numeric base type (its low five bits); nil for strings, byte arrays
+    /// and unknown types.
+    @inline(__always)
+    static func width(ofBaseType type: UInt8) -> Int? {
+        switch type {
+        case 0x00, 0x01, 0x02, 0x0A: 1
+        case 0x03, 0x04, 0x0B: 2
+        case 0x05, 0x06, 0x08, 0x0C: 4
+        case 0x09, 0x0E, 0x0F, 0x10: 8
+        default: nil
+        }
     }
 
     @inline(__always)
@@ -553,19 +552,13 @@ public struct FITDecoder: Sendable {
     }
 
     static func element(_ raw: UInt64, type: UInt8, width: Int) -> FITValue? {
-        let bits = UInt64(width * 8)
-        let all: UInt64 = bits == 64 ? .max : (1 << bits) - 1
         switch type {
         case 0x00, 0x02, 0x04, 0x06, 0x0F:  // enum, uint8/16/32/64: all ones invalid
-            return raw == all ? nil : .unsigned(raw)
+            return raw == allOnes(width) ? nil : .unsigned(raw)
         case 0x0A, 0x0B, 0x0C, 0x10:  // uint*z: zero invalid
             return raw == 0 ? nil : .unsigned(raw)
         case 0x01, 0x03, 0x05, 0x0E:  // sint: the maximum positive value invalid
-            let maximum = all >> 1
-            if raw == maximum { return nil }
-            let signBit: UInt64 = 1 << (bits - 1)
-            let value = raw & signBit != 0 ? Int64(bitPattern: raw | ~all) : Int64(raw)
-            return .signed(value)
+            return signed(raw, width: width).map(FITValue.signed)
         case 0x08:
             let f = Float(bitPattern: UInt32(truncatingIfNeeded: raw))
             return raw == 0xFFFF_FFFF || !f.isFinite ? nil : .float(Double(f))

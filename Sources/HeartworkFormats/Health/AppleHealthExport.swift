@@ -13,26 +13,17 @@ public struct AppleHealthReader: Sendable {
         case owner(HealthOwner)
     }
 
-    public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
-        public var line: Int
-        public var message: String
-        public var description: String { "line \(line): \(message)" }
-
-        public init(line: Int, message: String) {
-            self.line = line
-            self.message = message
-        }
-    }
+    /// A fault with its line (the scanner's, for malformed XML, or the reader's, for XML
+    /// that is not an export or holds a bad record).
+    public typealias Failure = ExportXMLScanner.Failure
 
     var scanner = ExportXMLScanner()
     var depth = 0
     var rootChecked = false
     /// The record or workout being read (its children add metadata, beats, a route).
     var current: Item?
-    var currentLine = 0
     var zoneName: String?
     public private(set) var skipped: [String: Int] = [:]
-    public private(set) var itemsRead = 0
 
     public init() {}
 
@@ -40,25 +31,11 @@ public struct AppleHealthReader: Sendable {
         var scanner = self.scanner
         self.scanner = ExportXMLScanner()
         defer { self.scanner = scanner }
-        do throws(ExportXMLScanner.Failure) {
-            try scanner.feed(bytes) { (event: ExportXMLScanner.Event) throws(ExportXMLScanner.Failure) in
-                do throws(Failure) {
-                    try handle(event, visit)
-                } catch {
-                    throw ExportXMLScanner.Failure(line: error.line, message: error.message)
-                }
-            }
-        } catch {
-            throw Failure(line: error.line, message: error.message)
-        }
+        try scanner.feed(bytes) { event throws(Failure) in try handle(event, visit) }
     }
 
     public mutating func finish() throws(Failure) {
-        do {
-            try scanner.finish()
-        } catch {
-            throw Failure(line: error.line, message: error.message)
-        }
+        try scanner.finish()
     }
 
     mutating func handle(_ event: ExportXMLScanner.Event, _ visit: (Item) -> Void) throws(Failure) {
@@ -75,11 +52,9 @@ public struct AppleHealthReader: Sendable {
             switch (depth, name) {
             case (2, "Record"):
                 current = try record(attributes, line: line)
-                currentLine = line
                 zoneName = nil
             case (2, "Workout"):
                 current = try workout(attributes, line: line).map(Item.workout)
-                currentLine = line
                 zoneName = nil
             case (2, "Me"):
                 let sex: Sex? = switch attributes["HKCharacteristicTypeIdentifierBiologicalSex"] {
@@ -115,7 +90,6 @@ public struct AppleHealthReader: Sendable {
         case .end(_, _):
             if depth == 2, let item = current {
                 visit(Self.applyingZone(item, zoneName))
-                itemsRead += 1
                 current = nil
             }
             depth -= 1

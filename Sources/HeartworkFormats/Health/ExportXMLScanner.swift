@@ -205,14 +205,13 @@ public struct ExportXMLScanner: Sendable {
         (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39) || c == 0x5F || c == 0x2D || c == 0x2E || c == 0x3A || c >= 0x80
     }
 
+    /// An end tag's name: a name, then nothing but white space.
     func nameAt(_ b: [UInt8], _ from: Int, _ to: Int, _ line: Int) throws(Failure) -> String {
-        var i = from
-        while i < to && Self.isNameByte(b[i]) { i += 1 }
-        guard i > from, i - from <= 256 else { throw Failure(line: line, message: "a tag without a valid name") }
-        var j = i
-        while j < to && (b[j] == 0x20 || b[j] == 0x09 || b[j] == 0x0A || b[j] == 0x0D) { j += 1 }
-        guard j == to else { throw Failure(line: line, message: "unexpected text in an end tag") }
-        return String(decoding: b[from..<i], as: UTF8.self)
+        let (name, end) = try nameAndRest(b, from, to, line)
+        guard b[end..<to].allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) else {
+            throw Failure(line: line, message: "unexpected text in an end tag")
+        }
+        return name
     }
 
     func nameAndRest(_ b: [UInt8], _ from: Int, _ to: Int, _ line: Int) throws(Failure) -> (String, Int) {

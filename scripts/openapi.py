@@ -32,6 +32,7 @@ API_ERRORS = {
     415: "Unsupported media type",
     422: "Invalid value (the field is named)",
     429: "Too many failed sign-ins",
+    503: "The server cannot do this now (the detail says why)",
 }
 
 
@@ -879,6 +880,68 @@ schemas.update({
     }, required=["goal", "lifestyle", "inputs", "missing", "warnings"]),
 })
 
+# Daily health (issue 11; README "Daily health").
+TAG = "daily"
+DAY_PARAM = [{"name": "date", "in": "path", "required": True, "description": "A local date, yyyy-mm-dd",
+              "schema": {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}}]
+api("/api/imports/apple-health", "post", "importAppleHealth",
+    "Import an Apple Health export: the Health app's export.zip (application/zip) or its export.xml (application/xml) as the raw "
+    "body. Answers at once with the import; it runs in the background (progress at GET /api/imports/{importID})",
+    {202: ("Accepted: the import is queued", ref("HealthImport"), "Location")}, errors=(401, 413, 415, 422, 503),
+    body={"application/zip": {"schema": {"type": "string", "format": "binary"}},
+          "application/xml": {"schema": {"type": "string"}}})
+api("/api/imports", "get", "listImports", "Your last 20 imports, newest first", {200: ("OK", obj({"imports": array(ref("HealthImport"))}, ["imports"]))})
+api("/api/imports/{importID}", "get", "getImport", "An import's progress and outcome", {200: ("OK", ref("HealthImport"))}, errors=(401, 404),
+    params=[path_param("importID")])
+api("/api/days", "get", "listDays", "Your days from one date to another (both included, at most 366), each as GET /api/days/{date} answers",
+    {200: ("OK", obj({"days": array(ref("Day"))}, ["days"]))}, errors=(400, 401, 422),
+    params=[{**query_param("from", "First day, yyyy-mm-dd", {"type": "string"}), "required": True},
+            {**query_param("to", "Last day, yyyy-mm-dd", {"type": "string"}), "required": True}])
+api("/api/days/{date}", "get", "getDay", "A day's metrics as stored (recovery, strain, readiness, load, heart rate, steps); hasData false when nothing was recorded",
+    {200: ("OK", ref("Day"))}, errors=(400, 401), params=DAY_PARAM)
+api("/api/days/{date}/sleep-quality", "put", "rateSleep", "Rate the night before the day 1–10 (until the day is over); the day is worked out again",
+    {200: ("OK", ref("Day"))}, errors=(400, 401, 409, 422), body=obj({"quality": {"type": "integer", "minimum": 1, "maximum": 10}}, ["quality"]),
+    params=DAY_PARAM)
+api("/api/days/{date}/mark", "put", "markDay", "Mark a day sick or traveling (null: a normal day again); marked days stay out of your baselines",
+    {200: ("OK", ref("Day"))}, errors=(400, 401, 422), body=obj({"mark": {"type": ["string", "null"], "enum": ["sick", "traveling", None]}}, ["mark"]),
+    params=DAY_PARAM)
+
+NUMBER = {"type": "number"}
+schemas["HealthImport"] = obj({
+    "id": {"type": "string"}, "state": {"type": "string", "enum": ["queued", "running", "done", "failed"]},
+    "format": {"type": "string", "enum": ["zip", "xml"]}, "bytesTotal": {"type": "integer"}, "bytesDone": {"type": "integer"},
+    "progress": {"type": "number", "minimum": 0, "maximum": 1}, "samplesRead": {"type": "integer"}, "samplesAdded": {"type": "integer"},
+    "workoutsAdded": {"type": "integer"}, "workoutsDuplicate": {"type": "integer"},
+    "firstDay": {"type": "string"}, "lastDay": {"type": "string"},
+    "error": {"type": "string", "description": "Why the import stopped (the line or entry); what came before it is kept"},
+    "createdAt": DATE_TIME, "finishedAt": DATE_TIME,
+}, ["id", "state", "format", "bytesTotal", "bytesDone", "progress", "samplesRead", "samplesAdded", "workoutsAdded", "workoutsDuplicate", "createdAt"])
+READINESS_STATUS = {"type": "string", "enum": ["ready", "normal", "strained", "unknown", "sick", "traveling"]}
+schemas["Day"] = obj({
+    "date": {"type": "string"}, "utcOffsetSeconds": {"type": "integer"}, "hasData": {"type": "boolean"},
+    "heartRate": obj({"minimum": NUMBER, "maximum": NUMBER, "average": NUMBER, "samples": {"type": "integer"}}, ["minimum", "maximum", "average", "samples"]),
+    "restingHeartRate": NUMBER, "hrvSDNNMilliseconds": NUMBER, "steps": {"type": "integer"},
+    "sleep": obj({"inBedHours": NUMBER, "asleepHours": NUMBER, "quality": {"type": "integer", "minimum": 1, "maximum": 10},
+                  "qualitySource": {"type": "string", "enum": ["entered", "estimated"]}, "recoveryPercent": NUMBER},
+                 ["inBedHours", "quality", "qualitySource"]),
+    "rise": obj({
+        "workouts": array(obj({"id": {"type": "string"}, "name": {"type": "string"}, "points": NUMBER, "intensity": NUMBER,
+                               "minutesInZones": array(NUMBER)}, ["id", "name", "points", "intensity", "minutesInZones"])),
+        "elevatedPoints": NUMBER, "elevatedIntensity": NUMBER, "elevatedHours": NUMBER, "inactiveHours": NUMBER,
+        "strain": NUMBER, "maximumStrain": NUMBER, "coveredSeconds": NUMBER,
+    }, ["workouts", "elevatedPoints", "elevatedIntensity", "elevatedHours", "inactiveHours", "strain", "maximumStrain", "coveredSeconds"]),
+    "maximumHeartRate": NUMBER,
+    "readiness": obj({
+        "status": READINESS_STATUS,
+        "inputs": array(obj({"name": {"type": "string"}, "value": NUMBER, "band": obj({"low": NUMBER, "high": NUMBER}, ["low", "high"]),
+                             "status": READINESS_STATUS, "reason": {"type": "string"}}, ["name", "status", "reason"])),
+        "reason": {"type": "string"},
+    }, ["status", "inputs", "reason"]),
+    "load": obj({"trimp": NUMBER, "acute": NUMBER, "chronic": NUMBER, "balance": NUMBER, "ratio": NUMBER}, ["trimp", "acute", "chronic", "balance"]),
+    "mark": {"type": "string", "enum": ["sick", "traveling"]},
+}, ["date", "utcOffsetSeconds", "hasData", "readiness", "load"],
+   description="A local day. Members without a value (no heart rate, no night, no workouts' RISE day …) are left out.")
+
 document = {
     "openapi": "3.1.0",
     "info": {
@@ -894,7 +957,7 @@ document = {
     },
     "servers": [{"url": "/"}],
     "security": [{"bearerAuth": []}, {"cookieAuth": []}],
-    "tags": [{"name": name} for name in ["system", "accounts", "profile", "friends", "workouts", "live", "teams", "matches", "strength", "web"]],
+    "tags": [{"name": name} for name in ["system", "accounts", "profile", "friends", "workouts", "live", "teams", "matches", "strength", "daily", "web"]],
     "paths": dict(sorted(paths.items())),
     "components": {
         "schemas": schemas,

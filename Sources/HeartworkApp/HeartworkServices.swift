@@ -19,9 +19,20 @@ public final class HeartworkServices: Sendable {
         public var allowPrivateWebhooks: Bool
         /// How often the webhook queue is looked at.
         public var webhookInterval: Duration
+        /// Where Apple Health uploads wait for their import (shared by instances that share a
+        /// PostgreSQL database); nil: `heartwork-imports` in the system's temporary directory.
+        public var importDirectory: String?
+        /// How often the job queue is looked at when it was empty.
+        public var jobPollInterval: Duration
+        /// A job's lease (see `JobRunner`).
+        public var jobLeaseSeconds: Double
 
         public init(passwordHashCost: Int = 12, sessionLifetime: TimeInterval = 30 * 86_400, sweepInterval: Duration = .seconds(3600),
-                    matchSecondMilliseconds: Int = 1000, allowPrivateWebhooks: Bool = false, webhookInterval: Duration = .seconds(2)) {
+                    matchSecondMilliseconds: Int = 1000, allowPrivateWebhooks: Bool = false, webhookInterval: Duration = .seconds(2),
+                    importDirectory: String? = nil, jobPollInterval: Duration = .milliseconds(500), jobLeaseSeconds: Double = 60) {
+            self.jobLeaseSeconds = jobLeaseSeconds
+            self.importDirectory = importDirectory
+            self.jobPollInterval = jobPollInterval
             self.allowPrivateWebhooks = allowPrivateWebhooks
             self.webhookInterval = webhookInterval
             self.passwordHashCost = passwordHashCost
@@ -50,6 +61,10 @@ public final class HeartworkServices: Sendable {
     public let matches: MatchService
     public let strength: StrengthService
     public let webhooks: WebhookDeliverer
+    /// Daily health: imports, per-day metrics, marks.
+    public let daily: DailyHealthService
+    /// The durable job queue's worker.
+    public let jobs: JobRunner
     /// Long-running work, in start order. The event bus, the live hub and the job runner of
     /// later features join this list.
     public let backgroundServices: [any Service]
@@ -85,7 +100,13 @@ public final class HeartworkServices: Sendable {
         let policy = WebhookPolicy(allowPrivateAddresses: settings.allowPrivateWebhooks)
         strength = StrengthService(store: store, library: try StrengthLibrary.embedded(), webhookPolicy: policy)
         webhooks = WebhookDeliverer(store: store, policy: policy, interval: settings.webhookInterval, logger: logger)
-        backgroundServices = [SessionSweeper(store: store, interval: settings.sweepInterval, logger: logger), bus, webhooks]
+        let daily = DailyHealthService(
+            store: store, workouts: workouts,
+            importDirectory: settings.importDirectory ?? URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("heartwork-imports").path,
+            logger: logger)
+        self.daily = daily
+        jobs = JobRunner(store: store, handlers: daily.jobHandlers, pollInterval: settings.jobPollInterval, lease: settings.jobLeaseSeconds, logger: logger)
+        backgroundServices = [SessionSweeper(store: store, interval: settings.sweepInterval, logger: logger), bus, webhooks, jobs]
     }
 
     /// Throws when the database does not answer (for health checks).

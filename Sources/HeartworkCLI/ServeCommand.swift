@@ -137,6 +137,8 @@ struct ServeCommand: AsyncParsableCommand {
             requestHeadTimeout: .seconds(try limit(requestHeadTimeout, "HEARTWORK_REQUEST_HEAD_TIMEOUT", default: 10, range: 1...3600, name: "--request-head-timeout")),
             concurrentUploads: try limit(concurrentUploads, "HEARTWORK_CONCURRENT_UPLOADS", default: 2, range: 1...256, name: "--concurrent-uploads"),
             mapTiles: try mapTiles())
+        configuration.importDirectory = environment["HEARTWORK_IMPORT_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+        configuration.jobLeaseSeconds = Double(try limit(nil, "HEARTWORK_JOB_LEASE_SECONDS", default: 60, range: 1...3600, name: "HEARTWORK_JOB_LEASE_SECONDS"))
         configuration.allowPrivateWebhooks = allowPrivateWebhooks || (environment["HEARTWORK_ALLOW_PRIVATE_WEBHOOKS"] ?? "").lowercased() == "on"
 
         let runtime = try await ServerRuntime.prepare(configuration: configuration, logger: logger)

@@ -21,6 +21,8 @@ public final class HeartworkStore: Sendable {
     public let inbox: any InboxRepository
     public let strength: any StrengthRepository
     public let health: any HealthSampleRepository
+    public let daily: any DailyRepository
+    public let jobs: any JobRepository
 
     /// Opens the database and brings its schema up to date.
     /// - Parameter cachesReads: keep workout lists in memory on SQLite (see `CachingWorkoutRepository`).
@@ -54,6 +56,8 @@ public final class HeartworkStore: Sendable {
         inbox = SQLInboxRepository(database: database)
         strength = SQLStrengthRepository(database: database)
         health = SQLHealthSampleRepository(database: database)
+        daily = SQLDailyRepository(database: database)
+        jobs = SQLJobRepository(database: database)
         let workouts = SQLWorkoutRepository(database: database)
         self.workouts = cachesReads && database.engine == .sqlite ? CachingWorkoutRepository(base: workouts) : workouts
     }

@@ -97,12 +97,17 @@ struct AccountExportTests {
             let measurements = try #require(try zip.json("measurements.json") as? [[String: Any]])
             #expect(measurements.contains { $0["value"] as? Double == 77.7 })
             let workouts = zip.order.filter { $0.hasPrefix("workouts/") }
-            #expect(workouts.filter { $0.hasSuffix(".json") }.count == 2 && workouts.filter { $0.hasSuffix(".fit") }.count == 2)
+            // Two uploaded (600 s) and the run of the imported Apple Health day (45 min).
+            #expect(workouts.filter { $0.hasSuffix(".json") }.count == 3 && workouts.filter { $0.hasSuffix(".fit") }.count == 3)
             for name in workouts {
                 let format: ActivityFileFormat = name.hasSuffix(".fit") ? .fit : .json
                 let back = try ActivityFiles.workout(Array(try #require(zip.files[name])), format: format)
-                #expect(back.heartRate.count == 600, "\(name)")
+                #expect(back.heartRate.count == 600 || back.heartRate.count == 2700, "\(name)")
             }
+            let days = try #require(try zip.json("data/day_metrics.json") as? [[String: Any]])
+            #expect(!days.isEmpty && days.allSatisfy { ($0["data"] as? String)?.contains("\"readiness\"") == true })
+            let imports = try #require(try zip.json("data/health_imports.json") as? [[String: Any]])
+            #expect(imports.count == 1 && imports.allSatisfy { $0["file_path"] == nil })
             for table in AccountData.tables {
                 #expect(zip.files["data/\(table.name).json"] != nil, "data/\(table.name).json")
             }

@@ -33,6 +33,7 @@ struct AuthorizationTests {
         let session: String
         let match: String
         let notification: String
+        let healthImport: String
         /// Strings that must never reach anyone else.
         let secrets: [String]
     }
@@ -70,11 +71,15 @@ struct AuthorizationTests {
             "name": "victim-player-name", "teamID": team, "sensorID": sensor, "restingHeartRate": 50, "maximumHeartRate": 190,
         ]).json["id"] as? String)
         let session = try #require(try await server.request(.post, "/api/teams/\(team)/sessions", token: victim, json: [:]).json["id"] as? String)
+        // A day of watch data, imported.
+        let export = Data(HealthExportFixture.xml(days: [CalendarDay(Date()).description]).utf8)
+        let healthImport = try #require(try await server.request(.post, "/api/imports/apple-health", token: victim, raw: export, contentType: "application/xml").json["id"] as? String)
+        await server.services.jobs.runUntilIdle()
         return Victim(
             id: victimID, token: victim, privateWorkout: privateWorkout, sharedWorkout: sharedWorkout,
             requestToVictim: try #require(request.json["id"] as? String), weight: try #require(weight.json["id"] as? String),
             gateway: try #require(gateway.json["id"] as? String), sensor: sensor, team: team, player: player, session: session,
-            match: match, notification: notification,
+            match: match, notification: notification, healthImport: healthImport,
             secrets: ["victim-strap-address", "victim-team-name", "victim-player-name", "victim@example.org", "victim-private-status", "77.7", "1.93", "victim-photo-bytes", privateWorkout, sharedWorkout,
                       "victim-gateway-name", try #require(gateway.json["token"] as? String)])
     }
@@ -92,6 +97,8 @@ struct AuthorizationTests {
             .replacingOccurrences(of: "{sessionID}", with: victim.session)
             .replacingOccurrences(of: "{matchID}", with: victim.match)
             .replacingOccurrences(of: "{notificationID}", with: victim.notification)
+            .replacingOccurrences(of: "{importID}", with: victim.healthImport)
+            .replacingOccurrences(of: "{date}", with: CalendarDay(Date()).description)
             .replacingOccurrences(of: "{answer}", with: "accept")
             .replacingOccurrences(of: "{action}", with: "share")
             .replacingOccurrences(of: "{file}", with: "app.css")
@@ -133,7 +140,7 @@ struct AuthorizationTests {
                         headers[SessionCookie.csrfHeader] = attackerWeb.csrf
                         reply = try await server.request(route.method, uri, headers: headers)
                     }
-                    let touchesVictim = ["{userID}", "{workoutID}", "{requestID}", "{measurementID}", "{gatewayID}", "{sensorID}", "{teamID}", "{playerID}", "{sessionID}", "{matchID}", "{notificationID}"].contains { route.path.contains($0) }
+                    let touchesVictim = ["{userID}", "{workoutID}", "{requestID}", "{measurementID}", "{gatewayID}", "{sensorID}", "{teamID}", "{playerID}", "{sessionID}", "{matchID}", "{notificationID}", "{importID}"].contains { route.path.contains($0) }
                     if touchesVictim {
                         #expect(reply.status == .notFound || reply.status == .unauthorized,
                                 "\(route.method) \(uri) with another user's credentials answered \(reply.status)")
@@ -145,7 +152,7 @@ struct AuthorizationTests {
             #expect(checked >= 80)
             // Nothing the stranger did changed the victim's things.
             let mine = try await server.request(.get, "/api/workouts", token: victim.token)
-            #expect((mine.json["workouts"] as? [Any])?.count == 2)
+            #expect((mine.json["workouts"] as? [Any])?.count == 3, "two uploaded, one imported from Apple Health")
             #expect((try await server.request(.get, "/api/friend-requests/incoming", token: victim.token).json["requests"] as? [Any])?.count == 1)
             #expect((try await server.request(.get, "/api/me/weights", token: victim.token).json["entries"] as? [Any])?.count == 2)
             let gateway = try await server.request(.get, "/api/gateways/\(victim.gateway)", token: victim.token).json
@@ -158,6 +165,9 @@ struct AuthorizationTests {
             #expect(match["state"] as? String == "invited", "nobody else answered the victim's invitation")
             #expect((try await server.request(.get, "/api/notifications", token: victim.token).json["notifications"] as? [[String: Any]])?
                 .first { $0["id"] as? String == victim.notification }?["read"] as? Bool == false)
+            let day = try await server.request(.get, "/api/days/\(CalendarDay(Date()))", token: victim.token).json
+            #expect(day["hasData"] as? Bool == true && day["steps"] as? Int == 3000 && day["mark"] == nil, "nobody else marked or changed the victim's day")
+            #expect((day["sleep"] as? [String: Any])?["qualitySource"] as? String == "estimated", "nobody else rated the victim's night")
             let sensor = try await server.request(.get, "/api/sensors/\(victim.sensor)", token: victim.token).json
             #expect(sensor["name"] == nil, "the sensor keeps no name a stranger gave it")
             #expect(try await server.request(.get, "/api/workouts/\(victim.privateWorkout)", token: victim.token).json["summary"].map { ($0 as? [String: Any])?["shared"] as? Bool } == false)

@@ -78,6 +78,7 @@ public enum HeartworkApplication {
         TeamRoutes(services: services).register(on: signedInAPI)
         MatchRoutes(services: services).register(on: signedInAPI)
         StrengthRoutes(services: services).register(on: signedInAPI)
+        DailyRoutes(services: services).register(on: signedInAPI)
         WorkoutRoutes(services: services, maximumBodyBytes: configuration.maximumBodyBytes, metrics: edge.metrics, uploads: edge.uploads)
             .register(on: signedInAPI)
         WebRoutes(services: services, pages: edge.pages, secureCookies: configuration.secureCookies, mapTiles: configuration.mapTiles)

@@ -36,6 +36,12 @@ public struct ServerConfiguration: Sendable {
     public var allowPrivateWebhooks = false
     /// How often the webhook queue is looked at (shorter in tests).
     public var webhookInterval: Duration = .seconds(2)
+    /// Where Apple Health uploads wait for their import job; nil: `imports` in the data
+    /// directory. Instances sharing a PostgreSQL database must share it too.
+    public var importDirectory: String?
+    /// How long a background job's lease lasts before another worker may take it over
+    /// (`HEARTWORK_JOB_LEASE_SECONDS`; renewed every third of it while the job runs).
+    public var jobLeaseSeconds: Double = 60
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, dataDirectory: String = ServerConfiguration.defaultDataDirectory,
@@ -65,7 +71,9 @@ public struct ServerConfiguration: Sendable {
     /// What the application layer needs of this.
     public var serviceSettings: HeartworkServices.Settings {
         HeartworkServices.Settings(passwordHashCost: passwordHashCost, sessionLifetime: sessionLifetime, matchSecondMilliseconds: matchSecondMilliseconds,
-                                   allowPrivateWebhooks: allowPrivateWebhooks, webhookInterval: webhookInterval)
+                                   allowPrivateWebhooks: allowPrivateWebhooks, webhookInterval: webhookInterval,
+                                   importDirectory: importDirectory ?? URL(fileURLWithPath: dataDirectory).appendingPathComponent("imports").path,
+                                   jobLeaseSeconds: jobLeaseSeconds)
     }
 
     /// `$XDG_DATA_HOME/heartwork`, or `~/.local/share/heartwork`.

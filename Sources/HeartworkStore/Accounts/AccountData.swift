@@ -54,6 +54,10 @@ public enum AccountData {
         Table("strength_baselines", "session_id IN (SELECT id FROM strength_sessions WHERE user_id = ?USER)"),
         Table("webhook_deliveries"),
         Table("health_blocks"),
+        Table("health_imports", secret: ["file_path"]),
+        Table("day_metrics"),
+        Table("day_marks"),
+        Table("jobs", secret: ["payload", "locked_by"]),
     ]
 
     /// Tables that hold nothing of any one user: the schema's own bookkeeping, and sign-in

@@ -1,0 +1,134 @@
+import Foundation
+import HeartworkApp
+import HeartworkCore
+import HeartworkStore
+import Hummingbird
+
+/// Daily health (issue 11; README "Daily health"; the OpenAPI document's tag "daily"):
+/// Apple Health imports and their progress, the per-day metrics, sleep ratings and marks.
+struct DailyRoutes {
+    let services: HeartworkServices
+    /// The largest export the server takes (a large Apple Health export.xml is 1–3 GB).
+    static let maximumImportBytes: Int64 = 8 << 30
+
+    func register(on api: RouterGroup<AuthenticatedContext>) {
+        let daily = services.daily
+
+        // The raw export as the body: application/zip (export.zip) or application/xml (export.xml).
+        api.post("imports/apple-health") { request, context -> Response in
+            let format = try Self.importFormat(request)
+            let spool = try daily.openSpool(limit: Self.maximumImportBytes)
+            do {
+                for try await buffer in request.body {
+                    try spool.write(buffer.readableBytesView)
+                }
+            } catch {
+                spool.discard()
+                throw error
+            }
+            let record = try await daily.submit(spool, format: format, for: context.user)
+            var answer = try APIJSON.response(HealthImportResponse(record), status: .accepted)
+            answer.headers[.location] = "/api/imports/\(record.id)"
+            return answer
+        }
+        api.get("imports") { _, context -> HealthImportListResponse in
+            HealthImportListResponse(imports: try await daily.imports(for: context.user).map(HealthImportResponse.init))
+        }
+        api.get("imports/:importID") { _, context -> HealthImportResponse in
+            HealthImportResponse(try await daily.importStatus(try context.parameters.require("importID"), for: context.user))
+        }
+
+        api.get("days") { request, context -> DayListResponse in
+            let parameters = request.uri.queryParameters
+            let from = try Self.day(parameters.get("from"), name: "from")
+            let to = try Self.day(parameters.get("to"), name: "to")
+            return DayListResponse(days: try await daily.days(from: from, through: to, for: context.user))
+        }
+        api.get("days/:date") { _, context -> Response in
+            let day = try Self.day(context.parameters.get("date"), name: "date")
+            return try APIJSON.response(try await daily.day(day, for: context.user))
+        }
+        api.put("days/:date/sleep-quality") { request, context -> Response in
+            let day = try Self.day(context.parameters.get("date"), name: "date")
+            let body = try await RequestBody.jsonObject(request, allowed: ["quality"])
+            return try APIJSON.response(try await daily.setSleepQuality(try body.integer("quality"), day: day, for: context.user))
+        }
+        api.put("days/:date/mark") { request, context -> Response in
+            let day = try Self.day(context.parameters.get("date"), name: "date")
+            let body = try await RequestBody.jsonObject(request, allowed: ["mark"])
+            guard body.contains("mark") else { throw Problem.badRequest("mark is required: sick, traveling or null", field: "mark") }
+            let mark: Readiness.Status?
+            switch try body.optionalString("mark") {
+            case nil: mark = nil
+            case "sick": mark = .sick
+            case "traveling": mark = .traveling
+            case let other?: throw Problem(AppError.invalid("mark is sick, traveling or null, not \(other.prefix(40))", field: "mark"))
+            }
+            return try APIJSON.response(try await daily.setMark(mark, day: day, for: context.user))
+        }
+    }
+
+    static func day(_ text: String?, name: String) throws -> CalendarDay {
+        guard let text, !text.isEmpty else { throw Problem.badRequest("\(name) is required, a date such as 2026-11-01", field: name) }
+        guard text.utf8.count == 10, let day = CalendarDay(iso: text) else {
+            throw Problem.badRequest("\(name) is a date such as 2026-11-01, not \(text.prefix(40))", field: name)
+        }
+        return day
+    }
+
+    static func importFormat(_ request: Request) throws -> String {
+        let bare = request.headers[.contentType].flatMap { $0.split(separator: ";").first }.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        switch bare {
+        case "application/zip", "application/x-zip-compressed": return "zip"
+        case "application/xml", "text/xml": return "xml"
+        default:
+            throw Problem(.unsupportedMediaType, "Unsupported media type",
+                          detail: "send the Health app's export.zip as application/zip, or its export.xml as application/xml\(bare.map { ", not \($0)" } ?? " (the Content-Type is missing)")")
+        }
+    }
+}
+
+struct HealthImportResponse: ResponseEncodable {
+    let id: String
+    let state: String
+    let format: String
+    let bytesTotal: Int64
+    let bytesDone: Int64
+    /// 0…1 of the export read.
+    let progress: Double
+    let samplesRead: Int64
+    let samplesAdded: Int64
+    let workoutsAdded: Int
+    let workoutsDuplicate: Int
+    let firstDay: String?
+    let lastDay: String?
+    let error: String?
+    let createdAt: Date
+    let finishedAt: Date?
+
+    init(_ r: HealthImportRecord) {
+        id = r.id
+        state = r.state.rawValue
+        format = r.format
+        bytesTotal = r.bytesTotal
+        bytesDone = r.bytesDone
+        progress = r.state == .done ? 1 : r.bytesTotal > 0 ? (min(1, Double(r.bytesDone) / Double(r.bytesTotal)) * 1000).rounded() / 1000 : 0
+        samplesRead = r.samplesRead
+        samplesAdded = r.samplesAdded
+        workoutsAdded = r.workoutsAdded
+        workoutsDuplicate = r.workoutsDuplicate
+        firstDay = r.firstDay?.description
+        lastDay = r.lastDay?.description
+        error = r.error
+        createdAt = r.createdAt
+        finishedAt = r.finishedAt
+    }
+}
+
+struct HealthImportListResponse: ResponseEncodable {
+    let imports: [HealthImportResponse]
+}
+
+struct DayListResponse: ResponseEncodable {
+    let days: [DailySummary]
+}

@@ -1,0 +1,81 @@
+import Foundation
+import HeartworkCore
+
+/// An Apple Health import and how far it got (`GET /api/imports/{id}`).
+public struct HealthImportRecord: Sendable, Hashable {
+    public enum State: String, Sendable, Hashable {
+        case queued, running, done, failed
+    }
+
+    public var id: String
+    public var userID: String
+    /// "zip" or "xml".
+    public var format: String
+    /// The spooled upload, on the server's disk (never shown to users).
+    public var filePath: String
+    public var state: State
+    public var bytesTotal: Int64
+    public var bytesDone: Int64
+    public var samplesRead: Int64
+    public var samplesAdded: Int64
+    public var workoutsAdded: Int
+    public var workoutsDuplicate: Int
+    public var firstDay: CalendarDay?
+    public var lastDay: CalendarDay?
+    public var error: String?
+    public var createdAt: Date
+    public var updatedAt: Date
+    public var finishedAt: Date?
+
+    public init(id: String = UUID().uuidString.lowercased(), userID: String, format: String, filePath: String, bytesTotal: Int64, createdAt: Date) {
+        self.id = id
+        self.userID = userID
+        self.format = format
+        self.filePath = filePath
+        state = .queued
+        self.bytesTotal = bytesTotal
+        bytesDone = 0
+        samplesRead = 0
+        samplesAdded = 0
+        workoutsAdded = 0
+        workoutsDuplicate = 0
+        self.createdAt = createdAt
+        updatedAt = createdAt
+    }
+}
+
+/// What the user said about a day.
+public struct DayMarkRecord: Sendable, Hashable {
+    public var day: CalendarDay
+    /// 1–10, nil when not rated.
+    public var sleepQuality: Int?
+    /// "sick" or "traveling", nil for a normal day.
+    public var mark: String?
+    public var updatedAt: Date
+
+    public init(day: CalendarDay, sleepQuality: Int?, mark: String?, updatedAt: Date) {
+        self.day = day
+        self.sleepQuality = sleepQuality
+        self.mark = mark
+        self.updatedAt = updatedAt
+    }
+}
+
+/// Daily health's results and inputs besides the samples: the computed days (JSON of
+/// `DailySummary`), the user's marks, the imports.
+public protocol DailyRepository: Sendable {
+    func putDay(userID: String, _ summary: DailySummary, now: Date) async throws
+    func day(userID: String, _ day: CalendarDay) async throws -> DailySummary?
+    /// Stored days in `from...through`, oldest first.
+    func days(userID: String, from: CalendarDay, through: CalendarDay) async throws -> [DailySummary]
+    func marks(userID: String, from: CalendarDay, through: CalendarDay) async throws -> [DayMarkRecord]
+    func putMark(userID: String, _ mark: DayMarkRecord) async throws
+    /// The first and last day with health samples or computed metrics (nil when none).
+    func dataRange(userID: String) async throws -> (first: CalendarDay, last: CalendarDay)?
+
+    func createImport(_ record: HealthImportRecord) async throws
+    func updateImport(_ record: HealthImportRecord) async throws
+    func findImport(id: String, userID: String) async throws -> HealthImportRecord?
+    func findImport(id: String) async throws -> HealthImportRecord?
+    func imports(userID: String, limit: Int) async throws -> [HealthImportRecord]
+}

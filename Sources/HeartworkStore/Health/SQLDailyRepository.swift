@@ -1,0 +1,125 @@
+import Foundation
+import HeartworkCore
+import SQLKit
+
+struct SQLDailyRepository: DailyRepository {
+    let database: DatabaseConnection
+
+    func putDay(userID: String, _ summary: DailySummary, now: Date) async throws {
+        let json = String(decoding: try Self.encoder.encode(summary), as: UTF8.self)
+        try await database.execute("""
+            INSERT INTO day_metrics (user_id, day, data, computed_at) VALUES (\(bind: userID), \(bind: summary.date), \(bind: json), \(bind: now.millisecondsSince1970))
+            ON CONFLICT (user_id, day) DO UPDATE SET data = excluded.data, computed_at = excluded.computed_at
+            """)
+    }
+
+    func day(userID: String, _ day: CalendarDay) async throws -> DailySummary? {
+        guard let row = try await database.first("SELECT data FROM day_metrics WHERE user_id = \(bind: userID) AND day = \(bind: day.description)") else { return nil }
+        return try Self.summary(row, day.description)
+    }
+
+    func days(userID: String, from: CalendarDay, through: CalendarDay) async throws -> [DailySummary] {
+        try await database.all("""
+            SELECT day, data FROM day_metrics WHERE user_id = \(bind: userID) AND day >= \(bind: from.description) AND day <= \(bind: through.description) ORDER BY day
+            """).map { try Self.summary($0, try $0.string("day")) }
+    }
+
+    func marks(userID: String, from: CalendarDay, through: CalendarDay) async throws -> [DayMarkRecord] {
+        try await database.all("""
+            SELECT day, sleep_quality, mark, updated_at FROM day_marks WHERE user_id = \(bind: userID)
+                AND day >= \(bind: from.description) AND day <= \(bind: through.description) ORDER BY day
+            """).compactMap { row in
+            guard let day = CalendarDay(iso: try row.string("day")) else { return nil }
+            return DayMarkRecord(day: day, sleepQuality: try row.optionalInt("sleep_quality"), mark: try row.optionalString("mark"), updatedAt: try row.date("updated_at"))
+        }
+    }
+
+    func putMark(userID: String, _ mark: DayMarkRecord) async throws {
+        try await database.execute("""
+            INSERT INTO day_marks (user_id, day, sleep_quality, mark, updated_at)
+            VALUES (\(bind: userID), \(bind: mark.day.description), \(bind: mark.sleepQuality), \(bind: mark.mark), \(bind: mark.updatedAt.millisecondsSince1970))
+            ON CONFLICT (user_id, day) DO UPDATE SET sleep_quality = excluded.sleep_quality, mark = excluded.mark, updated_at = excluded.updated_at
+            """)
+    }
+
+    func dataRange(userID: String) async throws -> (first: CalendarDay, last: CalendarDay)? {
+        guard let row = try await database.first("""
+            SELECT MIN(day) AS first_day, MAX(day) AS last_day FROM health_blocks WHERE user_id = \(bind: userID)
+            """), let first = try row.optionalString("first_day").flatMap(CalendarDay.init(iso:)),
+            let last = try row.optionalString("last_day").flatMap(CalendarDay.init(iso:)) else { return nil }
+        return (first, last)
+    }
+
+    static let columns: SQLQueryString = """
+        id, user_id, format, file_path, state, bytes_total, bytes_done, samples_read, samples_added, workouts_added, workouts_duplicate,
+        first_day, last_day, error, created_at, updated_at, finished_at
+        """
+
+    func createImport(_ r: HealthImportRecord) async throws {
+        try await database.execute("""
+            INSERT INTO health_imports (\(Self.columns)) VALUES (\(bind: r.id), \(bind: r.userID), \(bind: r.format), \(bind: r.filePath),
+                \(bind: r.state.rawValue), \(bind: r.bytesTotal), \(bind: r.bytesDone), \(bind: r.samplesRead), \(bind: r.samplesAdded),
+                \(bind: r.workoutsAdded), \(bind: r.workoutsDuplicate), \(bind: r.firstDay?.description), \(bind: r.lastDay?.description),
+                \(bind: r.error), \(bind: r.createdAt.millisecondsSince1970), \(bind: r.updatedAt.millisecondsSince1970), \(bind: r.finishedAt?.millisecondsSince1970))
+            """)
+    }
+
+    func updateImport(_ r: HealthImportRecord) async throws {
+        try await database.execute("""
+            UPDATE health_imports SET state = \(bind: r.state.rawValue), bytes_total = \(bind: r.bytesTotal), bytes_done = \(bind: r.bytesDone),
+                samples_read = \(bind: r.samplesRead), samples_added = \(bind: r.samplesAdded), workouts_added = \(bind: r.workoutsAdded),
+                workouts_duplicate = \(bind: r.workoutsDuplicate), first_day = \(bind: r.firstDay?.description), last_day = \(bind: r.lastDay?.description),
+                error = \(bind: r.error), updated_at = \(bind: r.updatedAt.millisecondsSince1970), finished_at = \(bind: r.finishedAt?.millisecondsSince1970)
+            WHERE id = \(bind: r.id)
+            """)
+    }
+
+    func findImport(id: String, userID: String) async throws -> HealthImportRecord? {
+        try await database.first("SELECT \(Self.columns) FROM health_imports WHERE id = \(bind: id) AND user_id = \(bind: userID)").map(Self.importRecord)
+    }
+
+    func findImport(id: String) async throws -> HealthImportRecord? {
+        try await database.first("SELECT \(Self.columns) FROM health_imports WHERE id = \(bind: id)").map(Self.importRecord)
+    }
+
+    func imports(userID: String, limit: Int) async throws -> [HealthImportRecord] {
+        try await database.all("""
+            SELECT \(Self.columns) FROM health_imports WHERE user_id = \(bind: userID) ORDER BY created_at DESC LIMIT \(bind: max(1, min(limit, 100)))
+            """).map(Self.importRecord)
+    }
+
+    static func importRecord(_ row: any ColumnReader) throws -> HealthImportRecord {
+        var r = HealthImportRecord(id: try row.string("id"), userID: try row.string("user_id"), format: try row.string("format"),
+                                   filePath: try row.string("file_path"), bytesTotal: try row.optionalInt64("bytes_total") ?? 0, createdAt: try row.date("created_at"))
+        guard let state = HealthImportRecord.State(rawValue: try row.string("state")) else { throw StoreError.corruptData("import \(r.id): state") }
+        r.state = state
+        r.bytesDone = try row.optionalInt64("bytes_done") ?? 0
+        r.samplesRead = try row.optionalInt64("samples_read") ?? 0
+        r.samplesAdded = try row.optionalInt64("samples_added") ?? 0
+        r.workoutsAdded = try row.int("workouts_added")
+        r.workoutsDuplicate = try row.int("workouts_duplicate")
+        r.firstDay = try row.optionalString("first_day").flatMap(CalendarDay.init(iso:))
+        r.lastDay = try row.optionalString("last_day").flatMap(CalendarDay.init(iso:))
+        r.error = try row.optionalString("error")
+        r.updatedAt = try row.date("updated_at")
+        r.finishedAt = try row.optionalDate("finished_at")
+        return r
+    }
+
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return encoder
+    }()
+
+    static func summary(_ row: any ColumnReader, _ day: String) throws -> DailySummary {
+        do {
+            let decoder = JSONDecoder()
+            decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+            return try decoder.decode(DailySummary.self, from: Data(try row.string("data").utf8))
+        } catch {
+            throw StoreError.corruptData("day \(day): \(error)")
+        }
+    }
+}

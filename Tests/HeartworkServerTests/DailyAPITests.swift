@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+@testable import HeartworkServer
+import HeartworkApp
+import HeartworkCore
+import HeartworkStore
+import HeartworkTestSupport
+import Hummingbird
+import ZIPFoundation
+
+/// Daily health over HTTP (issue 11): an Apple Health export uploaded as XML or ZIP, imported
+/// by the job queue, and the days it makes, with the fixture's known answers
+/// (`HealthExportFixture`).
+@Suite("Daily health API")
+struct DailyAPITests {
+    static var today: CalendarDay { CalendarDay(Date()) }
+    /// Samples of one fixture day: 279 five-minute readings, 540 during the run, resting, HRV, 6 steps, 2 sleep.
+    static let samplesPerDay = 279 + 540 + 1 + 1 + 6 + 2
+    static var days: [String] { (-2...0).map { today.adding(days: $0).description } }
+
+    static func importExport(_ server: ServerHarness, _ token: String, _ body: Data, contentType: String) async throws -> [String: Any] {
+        let accepted = try await server.request(.post, "/api/imports/apple-health", token: token, raw: body, contentType: contentType)
+        #expect(accepted.status == .accepted, "\(accepted.text)")
+        let id = try #require(accepted.json["id"] as? String)
+        #expect(accepted.headers[.location] == "/api/imports/\(id)")
+        #expect(accepted.json["state"] as? String == "queued")
+        await server.services.jobs.runUntilIdle()
+        return try await server.request(.get, "/api/imports/\(id)", token: token).json
+    }
+
+    @Test(arguments: TestDatabase.all)
+    func anExportBecomesDaysWithTheirKnownAnswers(engine: TestDatabase) async throws {
+        try await ServerHarness.run(engine) { server in
+            let (_, token) = try await server.signUp("dailyanna")
+            let xml = Data(HealthExportFixture.xml(days: Self.days).utf8)
+            let done = try await Self.importExport(server, token, xml, contentType: "application/xml")
+            #expect(done["state"] as? String == "done", "\(done)")
+            #expect(done["progress"] as? Double == 1)
+            // 3 days × (279 five-minute readings + 540 run readings + resting + HRV + 6 steps + 2 sleep).
+            #expect(done["samplesAdded"] as? Int == 3 * Self.samplesPerDay)
+            #expect(done["workoutsAdded"] as? Int == 3)
+            #expect(done["firstDay"] as? String == Self.today.adding(days: -3).description, "the first night starts the evening before")
+
+            let day = try await server.request(.get, "/api/days/\(Self.today)", token: token)
+            #expect(day.status == .ok)
+            #expect(day.json["hasData"] as? Bool == true)
+            let sleep = try #require(day.json["sleep"] as? [String: Any])
+            #expect(sleep["inBedHours"] as? Double == 7.5)
+            #expect(sleep["asleepHours"] as? Double == 6.5)
+            #expect(sleep["quality"] as? Int == 9 && sleep["qualitySource"] as? String == "estimated")
+            #expect(sleep["recoveryPercent"] as? Double == 84.4, "7.5 h × 9/10 ÷ 8 = 84.4 %")
+            #expect(day.json["steps"] as? Int == 3000, "the phone's copies of the watch's steps count once")
+            #expect(day.json["restingHeartRate"] as? Double == 52)
+            #expect(day.json["hrvSDNNMilliseconds"] as? Double == 45)
+            #expect(day.json["maximumHeartRate"] as? Double == 190)
+            let heart = try #require(day.json["heartRate"] as? [String: Any])
+            #expect(heart["maximum"] as? Double == 190 && heart["minimum"] as? Double == 55)
+            let rise = try #require(day.json["rise"] as? [String: Any])
+            let workouts = try #require(rise["workouts"] as? [[String: Any]])
+            #expect(workouts.count == 1 && workouts.first?["name"] as? String == "running")
+            #expect((workouts.first?["intensity"] as? Double ?? 0) > 0)
+            #expect((rise["inactiveHours"] as? Double ?? 0) > 10)
+            #expect(((day.json["load"] as? [String: Any])?["trimp"] as? Double ?? 0) > 0)
+
+            // RISE's worked example through the API: 7.5 h in bed rated 8 → 75 %.
+            let rated = try await server.request(.put, "/api/days/\(Self.today)/sleep-quality", token: token, json: ["quality": 8])
+            #expect(rated.status == .ok, "\(rated.text)")
+            let ratedSleep = try #require(rated.json["sleep"] as? [String: Any])
+            #expect(ratedSleep["recoveryPercent"] as? Double == 75 && ratedSleep["qualitySource"] as? String == "entered")
+            #expect(try await server.request(.put, "/api/days/\(Self.today)/sleep-quality", token: token, json: ["quality": 11]).status == .unprocessableContent)
+            let over = try await server.request(.put, "/api/days/\(Self.today.adding(days: -2))/sleep-quality", token: token, json: ["quality": 8])
+            #expect(over.status == .conflict && over.text.contains("is over"))
+
+            // Marks: a sick day.
+            let sick = try await server.request(.put, "/api/days/\(Self.today.adding(days: -1))/mark", token: token, json: ["mark": "sick"])
+            #expect(sick.status == .ok && sick.json["mark"] as? String == "sick")
+            #expect((sick.json["readiness"] as? [String: Any])?["status"] as? String == "sick")
+            #expect(try await server.request(.put, "/api/days/\(Self.today)/mark", token: token, json: ["mark": "tired"]).status == .unprocessableContent)
+
+            // Ranges, and the days without data.
+            let range = try await server.request(.get, "/api/days?from=\(Self.today.adding(days: -4))&to=\(Self.today)", token: token)
+            let list = try #require(range.json["days"] as? [[String: Any]])
+            #expect(list.map { $0["date"] as? String } == (-4...0).map { Self.today.adding(days: $0).description })
+            #expect(list.map { $0["hasData"] as? Bool } == [false, false, true, true, true], "the evening before the first day has only the start of a night")
+            #expect(try await server.request(.get, "/api/days?from=2024-01-01&to=2026-01-01", token: token).status == .unprocessableContent)
+            #expect(try await server.request(.get, "/api/days?from=2026-13-01&to=2026-12-01", token: token).status == .badRequest)
+            #expect(try await server.request(.get, "/api/days/2026-02-30", token: token).status == .badRequest)
+            #expect(try await server.request(.get, "/api/days/yesterday", token: token).status == .badRequest)
+
+            // The same export again adds nothing, and its workouts are recognised.
+            let again = try await Self.importExport(server, token, xml, contentType: "text/xml")
+            #expect(again["state"] as? String == "done" && again["samplesAdded"] as? Int == 0)
+            #expect(again["workoutsAdded"] as? Int == 0 && again["workoutsDuplicate"] as? Int == 3)
+            let sameDay = try await server.request(.get, "/api/days/\(Self.today)", token: token)
+            #expect(sameDay.json["steps"] as? Int == 3000)
+
+            // Somebody else sees none of it.
+            let (_, other) = try await server.signUp("dailystranger")
+            let imports = try await server.request(.get, "/api/imports", token: token).json["imports"] as? [[String: Any]]
+            #expect(imports?.count == 2)
+            let id = try #require(imports?.first?["id"] as? String)
+            #expect(try await server.request(.get, "/api/imports/\(id)", token: other).status == .notFound)
+            #expect(try await server.request(.get, "/api/days/\(Self.today)", token: other).json["hasData"] as? Bool == false)
+            #expect((try await server.request(.get, "/api/imports", token: other).json["imports"] as? [Any])?.isEmpty == true)
+        }
+    }
+
+    @Test func zipArchivesAndFaultsAreReadOrNamed() async throws {
+        try await ServerHarness.run { server in
+            let (_, token) = try await server.signUp("dailyzip")
+            let xml = Data(HealthExportFixture.xml(days: [Self.today.description]).utf8)
+            // The Health app's archive: apple_health_export/export.xml beside export_cda.xml.
+            let archive = try Archive(data: Data(), accessMode: .create)
+            for (path, data) in [("apple_health_export/export_cda.xml", Data("<ClinicalDocument/>".utf8)), ("apple_health_export/export.xml", xml)] {
+                try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .deflate) { position, size in
+                    data.subdata(in: Int(position)..<Int(position) + size)
+                }
+            }
+            let zip = try #require(archive.data)
+            let done = try await Self.importExport(server, token, zip, contentType: "application/zip")
+            #expect(done["state"] as? String == "done", "\(done)")
+            #expect(done["format"] as? String == "zip")
+            #expect(done["samplesAdded"] as? Int == Self.samplesPerDay)
+            #expect(try await server.request(.get, "/api/days/\(Self.today)", token: token).json["steps"] as? Int == 3000)
+
+            // A cut archive, a zip without an export, XML cut in the middle, not an export at all.
+            let (_, fresh) = try await server.signUp("dailyfaults")
+            let cutZip = try await Self.importExport(server, fresh, zip.prefix(zip.count / 2), contentType: "application/zip")
+            #expect(cutZip["state"] as? String == "failed")
+            #expect((cutZip["error"] as? String)?.contains("zip") == true, "\(cutZip)")
+            let other = try Archive(data: Data(), accessMode: .create)
+            let notes = Data("hi".utf8)
+            try other.addEntry(with: "notes.txt", type: .file, uncompressedSize: Int64(notes.count), compressionMethod: .none) { (position: Int64, size: Int) in
+                notes.subdata(in: Int(position)..<Int(position) + size)
+            }
+            let noExport = try await Self.importExport(server, fresh, try #require(other.data), contentType: "application/zip")
+            #expect(noExport["state"] as? String == "failed" && (noExport["error"] as? String)?.contains("no export.xml") == true)
+            let cutXML = try await Self.importExport(server, fresh, xml.prefix(xml.count / 2), contentType: "application/xml")
+            #expect(cutXML["state"] as? String == "failed")
+            #expect((cutXML["error"] as? String)?.contains("line") == true, "\(cutXML)")
+            #expect((cutXML["samplesAdded"] as? Int ?? 0) > 100, "what came before the fault is kept")
+            let notExport = try await Self.importExport(server, fresh, Data("<gpx version=\"1.1\"></gpx>".utf8), contentType: "application/xml")
+            #expect(notExport["state"] as? String == "failed" && (notExport["error"] as? String)?.contains("not an Apple Health export") == true)
+
+            // Refused at the door.
+            #expect(try await server.request(.post, "/api/imports/apple-health", token: fresh, raw: xml, contentType: "application/json").status == .unsupportedMediaType)
+            #expect(try await server.request(.post, "/api/imports/apple-health", token: fresh, raw: Data(), contentType: "application/xml").status == .unprocessableContent)
+            #expect(try await server.request(.post, "/api/imports/apple-health", raw: xml, contentType: "application/xml").status == .unauthorized)
+            // The spooled uploads are gone once imported.
+            let left = (try? FileManager.default.contentsOfDirectory(atPath: server.services.daily.importDirectory)) ?? []
+            let ours = try await server.store.daily.imports(userID: try #require(try await server.store.users.find(username: "dailyfaults")).id, limit: 20)
+            #expect(ours.allSatisfy { !left.contains(URL(fileURLWithPath: $0.filePath).lastPathComponent) })
+        }
+    }
+}

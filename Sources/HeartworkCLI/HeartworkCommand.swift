@@ -31,6 +31,7 @@ public struct HeartworkCommand: AsyncParsableCommand {
             InspectCommand.self,
             ConvertCommand.self,
             ImportCommand.self,
+            DayCommand.self,
             SimulateCommand.self,
             ServeCommand.self,
         ]

@@ -5,11 +5,29 @@ import NIOCore
 import HeartworkCore
 import HeartworkFormats
 
-/// `heartwork import`: a folder of activity files to a server, through `POST /api/workouts`.
+/// `heartwork import`: activity files (`heartwork import FILE…`, the default) or an Apple
+/// Health export (`heartwork import apple-health FILE`) to a server.
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Upload activity files (FIT, TCX, GPX, JSON) and RR exports to a Heartwork server.",
+        abstract: "Upload activity files, or an Apple Health export, to a Heartwork server.",
+        discussion: """
+            `heartwork import FILE…` uploads activity files (see `heartwork import files --help`);             `heartwork import apple-health export.zip` uploads the Health app's export.
+
+            Examples:
+              heartwork import ~/GarminExport --server http://127.0.0.1:8080 --token "$TOKEN"
+              heartwork import apple-health ~/Downloads/export.zip --server http://127.0.0.1:8080 --token "$TOKEN"
+            """,
+        subcommands: [ImportFilesCommand.self, AppleHealthImportCommand.self],
+        defaultSubcommand: ImportFilesCommand.self
+    )
+}
+
+/// `heartwork import [files] FILE…`: a folder of activity files to a server, through `POST /api/workouts`.
+struct ImportFilesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "files",
+        abstract: "Upload activity files (FIT, TCX, GPX, JSON) and RR exports to a Heartwork server (the default of `heartwork import`).",
         discussion: """
             Each FILE may be a folder: every .fit, .tcx, .gpx and .json file in it and its \
             subfolders is sent (hidden files skipped). FIT, TCX and GPX files go as they are, \
@@ -244,6 +262,15 @@ struct ImportCommand: AsyncParsableCommand {
 
 /// A one-line progress bar on standard error, drawn only on a terminal.
 final class ProgressBar: @unchecked Sendable {
+    /// A bar for any amount: `fraction` of 0…1 and a text after it.
+    static func draw(fraction: Double, _ text: String, enabled: Bool) {
+        guard enabled else { return }
+        let width = 30
+        let filled = max(0, min(width, Int((fraction.isFinite ? fraction : 0) * Double(width))))
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+        FileHandle.standardError.write(Data("\r\(bar) \(text)\u{1B}[K".utf8))
+    }
+
     let total: Int
     let enabled = isatty(STDERR_FILENO) != 0
     private var lastDraw = Date.distantPast

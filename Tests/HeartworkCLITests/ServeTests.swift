@@ -10,17 +10,29 @@ import Synchronization
 /// losing anything it acknowledged.
 @Suite("heartwork serve", .serialized)
 struct ServeTests {
+    enum CalendarDayText {
+        static func day(offset: Int) -> String {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "UTC")
+            formatter.dateFormat = "yyyy-MM-dd"
+            return formatter.string(from: Date().addingTimeInterval(Double(offset) * 86_400))
+        }
+    }
+
     final class Server: @unchecked Sendable {
         let process = Process()
         let errors = Pipe()
         private(set) var port = 0
 
-        init(dataDirectory: String, executable: URL? = nil, workingDirectory: URL? = nil, options: [String] = [], port fixed: Int = 0) throws {
+        init(dataDirectory: String, executable: URL? = nil, workingDirectory: URL? = nil, options: [String] = [], port fixed: Int = 0,
+             environment extra: [String: String] = [:]) throws {
             process.executableURL = try executable ?? ExecutableTests.executable()
             process.arguments = ["serve", "--port", String(fixed), "--data-dir", dataDirectory] + options
             if let workingDirectory { process.currentDirectoryURL = workingDirectory }
             var environment = ProcessInfo.processInfo.environment
             environment["HEARTWORK_BCRYPT_COST"] = "4"
+            environment.merge(extra) { _, new in new }
             process.environment = environment
             process.standardError = errors
             process.standardOutput = FileHandle.nullDevice
@@ -40,25 +52,32 @@ struct ServeTests {
             guard port != 0 else { throw HarnessFailure("the server did not start: \(text)") }
         }
 
+        /// SIGKILL: no shutdown at all, as when the machine loses power.
+        func kill() {
+            _ = Glibc.kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+
         func stop() -> Int32 {
             process.terminate()  // SIGTERM
             process.waitUntilExit()
             return process.terminationStatus
         }
 
-        func call(_ method: String, _ path: String, token: String? = nil, body: Data? = nil) async throws -> (status: Int, data: Data) {
-            let (status, data, _) = try await exchange(method, path, token: token, body: body)
+        func call(_ method: String, _ path: String, token: String? = nil, body: Data? = nil, contentType: String = "application/json") async throws -> (status: Int, data: Data) {
+            let (status, data, _) = try await exchange(method, path, token: token, body: body, contentType: contentType)
             return (status, data)
         }
 
-        func exchange(_ method: String, _ path: String, token: String? = nil, body: Data? = nil) async throws -> (status: Int, data: Data, contentType: String) {
+        func exchange(_ method: String, _ path: String, token: String? = nil, body: Data? = nil,
+                      contentType: String = "application/json") async throws -> (status: Int, data: Data, contentType: String) {
             var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
             request.httpMethod = method
             request.timeoutInterval = 60
             if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
             if let body {
                 request.httpBody = body
-                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+                request.setValue(contentType, forHTTPHeaderField: "Content-Type")
             }
             let (data, response) = try await URLSession.shared.data(for: request)
             let http = response as? HTTPURLResponse
@@ -118,6 +137,123 @@ struct ServeTests {
             #expect(starts.contains("2026-11-02T07:00:00Z"), "an acknowledged upload was lost")
         }
         #expect(restarted.stop() == 0)
+    }
+
+    /// `heartwork import apple-health` uploads and follows an import; `heartwork day` prints a
+    /// day from the server (issue 11).
+    @Test func appleHealthImportAndDayFromTheCommandLine() async throws {
+        let directory = try TemporaryDirectory()
+        let server = try Server(dataDirectory: directory.url.path, environment: ["HEARTWORK_JOB_LEASE_SECONDS": "5"])
+        let registration = Data(#"{"username":"stopper","fullName":"Stop Per","email":"s@example.org","password":"12345678"}"#.utf8)
+        #expect(try await server.call("POST", "/api/auth/register", body: registration).status == 201)
+        let token = try await server.signIn()
+        let today = CalendarDayText.day(offset: 0)
+        let file = directory.url.appendingPathComponent("export.xml")
+        try Data(HealthExportFixture.xml(days: [CalendarDayText.day(offset: -1), today]).utf8).write(to: file)
+        let address = "http://127.0.0.1:\(server.port)"
+        let cli = ExecutableTests()
+        let imported = try cli.run(["import", "apple-health", file.path, "--server", address, "--token", token])
+        #expect(imported.status == 0, "\(imported.standardError)")
+        #expect(imported.standardOutput.contains("State     done"), "\(imported.standardOutput)")
+        #expect(imported.standardOutput.contains("Samples   1658 read, 1658 new") && imported.standardOutput.contains("Workouts  2 new, 0 already stored"),
+                "\(imported.standardOutput)")
+        let again = try cli.run(["import", "apple-health", file.path, "--server", address, "--token", token, "--format", "json"])
+        let summary = (try JSONSerialization.jsonObject(with: Data(again.standardOutput.utf8)) as? [String: Any]) ?? [:]
+        #expect(summary["samplesAdded"] as? Int == 0 && summary["workoutsDuplicate"] as? Int == 2, "\(again.standardOutput)")
+        // The recomputation runs after the import; wait for the day.
+        var day = ExecutableTests.Run(status: 1, standardOutput: "", standardError: "")
+        for _ in 0..<100 {
+            day = try cli.run(["day", "--date", today, "--server", address, "--token", token])
+            if day.standardOutput.contains("Recovery") { break }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        #expect(day.status == 0, "\(day.standardError)")
+        #expect(day.standardOutput.contains("Recovery    84.4 % (in bed 7.5 h, asleep 6.5 h, quality 9/10 estimated)"), "\(day.standardOutput)")
+        #expect(day.standardOutput.contains("Steps       3000"), "\(day.standardOutput)")
+        let empty = try cli.run(["day", "--date", "2020-01-01", "--server", address, "--token", token])
+        #expect(empty.status == 0 && empty.standardOutput.contains("none recorded"))
+        let refused = try cli.run(["day", "--date", today, "--server", address, "--token", "nope"])
+        #expect(refused.status != 0 && refused.standardError.contains("token was not accepted"))
+        let notExport = directory.url.appendingPathComponent("notes.txt")
+        try Data("hello".utf8).write(to: notExport)
+        let wrongFile = try cli.run(["import", "apple-health", notExport.path, "--server", address, "--token", token])
+        #expect(wrongFile.status != 0 && wrongFile.standardError.contains("not export.zip or export.xml"))
+        #expect(server.stop() == 0)
+    }
+
+    /// The job queue under kill -9 (issue 11): an Apple Health import is killed mid-way; the
+    /// restarted server takes the job over once its lease runs out, and the days come out
+    /// exactly as a clean import of the same export makes them (no job lost, none run twice
+    /// to a different result).
+    @Test func anImportKilledMidwayFinishesAfterARestartAsIfNothingHappened() async throws {
+        let days = (0..<40).map { CalendarDayText.day(offset: -$0) }.reversed().map { $0 }
+        let export = Data(HealthExportFixture.xml(days: Array(days), heartRateEverySeconds: 60).utf8)
+        let registration = Data(#"{"username":"stopper","fullName":"Stop Per","email":"s@example.org","password":"12345678"}"#.utf8)
+        let environment = ["HEARTWORK_JOB_LEASE_SECONDS": "2"]
+        func waitFor(_ server: Server, _ token: String, _ id: String, until done: ([String: Any]) -> Bool) async throws -> [String: Any] {
+            let deadline = Date().addingTimeInterval(300)
+            while Date() < deadline {
+                let reply = try await server.call("GET", "/api/imports/\(id)", token: token)
+                let json = (try JSONSerialization.jsonObject(with: reply.data) as? [String: Any]) ?? [:]
+                if done(json) { return json }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            throw HarnessFailure("the import did not get there in time")
+        }
+        func importAndRead(killing: Bool) async throws -> (days: Data, state: [String: Any], killedAt: Int) {
+            let directory = try TemporaryDirectory()
+            var server = try Server(dataDirectory: directory.url.path, environment: environment)
+            #expect(try await server.call("POST", "/api/auth/register", body: registration).status == 201)
+            let token = try await server.signIn()
+            let accepted = try await server.call("POST", "/api/imports/apple-health", token: token, body: export, contentType: "application/xml")
+            #expect(accepted.status == 202)
+            let id = (try JSONSerialization.jsonObject(with: accepted.data) as? [String: Any])?["id"] as? String ?? ""
+            var killedAt = 0
+            if killing {
+                // Killed once the first batches are stored, well before the end.
+                let running = try await waitFor(server, token, id) { ($0["samplesRead"] as? Int ?? 0) > 0 || $0["state"] as? String == "done" }
+                server.kill()
+                killedAt = running["samplesRead"] as? Int ?? 0
+                server = try Server(dataDirectory: directory.url.path, environment: environment)
+            }
+            let token2 = try await server.signIn()
+            let state = try await waitFor(server, token2, id) { ["done", "failed"].contains($0["state"] as? String ?? "") }
+            // The recomputation queued by the import runs next; the last day is there when it has.
+            var range = Data()
+            let deadline = Date().addingTimeInterval(300)
+            repeat {
+                try await Task.sleep(for: .milliseconds(200))
+                range = try await server.call("GET", "/api/days?from=\(days.first ?? "")&to=\(days.last ?? "")", token: token2).data
+            } while !Self.allDaysComputed(range, count: days.count) && Date() < deadline
+            #expect(server.stop() == 0)
+            return (range, state, killedAt)
+        }
+        let clean = try await importAndRead(killing: false)
+        let killed = try await importAndRead(killing: true)
+        #expect(clean.state["state"] as? String == "done" && killed.state["state"] as? String == "done", "\(killed.state)")
+        #expect(killed.killedAt > 0 && killed.killedAt < days.count * 1950, "killed mid-way (at \(killed.killedAt) samples)")
+        #expect(killed.state["samplesRead"] as? Int == clean.state["samplesRead"] as? Int)
+        #expect(killed.state["workoutsAdded"] as? Int == 40 || (killed.state["workoutsAdded"] as? Int ?? 0) + (killed.state["workoutsDuplicate"] as? Int ?? 0) == 40)
+        #expect(Self.withoutWorkoutIDs(clean.days) == Self.withoutWorkoutIDs(killed.days), "the days after a kill -9 and a restart differ from a clean import's")
+    }
+
+    /// The days' JSON with the workouts' ids left out (each server gives its own).
+    static func withoutWorkoutIDs(_ data: Data) -> String {
+        var object = ((try? JSONSerialization.jsonObject(with: data)) as? [String: Any]) ?? [:]
+        object["days"] = (object["days"] as? [[String: Any]] ?? []).map { day -> [String: Any] in
+            var day = day
+            if var rise = day["rise"] as? [String: Any] {
+                rise["workouts"] = (rise["workouts"] as? [[String: Any]] ?? []).map { $0.filter { $0.key != "id" } }
+                day["rise"] = rise
+            }
+            return day
+        }
+        return String(decoding: (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data(), as: UTF8.self)
+    }
+
+    static func allDaysComputed(_ data: Data, count: Int) -> Bool {
+        let days = ((try? JSONSerialization.jsonObject(with: data)) as? [String: Any])?["days"] as? [[String: Any]] ?? []
+        return days.count == count && days.allSatisfy { $0["hasData"] as? Bool == true }
     }
 
     /// `heartwork simulate gateway` speaks the protocol to a real server: its straps appear as

@@ -906,6 +906,19 @@ api("/api/days/{date}/mark", "put", "markDay", "Mark a day sick or traveling (nu
     {200: ("OK", ref("Day"))}, errors=(400, 401, 422), body=obj({"mark": {"type": ["string", "null"], "enum": ["sick", "traveling", None]}}, ["mark"]),
     params=DAY_PARAM)
 
+TAG = "web"
+page("/today", "get", "todayPage", "Today (or ?date=): recovery, strain so far, readiness with its reasons, the night's rating, marks", [200, 401, 422],
+     params=[query_param("date", "A day, yyyy-mm-dd (default: today)")])
+page("/today/sleep-quality", "post", "rateSleepForm", "Rate the night before a day 1–10", [303, 401, 403, 409, 422],
+     form={**CSRF, "quality": {"type": "string"}, "date": {"type": "string"}})
+page("/today/mark", "post", "markDayForm", "Mark a day sick, traveling or normal", [303, 401, 403, 422],
+     form={**CSRF, "mark": {"type": "string"}, "date": {"type": "string"}})
+page("/health/week", "get", "healthWeekPage", "The week's recovery, strain and intensity with weekly averages, and training load", [200, 401, 422],
+     params=[query_param("end", "The week's last day, yyyy-mm-dd (default: today)")])
+page("/health/history", "get", "heartRateHistoryPage", "Heart rate over the last day, 7 days or 30 days, and steps a day", [200, 401],
+     params=[query_param("range", "day, week or month")])
+page("/health/import", "get", "healthImportPage", "Import an Apple Health export (upload with progress) and the past imports", [200, 401])
+
 NUMBER = {"type": "number"}
 schemas["HealthImport"] = obj({
     "id": {"type": "string"}, "state": {"type": "string", "enum": ["queued", "running", "done", "failed"]},

@@ -45,6 +45,7 @@ public enum DemoData {
             _ = try await store.friends.createRequest(from: last.id, to: me.id, at: now.addingTimeInterval(-3600))
         }
         try await DemoStrength.seed(services, user: me, now: now, random: &random)
+        try await DemoHealth.seed(services, user: me, now: now, random: &random)
         return Login(username: demo.username, password: String(password))
     }
 

@@ -103,6 +103,8 @@ public struct DailyInput: Sendable {
 ///   intervals when the watch records stages only; time asleep the union of the asleep stages.
 /// - The resting heart rate is the watch's resting value for the day (the mean when several),
 ///   else the profile's; RISE's inactive band starts there (60 when neither is known).
+/// - The day's average heart rate is over time (each reading for the time to the next, at
+///   most 10 minutes), not over readings.
 /// - The 6-month maximum is the highest heart-rate sample of the day and the 182 days before
 ///   it, never below the profile's maximum when the profile has one.
 /// - TRIMP counts the heart-rate samples inside the day's workouts (each for the time to the
@@ -121,9 +123,18 @@ public enum DailyCalculator {
         let dayStart = input.day.start(utcOffsetSeconds: input.utcOffsetSeconds)
         let beats = input.heartRate.filter { $0.value.isFinite && $0.value > 0 }
         let heartRate: DailySummary.HeartRate? = beats.isEmpty ? nil : {
-            let values = beats.map(\.value)
-            return .init(minimum: values.min() ?? 0, maximum: values.max() ?? 0,
-                         average: round1(values.reduce(0, +) / Double(values.count)), samples: values.count)
+            // The average over time: a reading stands for the time to the next (at most RISE's
+            // 10 minutes), so a workout's readings every few seconds do not outweigh the rest.
+            let sorted = beats.sorted { $0.start < $1.start }
+            var weighted = 0.0, seconds = 0.0
+            for (index, sample) in sorted.enumerated() {
+                let next = index + 1 < sorted.count ? sorted[index + 1].start : sample.start.addingTimeInterval(RISE.maximumSampleSeconds)
+                let span = min(RISE.maximumSampleSeconds, max(1, next.timeIntervalSince(sample.start)))
+                weighted += sample.value * span
+                seconds += span
+            }
+            let values = sorted.map(\.value)
+            return .init(minimum: values.min() ?? 0, maximum: values.max() ?? 0, average: round1(weighted / seconds), samples: values.count)
         }()
         let restingValues = input.restingHeartRate.map(\.value).filter { $0.isFinite && $0 > 0 }
         let resting = restingValues.isEmpty ? nil : round1(restingValues.reduce(0, +) / Double(restingValues.count))

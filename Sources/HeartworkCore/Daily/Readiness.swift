@@ -132,7 +132,13 @@ public enum Readiness {
     }
 
     static func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }
-    static func format(_ value: Double) -> String { String(format: "%.2f", value).replacingOccurrences(of: ".00", with: "") }
+    /// Two decimals at most, without trailing zeros (53.8, not 53.80).
+    static func format(_ value: Double) -> String {
+        var text = String(format: "%.2f", value)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
 }
 
 /// Training load from Banister TRIMP per day (issue 11): acute (7-day) and chronic (42-day)

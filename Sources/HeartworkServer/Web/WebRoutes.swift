@@ -21,5 +21,6 @@ struct WebRoutes {
         WebTeamPages(services: services, pages: pages).register(on: signedIn)
         WebMatchPages(services: services, pages: pages).register(on: signedIn)
         WebStrengthPages(services: services, pages: pages).register(on: signedIn)
+        WebHealthPages(services: services, pages: pages).register(on: signedIn)
     }
 }

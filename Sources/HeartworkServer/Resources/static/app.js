@@ -74,6 +74,9 @@ document.addEventListener("DOMContentLoaded", () => {
 
   for (const figure of document.querySelectorAll("figure[data-readout]")) attachReadout(figure);
 
+  const healthForm = document.querySelector("[data-health-import]");
+  if (healthForm) startHealthImport(healthForm);
+
   const uploadForm = document.querySelector("[data-upload-workout]");
   if (uploadForm) {
     const input = document.getElementById("workout-file");
@@ -695,5 +698,56 @@ function startImportForm(form) {
     const reader = new FileReader();
     reader.onload = () => { text.value = reader.result; };
     reader.readAsText(chosen);
+  });
+}
+
+// The Apple Health import: the file goes as the raw body (with upload progress), then the
+// import's own progress is followed until it is done.
+function startHealthImport(form) {
+  const input = form.querySelector("input[type=file]");
+  const progress = document.getElementById("health-progress");
+  const status = document.getElementById("health-status");
+  const show = (text, fraction) => {
+    status.textContent = text;
+    progress.hidden = false;
+    progress.value = fraction;
+  };
+  const follow = async (id) => {
+    for (;;) {
+      const response = await fetch(`/api/imports/${encodeURIComponent(id)}`, { credentials: "same-origin" });
+      if (!response.ok) { show(`The import's progress cannot be read: ${await problemText(response)}`, 0); return; }
+      const state = await response.json();
+      if (state.state === "done") {
+        show(`Done: ${state.samplesAdded} new samples and ${state.workoutsAdded} new workouts.`, 1);
+        const link = document.createElement("a");
+        link.href = "/today";
+        link.textContent = "See today";
+        status.append(" ", link);
+        return;
+      }
+      if (state.state === "failed") { show(`The import stopped: ${state.error}. What came before it is kept.`, state.progress); return; }
+      show(`Importing… ${Math.round(state.progress * 100)} % (${state.samplesRead} samples read)`, state.progress);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  };
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const file = input.files && input.files[0];
+    if (!file) { status.textContent = "Choose your export.zip or export.xml first."; return; }
+    const type = /\.xml$/i.test(file.name) ? "application/xml" : "application/zip";
+    const request = new XMLHttpRequest();
+    request.open("POST", "/api/imports/apple-health");
+    request.setRequestHeader("Content-Type", type);
+    request.setRequestHeader("X-CSRF-Token", csrfToken());
+    request.upload.onprogress = (e) => { if (e.lengthComputable) show(`Uploading… ${Math.round(100 * e.loaded / e.total)} %`, e.loaded / e.total); };
+    request.onerror = () => show("The upload failed: the server cannot be reached.", 0);
+    request.onload = () => {
+      let body = {};
+      try { body = JSON.parse(request.responseText); } catch { body = {}; }
+      if (request.status === 202) { show("Uploaded; importing…", 0); follow(body.id); }
+      else show(`The upload was refused: ${body.detail || request.status}`, 0);
+    };
+    show("Uploading…", 0);
+    request.send(file);
   });
 }

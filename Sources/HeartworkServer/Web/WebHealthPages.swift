@@ -1,0 +1,244 @@
+import Foundation
+import HeartworkApp
+import HeartworkCharts
+import HeartworkCore
+import HeartworkStore
+import Hummingbird
+
+/// Daily health in the web app (issue 11; README "Daily health"): Today (recovery, strain so
+/// far, readiness with its reasons, the night's rating, marks), the week (RISE's evaluation
+/// with weekly averages, and training load), heart-rate history over a day, 7 days and 30
+/// days with steps, and the Apple Health import (the upload runs in the page's script with a
+/// progress bar; the API does the work).
+struct WebHealthPages {
+    let services: HeartworkServices
+    let pages: PageRenderer
+
+    var daily: DailyHealthService { services.daily }
+
+    struct RatingForm: Decodable { let quality: String?, date: String? }
+    struct MarkForm: Decodable { let mark: String?, date: String? }
+
+    func register(on router: RouterGroup<AuthenticatedContext>) {
+        router.get("today") { request, context -> Response in
+            let user = context.user
+            let today = daily.today(for: user)
+            let day = try Self.day(request.uri.queryParameters.get("date").map { String($0) }) ?? today
+            let summary = try await daily.day(day, for: user)
+            var values = Self.dayValues(summary, day: day, today: today)
+            values["canRate"] = summary.hasData && daily.canRateSleep(day, summary: summary) && summary.sleep != nil
+            values["ratings"] = (1...10).map { ["value": $0, "selected": $0 == (summary.sleep?.quality ?? 8)] }
+            values["imports"] = try await daily.imports(for: user).prefix(1).map(Self.importValues)
+            values["neverImported"] = ((values["imports"] as? [Any])?.isEmpty ?? true) && !summary.hasData
+            return pages.page("today", title: day == today ? "Today" : Formatting.day(day), values: values, request: request, identity: context.identity)
+        }
+        router.post("today/sleep-quality") { request, context -> Response in
+            let form = try await WebForm.decode(RatingForm.self, from: request)
+            let day = try Self.day(form.date) ?? daily.today(for: context.user)
+            guard let quality = form.quality.flatMap({ Int($0) }) else { throw AppError.invalid("choose a quality from 1 to 10", field: "quality") }
+            _ = try await daily.setSleepQuality(quality, day: day, for: context.user)
+            return pages.redirect(to: "/today?date=\(day)")
+        }
+        router.post("today/mark") { request, context -> Response in
+            let form = try await WebForm.decode(MarkForm.self, from: request)
+            let day = try Self.day(form.date) ?? daily.today(for: context.user)
+            let mark: Readiness.Status? = switch form.mark {
+            case "sick": .sick
+            case "traveling": .traveling
+            case "none", nil, "": nil
+            default: throw AppError.invalid("a day is marked sick or traveling", field: "mark")
+            }
+            _ = try await daily.setMark(mark, day: day, for: context.user)
+            return pages.redirect(to: "/today?date=\(day)")
+        }
+        router.get("health/week") { request, context -> Response in
+            let user = context.user
+            let today = daily.today(for: user)
+            let end = try Self.day(request.uri.queryParameters.get("end").map { String($0) }) ?? today
+            let start = end.adding(days: -6)
+            let days = try await daily.days(from: start, through: end, for: user)
+            let labels = days.map { day -> String in
+                guard let date = CalendarDay(iso: day.date) else { return day.date }
+                return Self.weekday(date)
+            }
+            let recovery = days.map { $0.sleep?.recoveryPercent }
+            let strain = days.map { $0.rise?.maximumStrain }
+            // Days without a workout have no workout intensity (not 0: they are left out of the average).
+            let intensity = days.map { day in day.rise?.workouts.map(\.intensity).max() }
+            let values: [String: Any] = [
+                "from": Formatting.day(start), "to": Formatting.day(end),
+                "previous": "/health/week?end=\(end.adding(days: -7))", "next": end < today ? "/health/week?end=\(end.adding(days: 7))" : "",
+                "hasNext": end < today,
+                "recoveryChart": HealthCharts.dayBars(title: "Recovery (%)", id: "recovery", labels: labels, values: recovery, maximum: 100, unit: "",
+                                                      color: "#009e73", average: RISE.weeklyAverage(recovery)),
+                "strainChart": HealthCharts.dayBars(title: "Strain (0–10, the day's highest)", id: "strain", labels: labels, values: strain, maximum: 10, unit: "",
+                                                    color: "#d55e00", average: RISE.weeklyAverage(strain)),
+                "intensityChart": HealthCharts.dayBars(title: "Hardest workout's intensity (0–10)", id: "intensity", labels: labels, values: intensity, maximum: 10, unit: "",
+                                                       color: "#0b6bcb", average: RISE.weeklyAverage(intensity)),
+                "averages": [
+                    ["name": "Recovery", "value": RISE.weeklyAverage(recovery).map { "\(Formatting.number($0)) %" } ?? "–"],
+                    ["name": "Strain", "value": RISE.weeklyAverage(strain).map { Formatting.number($0, decimals: 1) } ?? "–"],
+                    ["name": "Workout intensity", "value": RISE.weeklyAverage(intensity).map { Formatting.number($0, decimals: 1) } ?? "–"],
+                ],
+                "days": days.map { day -> [String: Any] in
+                    [
+                        "date": CalendarDay(iso: day.date).map(Formatting.day) ?? day.date, "href": "/today?date=\(day.date)", "hasData": day.hasData,
+                        "recovery": day.sleep?.recoveryPercent.map { "\(Formatting.number($0)) %" } ?? "–",
+                        "strain": day.rise.map { Formatting.number($0.maximumStrain, decimals: 1) } ?? "–",
+                        "workouts": day.rise?.workouts.count ?? 0,
+                        "readiness": Self.statusLabel(day.readiness.status), "readinessClass": "status-\(day.readiness.status.rawValue)",
+                        "acute": Formatting.number(day.load.acute), "chronic": Formatting.number(day.load.chronic),
+                        "ratio": day.load.ratio.map { Formatting.number($0, decimals: 2) } ?? "–",
+                    ]
+                },
+                "load": days.last.map { day -> [String: Any] in
+                    ["acute": Formatting.number(day.load.acute), "chronic": Formatting.number(day.load.chronic), "balance": Formatting.number(day.load.balance),
+                     "ratio": day.load.ratio.map { Formatting.number($0, decimals: 2) } ?? "–", "advice": Self.loadAdvice(day.load.ratio)]
+                } as Any,
+            ]
+            return pages.page("health-week", title: "Your week's health", values: values, request: request, identity: context.identity)
+        }
+        router.get("health/history") { request, context -> Response in
+            let user = context.user
+            let today = daily.today(for: user)
+            let range = request.uri.queryParameters.get("range").map { String($0) } ?? "day"
+            let count = range == "month" ? 30 : range == "week" ? 7 : 1
+            let history = try await daily.heartRateHistory(for: user, through: today, days: count)
+            let zone = TimeZones.zone(user.timeZone)
+            let title = count == 1 ? "Heart rate today" : "Heart rate, the last \(count) days"
+            let chart = HealthCharts.heartRate(history, title: title, id: "history", zone: zone)
+            let days = try await daily.days(from: today.adding(days: -29), through: today, for: user)
+            let steps = days.suffix(count == 1 ? 7 : count)
+            let stepValues = steps.map { $0.steps.map(Double.init) }
+            let values: [String: Any] = [
+                "ranges": [("day", "Last day"), ("week", "7 days"), ("month", "30 days")].map { key, label in
+                    ["href": "/health/history?range=\(key)", "label": label, "current": key == range || (key == "day" && count == 1)]
+                },
+                "title": title, "hasData": !history.bins.isEmpty,
+                "chart": chart.svg, "readout": chart.readout,
+                "minimum": history.minimum.map { Formatting.number($0) } ?? "–", "maximum": history.maximum.map { Formatting.number($0) } ?? "–",
+                "average": history.average.map { Formatting.number($0) } ?? "–",
+                "stepsChart": HealthCharts.dayBars(title: "Steps a day", id: "steps", labels: steps.map { CalendarDay(iso: $0.date).map { count > 7 ? String($0.day) : Self.weekday($0) } ?? "" },
+                                                   values: stepValues, maximum: 10_000, unit: "", color: "#56b4e9",
+                                                   average: RISE.weeklyAverage(stepValues), averageLabel: "average"),
+            ]
+            return pages.page("health-history", title: "Heart-rate history", values: values, request: request, identity: context.identity)
+        }
+        router.get("health/import") { request, context -> Response in
+            let imports = try await daily.imports(for: context.user)
+            return pages.page("health-import", title: "Import from Apple Health", values: [
+                "imports": imports.map(Self.importValues), "hasImports": !imports.isEmpty,
+            ], request: request, identity: context.identity)
+        }
+    }
+
+    // MARK: values
+
+    static func day(_ text: String?) throws -> CalendarDay? {
+        guard let text, !text.isEmpty else { return nil }
+        guard text.utf8.count == 10, let day = CalendarDay(iso: text) else { throw AppError.invalid("a day is written 2026-11-24", field: "date") }
+        return day
+    }
+
+    static func weekday(_ day: CalendarDay) -> String {
+        ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"][((day.daysSinceEpoch % 7) + 7) % 7]
+    }
+
+    static func statusLabel(_ status: Readiness.Status) -> String {
+        switch status {
+        case .ready: "Ready"
+        case .normal: "Normal"
+        case .strained: "Strained"
+        case .unknown: "Not known yet"
+        case .sick: "Sick"
+        case .traveling: "Traveling"
+        }
+    }
+
+    /// At most two decimals, no trailing zeros.
+    static func trimmed(_ value: Double) -> String {
+        var text = String(format: "%.2f", value)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+
+    static func loadAdvice(_ ratio: Double?) -> String {
+        guard let ratio else { return "No training load yet: it builds from your workouts' heart rate." }
+        if ratio > 1.5 { return "This week's load is well above what you are used to (ratio above 1.5): a higher risk of overdoing it." }
+        if ratio < 0.8 { return "This week's load is below what you are used to (ratio under 0.8): you are fresh, or losing fitness." }
+        return "This week's load is in line with what you are used to (ratio 0.8–1.5)."
+    }
+
+    static func importValues(_ record: HealthImportRecord) -> [String: Any] {
+        [
+            "state": record.state.rawValue, "done": record.state == .done, "failed": record.state == .failed,
+            "created": Formatting.dateTime(record.createdAt),
+            "samples": record.samplesAdded, "workouts": record.workoutsAdded, "error": record.error ?? "",
+            "days": record.firstDay.flatMap { first in record.lastDay.map { "\(Formatting.day(first)) – \(Formatting.day($0))" } } ?? "",
+        ]
+    }
+
+    static func dayValues(_ summary: DailySummary, day: CalendarDay, today: CalendarDay) -> [String: Any] {
+        var values: [String: Any] = [
+            "date": day.description, "dateLabel": Formatting.day(day), "isToday": day == today,
+            "previous": "/today?date=\(day.adding(days: -1))", "next": day < today ? "/today?date=\(day.adding(days: 1))" : "", "hasNext": day < today,
+            "hasData": summary.hasData,
+            "readiness": Self.statusLabel(summary.readiness.status), "readinessClass": "status-\(summary.readiness.status.rawValue)",
+            "readinessReason": summary.readiness.reason,
+            "inputs": summary.readiness.inputs.map { input -> [String: Any] in
+                [
+                    "name": input.name, "value": input.value.map(Self.trimmed) ?? "–",
+                    "band": input.band.map { "\(Self.trimmed($0.low))–\(Self.trimmed($0.high))" } ?? "not yet known",
+                    "status": Self.statusLabel(input.status), "statusClass": "status-\(input.status.rawValue)", "reason": input.reason,
+                ]
+            },
+            "marks": [("none", "A normal day"), ("sick", "Sick"), ("traveling", "Traveling")].map { key, label in
+                ["value": key, "label": label, "selected": (summary.mark ?? "none") == key]
+            },
+            "steps": summary.steps.map { Formatting.number(Double($0)) } ?? "–",
+            "resting": summary.restingHeartRate.map { "\(Formatting.number($0)) bpm" } ?? "–",
+            "hrv": summary.hrvSDNNMilliseconds.map { "\(Formatting.number($0)) ms" } ?? "–",
+            "maximumHeartRate": summary.maximumHeartRate.map { Formatting.number($0) } ?? "–",
+        ]
+        if let mark = summary.mark {
+            values["marked"] = mark == "sick" ? "You marked this day sick." : "You marked this day traveling."
+        }
+        if let sleep = summary.sleep {
+            values["sleep"] = [
+                "recovery": sleep.recoveryPercent.map { Formatting.number($0) } ?? "–",
+                "recoveryBar": Self.meter(sleep.recoveryPercent ?? 0, of: 100, label: "Recovery", color: "#009e73"),
+                "inBed": Formatting.number(sleep.inBedHours, decimals: 1), "asleep": sleep.asleepHours.map { Formatting.number($0, decimals: 1) } ?? "",
+                "hasAsleep": sleep.asleepHours != nil, "quality": sleep.quality, "estimated": sleep.qualitySource == "estimated",
+            ] as [String: Any]
+        }
+        if let rise = summary.rise {
+            values["rise"] = [
+                "strain": Formatting.number(rise.strain, decimals: 1), "maximumStrain": Formatting.number(rise.maximumStrain, decimals: 1),
+                "strainBar": Self.meter(rise.maximumStrain, of: 10, label: "Strain", color: "#d55e00"),
+                "elevatedIntensity": Formatting.number(rise.elevatedIntensity, decimals: 1), "elevatedHours": Formatting.number(rise.elevatedHours, decimals: 1),
+                "inactiveHours": Formatting.number(rise.inactiveHours, decimals: 1),
+                "workouts": rise.workouts.map { w -> [String: Any] in
+                    ["name": w.name.capitalized, "href": "/workouts/\(w.id)", "intensity": Formatting.number(w.intensity, decimals: 1),
+                     "points": Formatting.number(w.points), "minutes": w.minutesInZones.map { Formatting.number($0) }.joined(separator: " / ")]
+                },
+                "hasWorkouts": !rise.workouts.isEmpty,
+            ] as [String: Any]
+        }
+        values["load"] = [
+            "trimp": Formatting.number(summary.load.trimp), "acute": Formatting.number(summary.load.acute), "chronic": Formatting.number(summary.load.chronic),
+            "ratio": summary.load.ratio.map { Formatting.number($0, decimals: 2) } ?? "–", "advice": Self.loadAdvice(summary.load.ratio),
+        ]
+        if let heart = summary.heartRate {
+            values["heart"] = ["minimum": Formatting.number(heart.minimum), "maximum": Formatting.number(heart.maximum), "average": Formatting.number(heart.average)]
+        }
+        return values
+    }
+
+    /// A horizontal gauge (SVG: the page's style policy allows no inline styles).
+    static func meter(_ value: Double, of maximum: Double, label: String, color: String) -> String {
+        let share = max(0, min(1, value / maximum))
+        return "<svg class=\"gauge\" viewBox=\"0 0 300 14\" preserveAspectRatio=\"none\" role=\"img\" aria-label=\"\(label) \(Formatting.number(value, decimals: 1)) of \(Formatting.number(maximum))\">"
+            + "<rect x=\"0\" y=\"0\" width=\"300\" height=\"14\" rx=\"7\" fill=\"#e4e7eb\"/><rect x=\"0\" y=\"0\" width=\"\(Int((300 * share).rounded()))\" height=\"14\" rx=\"7\" fill=\"\(color)\"/></svg>"
+    }
+}

@@ -76,7 +76,7 @@ public enum Readiness {
         } else if normal.count < minimumNormalDays {
             let mean = recent.reduce(0, +) / Double(recent.count)
             inputs.append(Input(name: measure, value: rounded(mean), band: nil, status: .unknown,
-                                reason: "\(normal.count) days of HRV so far; the normal band needs \(minimumNormalDays)"))
+                                reason: "\(normal.count) \(normal.count == 1 ? "day" : "days") of HRV so far; the normal band needs \(minimumNormalDays)"))
         } else {
             let mean = recent.reduce(0, +) / Double(recent.count)
             let normalMean = normal.reduce(0, +) / Double(normal.count)
@@ -108,7 +108,7 @@ public enum Readiness {
                                                    : "resting heart rate \(format(resting)) bpm is near your 30-day baseline \(format(baseline))"))
             } else {
                 inputs.append(Input(name: "resting heart rate", value: rounded(resting), band: nil, status: .unknown,
-                                    reason: "\(baselineDays.count) days of resting heart rate so far; the baseline needs 7"))
+                                    reason: "\(baselineDays.count) \(baselineDays.count == 1 ? "day" : "days") of resting heart rate so far; the baseline needs 7"))
             }
         } else {
             inputs.append(Input(name: "resting heart rate", value: nil, band: nil, status: .unknown, reason: "no resting heart rate for this day"))

@@ -185,7 +185,7 @@ struct WebHealthPages {
             "previous": "/today?date=\(day.adding(days: -1))", "next": day < today ? "/today?date=\(day.adding(days: 1))" : "", "hasNext": day < today,
             "hasData": summary.hasData,
             "readiness": Self.statusLabel(summary.readiness.status), "readinessClass": "status-\(summary.readiness.status.rawValue)",
-            "readinessReason": summary.readiness.reason,
+            "readinessReason": summary.readiness.reason.prefix(1).uppercased() + summary.readiness.reason.dropFirst(),
             "inputs": summary.readiness.inputs.map { input -> [String: Any] in
                 [
                     "name": input.name, "value": input.value.map(Self.trimmed) ?? "–",

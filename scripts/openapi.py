@@ -787,7 +787,7 @@ schemas.update({
     "MatchList": obj({"matches": array(ref("Match"))}, required=["matches"]),
     "Notification": obj({
         "id": {"type": "string"}, "kind": {"type": "string", "enum": [
-            "friend-request", "friend-accepted", "match-invitation", "match-accepted", "match-declined", "match-result", "ghost-raced"]},
+            "friend-request", "friend-accepted", "match-invitation", "match-accepted", "match-declined", "match-result", "ghost-raced", "health-inactivity", "health-anomaly"]},
         "text": {"type": "string"}, "link": {"type": "string"}, "createdAt": DATE_TIME, "read": {"type": "boolean"},
     }, required=["id", "kind", "text", "createdAt", "read"]),
     "NotificationList": obj({"notifications": array(ref("Notification")), "unread": {"type": "integer"}}, required=["notifications", "unread"]),
@@ -918,6 +918,28 @@ page("/health/week", "get", "healthWeekPage", "The week's recovery, strain and i
 page("/health/history", "get", "heartRateHistoryPage", "Heart rate over the last day, 7 days or 30 days, and steps a day", [200, 401],
      params=[query_param("range", "day, week or month")])
 page("/health/import", "get", "healthImportPage", "Import an Apple Health export (upload with progress) and the past imports", [200, 401])
+
+TAG = "daily"
+SETTINGS_FIELDS = {
+    "stepThreshold": {"type": "integer", "minimum": 0, "maximum": 100000, "description": "Fewer steps than this by inactivityTime is an inactivity alert"},
+    "inactivityTime": {"type": "string", "pattern": "^[0-9]{1,2}:[0-9]{2}$", "description": "Local time of day, HH:MM"},
+    "inactivityAlerts": {"type": "boolean"}, "anomalyAlerts": {"type": "boolean"},
+    "order": {"type": "integer", "minimum": 1, "maximum": 12, "description": "The anomaly detector's p (AR order)"},
+    "bandSD": {"type": "number", "minimum": 1, "maximum": 6, "description": "The forecast band, in residual standard deviations (k)"},
+    "consecutive": {"type": "integer", "minimum": 1, "maximum": 24, "description": "Readings in a row outside the band"},
+    "intervalMinutes": {"type": "integer", "minimum": 1, "maximum": 60, "description": "The resampling grid"},
+    "sourceOrder": {"type": "array", "maxItems": 20, "items": {"type": "string", "minLength": 1, "maxLength": 100},
+                    "description": "Sources first in this order where two overlap (then watches, other devices, phones)"},
+}
+api("/api/health/settings", "get", "getHealthSettings", "Your daily-health settings: the inactivity alert, the anomaly detector, the source order",
+    {200: ("OK", ref("HealthSettings"))})
+api("/api/health/settings", "put", "updateHealthSettings", "Change any of your daily-health settings (a new source order works out every day again)",
+    {200: ("OK", ref("HealthSettings"))}, errors=(400, 401, 422), body=obj(SETTINGS_FIELDS))
+schemas["HealthSettings"] = obj(SETTINGS_FIELDS, list(SETTINGS_FIELDS.keys()))
+TAG = "web"
+page("/today/settings", "post", "healthSettingsForm", "Save the alerts' settings", [303, 401, 403, 422],
+     form={**CSRF, "stepThreshold": {"type": "string"}, "inactivityTime": {"type": "string"}, "inactivityAlerts": {"type": "string"},
+           "anomalyAlerts": {"type": "string"}})
 
 NUMBER = {"type": "number"}
 schemas["HealthImport"] = obj({

@@ -65,6 +65,8 @@ public final class HeartworkServices: Sendable {
     public let daily: DailyHealthService
     /// The durable job queue's worker.
     public let jobs: JobRunner
+    /// The inactivity alerts' periodic check.
+    public let healthAlerts: HealthAlertChecker
     /// Long-running work, in start order. The event bus, the live hub and the job runner of
     /// later features join this list.
     public let backgroundServices: [any Service]
@@ -101,12 +103,13 @@ public final class HeartworkServices: Sendable {
         strength = StrengthService(store: store, library: try StrengthLibrary.embedded(), webhookPolicy: policy)
         webhooks = WebhookDeliverer(store: store, policy: policy, interval: settings.webhookInterval, logger: logger)
         let daily = DailyHealthService(
-            store: store, workouts: workouts,
+            store: store, workouts: workouts, inbox: inbox,
             importDirectory: settings.importDirectory ?? URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("heartwork-imports").path,
             logger: logger)
         self.daily = daily
         jobs = JobRunner(store: store, handlers: daily.jobHandlers, pollInterval: settings.jobPollInterval, lease: settings.jobLeaseSeconds, logger: logger)
-        backgroundServices = [SessionSweeper(store: store, interval: settings.sweepInterval, logger: logger), bus, webhooks, jobs]
+        healthAlerts = HealthAlertChecker(daily: daily, store: store, interval: .seconds(300), logger: logger)
+        backgroundServices = [SessionSweeper(store: store, interval: settings.sweepInterval, logger: logger), bus, webhooks, jobs, healthAlerts]
     }
 
     /// Throws when the database does not answer (for health checks).

@@ -152,4 +152,74 @@ struct DailyAPITests {
             #expect(ours.allSatisfy { !left.contains(URL(fileURLWithPath: $0.filePath).lastPathComponent) })
         }
     }
+
+    @Test func settingsAndTheInactivityAlert() async throws {
+        try await ServerHarness.run { server in
+            let (_, token) = try await server.signUp("dailyalerts")
+            let defaults = try await server.request(.get, "/api/health/settings", token: token)
+            #expect(defaults.json["stepThreshold"] as? Int == 5000 && defaults.json["inactivityTime"] as? String == "18:00")
+            #expect(defaults.json["order"] as? Int == 3 && defaults.json["bandSD"] as? Double == 3 && (defaults.json["sourceOrder"] as? [String])?.isEmpty == true)
+            let changed = try await server.request(.put, "/api/health/settings", token: token,
+                                                   json: ["inactivityTime": "00:00", "sourceOrder": ["Test Watch"], "consecutive": 4])
+            #expect(changed.status == .ok && changed.json["inactivityTime"] as? String == "00:00" && changed.json["consecutive"] as? Int == 4)
+            #expect(changed.json["stepThreshold"] as? Int == 5000, "what was not sent stays")
+            for (body, field) in [(["inactivityTime": "25:00"], "inactivityTime"), (["order": 0], "order"), (["bandSD": 9.5], "bandSD"),
+                                  (["sourceOrder": [""]], "sourceOrder[0]"), (["stepThreshold": -1], "stepThreshold")] as [([String: Any], String)] {
+                let refused = try await server.request(.put, "/api/health/settings", token: token, json: body)
+                #expect(refused.status == .unprocessableContent && refused.problemField == field, "\(body): \(refused.text)")
+            }
+            #expect(try await server.request(.put, "/api/health/settings", token: token, json: ["colour": "red"]).problemField == "colour")
+
+            // Today's 3000 steps are below 5000 after 00:00: told once.
+            let xml = Data(HealthExportFixture.xml(days: [Self.today.description]).utf8)
+            _ = try await Self.importExport(server, token, xml, contentType: "application/xml")
+            let noon = Self.today.start().addingTimeInterval(12 * 3600)
+            #expect(await server.services.healthAlerts.checkOnce(now: noon) == 1)
+            #expect(await server.services.healthAlerts.checkOnce(now: noon.addingTimeInterval(600)) == 0, "once a day")
+            let notes = try await server.request(.get, "/api/notifications", token: token).json["notifications"] as? [[String: Any]] ?? []
+            let inactivity = notes.filter { $0["kind"] as? String == "health-inactivity" }
+            #expect(inactivity.count == 1 && (inactivity.first?["text"] as? String)?.contains("taken 3000 steps, below your 5000") == true, "\(notes)")
+            // Someone who walked enough, or chose a later time, or has no data today, is not told.
+            let (_, walker) = try await server.signUp("dailywalker")
+            _ = try await Self.importExport(server, walker, xml, contentType: "application/xml")
+            try await server.request(.put, "/api/health/settings", token: walker, json: ["stepThreshold": 2000, "inactivityTime": "00:00"])
+            let (_, late) = try await server.signUp("dailylate")
+            _ = try await Self.importExport(server, late, xml, contentType: "application/xml")
+            try await server.request(.put, "/api/health/settings", token: late, json: ["inactivityTime": "23:00"])
+            #expect(await server.services.healthAlerts.checkOnce(now: noon.addingTimeInterval(1200)) == 0)
+        }
+    }
+
+    /// The anomaly alert on a week of resting heart rate with known rises (our own design):
+    /// one unexplained rise is told, a rise with steps is not, and nothing is told twice.
+    @Test(arguments: TestDatabase.all)
+    func anUnexplainedRiseAtRestIsToldOnce(engine: TestDatabase) async throws {
+        try await ServerHarness.run(engine) { server in
+            let (id, token) = try await server.signUp("dailyanomaly")
+            let user = try #require(try await server.store.users.find(id: id))
+            var random = SplitMix64(seed: 7)
+            var samples = [HealthSample]()
+            let first = Self.today.adding(days: -6).start()
+            for slot in 0..<(7 * 288) {
+                let time = first.addingTimeInterval(Double(slot) * 300)
+                let minutesIntoDay = (slot % 288) * 5
+                let lastDay = slot >= 6 * 288
+                var bpm = 60 + Double.random(in: -2...2, using: &random)
+                if lastDay && (180..<220).contains(minutesIntoDay) { bpm += 25 }        // 03:00–03:40, at rest
+                if lastDay && (600..<640).contains(minutesIntoDay) {                     // 10:00–10:40, walking
+                    bpm += 25
+                    samples.append(HealthSample(kind: .steps, start: time, end: time.addingTimeInterval(300), utcOffsetSeconds: 0, value: 500, source: "Watch"))
+                }
+                samples.append(HealthSample(kind: .heartRate, start: time, end: time, utcOffsetSeconds: 0, value: bpm.rounded(), source: "Watch"))
+            }
+            _ = try await server.store.health.add(userID: id, samples, now: Date())
+            let endOfDay = Self.today.start().addingTimeInterval(86_399)
+            try await server.services.daily.recompute(user, from: Self.today.adding(days: -6), through: Self.today, now: endOfDay)
+            try await server.services.daily.recompute(user, from: Self.today.adding(days: -6), through: Self.today, now: endOfDay)
+            let notes = try await server.request(.get, "/api/notifications", token: token).json["notifications"] as? [[String: Any]] ?? []
+            let anomalies = notes.filter { $0["kind"] as? String == "health-anomaly" }.compactMap { $0["text"] as? String }
+            #expect(anomalies.count == 1, "\(anomalies)")
+            #expect(anomalies.first?.contains("at 03:0") == true && anomalies.first?.contains("with no activity to explain it") == true, "\(anomalies)")
+        }
+    }
 }

@@ -15,13 +15,16 @@ public struct DailyHealthService: Sendable {
 
     let store: HeartworkStore
     let workouts: WorkoutService
+    /// Where alerts go (nil in tools that only compute days).
+    let inbox: InboxService?
     /// Where uploads wait for their import job (shared by instances sharing a database).
     public let importDirectory: String
     let logger: Logger
 
-    public init(store: HeartworkStore, workouts: WorkoutService, importDirectory: String, logger: Logger) {
+    public init(store: HeartworkStore, workouts: WorkoutService, inbox: InboxService? = nil, importDirectory: String, logger: Logger) {
         self.store = store
         self.workouts = workouts
+        self.inbox = inbox
         self.importDirectory = importDirectory
         self.logger = logger
     }
@@ -229,7 +232,9 @@ public struct DailyHealthService: Sendable {
         var history = try await store.daily.days(userID: user.id, from: from.adding(days: -DailyCalculator.maximumWindowDays), through: from.adding(days: -1))
         let marks = Dictionary(try await store.daily.marks(userID: user.id, from: from, through: through).map { ($0.day, $0) }) { a, _ in a }
         let profile = try await workouts.snapshot(for: user, at: through.start())
-        let priority = HealthSourcePriority()
+        let settings = try await store.daily.settings(userID: user.id)
+        let priority = HealthSourcePriority(order: settings.sourceOrder)
+        var recent = [(day: CalendarDay, offset: Int)]()
         var count = 0
         var windowStart = from
         while windowStart <= through {
@@ -263,12 +268,17 @@ public struct DailyHealthService: Sendable {
                     history: history, sleepQuality: mark?.sleepQuality, mark: mark?.mark.flatMap(Readiness.Status.init(rawValue:)),
                     profileMaximumHeartRate: profile.maximumHeartRate, profileRestingHeartRate: profile.restingHeartRate, sex: user.sex))
                 try await store.daily.putDay(userID: user.id, summary, now: now)
+                // Alerts are for what is happening now: the last two days, not an imported past.
+                if summary.heartRate != nil, day >= CalendarDay(now, utcOffsetSeconds: offset).adding(days: -1) { recent.append((day, offset)) }
                 history.append(summary)
                 if history.count > DailyCalculator.maximumWindowDays + 1 { history.removeFirst(history.count - DailyCalculator.maximumWindowDays - 1) }
                 count += 1
                 day = day.adding(days: 1)
             }
             windowStart = windowEnd.adding(days: 1)
+        }
+        for (day, offset) in recent {
+            try await checkAnomalies(user, day: day, offset: offset, settings: settings, now: now)
         }
         return count
     }

@@ -18,6 +18,7 @@ struct WebHealthPages {
 
     struct RatingForm: Decodable { let quality: String?, date: String? }
     struct MarkForm: Decodable { let mark: String?, date: String? }
+    struct SettingsForm: Decodable { let stepThreshold: String?, inactivityTime: String?, inactivityAlerts: String?, anomalyAlerts: String? }
 
     func register(on router: RouterGroup<AuthenticatedContext>) {
         router.get("today") { request, context -> Response in
@@ -29,6 +30,11 @@ struct WebHealthPages {
             values["canRate"] = summary.hasData && daily.canRateSleep(day, summary: summary) && summary.sleep != nil
             values["ratings"] = (1...10).map { ["value": $0, "selected": $0 == (summary.sleep?.quality ?? 8)] }
             values["imports"] = try await daily.imports(for: user).prefix(1).map(Self.importValues)
+            let settings = try await daily.settings(for: user)
+            values["settings"] = [
+                "stepThreshold": settings.stepThreshold, "inactivityTime": String(format: "%02d:%02d", settings.inactivityMinute / 60, settings.inactivityMinute % 60),
+                "inactivityAlerts": settings.inactivityAlerts, "anomalyAlerts": settings.anomalyAlerts,
+            ] as [String: Any]
             values["neverImported"] = ((values["imports"] as? [Any])?.isEmpty ?? true) && !summary.hasData
             return pages.page("today", title: day == today ? "Today" : Formatting.day(day), values: values, request: request, identity: context.identity)
         }
@@ -38,6 +44,20 @@ struct WebHealthPages {
             guard let quality = form.quality.flatMap({ Int($0) }) else { throw AppError.invalid("choose a quality from 1 to 10", field: "quality") }
             _ = try await daily.setSleepQuality(quality, day: day, for: context.user)
             return pages.redirect(to: "/today?date=\(day)")
+        }
+        router.post("today/settings") { request, context -> Response in
+            let form = try await WebForm.decode(SettingsForm.self, from: request)
+            var settings = try await daily.settings(for: context.user)
+            guard let threshold = form.stepThreshold.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) else {
+                throw AppError.invalid("a number of steps", field: "stepThreshold")
+            }
+            guard let minute = form.inactivityTime.flatMap(DailyRoutes.minuteOfDay) else { throw AppError.invalid("a time of day such as 18:00", field: "inactivityTime") }
+            settings.stepThreshold = threshold
+            settings.inactivityMinute = minute
+            settings.inactivityAlerts = form.inactivityAlerts != nil
+            settings.anomalyAlerts = form.anomalyAlerts != nil
+            _ = try await daily.updateSettings(settings, for: context.user)
+            return pages.redirect(to: "/today")
         }
         router.post("today/mark") { request, context -> Response in
             let form = try await WebForm.decode(MarkForm.self, from: request)

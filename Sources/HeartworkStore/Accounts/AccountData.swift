@@ -57,6 +57,8 @@ public enum AccountData {
         Table("health_imports", secret: ["file_path"]),
         Table("day_metrics"),
         Table("day_marks"),
+        Table("health_settings"),
+        Table("health_alerts"),
         Table("jobs", secret: ["payload", "locked_by"]),
     ]
 

@@ -61,6 +61,41 @@ public struct DayMarkRecord: Sendable, Hashable {
     }
 }
 
+/// A user's daily-health settings: the inactivity alert, the anomaly detector, the source order.
+public struct HealthSettingsRecord: Sendable, Hashable {
+    /// Fewer steps than this by `inactivityMinute` (local minute of the day) is an inactivity alert.
+    public var stepThreshold: Int
+    public var inactivityMinute: Int
+    public var inactivityAlerts: Bool
+    public var anomalyAlerts: Bool
+    /// The anomaly detector's p, k (band in residual SDs), run length and interval.
+    public var order: Int
+    public var bandSD: Double
+    public var consecutive: Int
+    public var intervalMinutes: Int
+    /// Sources first in this order when two overlap (then watches, other devices, phones).
+    public var sourceOrder: [String]
+    public var updatedAt: Date
+
+    public static let defaults = HealthSettingsRecord(
+        stepThreshold: 5000, inactivityMinute: 18 * 60, inactivityAlerts: true, anomalyAlerts: true, order: 3, bandSD: 3, consecutive: 3,
+        intervalMinutes: 5, sourceOrder: [], updatedAt: Date(timeIntervalSince1970: 0))
+
+    public init(stepThreshold: Int, inactivityMinute: Int, inactivityAlerts: Bool, anomalyAlerts: Bool, order: Int, bandSD: Double, consecutive: Int,
+                intervalMinutes: Int, sourceOrder: [String], updatedAt: Date) {
+        self.stepThreshold = stepThreshold
+        self.inactivityMinute = inactivityMinute
+        self.inactivityAlerts = inactivityAlerts
+        self.anomalyAlerts = anomalyAlerts
+        self.order = order
+        self.bandSD = bandSD
+        self.consecutive = consecutive
+        self.intervalMinutes = intervalMinutes
+        self.sourceOrder = sourceOrder
+        self.updatedAt = updatedAt
+    }
+}
+
 /// Daily health's results and inputs besides the samples: the computed days (JSON of
 /// `DailySummary`), the user's marks, the imports.
 public protocol DailyRepository: Sendable {
@@ -72,6 +107,14 @@ public protocol DailyRepository: Sendable {
     func putMark(userID: String, _ mark: DayMarkRecord) async throws
     /// The first and last day with health samples or computed metrics (nil when none).
     func dataRange(userID: String) async throws -> (first: CalendarDay, last: CalendarDay)?
+
+    /// The user's settings, or the defaults.
+    func settings(userID: String) async throws -> HealthSettingsRecord
+    func putSettings(userID: String, _ settings: HealthSettingsRecord) async throws
+    /// Records that an alert was given; false when it already was (so it is given once).
+    func claimAlert(userID: String, key: String, now: Date) async throws -> Bool
+    /// Users with health samples on or after `since` (the inactivity check's candidates).
+    func usersWithSamples(since: CalendarDay) async throws -> [String]
 
     func createImport(_ record: HealthImportRecord) async throws
     func updateImport(_ record: HealthImportRecord) async throws

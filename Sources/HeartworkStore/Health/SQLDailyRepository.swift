@@ -50,6 +50,46 @@ struct SQLDailyRepository: DailyRepository {
         return (first, last)
     }
 
+    func settings(userID: String) async throws -> HealthSettingsRecord {
+        guard let row = try await database.first("""
+            SELECT step_threshold, inactivity_minute, inactivity_alerts, anomaly_alerts, ar_order, band_sd, consecutive, interval_minutes,
+                source_order, updated_at FROM health_settings WHERE user_id = \(bind: userID)
+            """) else { return .defaults }
+        let order = (try? JSONDecoder().decode([String].self, from: Data(try row.string("source_order").utf8))) ?? []
+        return HealthSettingsRecord(
+            stepThreshold: try row.int("step_threshold"), inactivityMinute: try row.int("inactivity_minute"), inactivityAlerts: try row.bool("inactivity_alerts"),
+            anomalyAlerts: try row.bool("anomaly_alerts"), order: try row.int("ar_order"), bandSD: try row.double("band_sd"), consecutive: try row.int("consecutive"),
+            intervalMinutes: try row.int("interval_minutes"), sourceOrder: order, updatedAt: try row.date("updated_at"))
+    }
+
+    func putSettings(userID: String, _ s: HealthSettingsRecord) async throws {
+        let order = String(decoding: try JSONEncoder().encode(s.sourceOrder), as: UTF8.self)
+        try await database.execute("""
+            INSERT INTO health_settings (user_id, step_threshold, inactivity_minute, inactivity_alerts, anomaly_alerts, ar_order, band_sd, consecutive,
+                interval_minutes, source_order, updated_at)
+            VALUES (\(bind: userID), \(bind: s.stepThreshold), \(bind: s.inactivityMinute), \(bind: s.inactivityAlerts ? 1 : 0), \(bind: s.anomalyAlerts ? 1 : 0),
+                \(bind: s.order), \(bind: s.bandSD), \(bind: s.consecutive), \(bind: s.intervalMinutes), \(bind: order), \(bind: s.updatedAt.millisecondsSince1970))
+            ON CONFLICT (user_id) DO UPDATE SET step_threshold = excluded.step_threshold, inactivity_minute = excluded.inactivity_minute,
+                inactivity_alerts = excluded.inactivity_alerts, anomaly_alerts = excluded.anomaly_alerts, ar_order = excluded.ar_order,
+                band_sd = excluded.band_sd, consecutive = excluded.consecutive, interval_minutes = excluded.interval_minutes,
+                source_order = excluded.source_order, updated_at = excluded.updated_at
+            """)
+    }
+
+    func claimAlert(userID: String, key: String, now: Date) async throws -> Bool {
+        // RETURNING gives a row only when this insert made it: two instances never both claim.
+        try await database.transaction { sql in
+            try await sql.readFirst("""
+                INSERT INTO health_alerts (user_id, alert_key, created_at) VALUES (\(bind: userID), \(bind: key), \(bind: now.millisecondsSince1970))
+                ON CONFLICT (user_id, alert_key) DO NOTHING RETURNING alert_key
+                """) != nil
+        }
+    }
+
+    func usersWithSamples(since: CalendarDay) async throws -> [String] {
+        try await database.all("SELECT DISTINCT user_id FROM health_blocks WHERE day >= \(bind: since.description) ORDER BY user_id").map { try $0.string("user_id") }
+    }
+
     static let columns: SQLQueryString = """
         id, user_id, format, file_path, state, bytes_total, bytes_done, samples_read, samples_added, workouts_added, workouts_duplicate,
         first_day, last_day, error, created_at, updated_at, finished_at

@@ -2,6 +2,7 @@ import Foundation
 import HeartworkApp
 import HeartworkCore
 import HeartworkStore
+import HeartworkFormats
 import Hummingbird
 
 /// Daily health (issue 11; README "Daily health"; the OpenAPI document's tag "daily"):
@@ -13,6 +14,7 @@ struct DailyRoutes {
 
     func register(on api: RouterGroup<AuthenticatedContext>) {
         let daily = services.daily
+        Self.settingsRoutes(api, daily)
 
         // The raw export as the body: application/zip (export.zip) or application/xml (export.xml).
         api.post("imports/apple-health") { request, context -> Response in
@@ -66,6 +68,41 @@ struct DailyRoutes {
             }
             return try APIJSON.response(try await daily.setMark(mark, day: day, for: context.user))
         }
+    }
+
+    static func settingsRoutes(_ api: RouterGroup<AuthenticatedContext>, _ daily: DailyHealthService) {
+        api.get("health/settings") { _, context -> HealthSettingsResponse in
+            HealthSettingsResponse(try await daily.settings(for: context.user))
+        }
+        api.put("health/settings") { request, context -> HealthSettingsResponse in
+            let body = try await RequestBody.jsonObject(request, allowed: [
+                "stepThreshold", "inactivityTime", "inactivityAlerts", "anomalyAlerts", "order", "bandSD", "consecutive", "intervalMinutes", "sourceOrder",
+            ])
+            var settings = try await daily.settings(for: context.user)
+            if let value = try body.optionalInteger("stepThreshold") { settings.stepThreshold = value }
+            if let text = try body.optionalString("inactivityTime") {
+                guard let minute = Self.minuteOfDay(text) else { throw Problem(AppError.invalid("a time of day such as 18:00", field: "inactivityTime")) }
+                settings.inactivityMinute = minute
+            }
+            if let value = try body.optionalBool("inactivityAlerts") { settings.inactivityAlerts = value }
+            if let value = try body.optionalBool("anomalyAlerts") { settings.anomalyAlerts = value }
+            if let value = try body.optionalInteger("order") { settings.order = value }
+            if let value = try body.optionalDouble("bandSD") { settings.bandSD = value }
+            if let value = try body.optionalInteger("consecutive") { settings.consecutive = value }
+            if let value = try body.optionalInteger("intervalMinutes") { settings.intervalMinutes = value }
+            if let list = try body.optionalArray("sourceOrder") {
+                settings.sourceOrder = try list.enumerated().map { i, v throws(JSONFieldError) in try JSONObjectReader.string(v, "sourceOrder[\(i)]") }
+            }
+            return HealthSettingsResponse(try await daily.updateSettings(settings, for: context.user))
+        }
+    }
+
+    /// "HH:MM" → minutes after midnight.
+    static func minuteOfDay(_ text: String) -> Int? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count <= 2, parts[1].count == 2, let hours = Int(parts[0]), let minutes = Int(parts[1]),
+              (0..<24).contains(hours), (0..<60).contains(minutes) else { return nil }
+        return hours * 60 + minutes
     }
 
     static func day(_ text: String?, name: String) throws -> CalendarDay {
@@ -131,4 +168,28 @@ struct HealthImportListResponse: ResponseEncodable {
 
 struct DayListResponse: ResponseEncodable {
     let days: [DailySummary]
+}
+
+struct HealthSettingsResponse: ResponseEncodable {
+    let stepThreshold: Int
+    let inactivityTime: String
+    let inactivityAlerts: Bool
+    let anomalyAlerts: Bool
+    let order: Int
+    let bandSD: Double
+    let consecutive: Int
+    let intervalMinutes: Int
+    let sourceOrder: [String]
+
+    init(_ s: HealthSettingsRecord) {
+        stepThreshold = s.stepThreshold
+        inactivityTime = String(format: "%02d:%02d", s.inactivityMinute / 60, s.inactivityMinute % 60)
+        inactivityAlerts = s.inactivityAlerts
+        anomalyAlerts = s.anomalyAlerts
+        order = s.order
+        bandSD = s.bandSD
+        consecutive = s.consecutive
+        intervalMinutes = s.intervalMinutes
+        sourceOrder = s.sourceOrder
+    }
 }

@@ -1,0 +1,126 @@
+import Foundation
+import HeartworkCore
+import HeartworkStore
+import Logging
+import ServiceLifecycle
+
+extension DailyHealthService {
+    /// Notification kinds of daily health.
+    public static let inactivityAlert = "health-inactivity"
+    public static let anomalyAlert = "health-anomaly"
+
+    public func settings(for user: UserRecord) async throws -> HealthSettingsRecord {
+        try await store.daily.settings(userID: user.id)
+    }
+
+    /// Changes the settings, every value checked; a changed source order works out every day
+    /// again (in the background), since it changes which samples stand.
+    public func updateSettings(_ settings: HealthSettingsRecord, for user: UserRecord, now: Date = Date()) async throws -> HealthSettingsRecord {
+        var errors = [AppError.FieldError]()
+        func check(_ ok: Bool, _ field: String, _ detail: String) { if !ok { errors.append(.init(field: field, detail: detail)) } }
+        check((0...100_000).contains(settings.stepThreshold), "stepThreshold", "a number of steps from 0 to 100000")
+        check((0..<1440).contains(settings.inactivityMinute), "inactivityTime", "a time of day such as 18:00")
+        check((1...12).contains(settings.order), "order", "p is a whole number from 1 to 12")
+        check(settings.bandSD.isFinite && (1...6).contains(settings.bandSD), "bandSD", "k is from 1 to 6 residual standard deviations")
+        check((1...24).contains(settings.consecutive), "consecutive", "a run is 1 to 24 readings")
+        check((1...60).contains(settings.intervalMinutes), "intervalMinutes", "the interval is 1 to 60 minutes")
+        check(settings.sourceOrder.count <= 20, "sourceOrder", "at most 20 sources")
+        for (index, source) in settings.sourceOrder.enumerated() {
+            check(!source.isEmpty && source.count <= 100 && !source.unicodeScalars.contains { $0.properties.generalCategory == .control },
+                  "sourceOrder[\(index)]", "a source's name as the export gives it (1–100 characters)")
+        }
+        if !errors.isEmpty { throw AppError.invalid(errors) }
+        let previous = try await store.daily.settings(userID: user.id)
+        var stored = settings
+        stored.updatedAt = now
+        try await store.daily.putSettings(userID: user.id, stored)
+        if previous.sourceOrder != stored.sourceOrder, let range = try await store.daily.dataRange(userID: user.id) {
+            try await queueRecompute(userID: user.id, from: range.first, now: now)
+        }
+        return stored
+    }
+
+    /// Looks for anomalies in `day`'s resting-state heart rate and tells the user of each new
+    /// one (our own design, README "Daily health"): the user's heart rate of the day and the 6
+    /// days before it, on the settings' grid, with slots of steps or workouts as gaps; an
+    /// AR(p) model fitted on that week; runs on the day that leave the k·σ band.
+    func checkAnomalies(_ user: UserRecord, day: CalendarDay, offset: Int, settings: HealthSettingsRecord, now: Date) async throws {
+        guard settings.anomalyAlerts else { return }
+        let detector = HeartRateAnomalyDetector(order: settings.order, bandSD: settings.bandSD, consecutive: settings.consecutive,
+                                                intervalSeconds: Double(settings.intervalMinutes * 60))
+        let first = day.adding(days: -6)
+        let start = first.start(utcOffsetSeconds: offset), dayStart = day.start(utcOffsetSeconds: offset)
+        let priority = HealthSourcePriority(order: settings.sourceOrder)
+        let heart = priority.resolve(try await store.health.samples(userID: user.id, kind: .heartRate, from: first.adding(days: -1), through: day.adding(days: 1)))
+        let steps = priority.resolve(try await store.health.samples(userID: user.id, kind: .steps, from: first.adding(days: -1), through: day.adding(days: 1)))
+        let end = dayStart.addingTimeInterval(86_400)
+        let workouts = try await workouts.all(for: user, from: start.addingTimeInterval(-86_400), to: end)
+        let seconds = { (date: Date) in date.timeIntervalSince(start) }
+        let series = detector.resample(
+            heartRate: heart.map { TimedHeartRate(timeSeconds: seconds($0.start), beatsPerMinute: $0.value) },
+            steps: steps.map { (seconds($0.start), $0.value) },
+            activeSpans: workouts.map { seconds($0.startedAt)...seconds($0.startedAt.addingTimeInterval(Double($0.metrics.durationSeconds))) },
+            from: 0, to: seconds(min(end, now)))
+        guard let model = detector.fit(series) else { return }
+        let dayOffset = seconds(dayStart)
+        for anomaly in detector.detect(series, model: model, start: 0) where anomaly.startSeconds >= dayOffset {
+            let at = start.addingTimeInterval(anomaly.startSeconds)
+            guard try await store.daily.claimAlert(userID: user.id, key: "anomaly:\(Int(at.timeIntervalSince1970))", now: now) else { continue }
+            let clock = String(format: "%02d:%02d", (Int(anomaly.startSeconds - dayOffset) / 3600) % 24, (Int(anomaly.startSeconds - dayOffset) / 60) % 60)
+            await inbox?.tell(user.id, kind: Self.anomalyAlert, text: "Unusual heart rate on \(day) at \(clock): \(anomaly.reason)",
+                              link: "/today?date=\(day)", actorID: nil, now: now)
+        }
+    }
+
+    /// The inactivity alert of one user, if it is due: past the user's chosen time today,
+    /// today's steps (as imported) below the threshold, and not yet told today. A day without
+    /// any data says nothing (no data is not inactivity).
+    public func checkInactivity(_ user: UserRecord, now: Date = Date()) async throws -> Bool {
+        let settings = try await store.daily.settings(userID: user.id)
+        guard settings.inactivityAlerts else { return false }
+        let today = self.today(for: user, now: now)
+        let summary = try await day(today, for: user)
+        let minute = Int(now.timeIntervalSince(today.start(utcOffsetSeconds: summary.utcOffsetSeconds)) / 60)
+        guard summary.hasData, minute >= settings.inactivityMinute, let steps = summary.steps ?? (summary.heartRate != nil ? 0 : nil),
+              steps < settings.stepThreshold else { return false }
+        guard try await store.daily.claimAlert(userID: user.id, key: "inactivity:\(today)", now: now) else { return false }
+        let time = String(format: "%02d:%02d", settings.inactivityMinute / 60, settings.inactivityMinute % 60)
+        await inbox?.tell(user.id, kind: Self.inactivityAlert,
+                          text: "By \(time) today you had taken \(steps) steps, below your \(settings.stepThreshold): time for a walk?",
+                          link: "/today", actorID: nil, now: now)
+        return true
+    }
+}
+
+/// Checks every few minutes whose inactivity alert is due (users with watch data in the last
+/// two days). With several instances, each alert is still given once (`claimAlert`).
+public struct HealthAlertChecker: Service {
+    let daily: DailyHealthService
+    let store: HeartworkStore
+    let interval: Duration
+    let logger: Logger
+
+    public func run() async throws {
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                _ = await checkOnce()
+                do { try await Task.sleep(for: interval) } catch { return }
+            }
+        }
+    }
+
+    /// One pass; returns how many alerts were given.
+    @discardableResult
+    public func checkOnce(now: Date = Date()) async -> Int {
+        var given = 0
+        do {
+            for id in try await store.daily.usersWithSamples(since: CalendarDay(now).adding(days: -2)) {
+                guard let user = try await store.users.find(id: id) else { continue }
+                if try await daily.checkInactivity(user, now: now) { given += 1 }
+            }
+        } catch {
+            logger.warning("inactivity check failed", metadata: ["error": "\(String(reflecting: error))"])
+        }
+        return given
+    }
+}

@@ -887,7 +887,7 @@ DAY_PARAM = [{"name": "date", "in": "path", "required": True, "description": "A 
 api("/api/imports/apple-health", "post", "importAppleHealth",
     "Import an Apple Health export: the Health app's export.zip (application/zip) or its export.xml (application/xml) as the raw "
     "body. Answers at once with the import; it runs in the background (progress at GET /api/imports/{importID})",
-    {202: ("Accepted: the import is queued", ref("HealthImport"), "Location")}, errors=(401, 413, 415, 422, 503),
+    {202: ("Accepted: the import is queued", ref("HealthImport"), "Location")}, errors=(401, 413, 415, 422, 429, 503),
     body={"application/zip": {"schema": {"type": "string", "format": "binary"}},
           "application/xml": {"schema": {"type": "string"}}})
 api("/api/imports", "get", "listImports", "Your last 20 imports, newest first", {200: ("OK", obj({"imports": array(ref("HealthImport"))}, ["imports"]))})

@@ -222,4 +222,19 @@ struct DailyAPITests {
             #expect(anomalies.first?.contains("at 03:0") == true && anomalies.first?.contains("with no activity to explain it") == true, "\(anomalies)")
         }
     }
+
+    /// Each upload may hold gigabytes on disk: two imports of a user wait or run at a time.
+    @Test func aThirdWaitingImportIsRefusedUntilOneHasRun() async throws {
+        try await ServerHarness.run { server in
+            let (_, token) = try await server.signUp("dailyflood")
+            let xml = Data(HealthExportFixture.xml(days: [Self.today.description]).utf8)
+            for _ in 0..<2 {
+                #expect(try await server.request(.post, "/api/imports/apple-health", token: token, raw: xml, contentType: "application/xml").status == .accepted)
+            }
+            let third = try await server.request(.post, "/api/imports/apple-health", token: token, raw: xml, contentType: "application/xml")
+            #expect(third.status == .tooManyRequests && third.headers[.retryAfter] != nil && third.text.contains("still waiting or running"))
+            await server.services.jobs.runUntilIdle()
+            #expect(try await server.request(.post, "/api/imports/apple-health", token: token, raw: xml, contentType: "application/xml").status == .accepted)
+        }
+    }
 }

@@ -60,6 +60,17 @@ public struct DailyHealthService: Sendable {
         }
     }
 
+    /// At most this many imports of one user wait or run at once (each may hold gigabytes on disk).
+    public static let maximumOpenImports = 2
+
+    /// Refuses a new upload while the user already has `maximumOpenImports` waiting or running.
+    public func checkCanImport(for user: UserRecord) async throws {
+        let open = try await store.daily.imports(userID: user.id, limit: 20).filter { $0.state == .queued || $0.state == .running }
+        guard open.count < Self.maximumOpenImports else {
+            throw AppError(.throttled, "\(open.count) of your imports are still waiting or running; send the next when one has finished", retryAfterSeconds: 60)
+        }
+    }
+
     /// Opens a file for an upload (readable by the server's user only).
     public func openSpool(limit: Int64) throws -> Spool {
         let manager = FileManager.default
@@ -84,7 +95,7 @@ public struct DailyHealthService: Sendable {
         let record = HealthImportRecord(userID: user.id, format: format, filePath: spool.path, bytesTotal: spool.bytes, createdAt: now)
         do {
             try await store.daily.createImport(record)
-            try await store.jobs.enqueue(JobRecord(kind: Self.importJob, userID: user.id, payload: #"{"importID":"\#(record.id)"}"#,
+            try await store.jobs.enqueue(JobRecord(kind: Self.importJob, userID: user.id, payload: #"{"importID":"\#(record.id)","file":"\#(URL(fileURLWithPath: spool.path).lastPathComponent)"}"#,
                                                    maxAttempts: 3, runAfter: now, createdAt: now))
         } catch {
             spool.discard()
@@ -109,7 +120,10 @@ public struct DailyHealthService: Sendable {
     /// Running it again (after a crash) reads the file again and adds only what is missing.
     func runImport(_ job: JobRecord) async throws {
         guard let id = Self.payloadString(job.payload, "importID"), var record = try await store.daily.findImport(id: id) else {
-            logger.warning("import job without its import", metadata: ["job": "\(job.id)"])
+            // The account was deleted while its import waited: its upload goes too.
+            if let file = Self.payloadString(job.payload, "file"), !file.contains("/"), file.hasPrefix("upload-") {
+                try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: importDirectory).appendingPathComponent(file).path)
+            }
             return
         }
         guard record.state == .queued || record.state == .running else { return }

@@ -19,6 +19,7 @@ struct DailyRoutes {
         // The raw export as the body: application/zip (export.zip) or application/xml (export.xml).
         api.post("imports/apple-health") { request, context -> Response in
             let format = try Self.importFormat(request)
+            try await daily.checkCanImport(for: context.user)
             let spool = try daily.openSpool(limit: Self.maximumImportBytes)
             do {
                 for try await buffer in request.body {

@@ -94,6 +94,17 @@ struct DailyAPITests {
             let sameDay = try await server.request(.get, "/api/days/\(Self.today)", token: token)
             #expect(sameDay.json["steps"] as? Int == 3000)
 
+            // A workout uploaded later counts in its day once the queued recomputation has run.
+            let morning = ISO8601DateFormatter().string(from: Self.today.start().addingTimeInterval(8 * 3600))
+            let upload = try await server.request(.post, "/api/workouts", token: token, json: [
+                "sport": "cycling", "startTime": morning, "heartRate": Array(repeating: 120, count: 1200)])
+            #expect(upload.status == .created, "\(upload.text)")
+            #expect(try await server.store.jobs.counts()[.queued] == 1)
+            await server.services.jobs.runUntilIdle()
+            let withRide = try await server.request(.get, "/api/days/\(Self.today)", token: token)
+            let names = ((withRide.json["rise"] as? [String: Any])?["workouts"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
+            #expect(names?.sorted() == ["cycling", "running"], "\(names ?? [])")
+
             // Somebody else sees none of it.
             let (_, other) = try await server.signUp("dailystranger")
             let imports = try await server.request(.get, "/api/imports", token: token).json["imports"] as? [[String: Any]]

@@ -212,7 +212,7 @@ public struct DailyHealthService: Sendable {
         let new = NewWorkout(sport: workout.sport, startTime: workout.start, heartRate: heartRate, distanceMeters: workout.distanceMeters,
                              kilocalories: workout.kilocalories, device: workout.device ?? workout.source)
         do {
-            _ = try await workouts.record(new, for: user)
+            _ = try await workouts.record(new, for: user, recomputeDays: false)
             return .added
         } catch let error as AppError where error.kind == .conflict {
             return .duplicate

@@ -27,7 +27,9 @@ public struct WorkoutService: Sendable {
     }
 
     /// Validates and stores a workout for `user`.
-    public func record(_ workout: NewWorkout, for user: UserRecord, now: Date = Date()) async throws -> WorkoutRecord {
+    /// - Parameter recomputeDays: queue the recomputation of the user's days from this one
+    ///   (off for an import, which queues one for everything it brought).
+    public func record(_ workout: NewWorkout, for user: UserRecord, now: Date = Date(), recomputeDays: Bool = true) async throws -> WorkoutRecord {
         let streams = try WorkoutValidation.streams(of: workout, now: now)
         // The stored profile, not a cached identity's: its settings decide what is shared.
         guard let user = try await store.users.find(id: user.id) else { throw AppError.notSignedIn }
@@ -39,6 +41,7 @@ public struct WorkoutService: Sendable {
             shared: user.autoShareWorkouts, sharedAt: user.autoShareWorkouts ? now : nil, createdAt: now, device: workout.device)
         do {
             try await store.workouts.insert(record, streams: streams)
+            if recomputeDays { await queueDailyRecompute(userID: user.id, at: workout.startTime, timeZone: user.timeZone) }
         } catch StoreError.duplicate(let existing) {
             let same = workout.device.map { "the same start time and device (\($0))" } ?? "the same start time"
             var error = AppError.conflict("this activity is already stored as workout \(existing) (\(same)); it was not stored twice")
@@ -151,7 +154,21 @@ public struct WorkoutService: Sendable {
     }
 
     public func delete(_ id: String, owner: UserRecord) async throws {
+        let startedAt = try await store.workouts.find(id: id).flatMap { $0.userID == owner.id ? $0.startedAt : nil }
         guard try await store.workouts.delete(id: id, userID: owner.id) else { throw AppError.notFound("workout") }
+        if let startedAt { await queueDailyRecompute(userID: owner.id, at: startedAt, timeZone: owner.timeZone) }
+    }
+
+    /// A workout changes its day's RISE metrics and TRIMP, and the load of the days after it:
+    /// their recomputation is queued (daily health's job; nothing happens for a user without
+    /// watch data). A failure to queue never fails the upload.
+    func queueDailyRecompute(userID: String, at start: Date, timeZone: String?) async {
+        let zone = timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC") ?? .current
+        let day = CalendarDay(start, utcOffsetSeconds: zone.secondsFromGMT(for: start)).adding(days: -1)
+        let now = Date()
+        guard (try? await store.daily.dataRange(userID: userID)) != nil else { return }
+        _ = try? await store.jobs.enqueueUnlessQueued(JobRecord(
+            kind: DailyHealthService.recomputeJob, userID: userID, payload: #"{"userID":"\#(userID)","from":"\#(day)"}"#, runAfter: now, createdAt: now))
     }
 
     /// Shares or unshares; sharing beyond the owner's cap unshares their oldest shared workouts.

@@ -119,10 +119,12 @@ struct DailyAPITests {
     @Test func zipArchivesAndFaultsAreReadOrNamed() async throws {
         try await ServerHarness.run { server in
             let (_, token) = try await server.signUp("dailyzip")
-            let xml = Data(HealthExportFixture.xml(days: [Self.today.description]).utf8)
-            // The Health app's archive: apple_health_export/export.xml beside export_cda.xml.
+            let xml = Data(HealthExportFixture.xml(days: [Self.today.description], routes: true).utf8)
+            // The Health app's archive: apple_health_export/export.xml beside export_cda.xml and the routes.
             let archive = try Archive(data: Data(), accessMode: .create)
-            for (path, data) in [("apple_health_export/export_cda.xml", Data("<ClinicalDocument/>".utf8)), ("apple_health_export/export.xml", xml)] {
+            let route = Data(HealthExportFixture.routeGPX(day: Self.today.description).utf8)
+            for (path, data) in [("apple_health_export/export_cda.xml", Data("<ClinicalDocument/>".utf8)), ("apple_health_export/export.xml", xml),
+                                 ("apple_health_export/workout-routes/route_\(Self.today).gpx", route)] {
                 try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .deflate) { position, size in
                     data.subdata(in: Int(position)..<Int(position) + size)
                 }
@@ -133,6 +135,11 @@ struct DailyAPITests {
             #expect(done["format"] as? String == "zip")
             #expect(done["samplesAdded"] as? Int == Self.samplesPerDay)
             #expect(try await server.request(.get, "/api/days/\(Self.today)", token: token).json["steps"] as? Int == 3000)
+            // The run came with its route.
+            let owner = try #require(try await server.store.users.find(username: "dailyzip"))
+            let runs = try await server.services.workouts.all(for: owner, from: Self.today.start(), to: Self.today.adding(days: 1).start())
+            #expect(runs.count == 1 && runs.first?.trackCount == 270, "\(runs.map(\.trackCount))")
+            #expect((runs.first?.metrics.distanceMeters ?? 0) > 850, "the distance is the route's (269 × 3.3 m)")
 
             // A cut archive, a zip without an export, XML cut in the middle, not an export at all.
             let (_, fresh) = try await server.signUp("dailyfaults")

@@ -13,7 +13,8 @@ public enum HealthExportFixture {
     public static let watch = "&lt;&lt;HKDevice: 0x1, name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch6,2, software:10.0&gt;"
 
     /// `days` as yyyy-mm-dd.
-    public static func xml(days: [String], heartRateEverySeconds: Int = 300) -> String {
+    /// - Parameter routes: the runs name their route, `/workout-routes/route_<day>.gpx` (see `routeGPX`).
+    public static func xml(days: [String], heartRateEverySeconds: Int = 300, routes: Bool = false) -> String {
         var out = """
             <?xml version="1.0" encoding="UTF-8"?>
             <!DOCTYPE HealthData [
@@ -69,11 +70,29 @@ public enum HealthExportFixture {
             let runStart = day.addingTimeInterval(17 * 3600), runEnd = runStart.addingTimeInterval(45 * 60)
             out += """
                  <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="45" durationUnit="min" totalDistance="5" totalDistanceUnit="km" totalEnergyBurned="400" totalEnergyBurnedUnit="kcal" sourceName="Test Watch" device="\(watch)" creationDate="\(stamp(runEnd))" startDate="\(stamp(runStart))" endDate="\(stamp(runEnd))">
-                  <MetadataEntry key="HKIndoorWorkout" value="0"/>
+                  <MetadataEntry key="HKIndoorWorkout" value="0"/>\(routes ? "\n  <WorkoutRoute sourceName=\"Test Watch\"><FileReference path=\"/workout-routes/route_\(text).gpx\"/></WorkoutRoute>" : "")
                  </Workout>
 
                 """
         }
         return out + "</HealthData>\n"
+    }
+
+    /// The run's route on `day` as the Health app writes it: GPX 1.1, a point every 10 s
+    /// from 17:00 for 45 minutes, heading north.
+    public static func routeGPX(day: String) -> String {
+        var points = ""
+        for step in 0..<270 {
+            let minutes = step * 10 / 60, seconds = step * 10 % 60
+            let time = "\(day)T17:\(minutes < 10 ? "0" : "")\(minutes):\(seconds < 10 ? "0" : "")\(seconds)Z"
+            points += "<trkpt lon=\"16.3700\" lat=\"\(String(format: "%.6f", 48.2 + Double(step) * 0.00003))\"><ele>180.0</ele><time>\(time)</time></trkpt>\n"
+        }
+        return """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gpx version="1.1" creator="Apple Health Export" xmlns="http://www.topografix.com/GPX/1/1">
+            <trk><name>Route</name><trkseg>
+            \(points)</trkseg></trk>
+            </gpx>
+            """
     }
 }

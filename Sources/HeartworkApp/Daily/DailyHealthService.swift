@@ -163,10 +163,11 @@ public struct DailyHealthService: Sendable {
         } catch let error as HealthExportSource.Failure {
             failure = error.description
         }
-        // Workouts, with the heart rate of their time.
+        // Workouts, with the heart rate of their time and, from a zip, their route.
         var workoutsAdded = 0, duplicates = 0
+        let routes = record.format == "zip" ? HealthExportRoutes(path: record.filePath) : nil
         for workout in healthWorkouts {
-            switch try await importWorkout(workout, for: user) {
+            switch try await importWorkout(workout, for: user, track: routes?.track(workout.routePath, start: workout.start) ?? []) {
             case .added: workoutsAdded += 1
             case .duplicate: duplicates += 1
             case .skipped: break
@@ -189,7 +190,7 @@ public struct DailyHealthService: Sendable {
 
     enum WorkoutOutcome { case added, duplicate, skipped }
 
-    func importWorkout(_ workout: HealthWorkout, for user: UserRecord) async throws -> WorkoutOutcome {
+    func importWorkout(_ workout: HealthWorkout, for user: UserRecord, track: [NewWorkout.TrackPoint] = []) async throws -> WorkoutOutcome {
         let duration = Int(workout.end.timeIntervalSince(workout.start).rounded())
         guard duration > 0, duration <= 48 * 3600 else { return .skipped }
         let first = CalendarDay(workout.start, utcOffsetSeconds: workout.utcOffsetSeconds).adding(days: -1)
@@ -209,7 +210,7 @@ public struct DailyHealthService: Sendable {
                 heartRate[second] = Int(sample.value.rounded())
             }
         }
-        let new = NewWorkout(sport: workout.sport, startTime: workout.start, heartRate: heartRate, distanceMeters: workout.distanceMeters,
+        let new = NewWorkout(sport: workout.sport, startTime: workout.start, heartRate: heartRate, track: track, distanceMeters: workout.distanceMeters,
                              kilocalories: workout.kilocalories, device: workout.device ?? workout.source)
         do {
             _ = try await workouts.record(new, for: user, recomputeDays: false)
@@ -217,6 +218,8 @@ public struct DailyHealthService: Sendable {
         } catch let error as AppError where error.kind == .conflict {
             return .duplicate
         } catch let error as AppError where error.kind == .invalid {
+            // A route that does not fit (times past the end, a jump) must not cost the workout.
+            if !track.isEmpty { return try await importWorkout(workout, for: user, track: []) }
             logger.info("an imported workout was not stored", metadata: ["reason": "\(error.detail)"])
             return .skipped
         }

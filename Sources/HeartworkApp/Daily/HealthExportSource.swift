@@ -141,3 +141,34 @@ final class HealthExportSource: @unchecked Sendable {
         try emit()
     }
 }
+
+/// The routes of an `export.zip`'s workouts: `workout-routes/route_….gpx` as the workout's
+/// `WorkoutRoute` names it, read with the GPX reader the uploads use. A route that is missing,
+/// too large (over 32 MB) or unreadable leaves its workout without a track.
+struct HealthExportRoutes {
+    static let maximumBytes = 32 << 20
+    let archive: Archive?
+
+    init(path: String) {
+        archive = try? Archive(url: URL(fileURLWithPath: path), accessMode: .read)
+    }
+
+    func track(_ routePath: String?, start: Date) -> [NewWorkout.TrackPoint] {
+        guard let archive, let routePath, !routePath.isEmpty else { return [] }
+        let name = routePath.hasPrefix("/") ? String(routePath.dropFirst()) : routePath
+        guard let entry = archive.first(where: { $0.type == .file && ($0.path == name || $0.path.hasSuffix("/" + name)) }),
+              entry.uncompressedSize <= UInt64(Self.maximumBytes) else { return [] }
+        var bytes = [UInt8]()
+        do {
+            _ = try archive.extract(entry, bufferSize: 1 << 16, skipCRC32: false) { data in bytes.append(contentsOf: data) }
+        } catch {
+            return []
+        }
+        return ActivityXMLReader.read(bytes).records.compactMap { record in
+            guard let latitude = record.latitude, let longitude = record.longitude else { return nil }
+            let seconds = record.time.timeIntervalSince(start)
+            guard seconds >= 0, seconds.isFinite else { return nil }
+            return NewWorkout.TrackPoint(latitudeDegrees: latitude, longitudeDegrees: longitude, elevationMeters: record.altitude, timeSeconds: seconds)
+        }
+    }
+}

@@ -145,7 +145,7 @@ let package = Package(
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
-        .testTarget(name: "HeartworkCLITests", dependencies: ["HeartworkCLI", "HeartworkTestSupport"]),
+        .testTarget(name: "HeartworkCLITests", dependencies: ["HeartworkCLI", "HeartworkTestSupport"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

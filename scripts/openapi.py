@@ -941,6 +941,24 @@ page("/today/settings", "post", "healthSettingsForm", "Save the alerts' settings
      form={**CSRF, "stepThreshold": {"type": "string"}, "inactivityTime": {"type": "string"}, "inactivityAlerts": {"type": "string"},
            "anomalyAlerts": {"type": "string"}})
 
+NUMBER_ = {"type": "number"}
+TAG = "daily"
+api("/api/food-label", "post", "readFoodLabel",
+    "Read a nutrition label: its text (text/plain, typed or pasted) or a photo (image/png, image/jpeg …; read by Tesseract OCR when the "
+    "server has it, else 503). Calories, fats, sodium, sugars, protein per serving and whether it is unhealthy, with the reasons",
+    {200: ("OK", ref("NutritionLabel"))}, errors=(401, 413, 415, 422, 503),
+    body={"text/plain": {"schema": {"type": "string"}}, "image/png": {"schema": {"type": "string", "format": "binary"}},
+          "image/jpeg": {"schema": {"type": "string", "format": "binary"}}})
+schemas["NutritionLabel"] = obj({
+    "servingSize": {"type": "string"}, "calories": NUMBER_, "totalFatGrams": NUMBER_, "saturatedFatGrams": NUMBER_, "transFatGrams": NUMBER_,
+    "cholesterolMilligrams": NUMBER_, "sodiumMilligrams": NUMBER_, "carbohydrateGrams": NUMBER_, "fiberGrams": NUMBER_, "sugarsGrams": NUMBER_,
+    "addedSugarsGrams": NUMBER_, "proteinGrams": NUMBER_, "unhealthy": {"type": "boolean"},
+    "reasons": array({"type": "string"}),
+}, ["unhealthy", "reasons"], description="Per serving; members the label does not give are left out")
+TAG = "web"
+page("/food", "get", "foodPage", "Read a food label: paste its text or choose a photo", [200, 401])
+page("/food", "post", "foodLabelForm", "Read a pasted label", [200, 401, 403, 422], form={**CSRF, "label": {"type": "string"}})
+
 NUMBER = {"type": "number"}
 schemas["HealthImport"] = obj({
     "id": {"type": "string"}, "state": {"type": "string", "enum": ["queued", "running", "done", "failed"]},

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeartworkApp
 import HeartworkFormats
 
 /// `heartwork food-label`: a nutrition label's text → its values per serving and a verdict
@@ -10,18 +11,19 @@ struct FoodLabelCommand: ParsableCommand {
         abstract: "Read a nutrition label's text: calories, fats, sodium, sugars, protein, and whether it is unhealthy.",
         discussion: """
             FILE holds the label's text as typed or as OCR gave it (US "Nutrition Facts" or an EU \
-            nutrition declaration); without FILE, or with "-", the text is read from standard \
-            input. A serving is unhealthy when it holds 20 % or more of the daily value of \
+            nutrition declaration), or is a photo of the label (PNG, JPEG, TIFF, BMP, GIF, WebP), \
+            read with Tesseract OCR when it is installed (Debian: apt-get install tesseract-ocr); \
+            without FILE, or with "-", the text is read from standard input. A serving is unhealthy when it holds 20 % or more of the daily value of \
             saturated fat (4 g), sodium (460 mg) or added sugars (10 g) or of fat (15.6 g), any \
             trans fat, or — without an added-sugars line — 27 g of sugars (README, "Daily health").
 
             Examples:
               heartwork food-label label.txt
-              tesseract photo.jpg - | heartwork food-label --format json
+              heartwork food-label photo.jpg --format json
             """
     )
 
-    @Argument(help: "A text file with the label (default: standard input).")
+    @Argument(help: "A text file with the label, or a photo of it (default: standard input).")
     var file: String?
 
     @Option(help: "Output format: table or json.")
@@ -32,15 +34,15 @@ struct FoodLabelCommand: ParsableCommand {
     }
 
     func render() throws -> String {
-        let text: String
+        let bytes: [UInt8]
         if let file, file != "-" {
-            text = String(decoding: try LocalFile.read(file), as: UTF8.self)
+            bytes = try LocalFile.read(file)
         } else {
-            text = String(decoding: FileHandle.standardInput.readData(ofLength: 64 * 1024 + 1), as: UTF8.self)
+            bytes = [UInt8](FileHandle.standardInput.readData(ofLength: LabelReader.maximumImageBytes + 1))
         }
         let label: NutritionLabel
         do {
-            label = try NutritionLabel.parse(text)
+            label = try LabelReader.read(bytes)
         } catch {
             throw CommandFailure(error.description)
         }

@@ -151,6 +151,25 @@ def main():
         submit(driver, "form[action='/today/mark'] button[type=submit]")
         check("You marked this day sick." in driver.page_source, "the day is marked sick")
         checks.page("health-today-rated")
+
+        # The food page: a pasted label, then a photo (read by Tesseract when the server has it).
+        driver.get(base + "/food")
+        driver.find_element(By.ID, "label").send_keys("Nutrition Facts\nServing size 1 cup (240mL)\nCalories 250\nTotal Fat 12g\n"
+                                                      "Saturated Fat 5g\nTrans Fat 0g\nSodium 470mg\nTotal Sugars 20g\nProtein 8g")
+        submit(driver, "form[action='/food'] button[type=submit]")
+        result = driver.find_element(By.ID, "food-result").text
+        check("Unhealthy" in result and "470 mg" in result and "250 kcal" in result, f"the pasted label is read: {result}")
+        checks.page("health-food")
+        photo = ROOT / "Tests" / "HeartworkCLITests" / "Fixtures" / "fda-label.png"
+        driver.find_element(By.ID, "food-photo").send_keys(str(photo))
+        WebDriverWait(driver, 60).until(lambda d: "230 kcal" in d.find_element(By.ID, "food-values").text
+                                        or "Tesseract" in d.find_element(By.ID, "food-status").text)
+        import shutil
+        if shutil.which("tesseract"):
+            check("230 kcal" in driver.find_element(By.ID, "food-values").text, "the photo of the FDA label is read")
+        else:
+            check("tesseract-ocr" in driver.find_element(By.ID, "food-status").text, "without Tesseract the page says what to install")
+        checks.page("health-food-photo")
         failures.extend(checks.failures)
     finally:
         if driver:

@@ -1,5 +1,6 @@
 import Testing
 import Foundation
+import HeartworkTestSupport
 
 /// Runs the built `heartwork` binary, as a user would, to check exit codes and streams.
 @Suite("heartwork executable")
@@ -23,10 +24,11 @@ struct ExecutableTests {
         return found
     }
 
-    func run(_ arguments: [String]) throws -> Run {
+    func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Run {
         let process = Process()
         process.executableURL = try Self.executable()
         process.arguments = arguments
+        if !extra.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(extra) { _, new in new } }
         let output = Pipe(), error = Pipe()
         process.standardOutput = output
         process.standardError = error
@@ -38,6 +40,30 @@ struct ExecutableTests {
             status: process.terminationStatus,
             standardOutput: String(decoding: outputData, as: UTF8.self),
             standardError: String(decoding: errorData, as: UTF8.self))
+    }
+
+    /// A photo of the FDA's sample label (scripts/make_label_image.py) read through Tesseract
+    /// when this machine has it (CI installs Debian's tesseract-ocr), and a clear message when not.
+    @Test func foodLabelPhotosAreReadByTesseractOrExplained() throws {
+        let photo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/fda-label.png").path
+        let without = try run(["food-label", photo], environment: ["HEARTWORK_TESSERACT": ""])
+        #expect(without.status != 0 && without.standardError.contains("needs Tesseract OCR") && without.standardError.contains("apt-get install tesseract-ocr"))
+        let installed = ["/usr/bin/tesseract", "/usr/local/bin/tesseract"].contains { FileManager.default.isExecutableFile(atPath: $0) }
+        let read = try run(["food-label", photo, "--format", "json"])
+        if installed {
+            #expect(read.status == 0, "\(read.standardError)")
+            let label = (try JSONSerialization.jsonObject(with: Data(read.standardOutput.utf8)) as? [String: Any]) ?? [:]
+            #expect(label["calories"] as? Double == 230 && label["sodiumMilligrams"] as? Double == 160 && label["addedSugarsGrams"] as? Double == 10, "\(label)")
+            #expect(label["unhealthy"] as? Bool == true, "10 g of added sugars is 20 % of the daily value")
+        } else {
+            #expect(read.status != 0 && read.standardError.contains("needs Tesseract OCR"))
+        }
+        // Not a label at all.
+        let directory = try TemporaryDirectory()
+        let notes = directory.url.appendingPathComponent("notes.txt")
+        try Data("Remember to buy milk and bread.".utf8).write(to: notes)
+        let notLabel = try run(["food-label", notes.path])
+        #expect(notLabel.status != 0 && !notLabel.standardError.isEmpty)
     }
 
     @Test func decodesTheSpecificationExample() throws {

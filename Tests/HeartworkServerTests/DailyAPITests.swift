@@ -255,4 +255,34 @@ struct DailyAPITests {
             #expect(try await server.request(.post, "/api/imports/apple-health", token: token, raw: xml, contentType: "application/xml").status == .accepted)
         }
     }
+
+    @Test func foodLabelsFromTextAndPhotos() async throws {
+        try await ServerHarness.run { server in
+            let (_, token) = try await server.signUp("dailyfood")
+            let text = "Nutrition Facts\nServing size 1 cup (240mL)\nCalories 250\nTotal Fat 12g\nSaturated Fat 5g\nTrans Fat 0g\nSodium 470mg\nTotal Sugars 20g\nProtein 8g\n"
+            let read = try await server.request(.post, "/api/food-label", token: token, raw: Data(text.utf8), contentType: "text/plain; charset=utf-8")
+            #expect(read.status == .ok && read.json["calories"] as? Double == 250 && read.json["unhealthy"] as? Bool == true, "\(read.text)")
+            #expect((read.json["reasons"] as? [String])?.count == 2, "saturated fat and sodium: \(read.text)")
+            #expect(try await server.request(.post, "/api/food-label", token: token, raw: Data("hello".utf8), contentType: "text/plain").status == .unprocessableContent)
+            #expect(try await server.request(.post, "/api/food-label", token: token, raw: Data(text.utf8), contentType: "application/json").status == .unsupportedMediaType)
+            #expect(try await server.request(.post, "/api/food-label", token: token, raw: Data(text.utf8), contentType: "image/png").status == .unprocessableContent)
+            // A photo: read when Tesseract is here, 503 with the reason when not.
+            let photo = try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("HeartworkCLITests/Fixtures/fda-label.png"))
+            let fromPhoto = try await server.request(.post, "/api/food-label", token: token, raw: photo, contentType: "image/png")
+            if LabelReader.tesseract != nil {
+                #expect(fromPhoto.status == .ok && fromPhoto.json["calories"] as? Double == 230, "\(fromPhoto.text)")
+            } else {
+                #expect(fromPhoto.status == .serviceUnavailable && fromPhoto.text.contains("tesseract-ocr"))
+            }
+            // The page reads pasted text without script.
+            let web = try await server.webSession("dailyfood")
+            var headers = HTTPFields()
+            headers[.cookie] = web.cookie
+            headers[.contentType] = "application/x-www-form-urlencoded"
+            let form = "_csrf=\(web.csrf)&label=" + (text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+            let page = try await server.request(.post, "/food", raw: Data(form.utf8), headers: headers)
+            #expect(page.status == .ok && page.text.contains("Unhealthy") && page.text.contains("470 mg"), "\(page.status)")
+        }
+    }
 }

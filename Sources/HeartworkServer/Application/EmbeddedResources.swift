@@ -47,6 +47,7 @@ enum EmbeddedResources {
         "health-week": PackageResources.health_week_mustache,
         "health-history": PackageResources.health_history_mustache,
         "health-import": PackageResources.health_import_mustache,
+        "food": PackageResources.food_mustache,
         "upload": PackageResources.upload_mustache,
         "workout-table": PackageResources.workout_table_mustache,
         "workout": PackageResources.workout_mustache,

@@ -2,6 +2,7 @@ import Foundation
 import HeartworkApp
 import HeartworkCharts
 import HeartworkCore
+import HeartworkFormats
 import HeartworkStore
 import Hummingbird
 
@@ -18,6 +19,7 @@ struct WebHealthPages {
 
     struct RatingForm: Decodable { let quality: String?, date: String? }
     struct MarkForm: Decodable { let mark: String?, date: String? }
+    struct FoodForm: Decodable { let label: String? }
     struct SettingsForm: Decodable { let stepThreshold: String?, inactivityTime: String?, inactivityAlerts: String?, anomalyAlerts: String? }
 
     func register(on router: RouterGroup<AuthenticatedContext>) {
@@ -144,6 +146,22 @@ struct WebHealthPages {
             ]
             return pages.page("health-history", title: "Heart-rate history", values: values, request: request, identity: context.identity)
         }
+        router.get("food") { request, context -> Response in
+            pages.page("food", title: "Food label", values: ["canReadPhotos": LabelReader.tesseract != nil, "text": ""], request: request, identity: context.identity)
+        }
+        router.post("food") { request, context -> Response in
+            let form = try await WebForm.decode(FoodForm.self, from: request)
+            let text = String((form.label ?? "").prefix(20_000))
+            var values: [String: Any] = ["canReadPhotos": LabelReader.tesseract != nil, "text": text]
+            do {
+                values["label"] = Self.labelValues(try LabelReader.read(Array(text.utf8)))
+                return pages.page("food", title: "Food label", values: values, request: request, identity: context.identity)
+            } catch let failure as LabelReader.Failure {
+                values["error"] = failure.description
+                values["hasError"] = true
+                return pages.page("food", title: "Food label", values: values, request: request, identity: context.identity, status: .unprocessableContent)
+            }
+        }
         router.get("health/import") { request, context -> Response in
             let imports = try await daily.imports(for: context.user)
             return pages.page("health-import", title: "Import from Apple Health", values: [
@@ -153,6 +171,20 @@ struct WebHealthPages {
     }
 
     // MARK: values
+
+    static func labelValues(_ label: NutritionLabel) -> [String: Any] {
+        func amount(_ value: Double?, _ unit: String) -> String? { value.map { "\(trimmed($0)) \(unit)" } }
+        let rows: [(String, String?)] = [
+            ("Calories", amount(label.calories, "kcal")), ("Fat", amount(label.totalFatGrams, "g")), ("Saturated fat", amount(label.saturatedFatGrams, "g")),
+            ("Trans fat", amount(label.transFatGrams, "g")), ("Cholesterol", amount(label.cholesterolMilligrams, "mg")), ("Sodium", amount(label.sodiumMilligrams, "mg")),
+            ("Carbohydrate", amount(label.carbohydrateGrams, "g")), ("Fibre", amount(label.fiberGrams, "g")), ("Sugars", amount(label.sugarsGrams, "g")),
+            ("Added sugars", amount(label.addedSugarsGrams, "g")), ("Protein", amount(label.proteinGrams, "g")),
+        ]
+        return [
+            "servingSize": label.servingSize ?? "", "unhealthy": label.unhealthy, "reasons": label.reasons.joined(separator: "; "),
+            "rows": rows.compactMap { name, value in value.map { ["name": name, "value": $0] } },
+        ]
+    }
 
     static func day(_ text: String?) throws -> CalendarDay? {
         guard let text, !text.isEmpty else { return nil }

@@ -41,6 +41,29 @@ struct DailyRoutes {
             HealthImportResponse(try await daily.importStatus(try context.parameters.require("importID"), for: context.user))
         }
 
+        // A nutrition label: its text (text/plain) or a photo (image/…, read by Tesseract when installed).
+        api.post("food-label") { request, _ -> Response in
+            let type = request.headers[.contentType].flatMap { $0.split(separator: ";").first }.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+            guard type.hasPrefix("text/") || type.hasPrefix("image/") else {
+                throw Problem(.unsupportedMediaType, "Unsupported media type",
+                              detail: "send the label's text as text/plain or a photo as image/jpeg or image/png\(type.isEmpty ? " (the Content-Type is missing)" : ", not \(type)")")
+            }
+            let bytes = try await RequestBody.bytes(request, limit: LabelReader.maximumImageBytes)
+            if type.hasPrefix("image/"), !LabelReader.isImage(bytes) {
+                throw Problem(AppError.invalid("the body is not a PNG, JPEG, TIFF, BMP, GIF or WebP image", field: nil))
+            }
+            if type.hasPrefix("text/"), LabelReader.isImage(bytes) {
+                throw Problem(AppError.invalid("the body is an image: send it as image/…", field: nil))
+            }
+            let label: NutritionLabel
+            do {
+                label = try LabelReader.read(bytes)
+            } catch let failure as LabelReader.Failure {
+                if case .noOCR = failure { throw Problem(AppError(.unavailable, failure.description)) }
+                throw Problem(AppError.invalid(failure.description, field: nil))
+            }
+            return try APIJSON.response(label)
+        }
         api.get("days") { request, context -> DayListResponse in
             let parameters = request.uri.queryParameters
             let from = try Self.day(parameters.get("from"), name: "from")

@@ -909,9 +909,9 @@ api("/api/days/{date}/mark", "put", "markDay", "Mark a day sick or traveling (nu
 TAG = "web"
 page("/today", "get", "todayPage", "Today (or ?date=): recovery, strain so far, readiness with its reasons, the night's rating, marks", [200, 401, 422],
      params=[query_param("date", "A day, yyyy-mm-dd (default: today)")])
-page("/today/sleep-quality", "post", "rateSleepForm", "Rate the night before a day 1–10", [303, 401, 403, 409, 422],
+page("/today/sleep-quality", "post", "rateSleepForm", "Rate the night before a day 1–10", [303, 400, 401, 403, 409, 422],
      form={**CSRF, "quality": {"type": "string"}, "date": {"type": "string"}})
-page("/today/mark", "post", "markDayForm", "Mark a day sick, traveling or normal", [303, 401, 403, 422],
+page("/today/mark", "post", "markDayForm", "Mark a day sick, traveling or normal", [303, 400, 401, 403, 422],
      form={**CSRF, "mark": {"type": "string"}, "date": {"type": "string"}})
 page("/health/week", "get", "healthWeekPage", "The week's recovery, strain and intensity with weekly averages, and training load", [200, 401, 422],
      params=[query_param("end", "The week's last day, yyyy-mm-dd (default: today)")])
@@ -937,7 +937,7 @@ api("/api/health/settings", "put", "updateHealthSettings", "Change any of your d
     {200: ("OK", ref("HealthSettings"))}, errors=(400, 401, 422), body=obj(SETTINGS_FIELDS))
 schemas["HealthSettings"] = obj(SETTINGS_FIELDS, list(SETTINGS_FIELDS.keys()))
 TAG = "web"
-page("/today/settings", "post", "healthSettingsForm", "Save the alerts' settings", [303, 401, 403, 422],
+page("/today/settings", "post", "healthSettingsForm", "Save the alerts' settings", [303, 400, 401, 403, 422],
      form={**CSRF, "stepThreshold": {"type": "string"}, "inactivityTime": {"type": "string"}, "inactivityAlerts": {"type": "string"},
            "anomalyAlerts": {"type": "string"}})
 

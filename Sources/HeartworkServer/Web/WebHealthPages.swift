@@ -41,14 +41,14 @@ struct WebHealthPages {
             return pages.page("today", title: day == today ? "Today" : Formatting.day(day), values: values, request: request, identity: context.identity)
         }
         router.post("today/sleep-quality") { request, context -> Response in
-            let form = try await WebForm.decode(RatingForm.self, from: request)
+            let form = try await WebForm.decode(RatingForm.self, from: request, requiringFields: true)
             let day = try Self.day(form.date) ?? daily.today(for: context.user)
             guard let quality = form.quality.flatMap({ Int($0) }) else { throw AppError.invalid("choose a quality from 1 to 10", field: "quality") }
             _ = try await daily.setSleepQuality(quality, day: day, for: context.user)
             return pages.redirect(to: "/today?date=\(day)")
         }
         router.post("today/settings") { request, context -> Response in
-            let form = try await WebForm.decode(SettingsForm.self, from: request)
+            let form = try await WebForm.decode(SettingsForm.self, from: request, requiringFields: true)
             var settings = try await daily.settings(for: context.user)
             guard let threshold = form.stepThreshold.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) else {
                 throw AppError.invalid("a number of steps", field: "stepThreshold")
@@ -62,12 +62,12 @@ struct WebHealthPages {
             return pages.redirect(to: "/today")
         }
         router.post("today/mark") { request, context -> Response in
-            let form = try await WebForm.decode(MarkForm.self, from: request)
+            let form = try await WebForm.decode(MarkForm.self, from: request, requiringFields: true)
             let day = try Self.day(form.date) ?? daily.today(for: context.user)
             let mark: Readiness.Status? = switch form.mark {
             case "sick": .sick
             case "traveling": .traveling
-            case "none", nil, "": nil
+            case "none": nil
             default: throw AppError.invalid("a day is marked sick or traveling", field: "mark")
             }
             _ = try await daily.setMark(mark, day: day, for: context.user)

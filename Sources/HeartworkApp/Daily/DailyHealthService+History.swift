@@ -48,18 +48,11 @@ extension DailyHealthService {
             return HeartRateBin(start: from.addingTimeInterval(Double(index * binSeconds)), minimum: bin.min, maximum: bin.max,
                                 average: (bin.sum / Double(bin.count) * 10).rounded() / 10)
         }
-        // The average is over time: a reading stands for the time to the next one (at most 10
-        // minutes), so a workout's readings every 5 s do not outweigh the day's every 5 minutes.
+        // The average is over time (`DailyCalculator.averageOverTime`), so a workout's readings
+        // every 5 s do not outweigh the day's every 5 minutes.
         let values = samples.map(\.value)
-        var weighted = 0.0, seconds = 0.0
-        for (index, sample) in samples.enumerated() {
-            let next = index + 1 < samples.count ? samples[index + 1].start : sample.start.addingTimeInterval(RISE.maximumSampleSeconds)
-            let span = min(RISE.maximumSampleSeconds, max(0, next.timeIntervalSince(sample.start)))
-            weighted += sample.value * span
-            seconds += span
-        }
         return HeartRateHistory(from: from, to: to, binSeconds: binSeconds, bins: bins, minimum: values.min(), maximum: values.max(),
-                                average: seconds > 0 ? (weighted / seconds * 10).rounded() / 10 : nil)
+                                average: DailyCalculator.averageOverTime(samples))
     }
 
     /// Today where the user is.

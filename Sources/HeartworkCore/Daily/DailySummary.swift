@@ -126,15 +126,8 @@ public enum DailyCalculator {
             // The average over time: a reading stands for the time to the next (at most RISE's
             // 10 minutes), so a workout's readings every few seconds do not outweigh the rest.
             let sorted = beats.sorted { $0.start < $1.start }
-            var weighted = 0.0, seconds = 0.0
-            for (index, sample) in sorted.enumerated() {
-                let next = index + 1 < sorted.count ? sorted[index + 1].start : sample.start.addingTimeInterval(RISE.maximumSampleSeconds)
-                let span = min(RISE.maximumSampleSeconds, max(1, next.timeIntervalSince(sample.start)))
-                weighted += sample.value * span
-                seconds += span
-            }
             let values = sorted.map(\.value)
-            return .init(minimum: values.min() ?? 0, maximum: values.max() ?? 0, average: round1(weighted / seconds), samples: values.count)
+            return .init(minimum: values.min() ?? 0, maximum: values.max() ?? 0, average: averageOverTime(sorted) ?? 0, samples: values.count)
         }()
         let restingValues = input.restingHeartRate.map(\.value).filter { $0.isFinite && $0 > 0 }
         let resting = restingValues.isEmpty ? nil : round1(restingValues.reduce(0, +) / Double(restingValues.count))
@@ -220,6 +213,19 @@ public enum DailyCalculator {
         return .init(inBedHours: round2(hours), asleepHours: asleepSeconds.map { round2($0 / 3600) }, quality: quality,
                      qualitySource: entered.map { (1...10).contains($0) } == true ? "entered" : "estimated",
                      recoveryPercent: RISE.recoveryPercent(hoursInBed: hours, quality: quality).map(round1))
+    }
+
+    /// The average of readings over time, to one decimal: each reading stands for the time to
+    /// the next one (at least 1 s, at most RISE's 10 minutes). `sorted` by start; nil when empty.
+    public static func averageOverTime(_ sorted: [HealthSample]) -> Double? {
+        var weighted = 0.0, seconds = 0.0
+        for (index, sample) in sorted.enumerated() where sample.value.isFinite {
+            let next = index + 1 < sorted.count ? sorted[index + 1].start : sample.start.addingTimeInterval(RISE.maximumSampleSeconds)
+            let span = min(RISE.maximumSampleSeconds, max(1, next.timeIntervalSince(sample.start)))
+            weighted += sample.value * span
+            seconds += span
+        }
+        return seconds > 0 ? round1(weighted / seconds) : nil
     }
 
     static func trimp(_ sorted: [TimedHeartRate], workouts: [RISE.Workout], model: BanisterTRIMP) -> Double {

@@ -50,11 +50,7 @@ struct ImportFilesCommand: AsyncParsableCommand {
     @Argument(help: "Files and folders to import.")
     var files: [String]
 
-    @Option(help: "The server's address, http:// or https://.")
-    var server: String
-
-    @Option(help: "A bearer token of the account to import into.")
-    var token: String
+    @OptionGroup var options: ServerOptions
 
     @Option(help: "Uploads at a time.")
     var jobs: Int = 4
@@ -70,17 +66,6 @@ struct ImportFilesCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be from 1 to 64") }
-        guard endpoint() != nil else { throw ValidationError("--server must be an http:// or https:// address, such as http://127.0.0.1:8080") }
-        guard !token.isEmpty, !token.contains(where: { $0.isWhitespace || $0.isNewline }) else {
-            throw ValidationError("--token must be one word (an API token or a session token)")
-        }
-    }
-
-    func endpoint() -> URL? {
-        guard var components = URLComponents(string: server), let scheme = components.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", components.host?.isEmpty == false else { return nil }
-        components.path = components.path.hasSuffix("/") ? components.path + "api/workouts" : components.path + "/api/workouts"
-        return components.url
     }
 
     enum Outcome: Sendable {
@@ -108,7 +93,7 @@ struct ImportFilesCommand: AsyncParsableCommand {
         guard !paths.isEmpty else {
             throw CommandFailure("no activity files (.fit, .tcx, .gpx, .json) in \(files.joined(separator: ", "))")
         }
-        guard let url = endpoint() else { throw CommandFailure("bad --server") }
+        guard let url = options.url("/api/workouts") else { throw CommandFailure("bad --server") }
         let session = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
                                  configuration: .init(timeout: .init(connect: .seconds(10), read: .seconds(300)),
                                                       connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: jobs)))
@@ -125,7 +110,7 @@ struct ImportFilesCommand: AsyncParsableCommand {
         let began = Date()
         var result = Result()
         let progress = ProgressBar(total: paths.count)
-        let options = (token: token, start: start?.date, sport: sport)
+        let options = (token: self.options.token, start: start?.date, sport: sport)
         // A wrong token or address stops the import: nothing more is sent, the uploads in
         // flight finish, then the reason is given.
         var fatal: String?

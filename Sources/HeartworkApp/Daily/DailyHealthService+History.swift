@@ -57,7 +57,7 @@ extension DailyHealthService {
 
     /// Today where the user is.
     public func today(for user: UserRecord, now: Date = Date()) -> CalendarDay {
-        let zone = user.timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC") ?? .current
+        let zone = TimeZones.zone(user.timeZone)
         return CalendarDay(now, utcOffsetSeconds: zone.secondsFromGMT(for: now))
     }
 

@@ -230,8 +230,13 @@ public struct DailyHealthService: Sendable {
     /// Queues the recomputation of a user's days from `from` on (later days depend on earlier
     /// ones: the 6-month maximum, the baselines, the load).
     public func queueRecompute(userID: String, from: CalendarDay, now: Date = Date()) async throws {
+        try await Self.queueRecompute(in: store, userID: userID, from: from, now: now)
+    }
+
+    /// The same, for services that hold only the store (`WorkoutService`).
+    static func queueRecompute(in store: HeartworkStore, userID: String, from: CalendarDay, now: Date) async throws {
         _ = try await store.jobs.enqueueUnlessQueued(JobRecord(
-            kind: Self.recomputeJob, userID: userID, payload: #"{"userID":"\#(userID)","from":"\#(from)"}"#, runAfter: now, createdAt: now))
+            kind: recomputeJob, userID: userID, payload: #"{"userID":"\#(userID)","from":"\#(from)"}"#, runAfter: now, createdAt: now))
     }
 
     func runRecompute(_ job: JobRecord) async throws {
@@ -308,19 +313,20 @@ public struct DailyHealthService: Sendable {
             for sample in samples { counts[sample.utcOffsetSeconds, default: 0] += 1 }
             return counts.max { ($0.value, -$0.key) < ($1.value, -$1.key) }?.key ?? 0
         }
-        if let name = user.timeZone, let zone = TimeZone(identifier: name) {
-            return zone.secondsFromGMT(for: day.start().addingTimeInterval(12 * 3600))
-        }
-        return 0
+        return TimeZones.zone(user.timeZone).secondsFromGMT(for: day.start().addingTimeInterval(12 * 3600))
+    }
+
+    /// A day never worked out: "no data", with the user's mark and rating if any.
+    static func emptyDay(_ day: CalendarDay, mark: DayMarkRecord?, user: UserRecord) -> DailySummary {
+        DailyCalculator.summary(DailyInput(
+            day: day, utcOffsetSeconds: offset(of: [], day: day, user: user), sleepQuality: mark?.sleepQuality,
+            mark: mark?.mark.flatMap(Readiness.Status.init(rawValue:))))
     }
 
     /// A day as stored; a day never computed answers "no data" (with the user's marks).
     public func day(_ day: CalendarDay, for user: UserRecord) async throws -> DailySummary {
         if let stored = try await store.daily.day(userID: user.id, day) { return stored }
-        let mark = try await store.daily.marks(userID: user.id, from: day, through: day).first
-        return DailyCalculator.summary(DailyInput(
-            day: day, utcOffsetSeconds: Self.offset(of: [], day: day, user: user), sleepQuality: mark?.sleepQuality,
-            mark: mark?.mark.flatMap(Readiness.Status.init(rawValue:))))
+        return Self.emptyDay(day, mark: try await store.daily.marks(userID: user.id, from: day, through: day).first, user: user)
     }
 
     /// Every day of `from...through` (at most `maximumRangeDays`), stored or "no data".
@@ -334,14 +340,7 @@ public struct DailyHealthService: Sendable {
         var days = [DailySummary]()
         var day = from
         while day <= through {
-            if let summary = stored[day.description] {
-                days.append(summary)
-            } else {
-                let mark = marks[day]
-                days.append(DailyCalculator.summary(DailyInput(
-                    day: day, utcOffsetSeconds: Self.offset(of: [], day: day, user: user), sleepQuality: mark?.sleepQuality,
-                    mark: mark?.mark.flatMap(Readiness.Status.init(rawValue:)))))
-            }
+            days.append(stored[day.description] ?? Self.emptyDay(day, mark: marks[day], user: user))
             day = day.adding(days: 1)
         }
         return days

@@ -72,7 +72,6 @@ public struct JobRunner: Service {
                 _ = try await store.jobs.renew(id: job.id, worker: worker, leaseUntil: Date().addingTimeInterval(lease))
             }
         }
-        defer { renewal.cancel() }
         do {
             try await handler(job)
             renewal.cancel()

@@ -163,12 +163,10 @@ public struct WorkoutService: Sendable {
     /// their recomputation is queued (daily health's job; nothing happens for a user without
     /// watch data). A failure to queue never fails the upload.
     func queueDailyRecompute(userID: String, at start: Date, timeZone: String?) async {
-        let zone = timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC") ?? .current
+        let zone = TimeZones.zone(timeZone)
         let day = CalendarDay(start, utcOffsetSeconds: zone.secondsFromGMT(for: start)).adding(days: -1)
-        let now = Date()
         guard (try? await store.daily.dataRange(userID: userID)) != nil else { return }
-        _ = try? await store.jobs.enqueueUnlessQueued(JobRecord(
-            kind: DailyHealthService.recomputeJob, userID: userID, payload: #"{"userID":"\#(userID)","from":"\#(day)"}"#, runAfter: now, createdAt: now))
+        try? await DailyHealthService.queueRecompute(in: store, userID: userID, from: day, now: Date())
     }
 
     /// Shares or unshares; sharing beyond the owner's cap unshares their oldest shared workouts.

@@ -31,14 +31,19 @@ enum RequestBody {
         }
     }
 
+    /// The Content-Type without its parameters, lower-cased (`text/plain; charset=utf-8` →
+    /// `text/plain`); nil when the header is missing.
+    static func mediaType(_ request: Request) -> String? {
+        request.headers[.contentType].map { $0.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? "" }
+    }
+
     /// `application/json` (parameters such as charset allowed), and nothing that merely starts
     /// like it (`application/jsonp`); a body without a Content-Type is not taken as JSON.
     static func checkJSONMediaType(_ request: Request) throws {
         guard let contentType = request.headers[.contentType] else {
             throw Problem(.unsupportedMediaType, "Unsupported media type", detail: "send the body as application/json (the Content-Type header is missing)")
         }
-        let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-        guard mediaType == "application/json" else {
+        guard mediaType(request) == "application/json" else {
             throw Problem(.unsupportedMediaType, "Unsupported media type", detail: "send the body as application/json, not \(contentType)")
         }
     }

@@ -48,17 +48,20 @@ struct SQLJobRepository: JobRepository {
         return try await database.transaction { sql in
             // Due: queued and past its time, or running with a lease that ran out (its worker died).
             guard let row = try await sql.readFirst("""
-                SELECT id FROM jobs WHERE kind IN (\(inList)) AND ((state = 'queued' AND run_after <= \(bind: now))
+                SELECT \(Self.columns) FROM jobs WHERE kind IN (\(inList)) AND ((state = 'queued' AND run_after <= \(bind: now))
                     OR (state = 'running' AND locked_until < \(bind: now)))
                 ORDER BY run_after, created_at LIMIT 1\(skipLocked)
                 """) else { return nil }
-            let id = try row.string("id")
+            var job = try Self.record(row)
+            job.state = .running
+            job.attempts += 1
+            job.lockedBy = worker
+            job.lockedUntil = leaseUntil
             try await sql.raw("""
-                UPDATE jobs SET state = 'running', attempts = attempts + 1, locked_by = \(bind: worker),
-                    locked_until = \(bind: leaseUntil.millisecondsSince1970) WHERE id = \(bind: id)
+                UPDATE jobs SET state = 'running', attempts = \(bind: job.attempts), locked_by = \(bind: worker),
+                    locked_until = \(bind: leaseUntil.millisecondsSince1970) WHERE id = \(bind: job.id)
                 """).run()
-            guard let claimed = try await sql.readFirst("SELECT \(Self.columns) FROM jobs WHERE id = \(bind: id)") else { return nil }
-            return try Self.record(claimed)
+            return job
         }
     }
 

@@ -43,7 +43,7 @@ struct DailyRoutes {
 
         // A nutrition label: its text (text/plain) or a photo (image/…, read by Tesseract when installed).
         api.post("food-label") { request, _ -> Response in
-            let type = request.headers[.contentType].flatMap { $0.split(separator: ";").first }.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+            let type = RequestBody.mediaType(request) ?? ""
             guard type.hasPrefix("text/") || type.hasPrefix("image/") else {
                 throw Problem(.unsupportedMediaType, "Unsupported media type",
                               detail: "send the label's text as text/plain or a photo as image/jpeg or image/png\(type.isEmpty ? " (the Content-Type is missing)" : ", not \(type)")")
@@ -138,7 +138,7 @@ struct DailyRoutes {
     }
 
     static func importFormat(_ request: Request) throws -> String {
-        let bare = request.headers[.contentType].flatMap { $0.split(separator: ";").first }.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let bare = RequestBody.mediaType(request)
         switch bare {
         case "application/zip", "application/x-zip-compressed": return "zip"
         case "application/xml", "text/xml": return "xml"

@@ -151,7 +151,7 @@ struct StrengthRoutes {
             return FinishResponse(finished, unit: WeightUnit(context.user))
         }
         api.post("strength/import") { request, context -> ImportResponse in
-            let mediaType = request.headers[.contentType]?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+            let mediaType = RequestBody.mediaType(request) ?? ""
             guard mediaType == "text/csv" || mediaType == "text/plain" else {
                 throw Problem(.unsupportedMediaType, "Unsupported media type", detail: "send the Strong or Hevy export as text/csv")
             }

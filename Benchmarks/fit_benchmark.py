@@ -9,7 +9,9 @@ whole process.
 Writes (with fit-tool, into a temporary directory) a 4-hour activity recorded at 1 Hz: 14,400
 record messages with timestamp, heart_rate, position_lat/long, enhanced_altitude, distance,
 enhanced_speed, cadence, power and temperature; a lap every 30 minutes, a session and an
-activity. Then runs each side N times (median reported; one untimed warm-up run each first):
+activity. Then runs each side N times, alternately (fitdecode, heartwork, fitdecode, …, so that a
+machine whose speed drifts during the benchmark weighs on both alike; median reported; one
+untimed warm-up run each first):
 
   fitdecode  `python3 -c <script> FILE`: a script that reads every frame with fitdecode,
              checking the CRCs (CrcCheck.RAISE), and collects the records' heart rates;
@@ -171,12 +173,24 @@ def measure(command):
     return result
 
 
-def bench(label, command, runs):
-    measure(command)  # warm-up: file cache, dynamic loader
-    results = [measure(command) for _ in range(runs)]
-    walls = [r["seconds"] for r in results]
-    return {"label": label, "median": statistics.median(walls), "min": min(walls), "max": max(walls),
-            "cpu": statistics.median(r["cpu"] for r in results), "rss_mib": max(r["maxrss_kb"] for r in results) / 1024}
+def bench_pair(first, second, runs):
+    """Runs the two (label, command) sides alternately, one run of each per round (after one
+    untimed warm-up each), so that a machine that slows down or speeds up during the
+    benchmark (a shared 2-core VM does) weighs on both sides alike. Returns each side's
+    summary and the median of the per-round ratios first / second."""
+    measure(first[1])  # warm-up: file cache, dynamic loader
+    measure(second[1])
+    results = ([], [])
+    for _ in range(runs):
+        results[0].append(measure(first[1]))
+        results[1].append(measure(second[1]))
+    summaries = []
+    for (label, _), side in zip((first, second), results):
+        walls = [r["seconds"] for r in side]
+        summaries.append({"label": label, "median": statistics.median(walls), "min": min(walls), "max": max(walls),
+                          "cpu": statistics.median(r["cpu"] for r in side), "rss_mib": max(r["maxrss_kb"] for r in side) / 1024})
+    ratios = [a["seconds"] / b["seconds"] for a, b in zip(*results)]
+    return summaries[0], summaries[1], statistics.median(ratios), min(ratios), max(ratios)
 
 
 def main():
@@ -206,8 +220,9 @@ def main():
         except ValueError:
             keys = "(output is not JSON)"
 
-        fitdecode_run = bench("fitdecode (Python, CRC checked)", [sys.executable, "-c", FITDECODE_SCRIPT, str(path)], args.runs)
-        heartwork_run = bench("heartwork inspect --format json", [binary, "inspect", str(path), "--format", "json"], args.runs)
+        fitdecode_run, heartwork_run, ratio, lowest, highest = bench_pair(
+            ("fitdecode (Python, CRC checked)", [sys.executable, "-c", FITDECODE_SCRIPT, str(path)]),
+            ("heartwork inspect --format json", [binary, "inspect", str(path), "--format", "json"]), args.runs)
 
     print(f"FIT decoding: a {args.hours:g}-hour 1 Hz activity ({seconds:,} records, {size / 1024:,.0f} KiB, written by fit-tool "
           f"in {generated:.1f} s), {args.runs} runs each after one warm-up, whole process (start-up included)")
@@ -220,6 +235,7 @@ def main():
               f"| {r['cpu'] * 1000:,.0f} ms | {r['rss_mib']:,.1f} MiB |")
     print()
     print(f"fitdecode / heartwork (median wall time): {fitdecode_run['median'] / heartwork_run['median']:.1f}×; "
+          f"per round (the two run alternately): median {ratio:.1f}×, lowest {lowest:.1f}×, highest {highest:.1f}×; "
           f"peak RSS {fitdecode_run['rss_mib'] / heartwork_run['rss_mib']:.1f}×")
     print(f"({os.cpu_count()} CPUs; peak RSS = getrusage(RUSAGE_CHILDREN).ru_maxrss of a fresh wrapper process, the largest of the runs)")
 

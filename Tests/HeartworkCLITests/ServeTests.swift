@@ -50,7 +50,20 @@ struct ServeTests {
                 }
             }
             guard port != 0 else { throw HarnessFailure("the server did not start: \(text)") }
+            // Keep reading the log: a pipe nobody drains fills at 64 KB, and then the server's
+            // next log line blocks it (a busy import polled every 20 ms logs that much).
+            errors.fileHandleForReading.readabilityHandler = { [weak self] handle in
+                let data = handle.availableData
+                if data.isEmpty {  // the server has exited
+                    handle.readabilityHandler = nil
+                    return
+                }
+                self?.logTail.withLock { $0 = String(($0 + String(decoding: data, as: UTF8.self)).suffix(16_384)) }
+            }
         }
+
+        /// The end of the server's log, for failure messages.
+        let logTail = Mutex<String>("")
 
         /// SIGKILL: no shutdown at all, as when the machine loses power.
         func kill() {

@@ -60,6 +60,65 @@ struct FITTests {
         }
     }
 
+    /// The public decoder hands out owned messages (copies of the bytes the reader's views point
+    /// into): in any chunking they carry the same fields, and they stay valid after the feed.
+    @Test func ownedMessagesMatchTheReadersViewOfTheFile() throws {
+        let bytes = try Self.fixture("ride.fit")
+        let reader = FITActivityReader.read(bytes)
+        for size in [1, 5, 4096, bytes.count] {
+            var decoder = FITDecoder()
+            var messages = [FITMessage]()
+            var start = 0
+            while start < bytes.count {
+                messages += decoder.feed(bytes[start..<min(bytes.count, start + size)])
+                start += size
+            }
+            decoder.finish()
+            #expect(decoder.warnings.isEmpty && decoder.filesCompleted == 1, "chunks of \(size)")
+            let records = messages.filter { $0.global == 20 }
+            #expect(records.count == reader.records.count, "chunks of \(size)")
+            #expect(records.map { $0.int(3) } == reader.records.map(\.heartRate), "chunks of \(size)")
+            #expect(records.map { $0.number(5).map { $0 / 100 } } == reader.records.map(\.distance), "chunks of \(size)")
+            #expect(records.map { $0[3]?.integer.map(Int.init) } == reader.records.map(\.heartRate), "chunks of \(size)")
+            #expect(messages.first?.global == 0 && messages.first?.fields[1] == .unsigned(1), "file_id names Garmin (1)")
+        }
+    }
+
+    /// The record keeps its optionals in a packed form: each field is set and cleared on its
+    /// own, and equality and hashing see only the values.
+    @Test func recordFieldsAreIndependentOptionals() {
+        let time = FITDecoder.epoch.addingTimeInterval(1e9)
+        var record = ActivityRecording.Record(time: time)
+        #expect(record.heartRate == nil && record.latitude == nil && record.temperature == nil)
+        record.heartRate = 150
+        record.latitude = 48.2
+        record.longitude = -0.0
+        record.altitude = -430.5
+        record.distance = 0
+        record.speed = 3.25
+        record.cadence = Int.min
+        record.power = Int.max
+        record.temperature = -40
+        #expect(record.heartRate == 150 && record.latitude == 48.2 && record.longitude == -0.0 && record.altitude == -430.5)
+        #expect(record.distance == 0 && record.speed == 3.25 && record.cadence == Int.min && record.power == Int.max && record.temperature == -40)
+        var cleared = record
+        cleared.power = nil
+        cleared.distance = nil
+        #expect(cleared.power == nil && cleared.distance == nil && cleared.cadence == Int.min && cleared.speed == 3.25)
+        #expect(cleared != record)
+        cleared.power = Int.max
+        cleared.distance = 0
+        #expect(cleared == record && cleared.hashValue == record.hashValue)
+        let built = ActivityRecording.Record(time: time, heartRate: 150, latitude: 48.2, longitude: -0.0, altitude: -430.5, distance: 0,
+                                             speed: 3.25, cadence: Int.min, power: Int.max, temperature: -40)
+        #expect(built == record && Set([built, record]).count == 1)
+        // A value set and cleared again equals one never set.
+        var again = ActivityRecording.Record(time: time)
+        again.heartRate = 99
+        again.heartRate = nil
+        #expect(again == ActivityRecording.Record(time: time) && again.hashValue == ActivityRecording.Record(time: time).hashValue)
+    }
+
     /// A file cut off after a device crash keeps everything before the cut, with a warning that
     /// names the byte offset; a damaged byte in the middle is caught by the CRC.
     @Test func truncatedAndCorruptFilesKeepWhatWasReadable() throws {

@@ -5,13 +5,42 @@ import Foundation
 public struct FITActivityReader: Sendable {
     public private(set) var activity = ActivityRecording()
     var decoder = FITDecoder()
+    /// Where the record message's fields sit in the last record definition seen.
+    var recordPlan = RecordPlan(nil)
+
+    /// The record message's fields (profile numbers) looked up in a definition once, not in
+    /// every message: a 4-hour 1 Hz file has 14,400 records and usually one definition.
+    struct RecordPlan: Sendable {
+        let layout: FITDecoder.Layout?
+        let bigEndian: Bool
+        let timestamp, heartRate, latitude, longitude, altitude, enhancedAltitude, distance, speed, enhancedSpeed, cadence, power,
+            temperature: FITDecoder.Layout.Slot
+
+        init(_ layout: FITDecoder.Layout?) {
+            self.layout = layout
+            bigEndian = layout?.bigEndian ?? false
+            func slot(_ field: Int) -> FITDecoder.Layout.Slot { layout?.slots[field] ?? FITDecoder.Layout.Slot() }
+            timestamp = slot(253)
+            heartRate = slot(3)
+            latitude = slot(0)
+            longitude = slot(1)
+            altitude = slot(2)
+            enhancedAltitude = slot(78)
+            distance = slot(5)
+            speed = slot(6)
+            enhancedSpeed = slot(73)
+            cadence = slot(4)
+            power = slot(7)
+            temperature = slot(13)
+        }
+    }
 
     public init() {}
 
     public mutating func feed(_ bytes: some Collection<UInt8>) {
         var decoder = self.decoder
         self.decoder = FITDecoder()  // moved out, so the visit below may change `self`
-        decoder.feed(bytes) { take($0) }
+        decoder.feedViews(bytes) { take($0) }
         self.decoder = decoder
     }
 
@@ -21,19 +50,15 @@ public struct FITActivityReader: Sendable {
         return activity
     }
 
-    /// Decodes a whole buffer.
+    /// Decodes a whole buffer, where it lies (the decoder copies nothing from contiguous bytes
+    /// when it has nothing pending).
     public static func read(_ bytes: [UInt8]) -> ActivityRecording {
         var reader = FITActivityReader()
         // A record message takes at least ~8 bytes; most devices write 20–40. Reserving one per
-        // 16 bytes spares the array's regrowth copies (a 4-hour file's records are 2 MB), and
+        // 16 bytes spares the array's regrowth copies (a 4-hour file's records are 1.2 MB), and
         // costs little beyond: pages never written are never faulted in.
         reader.activity.records.reserveCapacity(min(bytes.count / 16, 1 << 20))
-        var start = 0
-        while start < bytes.count {
-            let end = min(bytes.count, start + 65_536)
-            reader.feed(bytes[start..<end])
-            start = end
-        }
+        reader.feed(bytes)
         return reader.finish()
     }
 
@@ -57,7 +82,7 @@ public struct FITActivityReader: Sendable {
         value?.double.map { $0 / scale - offset }
     }
 
-    mutating func take(_ message: FITMessage) {
+    mutating func take(_ message: FITMessageView) {
         let f = message
         switch message.global {
         case 0:
@@ -71,21 +96,26 @@ public struct FITActivityReader: Sendable {
                 if !trimmed.isEmpty { activity.creator = String(trimmed.prefix(200)) }
             }
         case 20:
-            // The hot path (one a second): numeric fields read straight from the bytes.
-            let seconds = message.number(253).flatMap { $0 >= 0x1000_0000 ? $0 : nil } ?? message.compressedTimestamp.map(Double.init)
+            // The hot path (one a second): the fields' places resolved once per definition.
+            if recordPlan.layout !== message.layout { recordPlan = RecordPlan(message.layout) }
+            let bytes = message.bytes, big = recordPlan.bigEndian
+            let seconds = FITMessageView.number(recordPlan.timestamp, bytes, bigEndian: big).flatMap { $0 >= 0x1000_0000 ? $0 : nil }
+                ?? message.compressedTimestamp.map(Double.init)
             guard let seconds else { return }
             var record = ActivityRecording.Record(time: FITDecoder.epoch.addingTimeInterval(seconds))
-            record.heartRate = message.int(3)
-            if let lat = message.number(0), let lon = message.number(1) {
+            record.heartRate = FITMessageView.int(recordPlan.heartRate, bytes, bigEndian: big)
+            if let lat = FITMessageView.number(recordPlan.latitude, bytes, bigEndian: big), let lon = FITMessageView.number(recordPlan.longitude, bytes, bigEndian: big) {
                 record.latitude = lat * FITDecoder.semicircle
                 record.longitude = lon * FITDecoder.semicircle
             }
-            record.altitude = (message.number(78) ?? message.number(2)).map { $0 / 5 - 500 }
-            record.distance = message.number(5).map { $0 / 100 }
-            record.speed = (message.number(73) ?? message.number(6)).map { $0 / 1000 }
-            record.cadence = message.int(4)
-            record.power = message.int(7)
-            record.temperature = message.int(13)
+            record.altitude = (FITMessageView.number(recordPlan.enhancedAltitude, bytes, bigEndian: big)
+                ?? FITMessageView.number(recordPlan.altitude, bytes, bigEndian: big)).map { $0 / 5 - 500 }
+            record.distance = FITMessageView.number(recordPlan.distance, bytes, bigEndian: big).map { $0 / 100 }
+            record.speed = (FITMessageView.number(recordPlan.enhancedSpeed, bytes, bigEndian: big)
+                ?? FITMessageView.number(recordPlan.speed, bytes, bigEndian: big)).map { $0 / 1000 }
+            record.cadence = FITMessageView.int(recordPlan.cadence, bytes, bigEndian: big)
+            record.power = FITMessageView.int(recordPlan.power, bytes, bigEndian: big)
+            record.temperature = FITMessageView.int(recordPlan.temperature, bytes, bigEndian: big)
             activity.records.append(record)
         case 19:
             activity.laps.append(ActivityRecording.Lap(

@@ -30,13 +30,16 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         .target(name: "HeartworkCore"),
-        .target(name: "HeartworkFormats", dependencies: ["HeartworkCore"]),
+        // zlib for the ZIP reader (raw inflate, CRC-32); Debian's zlib1g-dev.
+        .systemLibrary(name: "HeartworkZlib", path: "Sources/HeartworkZlib"),
+        .target(name: "HeartworkFormats", dependencies: ["HeartworkCore", "HeartworkZlib"]),
         .target(name: "HeartworkCharts", dependencies: ["HeartworkCore"]),
         .target(
             name: "HeartworkStore",
@@ -62,7 +65,6 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             // The strength catalogue, routines, lexicon and messages (docs/STRENGTH.md).
             resources: [.embedInCode("Resources")]
@@ -87,6 +89,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ],
             // Embedded in the binary, so one file runs from anywhere (see EmbeddedResources).
             resources: [.embedInCode("Resources")]
@@ -118,16 +121,16 @@ let package = Package(
             ],
             path: "Benchmarks/CodecBenchmark"
         ),
-        .target(name: "HeartworkTestSupport", dependencies: ["HeartworkStore"], path: "Tests/HeartworkTestSupport"),
+        .target(name: "HeartworkTestSupport", dependencies: ["HeartworkStore", "HeartworkZlib"], path: "Tests/HeartworkTestSupport"),
         .testTarget(
             name: "HeartworkCoreTests",
             dependencies: ["HeartworkCore", "HeartworkTestSupport"],
             resources: [.copy("Resources")]
         ),
-        .testTarget(name: "HeartworkFormatsTests", dependencies: ["HeartworkFormats", "HeartworkTestSupport"], resources: [.copy("Resources")]),
+        .testTarget(name: "HeartworkFormatsTests", dependencies: ["HeartworkFormats", "HeartworkZlib", "HeartworkTestSupport"], resources: [.copy("Resources")]),
         .testTarget(name: "HeartworkChartsTests", dependencies: ["HeartworkCharts"]),
         .testTarget(name: "HeartworkStoreTests", dependencies: ["HeartworkStore", "HeartworkTestSupport"]),
-        .testTarget(name: "HeartworkAppTests", dependencies: ["HeartworkApp", "HeartworkTestSupport"]),
+        .testTarget(name: "HeartworkAppTests", dependencies: ["HeartworkApp", "HeartworkTestSupport", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
         .testTarget(
             name: "HeartworkServerTests",
             dependencies: [
@@ -136,6 +139,7 @@ let package = Package(
                 "HeartworkCharts",
                 "HeartworkCore",
                 "HeartworkTestSupport",
+                "HeartworkZlib",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
@@ -143,7 +147,8 @@ let package = Package(
                 .product(name: "OpenAPIKit", package: "OpenAPIKit"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-            ]
+            ],
+            resources: [.copy("Resources")]
         ),
         .testTarget(name: "HeartworkCLITests", dependencies: ["HeartworkCLI", "HeartworkTestSupport"], exclude: ["Fixtures"]),
     ],

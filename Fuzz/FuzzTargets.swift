@@ -66,6 +66,24 @@ public func heartworkFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
            again != samples.sorted(by: { $0.start < $1.start }) {
             fatalError("a decoded health block does not survive a round trip")
         }
+    case "zip":
+        // The ZIP reader under small budgets: any bytes open or are refused; every entry reads
+        // or is refused; nothing inflates past its declared size, the entry limit or the
+        // archive's total (the reader's running count; checked here against what arrived).
+        let limits = ZipArchive.Limits(maximumEntries: 64, maximumTotalBytes: 1 << 20, maximumRatio: 200)
+        if let archive = try? ZipArchive(bytes: bytes, limits: limits) {
+            var total = 0
+            for entry in archive.entries {
+                var delivered = 0
+                do {
+                    try archive.read(entry, limit: 256 << 10) { chunk in delivered += chunk.count }
+                } catch {}
+                if delivered > 256 << 10 || Int64(delivered) > entry.uncompressedSize { fatalError("read past a budget: \(delivered)") }
+                total += delivered
+            }
+            if total > 1 << 20 { fatalError("the archive's total budget was passed: \(total)") }
+            _ = archive.entry(named: "export.xml")
+        }
     case "label":
         _ = try? NutritionLabel.parse(text)
     case "lifting":

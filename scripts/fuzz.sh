@@ -13,19 +13,20 @@ cd "$(dirname "$0")/.."
 seconds="${1:-30}"
 shift || true
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then targets=(fit tcx gpx hrm rr csv json streams gateway lifting health label); fi
+if [ ${#targets[@]} -eq 0 ]; then targets=(fit tcx gpx hrm rr csv json streams gateway lifting health label zip); fi
 out=.build-fuzz
 mkdir -p "$out/corpus"
 if [ ! -x "$out/heartwork-fuzz" ] || [ -n "$(find Sources/HeartworkCore Sources/HeartworkFormats Fuzz -name '*.swift' -newer "$out/heartwork-fuzz" | head -1)" ]; then
   echo "== building the fuzz binary (log: $out/build.log)"
   exec 3>&1 1>"$out/build.log" 2>&1
-  flags=(-sanitize=fuzzer,address -O -parse-as-library -wmo -I "$out/modules")
+  # zlib for the ZIP reader, through the package's own module map (Sources/HeartworkZlib).
+  flags=(-sanitize=fuzzer,address -O -parse-as-library -wmo -I "$out/modules" -I Sources/HeartworkZlib)
   mkdir -p "$out/modules"
   for module in HeartworkCore HeartworkFormats; do
     swiftc "${flags[@]}" -module-name "$module" -emit-module -emit-module-path "$out/modules/$module.swiftmodule" \
       -c $(find "Sources/$module" -name '*.swift' | sort) -o "$out/$module.o"
   done
-  swiftc "${flags[@]}" -module-name HeartworkFuzz Fuzz/FuzzTargets.swift "$out/HeartworkCore.o" "$out/HeartworkFormats.o" -o "$out/heartwork-fuzz"
+  swiftc "${flags[@]}" -module-name HeartworkFuzz Fuzz/FuzzTargets.swift "$out/HeartworkCore.o" "$out/HeartworkFormats.o" -lz -o "$out/heartwork-fuzz"
   exec 1>&3 2>&1 3>&-
 fi
 export LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan.supp:print_suppressions=0"  # the toolchain's own leaks (see the file)

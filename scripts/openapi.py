@@ -31,7 +31,8 @@ API_ERRORS = {
     413: "Body too large",
     415: "Unsupported media type",
     422: "Invalid value (the field is named)",
-    429: "Too many failed sign-ins",
+    426: "Upgrade required: a WebSocket endpoint",
+    429: "Too many attempts, or too many at once (Retry-After says when to try again)",
     503: "The server cannot do this now (the detail says why)",
 }
 
@@ -152,7 +153,10 @@ api("/api/auth/register", "post", "register", "Create an account", {201: ("Creat
     errors=(400, 409, 422), body=ref("RegisterRequest"), public=True)
 api("/api/auth/login", "post", "login", "Sign in: an opaque bearer token valid for 30 days", {200: ("OK", ref("LoginResponse"))},
     errors=(400, 401, 422, 429), body=ref("LoginRequest"), public=True)
-api("/api/auth/logout", "post", "logout", "Revoke the token used", {204: ("Signed out", None)})
+api("/api/auth/logout", "post", "logout", "Revoke the token used (its open sockets close)", {204: ("Signed out", None)})
+api("/api/auth/logout-everywhere", "post", "logoutEverywhere",
+    "End every session of yours on every device, this one included; their open sockets close (gateways keep their tokens)",
+    {204: ("Signed out everywhere", None)})
 api("/api/me/password", "post", "changePassword", "Change the password; every other session is revoked", {204: ("Changed", None)},
     errors=(400, 401, 422), body=ref("ChangePasswordRequest"))
 
@@ -280,7 +284,15 @@ api("/api/gateways/{gatewayID}", "patch", "renameGateway", "Rename one of your g
 api("/api/gateways/{gatewayID}", "delete", "revokeGateway", "Revoke one of your gateways: it and its token go at once; the sensors it heard and their readings stay",
     {204: ("Revoked", None)}, errors=(401, 404), params=[path_param("gatewayID")])
 
-api("/api/sensors", "get", "listSensors", "The straps your gateways have heard, with what each said last", {200: ("OK", ref("SensorList"))})
+api("/api/live/gateway", "get", "checkGatewayToken",
+    "The gateway WebSocket's address asked without an upgrade (a gateway finding out why its upgrade failed): 426 when the token "
+    "(a bearer token or ?token=) is an active gateway token, 401 otherwise",
+    {}, errors=(401, 426), public=True, params=[query_param("token", "The gateway token (hwg_…), for platforms that cannot set headers")])
+api("/api/sensors", "get", "listSensors",
+    "The straps your gateways have heard, with what each said last; oldest first, a page at a time (an account has at most 1,000)",
+    {200: ("OK", ref("SensorList"))}, errors=(400, 401),
+    params=[query_param("limit", "Sensors per page, 1–1000 (default 100)", {"type": "integer", "minimum": 1, "maximum": 1000}),
+            query_param("offset", "Sensors to skip, 0–1000000 (default 0)", {"type": "integer", "minimum": 0, "maximum": 1000000})])
 api("/api/sensors/{sensorID}", "get", "getSensor", "One of your sensors", {200: ("OK", ref("Sensor"))},
     errors=(401, 404), params=[path_param("sensorID")])
 api("/api/sensors/{sensorID}", "patch", "renameSensor", "Name one of your sensors (an empty name clears it)", {200: ("OK", ref("Sensor"))},
@@ -438,7 +450,8 @@ api("/api/exercises", "get", "listExercises", "The exercise catalogue with your 
     {200: ("OK", ref("ExerciseList"))}, errors=(400, 401), params=[query_param("group", "Chest, Shoulders, Arms, Back, Legs, Abs or All")])
 api("/api/exercises/{exerciseID}", "get", "getExercise", "An exercise, your statistics and your estimated 1RM session by session",
     {200: ("OK", ref("ExerciseDetail"))}, errors=(401, 404), params=[path_param("exerciseID")])
-api("/api/exercises/{exerciseID}/reset", "post", "resetExercise", "Send an exercise back to the cold start (a 5 kg baseline set next time)",
+api("/api/exercises/{exerciseID}/reset", "post", "resetExercise",
+    "Send an exercise back to the cold start (next time one baseline set: 5 kg or the empty bar, whichever is heavier; a Maximum hold for a timed exercise)",
     {200: ("OK", ref("Exercise"))}, errors=(401, 404), params=[path_param("exerciseID")])
 api("/api/routines", "get", "listRoutines", "Your routines in your order, then the built-in ones", {200: ("OK", ref("RoutineList"))})
 api("/api/routines", "post", "createRoutine", "Create a routine: exercises in the order they are done", {201: ("Created", ref("Routine"), "Location")},
@@ -453,9 +466,10 @@ api("/api/routines/{routineID}", "delete", "deleteRoutine", "Delete one of your 
     errors=(401, 404), params=[path_param("routineID")])
 api("/api/strength/suggestion", "get", "strengthSuggestion", "Which routine of your goal to do today, resting what you trained yesterday, and why",
     {200: ("OK", ref("StrengthSuggestion"))})
-api("/api/strength/settings", "get", "getStrengthSettings", "Goal, lifestyle, plate step, disclaimer, webhook", {200: ("OK", ref("StrengthSettings"))})
+api("/api/strength/settings", "get", "getStrengthSettings", "Goal, lifestyle, plate step, bar weight, disclaimer, webhook", {200: ("OK", ref("StrengthSettings"))})
 api("/api/strength/settings", "put", "updateStrengthSettings",
-    "Change goal, lifestyle, plate step (null: whole kg), webhook URL (null: off), accept the disclaimer, make a new webhook secret",
+    "Change goal, lifestyle, plate step (null: whole kg), bar weight (5–30 kg; null: the Olympic 20 kg), webhook URL (null: off), "
+    "accept the disclaimer, make a new webhook secret",
     {200: ("OK", ref("StrengthSettings"))}, errors=(400, 401, 422), body=ref("StrengthSettingsUpdate"))
 api("/api/strength/sessions", "post", "startStrengthSession",
     "Start a session from a routine: the prescribed sets (needs the disclaimer accepted; `sensor` links one of your straps)",
@@ -467,8 +481,12 @@ api("/api/strength/sessions", "get", "listStrengthSessions", "Your sessions, new
             query_param("limit", "At most this many (1–100)", {"type": "integer"}), query_param("offset", "Skip this many", {"type": "integer"})])
 api("/api/strength/sessions/{sessionID}", "get", "getStrengthSession", "A session with its sets (and heart rate per set when it has some)",
     {200: ("OK", ref("StrengthSession"))}, errors=(401, 404), params=[path_param("sessionID")])
+api("/api/strength/sessions/{sessionID}", "delete", "discardStrengthSession",
+    "Discard a session of yours with its sets: a started one you will not finish, or a finished or imported one (the 1RMs it raised stay)",
+    {204: ("Deleted", None)}, errors=(401, 404), params=[path_param("sessionID")])
 api("/api/strength/sessions/{sessionID}/sets/{n}", "put", "logStrengthSet",
-    "Log set n (1… across the session): reps (null: back to the Maximum placeholder), weight in your unit or weightKg, done. "
+    "Log set n (1… across the session): reps (seconds for a set whose measure is seconds; null: back to the Maximum placeholder), "
+    "weight in your unit or weightKg, done. "
     "A finished session can be corrected for 24 hours",
     {200: ("OK", ref("StrengthSession"))}, errors=(400, 401, 404, 409, 422), body=ref("StrengthSetUpdate"),
     params=[path_param("sessionID"), path_param("n")])
@@ -512,13 +530,16 @@ page("/strength/sessions/{sessionID}", "get", "strengthSessionPage", "The sessio
 page("/strength/sessions/{sessionID}/sets/{n}", "post", "logSetForm", "Log a set", [303, 401, 403, 404, 409, 422],
      form={**CSRF, "reps": {"type": "string"}, "weight": {"type": "string"}, "done": {"type": "string"}},
      params=[path_param("sessionID"), path_param("n")])
+page("/strength/sessions/{sessionID}/discard", "post", "discardSessionForm", "Discard a session (back to /strength with a notice)",
+     [303, 401, 403, 404], form=dict(CSRF), form_required=False, params=[path_param("sessionID")])
 page("/strength/sessions/{sessionID}/finish", "post", "finishSessionForm", "Finish a session", [303, 401, 403, 404, 409, 422],
      form={**CSRF, "review": {"type": "string"}, "enjoyment": {"type": "string"}, "difficulty": {"type": "string"}}, params=[path_param("sessionID")])
 page("/strength/history", "get", "strengthHistoryPage", "Past sessions: a month's calendar and the list", [200, 401],
      params=[query_param("month", "YYYY-MM"), query_param("day", "A day of that month")])
 page("/strength/settings", "get", "strengthSettingsPage", "Strength settings", [200, 401])
 page("/strength/settings", "post", "strengthSettingsForm", "Save strength settings", [303, 401, 403, 422],
-     form={**CSRF, "goal": {"type": "string"}, "lifestyle": {"type": "string"}, "plateStep": {"type": "string"}, "webhookUrl": {"type": "string"},
+     form={**CSRF, "goal": {"type": "string"}, "lifestyle": {"type": "string"}, "plateStep": {"type": "string"}, "barKg": {"type": "string"},
+           "webhookUrl": {"type": "string"},
            "next": {"type": "string"}}, form_required=False)
 page("/strength/settings/secret", "post", "newWebhookSecretForm", "Make a new webhook secret", [303, 401, 403], form=dict(CSRF), form_required=False)
 page("/strength/import", "get", "strengthImportPage", "Import from Strong or Hevy", [200, 401])
@@ -577,11 +598,13 @@ PLAYER_FIELDS = {
 
 schemas = {
     "Problem": obj({
-        "type": {"type": "string"}, "title": {"type": "string"}, "status": {"type": "integer"}, "detail": {"type": "string"},
+        "type": {"type": "string"}, "title": {"type": "string"}, "status": {"type": "integer"},
+        "detail": {"type": "string", "description": "The precise, technical account, for scripts and logs"},
+        "message": {"type": "string", "description": "For people: what happened and what to do, in a sentence (what the web app shows)"},
         "field": nullable("string", description="The request field at fault, as a JSON path such as track[3].lat"),
         "errors": array(obj({"field": {"type": "string"}, "detail": {"type": "string"}}, required=["field", "detail"]),
                         description="Every field at fault, when a request has several mistakes (the first is also field and detail)"),
-    }, required=["type", "title", "status", "detail"]),
+    }, required=["type", "title", "status", "detail", "message"]),
     "Health": obj({"status": {"type": "string"}, "database": {"type": "string"}}, required=["status", "database"]),
     "RegisterRequest": obj({
         "username": {"type": "string", "pattern": "^[A-Za-z0-9._-]{3,30}$", "description": "Unique, case-insensitively"},
@@ -690,7 +713,8 @@ schemas = {
         }, required=["playerID", "name", "sensorID"])),
         "playersWithoutSensor": array(obj({"id": {"type": "string"}, "name": {"type": "string"}}, required=["id", "name"])),
     }, required=["team", "serverTime", "staleAfterSeconds", "tiles", "playersWithoutSensor"]),
-    "SensorList": obj({"sensors": array(ref("Sensor"))}, required=["sensors"]),
+    "SensorList": obj({"sensors": array(ref("Sensor")), "next": {"type": "string", "description": "The next page's path, when there is one"}},
+                      required=["sensors"]),
     "SensorName": obj({"name": {"type": "string", "maxLength": 60}}, required=["name"]),
     "SensorHeartRate": obj({
         "sensor": {"type": "string"}, "from": DATE_TIME, "to": DATE_TIME,
@@ -736,6 +760,8 @@ schemas = {
     }, required=["sport", "startTime", "heartRate"]),
     "WorkoutSummary": obj({
         "id": {"type": "string"}, "ownerID": {"type": "string"}, "sport": {"type": "string"}, "startTime": DATE_TIME,
+        "title": {"type": "string", "description": "The workout's own name from its file (a GPX track's name), when it had one"},
+        "device": {"type": "string", "description": "The recording device as its file named it, when it did"},
         "indoor": {"type": "boolean"}, "durationSeconds": {"type": "integer"},
         "averageHeartRate": nullable("number"), "minimumHeartRate": nullable("number"), "maximumHeartRate": nullable("number"),
         "kilocalories": nullable("number"), "distanceMeters": nullable("number"),
@@ -755,7 +781,12 @@ schemas = {
         "summary": ref("WorkoutSummary"), "heartRate": array(nullable("integer")), "rrIntervals": array({"type": "number"}),
         "track": array(ref("TrackPoint")),
     }, required=["summary", "heartRate", "rrIntervals", "track"]),
-    "WorkoutCreated": obj({"summary": ref("WorkoutSummary")}, required=["summary"]),
+    "WorkoutCreated": obj({"summary": ref("WorkoutSummary"), "warnings": array(obj({
+        "message": {"type": "string", "description": "What was left out or cut, in words a person reads"},
+        "field": {"type": "string", "description": "The first value concerned, as a path in the workout's JSON (rrIntervals[5123])"},
+        "line": {"type": "integer"}, "byte": {"type": "integer", "description": "Where in the file, when the file said"},
+        "count": {"type": "integer", "description": "How many values it concerns"},
+    }, required=["message", "count"]))}, required=["summary", "warnings"]),
 }
 
 PERSON = obj({"id": {"type": "string"}, "username": {"type": "string"}, "fullName": {"type": "string"}}, required=["id", "username", "fullName"])
@@ -787,7 +818,7 @@ schemas.update({
     "MatchList": obj({"matches": array(ref("Match"))}, required=["matches"]),
     "Notification": obj({
         "id": {"type": "string"}, "kind": {"type": "string", "enum": [
-            "friend-request", "friend-accepted", "match-invitation", "match-accepted", "match-declined", "match-result", "ghost-raced", "health-inactivity", "health-anomaly"]},
+            "friend-request", "friend-accepted", "match-invitation", "match-accepted", "match-declined", "match-result", "ghost-raced", "health-inactivity", "health-anomaly", "account-deleted"]},
         "text": {"type": "string"}, "link": {"type": "string"}, "createdAt": DATE_TIME, "read": {"type": "boolean"},
     }, required=["id", "kind", "text", "createdAt", "read"]),
     "NotificationList": obj({"notifications": array(ref("Notification")), "unread": {"type": "integer"}}, required=["notifications", "unread"]),
@@ -795,14 +826,18 @@ schemas.update({
 })
 
 WEIGHT_UNIT = {"type": "string", "enum": ["kg", "lb"]}
+MEASURE = {"type": "string", "enum": ["reps", "seconds"], "description": "What a set counts: reps, or seconds held (the set's reps are seconds)"}
 EXERCISE = obj({
     "id": {"type": "string"}, "name": {"type": "string"}, "group": {"type": "string", "enum": ["Chest", "Shoulders", "Arms", "Back", "Legs", "Abs"]},
     "primaryMuscle": {"type": "string"}, "secondaryMuscles": array({"type": "string"}), "equipment": {"type": "string"},
-    "bodyweight": {"type": "boolean"}, "instructions": {"type": "string"}, "licence": {"type": "string"}, "attribution": {"type": "string"},
+    "bodyweight": {"type": "boolean"}, "measure": MEASURE,
+    "minimumWeight": {"type": "number", "minimum": 0, "description": "The least load prescribed (the empty bar), in unit; 0 for none"},
+    "instructions": {"type": "string"}, "licence": {"type": "string"}, "attribution": {"type": "string"},
     "unit": WEIGHT_UNIT,
     "stats": obj({"mostReps": {"type": "integer"}, "mostWeight": {"type": "number"}, "oneRepMax": {"type": "number"},
                   "coldStart": {"type": "boolean"}, "resetAt": DATE_TIME}, required=["mostReps", "mostWeight", "oneRepMax", "coldStart"]),
-}, required=["id", "name", "group", "primaryMuscle", "secondaryMuscles", "equipment", "bodyweight", "instructions", "licence", "attribution", "unit", "stats"])
+}, required=["id", "name", "group", "primaryMuscle", "secondaryMuscles", "equipment", "bodyweight", "measure", "minimumWeight", "instructions",
+             "licence", "attribution", "unit", "stats"])
 ROUTINE = obj({
     "id": {"type": "string"}, "name": {"type": "string"}, "goal": GOAL, "description": {"type": "string"}, "builtIn": {"type": "boolean"},
     "bodyweight": {"type": "boolean"}, "groups": array({"type": "string"}),
@@ -811,11 +846,11 @@ ROUTINE = obj({
 }, required=["id", "name", "goal", "description", "builtIn", "bodyweight", "groups", "exercises"])
 SET_ENTRY = obj({
     "n": {"type": "integer", "minimum": 1}, "exerciseID": {"type": "string"}, "exerciseName": {"type": "string"}, "exerciseIndex": {"type": "integer"},
-    "kind": {"type": "string"},
+    "kind": {"type": "string"}, "measure": MEASURE,
     "target": obj({"reps": nullable("integer"), "maximum": {"type": "boolean"}, "weight": {"type": "number"}}, required=["maximum", "weight"]),
     "reps": {"type": "integer"}, "weight": {"type": "number"}, "done": {"type": "boolean"}, "doneAt": DATE_TIME,
     "heartRate": obj({"peak": {"type": "integer"}, "recovery": {"type": "integer"}}),
-}, required=["n", "exerciseID", "exerciseName", "exerciseIndex", "kind", "target", "weight", "done"])
+}, required=["n", "exerciseID", "exerciseName", "exerciseIndex", "kind", "measure", "target", "weight", "done"])
 schemas.update({
     "Exercise": EXERCISE,
     "ExerciseList": obj({"exercises": array(ref("Exercise")), "groups": array({"type": "string"})}, required=["exercises", "groups"]),
@@ -829,14 +864,16 @@ schemas.update({
     "StrengthSuggestion": obj({"routine": {**ROUTINE, "type": ["object", "null"]}, "reason": nullable("string"), "overlapping": array({"type": "string"})},
                               required=["overlapping"]),
     "StrengthSettings": obj({
-        "goal": GOAL, "lifestyle": LIFESTYLE, "plateStepKg": {"type": "number"}, "unit": WEIGHT_UNIT, "disclaimer": {"type": "string"},
+        "goal": GOAL, "lifestyle": LIFESTYLE, "plateStepKg": {"type": "number"}, "barKg": {"type": "number", "minimum": 5, "maximum": 30},
+        "unit": WEIGHT_UNIT, "disclaimer": {"type": "string"},
         "disclaimerAcceptedAt": DATE_TIME, "webhookUrl": {"type": "string"}, "webhookSecret": {"type": "string"},
         "webhookDeliveries": array(obj({"id": {"type": "string"}, "createdAt": DATE_TIME, "attempts": {"type": "integer"},
                                         "state": {"type": "string", "enum": ["pending", "delivered", "given-up"]}, "lastError": {"type": "string"}},
                                        required=["id", "createdAt", "attempts", "state"])),
-    }, required=["goal", "lifestyle", "unit", "disclaimer", "webhookSecret", "webhookDeliveries"]),
+    }, required=["goal", "lifestyle", "barKg", "unit", "disclaimer", "webhookSecret", "webhookDeliveries"]),
     "StrengthSettingsUpdate": obj({
         "goal": GOAL, "lifestyle": LIFESTYLE, "plateStepKg": {"type": ["number", "null"], "minimum": 0.25, "maximum": 25},
+        "barKg": {"type": ["number", "null"], "minimum": 5, "maximum": 30, "description": "The empty bar in kg (null: 20, an Olympic bar)"},
         "webhookUrl": {"type": ["string", "null"], "maxLength": 2048}, "acceptDisclaimer": {"type": "boolean", "enum": [True]},
         "newWebhookSecret": {"type": "boolean"}}),
     "StrengthSession": obj({
@@ -880,7 +917,7 @@ schemas.update({
     }, required=["goal", "lifestyle", "inputs", "missing", "warnings"]),
 })
 
-# Daily health (issue 11; README "Daily health").
+# Daily health (issue 11; docs/DAILY-HEALTH.md).
 TAG = "daily"
 DAY_PARAM = [{"name": "date", "in": "path", "required": True, "description": "A local date, yyyy-mm-dd",
               "schema": {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}}]
@@ -953,22 +990,26 @@ schemas["NutritionLabel"] = obj({
     "servingSize": {"type": "string"}, "calories": NUMBER_, "totalFatGrams": NUMBER_, "saturatedFatGrams": NUMBER_, "transFatGrams": NUMBER_,
     "cholesterolMilligrams": NUMBER_, "sodiumMilligrams": NUMBER_, "carbohydrateGrams": NUMBER_, "fiberGrams": NUMBER_, "sugarsGrams": NUMBER_,
     "addedSugarsGrams": NUMBER_, "proteinGrams": NUMBER_, "unhealthy": {"type": "boolean"},
+    "basis": {"type": "string", "enum": ["serving", "100 g", "100 ml"],
+              "description": "What the values are for; per 100 g or 100 ml the UK's front-of-pack 'high' levels judge them"},
     "reasons": array({"type": "string"}),
-}, ["unhealthy", "reasons"], description="Per serving; members the label does not give are left out")
+}, ["unhealthy", "reasons"], description="Per serving, or per 100 g / 100 ml (basis); members the label does not give are left out")
 TAG = "web"
 page("/food", "get", "foodPage", "Read a food label: paste its text or choose a photo", [200, 401])
 page("/food", "post", "foodLabelForm", "Read a pasted label", [200, 401, 403, 422], form={**CSRF, "label": {"type": "string"}})
 
 NUMBER = {"type": "number"}
 schemas["HealthImport"] = obj({
-    "id": {"type": "string"}, "state": {"type": "string", "enum": ["queued", "running", "done", "failed"]},
+    "id": {"type": "string"}, "state": {"type": "string", "enum": ["receiving", "queued", "running", "done", "failed"],
+                                       "description": "receiving: the upload is still arriving (it holds one of your two places)"},
     "format": {"type": "string", "enum": ["zip", "xml"]}, "bytesTotal": {"type": "integer"}, "bytesDone": {"type": "integer"},
     "progress": {"type": "number", "minimum": 0, "maximum": 1}, "samplesRead": {"type": "integer"}, "samplesAdded": {"type": "integer"},
     "workoutsAdded": {"type": "integer"}, "workoutsDuplicate": {"type": "integer"},
+    "workoutsSkipped": array(obj({"reason": {"type": "string"}, "count": {"type": "integer"}}, required=["reason", "count"])),
     "firstDay": {"type": "string"}, "lastDay": {"type": "string"},
     "error": {"type": "string", "description": "Why the import stopped (the line or entry); what came before it is kept"},
     "createdAt": DATE_TIME, "finishedAt": DATE_TIME,
-}, ["id", "state", "format", "bytesTotal", "bytesDone", "progress", "samplesRead", "samplesAdded", "workoutsAdded", "workoutsDuplicate", "createdAt"])
+}, ["id", "state", "format", "bytesTotal", "bytesDone", "progress", "samplesRead", "samplesAdded", "workoutsAdded", "workoutsDuplicate", "workoutsSkipped", "createdAt"])
 READINESS_STATUS = {"type": "string", "enum": ["ready", "normal", "strained", "unknown", "sick", "traveling"]}
 schemas["Day"] = obj({
     "date": {"type": "string"}, "utcOffsetSeconds": {"type": "integer"}, "hasData": {"type": "boolean"},

@@ -3,6 +3,13 @@
 # Prints the URL to export as HEARTWORK_TEST_POSTGRES_URL. Idempotent.
 set -euo pipefail
 version=$(ls /usr/lib/postgresql | sort -V | tail -n 1)
+# The test suite runs many suites at once, each on a fresh database with its own pool (and
+# the cross-instance tests two): Debian's default of 100 connections runs out.
+config="/etc/postgresql/$version/main/postgresql.conf"
+if ! grep -q "^max_connections = 500" "$config"; then
+  echo "max_connections = 500" >> "$config"
+  if pg_lsclusters -h | grep -q "^$version main .* online"; then pg_ctlcluster "$version" main restart; fi
+fi
 if ! pg_lsclusters -h | grep -q "^$version main .* online"; then
   pg_ctlcluster "$version" main start
 fi

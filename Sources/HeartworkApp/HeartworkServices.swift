@@ -26,10 +26,14 @@ public final class HeartworkServices: Sendable {
         public var jobPollInterval: Duration
         /// A job's lease (see `JobRunner`).
         public var jobLeaseSeconds: Double
+        /// How many jobs run at once on this instance (one user's jobs one at a time).
+        public var jobWorkers: Int
 
         public init(passwordHashCost: Int = 12, sessionLifetime: TimeInterval = 30 * 86_400, sweepInterval: Duration = .seconds(3600),
                     matchSecondMilliseconds: Int = 1000, allowPrivateWebhooks: Bool = false, webhookInterval: Duration = .seconds(2),
-                    importDirectory: String? = nil, jobPollInterval: Duration = .milliseconds(500), jobLeaseSeconds: Double = 60) {
+                    importDirectory: String? = nil, jobPollInterval: Duration = .milliseconds(500), jobLeaseSeconds: Double = 60,
+                    jobWorkers: Int = 3) {
+            self.jobWorkers = jobWorkers
             self.jobLeaseSeconds = jobLeaseSeconds
             self.importDirectory = importDirectory
             self.jobPollInterval = jobPollInterval
@@ -77,21 +81,23 @@ public final class HeartworkServices: Sendable {
         self.settings = settings
         let cache = SessionCache()
         let hasher = PasswordHasher(cost: settings.passwordHashCost)
+        let hub = LiveHub()
+        let inboxHub = InboxHub()
+        let bus = LiveBus(store: store, hub: hub, inboxHub: inboxHub, sessionCache: cache, connections: LiveConnections(), logger: logger)
+        self.bus = bus
         authenticator = Authenticator(store: store, cache: cache)
-        accounts = AccountService(
+        let inbox = InboxService(store: store, hub: inboxHub, bus: bus)
+        self.inbox = inbox
+        var accounts = AccountService(
             store: store, hasher: hasher, sessionLifetime: settings.sessionLifetime,
-            decoyHash: try await hasher.hash(SessionToken.generate()), sessionCache: cache, onFailedSignIn: onFailedSignIn)
+            decoyHash: try await hasher.hash(SessionToken.generate()), sessionCache: cache, revoker: bus, onFailedSignIn: onFailedSignIn)
+        accounts.inbox = inbox
+        self.accounts = accounts
         archives = AccountArchive(store: store)
         let workouts = WorkoutService(store: store)
         self.workouts = workouts
         profiles = ProfileService(store: store, sessionCache: cache, workouts: workouts)
-        gateways = GatewayService(store: store)
-        let hub = LiveHub()
-        let inboxHub = InboxHub()
-        let bus = LiveBus(store: store, hub: hub, inboxHub: inboxHub, sessionCache: cache, logger: logger)
-        self.bus = bus
-        let inbox = InboxService(store: store, hub: inboxHub, bus: bus)
-        self.inbox = inbox
+        gateways = GatewayService(store: store, revoker: bus)
         friends = FriendService(store: store, inbox: inbox)
         let live = LiveService(store: store, hub: hub, bus: bus)
         self.live = live
@@ -107,7 +113,10 @@ public final class HeartworkServices: Sendable {
             importDirectory: settings.importDirectory ?? URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("heartwork-imports").path,
             logger: logger)
         self.daily = daily
-        jobs = JobRunner(store: store, handlers: daily.jobHandlers, pollInterval: settings.jobPollInterval, lease: settings.jobLeaseSeconds, logger: logger)
+        jobs = JobRunner(
+            store: store, definitions: daily.jobDefinitions + workouts.jobDefinitions,
+            schedules: [JobRunner.Schedule("sweep the import directory", every: .seconds(3600)) { now in _ = try await daily.sweepUploads(now: now) }],
+            workers: settings.jobWorkers, pollInterval: settings.jobPollInterval, lease: settings.jobLeaseSeconds, logger: logger)
         healthAlerts = HealthAlertChecker(daily: daily, store: store, interval: .seconds(300), logger: logger)
         backgroundServices = [SessionSweeper(store: store, interval: settings.sweepInterval, logger: logger), bus, webhooks, jobs, healthAlerts]
     }

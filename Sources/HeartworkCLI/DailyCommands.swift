@@ -193,6 +193,8 @@ struct AppleHealthImportCommand: AsyncParsableCommand {
         var samplesAdded: Int
         var workoutsAdded: Int
         var workoutsDuplicate: Int
+        /// The export's workouts not stored, each reason with how many.
+        var workoutsSkipped: [String: Int]
         var firstDay: String?
         var lastDay: String?
         var error: String?
@@ -204,6 +206,11 @@ struct AppleHealthImportCommand: AsyncParsableCommand {
             samplesAdded = json["samplesAdded"] as? Int ?? 0
             workoutsAdded = json["workoutsAdded"] as? Int ?? 0
             workoutsDuplicate = json["workoutsDuplicate"] as? Int ?? 0
+            var skipped = [String: Int]()
+            for item in json["workoutsSkipped"] as? [[String: Any]] ?? [] {
+                if let reason = item["reason"] as? String { skipped[reason] = item["count"] as? Int ?? 1 }
+            }
+            workoutsSkipped = skipped
             firstDay = json["firstDay"] as? String
             lastDay = json["lastDay"] as? String
             error = json["error"] as? String
@@ -211,7 +218,8 @@ struct AppleHealthImportCommand: AsyncParsableCommand {
 
         func table() -> String {
             var rows: [(String, String)] = [("Import", id), ("State", state), ("Samples", "\(samplesRead) read, \(samplesAdded) new"),
-                                            ("Workouts", "\(workoutsAdded) new, \(workoutsDuplicate) already stored")]
+                                            ("Workouts", "\(workoutsAdded) new, \(workoutsDuplicate) already stored, \(workoutsSkipped.values.reduce(0, +)) left out")]
+            for (reason, count) in workoutsSkipped.sorted(by: { $0.value > $1.value }) { rows.append(("Left out", "\(count) × \(reason)")) }
             if let firstDay, let lastDay { rows.append(("Days", "\(firstDay) – \(lastDay)")) }
             return LabelledRows.render(rows, warnings: error.map { ["the import stopped: \($0); what came before it is kept"] } ?? [])
         }

@@ -15,7 +15,7 @@ struct FoodLabelCommand: ParsableCommand {
             read with Tesseract OCR when it is installed (Debian: apt-get install tesseract-ocr); \
             without FILE, or with "-", the text is read from standard input. A serving is unhealthy when it holds 20 % or more of the daily value of \
             saturated fat (4 g), sodium (460 mg) or added sugars (10 g) or of fat (15.6 g), any \
-            trans fat, or — without an added-sugars line — 27 g of sugars (README, "Daily health").
+            trans fat, or — without an added-sugars line — 27 g of sugars (docs/DAILY-HEALTH.md).
 
             Examples:
               heartwork food-label label.txt

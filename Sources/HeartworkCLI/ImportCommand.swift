@@ -69,7 +69,8 @@ struct ImportFilesCommand: AsyncParsableCommand {
     }
 
     enum Outcome: Sendable {
-        case imported(String)
+        /// The workout's id, and what the server left out or found cut.
+        case imported(String, warnings: [String])
         case duplicate(String)
         case failed(String)
     }
@@ -80,11 +81,18 @@ struct ImportFilesCommand: AsyncParsableCommand {
             var reason: String
         }
 
+        struct Warning: Encodable {
+            var file: String
+            var message: String
+        }
+
         var imported = 0
         var duplicates = 0
         var failed = 0
         var seconds = 0.0
         var failures: [Failure] = []
+        /// What was left out of files that were imported (artifacts, a cut end).
+        var warnings: [Warning] = []
         var importedWorkouts: [String] = []
     }
 
@@ -125,9 +133,10 @@ struct ImportFilesCommand: AsyncParsableCommand {
             for _ in 0..<min(jobs, paths.count) { add() }
             while let (path, outcome) = try await group.next() {
                 switch outcome {
-                case .imported(let id):
+                case .imported(let id, let warnings):
                     result.imported += 1
                     result.importedWorkouts.append(id)
+                    result.warnings += warnings.map { .init(file: path, message: $0) }
                 case .duplicate: result.duplicates += 1
                 case .failed(let reason):
                     result.failed += 1
@@ -143,10 +152,12 @@ struct ImportFilesCommand: AsyncParsableCommand {
         if let fatal { throw CommandFailure(fatal) }
         result.seconds = Date().timeIntervalSince(began).rounded(toPlaces: 2)
         result.failures.sort { $0.file < $1.file }
+        result.warnings.sort { $0.file < $1.file }
         switch format {
         case .json:
             print(try JSONOutput.render(result))
         case .table:
+            for warning in result.warnings { print("note    \(warning.file): \(warning.message)") }
             for failure in result.failures { print("failed  \(failure.file): \(failure.reason)") }
             let rate = result.seconds > 0 ? Double(paths.count) / result.seconds : 0
             print("\(result.imported) imported, \(result.duplicates) duplicate\(result.duplicates == 1 ? "" : "s") skipped, \(result.failed) failed"
@@ -221,7 +232,10 @@ struct ImportFilesCommand: AsyncParsableCommand {
                 let status = Int(response.status.code)
                 let reply = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
                 switch status {
-                case 200, 201: return .imported(reply?["id"] as? String ?? "")
+                case 200, 201:
+                    let id = (reply?["summary"] as? [String: Any])?["id"] as? String ?? ""
+                    let warnings = (reply?["warnings"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
+                    return .imported(id, warnings: warnings)
                 case 409: return .duplicate(response.headers.first(name: "Location") ?? "")
                 case 502, 503, 504:
                     if attempt < 3 {

@@ -72,6 +72,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("concurrent-uploads"), help: "Large uploads decoded at the same time (default 2); the rest wait.")
     var concurrentUploads: Int?
 
+    @Option(name: .customLong("job-workers"), help: "Background jobs (imports, recomputations) run at once (default 3); one user's one at a time.")
+    var jobWorkers: Int?
+
     @Option(name: .customLong("tile-url-template"), help: ArgumentHelp(
         "Draw routes on map tiles from this server, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png (default: no map; viewers' browsers load the tiles).",
         valueName: "url"))
@@ -138,6 +141,7 @@ struct ServeCommand: AsyncParsableCommand {
             concurrentUploads: try limit(concurrentUploads, "HEARTWORK_CONCURRENT_UPLOADS", default: 2, range: 1...256, name: "--concurrent-uploads"),
             mapTiles: try mapTiles())
         configuration.importDirectory = environment["HEARTWORK_IMPORT_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+        configuration.jobWorkers = try limit(jobWorkers, "HEARTWORK_JOB_WORKERS", default: 3, range: 1...64, name: "--job-workers")
         configuration.jobLeaseSeconds = Double(try limit(nil, "HEARTWORK_JOB_LEASE_SECONDS", default: 60, range: 1...3600, name: "HEARTWORK_JOB_LEASE_SECONDS"))
         configuration.allowPrivateWebhooks = allowPrivateWebhooks || (environment["HEARTWORK_ALLOW_PRIVATE_WEBHOOKS"] ?? "").lowercased() == "on"
 

@@ -4,6 +4,7 @@ import HeartworkCore
 import HeartworkFormats
 import HeartworkApp
 import HTTPTypes
+import AsyncHTTPClient
 import HummingbirdWSClient
 import Logging
 import NIOWebSocket
@@ -62,6 +63,23 @@ struct SimulateGatewayCommand: AsyncParsableCommand {
         if trimmed.hasPrefix("http://") { return "ws://" + trimmed.dropFirst(7) + "/api/live/gateway" }
         if trimmed.hasPrefix("https://") { return "wss://" + trimmed.dropFirst(8) + "/api/live/gateway" }
         throw ValidationError("--server must start with http:// or https://")
+    }
+
+    /// Why the server refused the upgrade, when it is for good: `GET /api/live/gateway`
+    /// without an upgrade answers 401 for a wrong or revoked token, 404 where there is no
+    /// Heartwork gateway endpoint.
+    func checkToken() async -> GatewayRefused? {
+        let trimmed = server.hasSuffix("/") ? String(server.dropLast()) : server
+        var request = HTTPClientRequest(url: trimmed + "/api/live/gateway")
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        let client = HTTPClient.shared
+        guard let response = try? await client.execute(request, timeout: .seconds(10)) else { return nil }
+        _ = try? await response.body.collect(upTo: 64 * 1024)
+        switch response.status.code {
+        case 401: return GatewayRefused(reason: "the token is wrong, or the gateway was revoked (401): create a gateway and use its new token")
+        case 404: return GatewayRefused(reason: "\(trimmed) has no Heartwork gateway endpoint (404): check --server")
+        default: return nil
+        }
     }
 
     func run() async throws {
@@ -137,6 +155,12 @@ struct SimulateGatewayCommand: AsyncParsableCommand {
                         if ContinuousClock.now - connected > .seconds(60) { backoff = 1 }
                     } catch let refused as GatewayRefused {
                         throw refused
+                    } catch let error as WebSocketClientError where error == .webSocketUpgradeFailed {
+                        // The upgrade was answered with something else: ask the endpoint why
+                        // (WebSocket clients do not see the status). A wrong or revoked token
+                        // stops here (PROTOCOL §5: never reconnect after 401).
+                        if let refused = await checkToken() { throw refused }
+                        logger.warning("gateway connection refused", metadata: ["retry in": "\(backoff) s"])
                     } catch {
                         logger.warning("gateway connection lost", metadata: ["error": "\(error)", "retry in": "\(backoff) s"])
                     }
@@ -146,7 +170,8 @@ struct SimulateGatewayCommand: AsyncParsableCommand {
                     backoff = min(60, backoff * 2)
                 }
             }
-            try await group.waitForAll()
+            // The first failure (a refusal) ends the run at once: the group cancels the straps.
+            for try await _ in group {}
         }
         return state.summary(sensors: sensors)
     }

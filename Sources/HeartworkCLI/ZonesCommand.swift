@@ -106,7 +106,7 @@ struct ZonesReport: Encodable {
             "",
             "HeartMate zones (% of heart-rate reserve)",
         ]
-        lines.append(zoneTable(reserveZones, unit: "% HRR", names: ReserveZone.allCases.map(\.displayName)))
+        lines.append(zoneTable(reserveZones, unit: "% HRR", names: ReserveZone.allCases.map(\.label)))
         lines.append("")
         lines.append("RISE intensity zones (% of maximum heart rate)")
         lines.append(zoneTable(intensityZones, unit: "% max", names: IntensityZone.allCases.map(\.displayName)))

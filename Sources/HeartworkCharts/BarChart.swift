@@ -18,6 +18,8 @@ public struct BarChart: Sendable {
 
     public var title: String
     public var bars: [Bar]
+    /// Whether the title is drawn inside the chart (off when the page's heading says it).
+    public var drawsTitle = true
 
     public init(title: String, bars: [Bar]) {
         self.title = title
@@ -25,9 +27,9 @@ public struct BarChart: Sendable {
     }
 
     public func draw(in frame: Frame, on svg: inout SVGDocument) {
-        svg.text(title, x: frame.x + 8, y: frame.y + 18, size: 14, weight: "600")
-        let labelWidth = 96.0, valueWidth = 110.0
-        let top = frame.y + 32
+        if drawsTitle { svg.text(title, x: frame.x + 8, y: frame.y + 18, size: 14, weight: "600") }
+        let labelWidth = 112.0, valueWidth = 110.0
+        let top = frame.y + (drawsTitle ? 32 : 8)
         let rowHeight = min(34, (frame.height - 40) / Double(max(1, bars.count)))
         let trackWidth = max(10, frame.width - labelWidth - valueWidth - 24)
         let maximum = max(bars.map(\.value).max() ?? 0, 1e-9)

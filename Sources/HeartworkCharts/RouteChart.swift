@@ -5,6 +5,8 @@ import Foundation
 /// else on a plain ground (equirectangular, longitudes shrunk by cos latitude).
 public struct RouteChart: Sendable {
     public var title: String
+    /// Whether the title is drawn inside the chart (off when the page's heading says it).
+    public var drawsTitle = true
     /// (latitude, longitude) in degrees, in order.
     public var points: [(latitude: Double, longitude: Double)]
     /// Miles instead of kilometres on the scale bar.
@@ -20,8 +22,8 @@ public struct RouteChart: Sendable {
     }
 
     public func draw(in frame: Frame, on svg: inout SVGDocument) {
-        svg.text(title, x: frame.x + 8, y: frame.y + 18, size: 14, weight: "600")
-        let plot = Frame(x: frame.x + 12, y: frame.y + 30, width: frame.width - 24, height: frame.height - 42)
+        if drawsTitle { svg.text(title, x: frame.x + 8, y: frame.y + 18, size: 14, weight: "600") }
+        let plot = Frame(x: frame.x + 12, y: frame.y + (drawsTitle ? 30 : 8), width: frame.width - 24, height: frame.height - (drawsTitle ? 42 : 20))
         svg.rect(x: plot.x, y: plot.y, width: plot.width, height: plot.height, fill: "#eef2f6", radius: 8)
         guard points.count >= 2 else {
             svg.text("No GPS track", x: plot.x + plot.width / 2, y: plot.y + plot.height / 2, size: 13, anchor: "middle", fill: Palette.mutedText)
@@ -40,7 +42,7 @@ public struct RouteChart: Sendable {
         let offsetX = plot.x + (plot.width - (maxX - minX) * scale) / 2
         let offsetY = plot.y + (plot.height - (maxY - minY) * scale) / 2
         let projected = zip(xs, ys).map { (x: offsetX + ($0 - minX) * scale, y: offsetY + (maxY - $1) * scale) }
-        drawRoute(projected, on: &svg)
+        drawRoute(projected, right: plot.x + plot.width, on: &svg)
         drawScaleBar(metersPerPixel: 111_195 / scale, plot: plot, on: &svg)
     }
 
@@ -77,7 +79,7 @@ public struct RouteChart: Sendable {
             }
         }
         svg.endGroup()
-        drawRoute(world.map { (x: $0.x + shiftX, y: $0.y + shiftY) }, on: &svg)
+        drawRoute(world.map { (x: $0.x + shiftX, y: $0.y + shiftY) }, right: plot.x + plot.width, on: &svg)
         drawScaleBar(metersPerPixel: MapTiles.metersPerPixel(latitude: meanLatitude, zoom: zoom), plot: plot, on: &svg)
         // The attribution the tile licence asks for, bottom right, on a light backing.
         let width = Double(tiles.attribution.count) * 6.2 + 12
@@ -85,18 +87,19 @@ public struct RouteChart: Sendable {
         svg.text(tiles.attribution, x: plot.x + plot.width - 6, y: plot.y + plot.height - 6, size: 11, anchor: "end", fill: Palette.text)
     }
 
-    private func drawRoute(_ projected: [(x: Double, y: Double)], on svg: inout SVGDocument) {
+    private func drawRoute(_ projected: [(x: Double, y: Double)], right: Double, on svg: inout SVGDocument) {
+        // A label goes on the point's left when its right would leave the drawing.
+        func label(_ text: String, at point: (x: Double, y: Double), dy: Double, fill: String) {
+            let leftwards = point.x + 10 + Double(text.count) * 7.5 > right
+            svg.text(text, x: leftwards ? point.x - 10 : point.x + 10, y: point.y + dy, size: 12, weight: "600", anchor: leftwards ? "end" : "start", fill: fill)
+        }
         svg.polyline(projected, stroke: "#ffffff", width: 6)
         svg.polyline(projected, stroke: Palette.accent, width: 3)
         let start = projected[0], finish = projected[projected.count - 1]
         svg.circle(cx: finish.x, cy: finish.y, r: 7, fill: Palette.text, stroke: "#ffffff")
         svg.circle(cx: start.x, cy: start.y, r: 7, fill: "#007a5a", stroke: "#ffffff")
-        svg.text("Start", x: start.x + 10, y: start.y - 9, size: 12, weight: "600", fill: "#005c44")
-        if hypot(finish.x - start.x, finish.y - start.y) > 24 {
-            svg.text("Finish", x: finish.x + 10, y: finish.y + 16, size: 12, weight: "600", fill: Palette.text)
-        } else {
-            svg.text("Finish", x: start.x + 10, y: start.y + 16, size: 12, weight: "600", fill: Palette.text)
-        }
+        label("Start", at: start, dy: -9, fill: "#005c44")
+        label("Finish", at: hypot(finish.x - start.x, finish.y - start.y) > 24 ? finish : start, dy: 16, fill: Palette.text)
     }
 
     /// A bar of a round length (1, 2 or 5 × 10ⁿ m or mi) about a fifth of the plot wide.

@@ -37,7 +37,7 @@ public struct SVGDocument: Sendable {
     public var rendered: String {
         """
         <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \(number(width)) \(number(height))" \
-        width="\(number(width))" height="\(number(height))" role="img" aria-labelledby="\(id)-title" \
+        role="img" aria-labelledby="\(id)-title" \
         font-family="system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif" font-size="12">
         <title id="\(id)-title">\(SVGDocument.escape(title))</title>
         <rect width="100%" height="100%" fill="#ffffff"/>
@@ -64,12 +64,14 @@ public struct SVGDocument: Sendable {
 
     // MARK: Shapes
 
+    /// Text; with `halo`, a white outline keeps it readable over lines and bars.
     public mutating func text(
         _ content: String, x: Double, y: Double, size: Double = 12, weight: String = "normal",
-        anchor: String = "start", fill: String = Palette.text, rotate: Double? = nil
+        anchor: String = "start", fill: String = Palette.text, rotate: Double? = nil, halo: Bool = false
     ) {
         let transform = rotate.map { " transform=\"rotate(\(number($0)) \(number(x)) \(number(y)))\"" } ?? ""
-        add("<text x=\"\(number(x))\" y=\"\(number(y))\" font-size=\"\(number(size))\" font-weight=\"\(weight)\" text-anchor=\"\(anchor)\" fill=\"\(fill)\"\(transform)>\(SVGDocument.escape(content))</text>")
+        let outline = halo ? " stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\"" : ""
+        add("<text x=\"\(number(x))\" y=\"\(number(y))\" font-size=\"\(number(size))\" font-weight=\"\(weight)\" text-anchor=\"\(anchor)\" fill=\"\(fill)\"\(outline)\(transform)>\(SVGDocument.escape(content))</text>")
     }
 
     /// An external image (a map tile); decorative, hidden from assistive technology.

@@ -52,6 +52,13 @@ public struct XYChart: Sendable {
     public var equalAspect = false
     /// Optional lines of legend text under the title, each with its swatch colour.
     public var legend: [(label: String, color: String)] = []
+    /// About how many ticks each axis gets (fewer on a narrow chart, so labels never meet).
+    public var xTickCount = 6
+    public var yTickCount = 5
+    /// How an x tick reads (a date, a clock time); the number itself when nil.
+    public var xTickText: (@Sendable (Double) -> String)?
+    /// Whether the title is drawn inside the chart (off when the page's heading says it).
+    public var drawsTitle = true
 
     public init(title: String, xLabel: String, yLabel: String, xDomain: ClosedRange<Double>? = nil, yDomain: ClosedRange<Double>? = nil, layers: [ChartLayer]) {
         self.title = title
@@ -71,7 +78,10 @@ public struct XYChart: Sendable {
     }
 
     public func layout(in frame: Frame) -> Layout {
-        let margin = (left: 64.0, right: 16.0, top: legend.isEmpty ? 30.0 : 48.0, bottom: 44.0)
+        let rows = Double(legendRows(width: frame.width))
+        let top: Double = (drawsTitle ? 30 : 12) + (rows > 0 ? 4 + 14 * rows : 0)
+        // Room for half a date label past the last tick.
+        let margin = (left: 64.0, right: xTickText == nil ? 16.0 : 30.0, top: top, bottom: 44.0)
         var plot = Frame(
             x: frame.x + margin.left, y: frame.y + margin.top,
             width: frame.width - margin.left - margin.right, height: frame.height - margin.top - margin.bottom)
@@ -91,15 +101,30 @@ public struct XYChart: Sendable {
             y: LinearScale(domain: yDomain, range: (plot.y + plot.height, plot.y)))
     }
 
+    /// How many rows the legend takes at `width` (it wraps).
+    func legendRows(width: Double) -> Int {
+        guard !legend.isEmpty else { return 0 }
+        var rows = 1, x = 8.0
+        for entry in legend {
+            let entryWidth = 22 + Double(entry.label.count) * 6.2
+            if x > 8, x + entryWidth > width { rows += 1; x = 8 }
+            x += entryWidth
+        }
+        return rows
+    }
+
     public func draw(in frame: Frame, on svg: inout SVGDocument) {
         let layout = layout(in: frame)
         let (plot, x, y) = (layout.plot, layout.x, layout.y)
-        svg.text(title, x: frame.x + 8, y: frame.y + 18, size: 14, weight: "600")
-        var legendX = frame.x + 8
+        if drawsTitle { svg.text(title, x: frame.x + 8, y: frame.y + 18, size: 14, weight: "600") }
+        // The legend wraps onto a second row when it does not fit the width.
+        var legendX = frame.x + 8, legendY = frame.y + (drawsTitle ? 28 : 4)
         for entry in legend {
-            svg.rect(x: legendX, y: frame.y + 28, width: 10, height: 10, fill: entry.color, radius: 2)
-            svg.text(entry.label, x: legendX + 14, y: frame.y + 37, size: 11, fill: Palette.mutedText)
-            legendX += 22 + Double(entry.label.count) * 6.2
+            let entryWidth = 22 + Double(entry.label.count) * 6.2
+            if legendX > frame.x + 8, legendX + entryWidth > frame.x + frame.width { legendX = frame.x + 8; legendY += 14 }
+            svg.rect(x: legendX, y: legendY, width: 10, height: 10, fill: entry.color, radius: 2)
+            svg.text(entry.label, x: legendX + 14, y: legendY + 9, size: 11, fill: Palette.mutedText)
+            legendX += entryWidth
         }
         drawGrid(x: x, y: y, plot: plot, on: &svg)
         svg.beginClippedGroup(plot.x, plot.y, plot.width, plot.height)
@@ -129,14 +154,14 @@ public struct XYChart: Sendable {
     }
 
     private func drawGrid(x: LinearScale, y: LinearScale, plot: Frame, on svg: inout SVGDocument) {
-        let xStep = LinearScale.niceStep(span: x.domain.upperBound - x.domain.lowerBound, count: 6)
-        for tick in x.ticks(count: 6) {
+        let xStep = LinearScale.niceStep(span: x.domain.upperBound - x.domain.lowerBound, count: xTickCount)
+        for tick in x.ticks(count: xTickCount) {
             let px = x(tick)
             svg.line(x1: px, y1: plot.y, x2: px, y2: plot.y + plot.height, stroke: Palette.grid)
-            svg.text(tickLabel(tick, step: xStep), x: px, y: plot.y + plot.height + 16, size: 11, anchor: "middle", fill: Palette.mutedText)
+            svg.text(xTickText?(tick) ?? tickLabel(tick, step: xStep), x: px, y: plot.y + plot.height + 16, size: 11, anchor: "middle", fill: Palette.mutedText)
         }
-        let yStep = LinearScale.niceStep(span: y.domain.upperBound - y.domain.lowerBound, count: 5)
-        for tick in y.ticks(count: 5) {
+        let yStep = LinearScale.niceStep(span: y.domain.upperBound - y.domain.lowerBound, count: yTickCount)
+        for tick in y.ticks(count: yTickCount) {
             let py = y(tick)
             svg.line(x1: plot.x, y1: py, x2: plot.x + plot.width, y2: py, stroke: Palette.grid)
             svg.text(tickLabel(tick, step: yStep), x: plot.x - 6, y: py + 4, size: 11, anchor: "end", fill: Palette.mutedText)

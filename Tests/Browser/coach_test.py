@@ -4,7 +4,8 @@ watches 30 live tiles change while `heartwork simulate gateway` streams 30 strap
 gateway protocol; checks the tiles fit and are readable on a 1080p screen, that a session
 starts, adds up TRIMP, stops and saves, that the page reconnects by itself (no reload) when
 the server goes away and comes back, and that the web forms for teams, players and sensors
-work. axe-core on every page at desktop and phone widths; screenshots to artifacts/browser/.
+work. axe-core and the layout checks (nothing wider than the viewport, no overlapping text) on
+every page at desktop and phone widths; screenshots to artifacts/browser/.
 
     python3 Tests/Browser/coach_test.py [path/to/heartwork]
 """
@@ -101,7 +102,7 @@ def main():
         driver.find_element(By.ID, "player-name").send_keys("Robin Keeper")
         driver.find_element(By.ID, "player-rest").send_keys("400")
         submit(driver, "form[action='/players'] button")
-        assert "a resting heart rate is 25–150 bpm" in driver.page_source, "the mistake is shown"
+        assert "A resting heart rate is 25–150 bpm." in driver.page_source, "the mistake is shown"
         assert driver.find_element(By.ID, "player-name").get_attribute("value") == "Robin Keeper", "what was typed stays"
         field = driver.find_element(By.ID, "player-rest")
         field.clear()
@@ -141,6 +142,7 @@ def main():
         changed = sum(1 for sensor, bpm in after.items() if bpm != before.get(sensor))
         assert changed >= STRAPS // 2, f"tiles change as readings arrive ({changed} of {STRAPS} changed)"
         assert all(re.fullmatch(r"\d+|–", bpm) for bpm in after.values()), after
+        checks.layout("22-coach")
         screenshot(driver, "22-coach-1080p", size=BIG, full_page=False)
         checks.accessibility("22-coach")
 
@@ -163,8 +165,11 @@ def main():
         assert driver.execute_script("return window.__samePage === true"), "reconnected without reloading the page"
         WebDriverWait(driver, 40).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, ".player-tile:not(.stale)")) >= STRAPS - 3)
         screenshot(driver, "24-coach-recording", size=BIG, full_page=False)
+        driver.set_window_size(*DESKTOP)
+        checks.layout("24-coach")
         driver.set_window_size(*PHONE)
         checks.no_sideways_scroll("24-coach (phone)")
+        checks.layout("24-coach")
         checks.accessibility("24-coach (phone)")
         screenshot(driver, "24-coach-phone", size=PHONE)
         driver.set_window_size(*BIG)

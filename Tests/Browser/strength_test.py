@@ -101,7 +101,8 @@ def main():
         rows = driver.find_elements(By.CSS_SELECTOR, ".set-row")
         check(len(rows) == 3, f"three cold-start sets, one per exercise: {len(rows)}")
         check(all(r.find_element(By.NAME, "reps").get_attribute("placeholder") == "max" for r in rows), "cold-start sets say max (as many as you can)")
-        check(all(r.find_element(By.NAME, "weight").get_attribute("value") == "5" for r in rows), "cold-start sets are 5 kg")
+        weights = [r.find_element(By.NAME, "weight").get_attribute("value") for r in rows]
+        check(weights == ["5", "20", "5"], f"cold-start sets are 5 kg, the barbell the empty 20 kg bar: {weights}")
         checks.page("strength-session-start")
         driver.set_window_size(*PHONE)
 
@@ -115,13 +116,13 @@ def main():
             if index == 1:
                 weight = row.find_element(By.NAME, "weight")
                 weight.clear()
-                weight.send_keys("7.5")
+                weight.send_keys("22.5")
             row.find_element(By.CSS_SELECTOR, ".done-button").click()
             WebDriverWait(driver, 10).until(lambda d, r=row: "done" in r.get_attribute("class").split())
         check(driver.current_url == url_before, "logging sets does not leave the page")
         session = api.call("GET", f"/api/strength/sessions/{session_id}", token=token)
         logged = [(s["reps"], s["weight"], s["done"]) for s in session["sets"]]
-        check(logged == [(24, 5, True), (20, 7.5, True), (15, 5, True)], f"the server has what was typed: {logged}")
+        check(logged == [(24, 5, True), (20, 22.5, True), (15, 5, True)], f"the server has what was typed: {logged}")
         checks.page("strength-session-logged")
         driver.set_window_size(*PHONE)
 
@@ -139,17 +140,25 @@ def main():
         checks.page("strength-session-result")
         driver.set_window_size(*PHONE)
 
-        # The next time prescribes from the new 1RMs: bench 7.5 × 36 / 17 = 15.88 → 12 reps (maintenance) ×
-        # (1.0278 − 0.0278 × 12) = 11.03, × 0.95 as the second chest exercise = 10.47 → 11 kg, the seed's ceil.
+        # The next time prescribes from the new 1RMs: bench 22.5 × 36 / 17 = 47.65 → 12 reps (maintenance) ×
+        # (1.0278 − 0.0278 × 12) = 33.08, × 0.95 as the second chest exercise = 31.42 → 32 kg, the seed's ceil
+        # (above the 20 kg bar, so the bar changes nothing).
         routine = session["routineID"]
         second = api.call("POST", "/api/strength/sessions", {"routine": routine}, token=token)
         bench = [s for s in second["sets"] if s["exerciseID"] == "barbell-bench-press"]
-        expected = math.ceil(7.5 * 36 / 17 * (1.0278 - 0.0278 * 12) * 0.95)
+        expected = math.ceil(max(20, 22.5 * 36 / 17 * (1.0278 - 0.0278 * 12) * 0.95))
         check(len(bench) == 4 and all(s["target"]["weight"] == expected and s["target"]["reps"] == 12 for s in bench),
               f"the second session prescribes 4 × 12 at {expected} kg: {[(s['target']['reps'], s['target']['weight']) for s in bench]}")
         driver.get(base + f"/strength/sessions/{second['id']}")
         checks.page("strength-session-second")
         driver.set_window_size(*PHONE)
+        # Not doing it after all: Discard session (confirmed) deletes it and goes back to the hub.
+        driver.execute_script("window.confirm = () => true")
+        submit(driver, f"form[action='/strength/sessions/{second['id']}/discard'] button[type=submit]")
+        check(driver.current_url.rstrip("/").endswith("/strength") and "Session discarded" in driver.page_source,
+              f"discarding leads to the hub with a notice: {driver.current_url}")
+        gone = api.call("GET", "/api/strength/sessions", token=token)
+        check(all(s["id"] != second["id"] for s in gone["sessions"]), "the discarded session is gone")
 
         driver.get(base + "/strength")
         check("Lena's push" in driver.page_source and "Today" in driver.page_source, "the hub lists the routine and a suggestion")
@@ -166,7 +175,7 @@ def main():
         driver.get(base + "/strength/import")
         driver.find_element(By.ID, "csv").send_keys(STRONG)
         submit(driver, "form[data-import-form] button[type=submit]")
-        check("1</strong> sessions imported" in driver.page_source and "Landmine Press" in driver.page_source,
+        check("1 session</strong> imported" in driver.page_source and "Landmine Press" in driver.page_source,
               "the import reports what was imported and what is not in the catalogue")
         checks.page("strength-import")
         failures.extend(checks.failures)

@@ -230,12 +230,12 @@ struct HRVCommandTests {
 
     @Test func badFilesFailWithTheLine() throws {
         let directory = try TemporaryDirectory()
-        let text = try directory.write("812\n790\nabc\n", to: "bad.txt")
+        let text = try directory.write("812\nabc\ndef\n", to: "bad.txt")
         #expect(throws: (any Error).self) { try command([text]).analyse(text) }
         do {
             _ = try command([text]).analyse(text)
         } catch {
-            #expect("\(error)" == "line 3: 'abc' is not an RR interval (a number in ms or s)")
+            #expect("\(error)" == "1 RR interval found; at least 2 are needed")
         }
         let empty = try directory.write("", to: "empty.txt")
         #expect(throws: (any Error).self) { try command([empty]).analyse(empty) }

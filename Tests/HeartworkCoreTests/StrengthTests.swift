@@ -84,6 +84,66 @@ struct StrengthTests {
         #expect(plan[0].sets == Array(repeating: PrescribedSet(reps: 15, weightKilograms: 0), count: 4))
     }
 
+    // MARK: Equipment minimum and holds (beyond the seed)
+
+    /// A barbell's cold start is the empty bar (20 kg by default, the user's own otherwise),
+    /// an EZ bar's 10 kg; the decay never takes a loaded exercise below its minimum; dumbbells
+    /// keep the seed's 5 kg.
+    @Test func loadedExercisesNeverFallBelowTheirEquipmentMinimum() {
+        let generator = WorkoutGenerator(goal: .massGain)
+        let cold = generator.prescribe([
+            GeneratorExercise(id: "bench", group: .chest, minimumKilograms: WorkoutGenerator.defaultBarKilograms, stats: .coldStart),
+            GeneratorExercise(id: "incline", group: .chest, minimumKilograms: 20, stats: .coldStart),  // second chest: 20 × 0.95 → still 20
+            GeneratorExercise(id: "curl", group: .arms, minimumKilograms: WorkoutGenerator.ezBarKilograms, stats: .coldStart),
+            GeneratorExercise(id: "fly", group: .chest, stats: .coldStart),  // dumbbells: 5 × 0.95² = 4.51 → 5
+        ])
+        #expect(cold.map { $0.sets } == [[PrescribedSet(reps: nil, weightKilograms: 20)], [PrescribedSet(reps: nil, weightKilograms: 20)],
+                                           [PrescribedSet(reps: nil, weightKilograms: 10)], [PrescribedSet(reps: nil, weightKilograms: 5)]])
+        // Their own 15 kg bar.
+        #expect(generator.prescribe([GeneratorExercise(id: "bench", group: .chest, minimumKilograms: 15, stats: .coldStart)])[0].sets[0].weightKilograms == 15)
+        // A weak 1RM (5 kg × 20 → 10.59 → 9 kg by the seed) is lifted to the bar.
+        let weak = StrengthProgression.update(.coldStart, with: [PerformedSet(reps: 20, weightKilograms: 5)])
+        #expect(generator.prescribe([GeneratorExercise(id: "x", group: .arms, minimumKilograms: 20, stats: weak)])[0].sets
+                == Array(repeating: PrescribedSet(reps: 8, weightKilograms: 20), count: 4))
+        // Above the bar the seed's formula is untouched.
+        let strong = ExerciseStats(mostReps: 8, mostWeightKilograms: 80, oneRepMaxKilograms: 100)
+        #expect(generator.prescribe([GeneratorExercise(id: "x", group: .arms, minimumKilograms: 20, stats: strong)])[0].sets[0].weightKilograms == 81)
+        // Pounds: 20 kg = 44.09 lb, rounded up to 45 lb as every weight is; with plates, to the step.
+        let pounds = WorkoutGenerator(goal: .massGain, kilogramsPerUnit: BodyMass.kilogramsPerPound)
+        let bar = pounds.prescribe([GeneratorExercise(id: "bench", group: .chest, minimumKilograms: 20, stats: .coldStart)])[0].sets[0].weightKilograms
+        #expect(abs(BodyMass.pounds(fromKilograms: bar) - 45) < 1e-6)
+        #expect(WorkoutGenerator(goal: .massGain, plateStepKilograms: 2.5).prescribe(
+            [GeneratorExercise(id: "b", group: .chest, minimumKilograms: 21, stats: .coldStart)])[0].sets[0].weightKilograms == 22.5)
+    }
+
+    @Test func theMinimumComesFromTheEquipment() {
+        func exercise(_ equipment: String, loaded: Bool = true) -> Exercise {
+            Exercise(id: equipment, name: equipment, group: .chest, primaryMuscle: "", secondaryMuscles: [], equipment: equipment, loaded: loaded,
+                     instructions: "", licence: "", attribution: "")
+        }
+        #expect(exercise("barbell").minimumKilograms() == 20 && exercise("barbell").minimumKilograms(barKilograms: 15) == 15)
+        #expect(exercise("ez-bar").minimumKilograms(barKilograms: 15) == 10)
+        #expect(exercise("dumbbell").minimumKilograms() == 0 && exercise("machine").minimumKilograms() == 0)
+        #expect(exercise("bodyweight", loaded: false).minimumKilograms() == 0)
+        let generated = GeneratorExercise(exercise("barbell"), stats: .coldStart, barKilograms: 17.5)
+        #expect(generated.minimumKilograms == 17.5 && generated.measure == .reps)
+    }
+
+    /// A hold starts as one "Maximum" hold; afterwards 4 holds of the longest logged, at least
+    /// 10 s, never with a weight; its seconds never make a 1RM.
+    @Test func timedExercisesAreHeldForSeconds() {
+        let generator = WorkoutGenerator(goal: .weightLoss)
+        let cold = generator.prescribe([GeneratorExercise(id: "plank", group: .abs, loaded: false, measure: .seconds, stats: .coldStart)])
+        #expect(cold[0].sets == [PrescribedSet(reps: nil, weightKilograms: 0)])
+        let held = StrengthProgression.update(.coldStart, with: [PerformedSet(reps: 45, weightKilograms: 0), PerformedSet(reps: 30, weightKilograms: 10)], timed: true)
+        #expect(held.mostReps == 45 && held.oneRepMaxKilograms == 0)
+        let next = generator.prescribe([GeneratorExercise(id: "plank", group: .abs, loaded: false, measure: .seconds, stats: held)])
+        #expect(next[0].sets == Array(repeating: PrescribedSet(reps: 45, weightKilograms: 0), count: 4))
+        let short = ExerciseStats(mostReps: 6, mostWeightKilograms: 0, oneRepMaxKilograms: 0)
+        #expect(generator.prescribe([GeneratorExercise(id: "plank", group: .abs, loaded: false, measure: .seconds, stats: short)])[0].sets[0].reps == 10)
+        #expect(StrengthProgression.bestEstimate([PerformedSet(reps: 30, weightKilograms: 10)], timed: true) == nil)
+    }
+
     @Test func plateStepRoundsUpToWhatTheLifterOwns() {
         let stats = ExerciseStats(mostReps: 8, mostWeightKilograms: 80, oneRepMaxKilograms: 100)
         let plates = WorkoutGenerator(goal: .massGain, plateStepKilograms: 2.5)

@@ -70,6 +70,19 @@ struct TeamSessionAnalysisTests {
         #expect(analysis.hrv != nil)
     }
 
+    /// Issue 28: a loose strap's spike (225 for two readings among 150s) is not the player's
+    /// "highest"; a climb held for five readings is.
+    @Test func theHighestIgnoresAStrapSpikeButKeepsAHeldPeak() {
+        let spiky: [Int?] = Array(repeating: 150, count: 30) + [225, 224] + Array(repeating: 152, count: 30)
+        let spikeAnalysis = PlayerSessionAnalysis(readings: readings(spiky), startMilliseconds: 1_000_000, endMilliseconds: 1_062_000, physiology: PlayerPhysiology())
+        #expect(spikeAnalysis.maximumHeartRate == 152)
+        let climb: [Int?] = Array(repeating: 150, count: 30) + [170, 178, 184, 186, 185, 183] + Array(repeating: 150, count: 30)
+        let climbAnalysis = PlayerSessionAnalysis(readings: readings(climb), startMilliseconds: 1_000_000, endMilliseconds: 1_066_000, physiology: PlayerPhysiology())
+        #expect(climbAnalysis.maximumHeartRate == 184, "the median of 170, 178, 184, 186, 185")
+        let short = PlayerSessionAnalysis(readings: readings([120, 130, 125]), startMilliseconds: 1_000_000, endMilliseconds: 1_003_000, physiology: PlayerPhysiology())
+        #expect(short.maximumHeartRate == 130, "fewer than five readings: the highest reading")
+    }
+
     @Test func theMaximumFallsBackToTheAgeFormula() {
         let physiology = PlayerPhysiology(restingHeartRate: 55, sex: .female, ageYears: 20)
         // Gellish: 206.9 − 0.67 · 20 = 193.5, rounded to 194.

@@ -52,16 +52,21 @@ struct LiftingLogCSVTests {
         #expect(abs(inPounds.sessions[0].exercises[0].sets[1].weightKilograms - 36.287_389_6) < 1e-6)
     }
 
-    @Test func badFilesSayWhatAndWhere() {
+    /// A file that is no export is refused; a bad row inside a real export is left out with
+    /// its line and reason, and the rest imports (issue 28: never lose the whole for a part).
+    @Test func badFilesSayWhatAndBadRowsAreSkippedWithTheirLine() throws {
         #expect(throws: TextFormatError(line: 1, "the file is empty")) { try LiftingLogCSV.read("", timeZone: .gmt) }
         #expect { try LiftingLogCSV.read("a,b,c\n1,2,3\n", timeZone: .gmt) } throws: { "\($0)".contains("not a Strong or Hevy export") }
-        let badDate = Self.strong.replacingOccurrences(of: "2024-03-06 07:30:00", with: "06/03/2024")
-        #expect { try LiftingLogCSV.read(badDate, timeZone: .gmt) } throws: { ($0 as? TextFormatError)?.line == 7 }
-        let badReps = Self.hevy.replacingOccurrences(of: "80,6", with: "80,lots")
-        #expect { try LiftingLogCSV.read(badReps, timeZone: .gmt) } throws: { ($0 as? TextFormatError)?.line == 3 && "\($0)".contains("reps") }
-        let hugeWeight = Self.hevy.replacingOccurrences(of: "80,6", with: "1e308,6")
-        #expect { try LiftingLogCSV.read(hugeWeight, timeZone: .gmt) } throws: { "\($0)".contains("weight") }
         #expect { try LiftingLogCSV.read("\"title,start_time\n", timeZone: .gmt) } throws: { "\($0)".contains("not closed") }
+        let whole = try LiftingLogCSV.read(Self.strong, timeZone: .gmt)
+        let badDate = try LiftingLogCSV.read(Self.strong.replacingOccurrences(of: "2024-03-06 07:30:00", with: "06/03/2024"), timeZone: .gmt)
+        #expect(badDate.skipped.contains { $0.hasPrefix("line 7: Date \"06/03/2024\"") }, "\(badDate.skipped)")
+        #expect(badDate.sessions.flatMap(\.exercises).flatMap(\.sets).count == whole.sessions.flatMap(\.exercises).flatMap(\.sets).count - 1)
+        let badReps = try LiftingLogCSV.read(Self.hevy.replacingOccurrences(of: "80,6", with: "80,lots"), timeZone: .gmt)
+        #expect(badReps.skipped.count == 1 && badReps.skipped[0].hasPrefix("line 3: reps \"lots\""), "\(badReps.skipped)")
+        #expect(!badReps.sessions.isEmpty)
+        let hugeWeight = try LiftingLogCSV.read(Self.hevy.replacingOccurrences(of: "80,6", with: "1e308,6"), timeZone: .gmt)
+        #expect(hugeWeight.skipped.count == 1 && hugeWeight.skipped[0].contains("weight"))
     }
 
     @Test func catalogueNamesMatchTheWayOtherAppsWriteThem() {

@@ -42,14 +42,10 @@ struct RRFileTests {
     @Test(arguments: [
         ("", "0 RR intervals found; at least 2 are needed"),
         ("800\n", "1 RR interval found; at least 2 are needed"),
-        ("800\nhello\n", "line 2: 'hello' is not an RR interval (a number in ms or s)"),
-        ("800\n0\n", "line 2: interval 0 is not positive"),
-        ("800\n-12\n", "line 2: interval -12 is not positive"),
-        ("800\n30000\n810\n", "line 2: 30000 ms is not a heartbeat interval (at most 5000 ms, read as milliseconds); split the recording at the gap or check --unit"),
+        ("800\nhello\n", "1 RR interval found; at least 2 are needed"),
+        ("800\n40000\n30000\n", "line 1: 2 of 3 intervals are longer than 5000 ms read as milliseconds: is the unit right? (--unit ms or s)"),
         ("1 2 3\n", "line 1: expected one interval, or `time interval`, per line; found 3 fields"),
         ("time,heart\n0,60\n", "line 1: no RR interval column in the header; name it with --column (known names: rr, rri, rr_ms, rr (ms), ibi, ibi_ms, nn, interval, rr_interval, rr_s, rr-interval [ms])"),
-        ("5 800\n4 810\n", "line 2: time '4' is earlier than the previous row's"),
-        ("800\nnan\n", "line 2: 'nan' is not an RR interval (a number in ms or s)"),
     ])
     func badFilesSayWhatAndWhere(text: String, message: String) {
         do {
@@ -69,16 +65,27 @@ struct RRFileTests {
     }
 
     /// Found by `scripts/fuzz.sh` (target rr, .build-fuzz/crash-rr-b17ba063…): a whole-number
-    /// interval beyond Int64 made the error message trap instead of being refused.
-    @Test func aHugeWholeIntervalIsRefusedWithoutTrapping() throws {
-        let text = "22222222322222222222222232222222\n79\n79"
-        do {
-            _ = try RRFile.read(text: text)
-            Issue.record("expected an error")
-        } catch {
-            #expect(error.description.contains("line 1"))
-            #expect(error.description.contains("is not a heartbeat interval"))
-        }
+    /// interval beyond Int64 made the error message trap instead of being refused. Now it is a
+    /// gap, left out with a warning naming its line.
+    @Test func aHugeWholeIntervalIsLeftOutWithoutTrapping() throws {
+        let recording = try RRFile.read(text: "22222222322222222222222232222222\n79\n79")
+        #expect(recording.intervalsMilliseconds == [79, 79])
+        #expect(recording.warnings.first?.line == 1)
+        #expect(recording.warnings.first?.message.contains("longer than 5000 ms") == true)
+    }
+
+    /// Issue 28: a real recording's artifacts — a gap of 6.7 s, a row that is not a number, a
+    /// time stepping back, a zero — are left out and counted with their first line; the rest is
+    /// the recording.
+    @Test func artifactsAreLeftOutAndCounted() throws {
+        let recording = try RRFile.read(text: "0.0 800\n0.8 810\n1.6 6712\n8.3 abc\n8.4 805\n8.0 790\n9.2 0\n9.2 815\n10.0 820\n")
+        #expect(recording.intervalsMilliseconds == [800, 810, 805, 815, 820])
+        #expect(recording.timestamps == [0.0, 0.8, 8.4, 9.2, 10.0])
+        let messages = recording.warnings.map(\.description)
+        #expect(messages.contains("line 3: an interval longer than 5000 ms (a gap in the recording, not a beat; the first was 6712 ms) was left out"), "\(messages)")
+        #expect(messages.contains { $0.hasPrefix("line 4: a row whose interval is not a number") })
+        #expect(messages.contains("line 6: a row whose time goes back was left out"))
+        #expect(messages.contains("line 7: a row whose interval is not positive was left out"))
     }
 }
 

@@ -46,7 +46,7 @@ struct LiveBusTests {
             }
             let elapsed = ContinuousClock.now - started
             #expect(received.map(\.beatsPerMinute).sorted() == sent.map { Int($0.measurement.beatsPerMinute) }.sorted())
-            // How fast is a benchmark's question (Tests/Live/two_instances_test.py, README "Live
+            // How fast is a benchmark's question (Tests/Live/two_instances_test.py, docs/BENCHMARKS.md "Live
             // ingest": p99 8.7 ms in release); here only that they arrive, bounded so a lost
             // notification cannot pass as slow.
             #expect(elapsed < .seconds(15), "the other instance's viewer got every reading: \(elapsed)")

@@ -163,6 +163,13 @@ struct MatchTests {
             let old = try await h.services.matches.invite(p.bob.id, minutes: 3, by: ann, now: Date().addingTimeInterval(-601))
             #expect(try await h.request(.get, "/api/matches/\(old.id)", token: p.bob.token).json["state"] as? String == "expired")
             #expect(try await h.request(.post, "/api/matches/\(old.id)/accept", token: p.bob.token).status == .conflict)
+
+            // Issue 28: Ann deletes her account; her matches go with it, and Bob is told so.
+            #expect(try await h.request(.delete, "/api/me", token: p.ann.token, json: ["password": "correct horse 1"]).status == .noContent)
+            #expect((try await h.request(.get, "/api/matches", token: p.bob.token).json["matches"] as? [Any])?.isEmpty == true)
+            let told = try await h.request(.get, "/api/notifications", token: p.bob.token).json["notifications"] as? [[String: Any]] ?? []
+            let gone = try #require(told.first { $0["kind"] as? String == "account-deleted" })
+            #expect((gone["text"] as? String ?? "").contains("your 2 matches with them went with it"), "\(gone)")
         }
     }
 

@@ -34,8 +34,7 @@ struct ProbeFindingsTests {
             let (userID, token) = try await server.signUp("extreme")
             let workout = try await server.upload(token)
             let web = try await server.webSession("extreme")
-            var cookie = HTTPFields()
-            cookie[.cookie] = web.cookie
+            let cookie: HTTPFields = [.cookie: web.cookie]
             let names = ["page", "limit", "offset", "from", "to", "q", "query", "next", "message", "welcome", "saved"]
             let values = [
                 "461168601842738792", "-9223372036854775808", "9223372036854775807", "99999999999999999999999", "1e309", "-1e309",
@@ -43,19 +42,34 @@ struct ProbeFindingsTests {
                 "%E2%80%AE", "🙂", "<script>", "1,5",
             ]
             let routes = server.router().routes.filter { $0.method == .get }
-            var checked = 0
+            var uris = [String]()
             for route in routes {
                 let path = OpenAPIPaths.template(for: route.path.description)
                     .replacingOccurrences(of: "{userID}", with: userID).replacingOccurrences(of: "{workoutID}", with: workout)
                     .replacingOccurrences(of: "{file}", with: "app.css").replacingOccurrences(of: "{measurementID}", with: "x")
                 for name in names {
-                    for value in values {
-                        let uri = "\(path)?\(name)=\(value)"
+                    for value in values { uris.append("\(path)?\(name)=\(value)") }
+                }
+            }
+            // Six requests in flight: the server is what is tested, and it serves them at once
+            // (one after another, this test alone took 6 minutes of the suite).
+            var checked = 0
+            try await withThrowingTaskGroup(of: String?.self) { group in
+                var next = uris.makeIterator()
+                func add() -> Bool {
+                    guard let uri = next.next() else { return false }
+                    group.addTask {
                         let api = try await server.request(.get, uri, token: token)
                         let page = try await server.request(.get, uri, headers: cookie)
-                        #expect(api.status.code < 500 && page.status.code < 500, "\(uri) answered \(api.status) / \(page.status)")
-                        checked += 1
+                        return api.status.code < 500 && page.status.code < 500 ? nil : "\(uri) answered \(api.status) / \(page.status)"
                     }
+                    return true
+                }
+                for _ in 0..<6 where add() {}
+                while let failure = try await group.next() {
+                    checked += 1
+                    if let failure { Issue.record(Comment(rawValue: failure)) }
+                    _ = add()
                 }
             }
             #expect(checked > 1000)
@@ -181,10 +195,11 @@ struct ProbeFindingsTests {
             #expect(try await server.request(.post, "/api/workouts", token: token, json: body).problemField == "startTime")
             body = ServerHarness.workoutJSON(seconds: 60, track: false, rr: false)
             body["rrIntervals"] = [812.5, 0.0001]
+            // An impossible interval is left out and named (issue 28); the workout is kept.
             let tiny = try await server.request(.post, "/api/workouts", token: token, json: body)
-            #expect(tiny.status == .unprocessableContent && tiny.problemField == "rrIntervals[1]")
+            #expect(tiny.status == .created && ((tiny.json["warnings"] as? [[String: Any]])?.first?["field"] as? String) == "rrIntervals[1]")
             // What is accepted comes back as it was sent, and uploads again.
-            body = ServerHarness.workoutJSON(seconds: 60, track: false, rr: false)
+            body = ServerHarness.workoutJSON(seconds: 60, start: "2026-11-20T09:00:00Z", track: false, rr: false)
             body["rrIntervals"] = [812.5, 400.0, 1023.7]
             body["track"] = [["lat": 48.2, "lon": 16.37, "ele": 181.5, "t": 0], ["lat": 48.2001, "lon": 16.37, "t": 1]]
             body["indoor"] = false

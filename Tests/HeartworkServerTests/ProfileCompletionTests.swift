@@ -21,6 +21,9 @@ struct ProfileCompletionTests {
 
             // Birth date, sex, resting heart rate and weight (dated before the workout).
             try await server.completeProfile(token)
+            // The profile answers at once; earlier workouts are completed by a queued job.
+            #expect(try await server.store.jobs.counts()[.queued] == 1, "one job however many edits")
+            await server.services.jobs.runUntilIdle()
             let after = try await Self.summary(server, early, token)
             let zones = try #require(after["secondsInZones"] as? [String: Int])
             #expect(zones.values.reduce(0, +) == 600)
@@ -36,6 +39,7 @@ struct ProfileCompletionTests {
 
             // A later change of resting heart rate does not rewrite the workout's snapshot.
             try await server.request(.post, "/api/me/resting-heart-rates", token: token, json: ["bpm": 45, "measuredAt": "2026-11-21T00:00:00Z"])
+            await server.services.jobs.runUntilIdle()
             let kept = try await Self.summary(server, early, token)
             #expect((kept["profile"] as? [String: Any])?["restingHeartRate"] as? Double == 65)
             #expect(kept["secondsInZones"] as? [String: Int] == zones)

@@ -39,13 +39,20 @@ struct StrengthAPITests {
             let exercises = try #require(try await server.request(.get, "/api/exercises", token: token).json["exercises"] as? [[String: Any]])
             #expect(exercises.count >= 80)
 
-            // First time: every exercise is a cold start, one "Maximum" set of 5 kg (digest §3.3.7).
+            // First time: every exercise is a cold start, one "Maximum" set of 5 kg (digest §3.3.7),
+            // or of the empty bar where that is heavier: 20 kg for a barbell, 10 kg for an EZ bar.
             let started = try await server.request(.post, "/api/strength/sessions", token: token, json: ["routine": "push-day-hypertrophy"])
             #expect(started.status == .created)
             let id = try #require(started.json["id"] as? String)
             let first = Self.sets(started)
+            func equipment(_ set: [String: Any]) -> String? {
+                (set["exerciseID"] as? String).flatMap { id in exercises.first { $0["id"] as? String == id } }?["equipment"] as? String
+            }
+            func coldWeight(_ set: [String: Any]) -> Double { equipment(set) == "barbell" ? 20 : (equipment(set) == "ez-bar" ? 10 : 5) }
             let loaded = first.filter { ($0["exerciseID"] as? String).flatMap { id in exercises.first { $0["id"] as? String == id } }?["bodyweight"] as? Bool == false }
-            #expect(!loaded.isEmpty && loaded.allSatisfy { ($0["target"] as? [String: Any])?["weight"] as? Double == 5 })
+            #expect(!loaded.isEmpty && loaded.allSatisfy { ($0["target"] as? [String: Any])?["weight"] as? Double == coldWeight($0) })
+            #expect(loaded.contains { coldWeight($0) == 20 } && loaded.contains { coldWeight($0) == 10 } && loaded.contains { coldWeight($0) == 5 })
+            #expect(loaded.allSatisfy { $0["measure"] as? String == "reps" })
             #expect(first.allSatisfy { ($0["target"] as? [String: Any])?["maximum"] as? Bool == true && $0["reps"] == nil })
             #expect(Set(first.compactMap { $0["exerciseIndex"] as? Int }).count == first.count)  // one set per exercise
             // The lifter does 20 reps of each and marks them done; one set stays untouched.
@@ -60,15 +67,20 @@ struct StrengthAPITests {
             let motivation = try #require(finished.json["motivation"] as? [String: Any])
             #expect((motivation["score"] as? Int ?? -9) > 0 && motivation["positive"] as? Bool == true && !(motivation["message"] as? String ?? "").isEmpty)
             let changes = try #require(finished.json["oneRepMaxes"] as? [[String: Any]])
-            // 5 kg × 20 → 10.588 kg (digest §3.3.6) for every loaded exercise that was done.
+            // w × 20 → w × 36 / 17 (digest §3.3.6: 5 kg → 10.588 kg) for every loaded exercise that was done.
+            let coldByExercise = Dictionary(loaded.map { ($0["exerciseID"] as? String ?? "", coldWeight($0)) }, uniquingKeysWith: { a, _ in a })
             #expect(changes.count == loaded.count - (loaded.last?["n"] as? Int == first.last?["n"] as? Int ? 1 : 0))
-            #expect(changes.allSatisfy { abs(($0["after"] as? Double ?? 0) - 10.59) < 0.006 && $0["before"] as? Double == 0 })
+            #expect(changes.allSatisfy { change in
+                let w = coldByExercise[change["exerciseID"] as? String ?? ""] ?? 0
+                return abs((change["after"] as? Double ?? 0) - w * 36 / 17) < 0.006 && change["before"] as? Double == 0
+            })
             let totals = try #require((finished.json["session"] as? [String: Any])?["totals"] as? [String: Any])
             #expect(totals["sets"] as? Int == first.count - 1 && totals["reps"] as? Int == 20 * (first.count - 1))
             // Finishing twice is refused; nothing changes.
             #expect(try await server.request(.post, "/api/strength/sessions/\(id)/finish", token: token, json: ["enjoyment": 1, "difficulty": 1]).status == .conflict)
 
-            // Next time: 4 sets of 8 at ceil(10.588 × (1.0278 − 0.0278 × 8) × 0.95ⁿ) = 9, 9, … by group.
+            // Next time: 4 sets of 8 at ceil(max(bar, w × 36 / 17 × (1.0278 − 0.0278 × 8) × 0.95ⁿ)) by group: 9 kg for
+            // the 5 kg starts (10.588 kg 1RM), 35 kg from a 20 kg bar's start, 18 kg from the EZ bar's 10 kg.
             let second = try await server.request(.post, "/api/strength/sessions", token: token, json: ["routine": "push-day-hypertrophy"])
             let secondSets = Self.sets(second)
             let doneBefore = Set(changes.compactMap { $0["exerciseID"] as? String })
@@ -79,7 +91,9 @@ struct StrengthAPITests {
                 let index = set["exerciseIndex"] as? Int ?? 0
                 let n = seen[group + "#\(index)"] ?? (seen.keys.filter { $0.hasPrefix(group + "#") }.count)
                 seen[group + "#\(index)"] = n
-                let expected = (10.588_235_294 * (1.0278 - 0.0278 * 8) * pow(0.95, Double(n))).rounded(.up)
+                let w = coldByExercise[set["exerciseID"] as? String ?? ""] ?? 0
+                let minimum = w == 5 ? 0 : w
+                let expected = max(minimum, w * 36 / 17 * (1.0278 - 0.0278 * 8) * pow(0.95, Double(n))).rounded(.up)
                 #expect((set["target"] as? [String: Any])?["weight"] as? Double == expected)
                 #expect(set["reps"] as? Int == 8)
             }
@@ -230,6 +244,127 @@ struct StrengthAPITests {
         }
     }
 
+    /// A started session can be discarded (and a finished one deleted): 204, then it is gone
+    /// with its sets; someone else's, or an unknown id, is 404 and stays.
+    @Test(arguments: TestDatabase.all)
+    func aSessionCanBeDiscardedOnlyByItsOwner(engine: TestDatabase) async throws {
+        try await ServerHarness.run(engine) { server in
+            let token = try await Self.ready(server, "quitter")
+            let other = try await Self.ready(server, "meddler")
+            let user = try #require(try await server.store.users.find(username: "quitter"))
+            let id = try #require(try await server.request(.post, "/api/strength/sessions", token: token, json: ["routine": "push-day-hypertrophy"]).json["id"] as? String)
+            try await server.request(.put, "/api/strength/sessions/\(id)/sets/1", token: token, json: ["reps": 12, "done": true])
+            #expect(try await server.request(.delete, "/api/strength/sessions/\(id)", token: other).status == .notFound)
+            #expect(try await server.request(.get, "/api/strength/sessions/\(id)", token: token).status == .ok)
+            #expect(try await server.request(.delete, "/api/strength/sessions/no-such-session", token: token).status == .notFound)
+            let discarded = try await server.request(.delete, "/api/strength/sessions/\(id)", token: token)
+            #expect(discarded.status == .noContent && discarded.text.isEmpty)
+            #expect(try await server.request(.get, "/api/strength/sessions/\(id)", token: token).status == .notFound)
+            #expect(try await server.request(.delete, "/api/strength/sessions/\(id)", token: token).status == .notFound)
+            #expect(try await server.store.strength.session(id: id, userID: user.id) == nil)
+            let list = try await server.request(.get, "/api/strength/sessions", token: token).json["sessions"] as? [[String: Any]]
+            #expect(list?.isEmpty == true)
+            // A finished one may be deleted too; the 1RMs it raised stay.
+            let done = try #require(try await server.request(.post, "/api/strength/sessions", token: token, json: ["routine": "push-day-hypertrophy"]).json["id"] as? String)
+            try await server.request(.put, "/api/strength/sessions/\(done)/sets/1", token: token, json: ["reps": 10, "done": true])
+            #expect(try await server.request(.post, "/api/strength/sessions/\(done)/finish", token: token, json: ["enjoyment": 3, "difficulty": 3]).status == .ok)
+            #expect(try await server.request(.delete, "/api/strength/sessions/\(done)", token: token).status == .noContent)
+            #expect(try await server.store.strength.session(id: done, userID: user.id) == nil)
+            #expect((try await server.store.strength.stats(userID: user.id)["barbell-bench-press"]?.stats.oneRepMaxKilograms ?? 0) > 0)
+        }
+    }
+
+    /// The web page's "Discard session" button: a CSRF-checked form that leads back to the hub.
+    @Test func theSessionPageDiscardsWithItsButton() async throws {
+        try await ServerHarness.run { server in
+            _ = try await Self.ready(server, "tapper")
+            let user = try #require(try await server.store.users.find(username: "tapper"))
+            let view = try await server.services.strength.start(routineID: "posture-and-core", for: user)
+            let web = try await server.webSession("tapper")
+            var headers = HTTPFields()
+            headers[.cookie] = web.cookie
+            let page = try await server.request(.get, "/strength/sessions/\(view.session.id)", headers: headers)
+            #expect(page.text.contains("action=\"/strength/sessions/\(view.session.id)/discard\"") && page.text.contains("Discard session"))
+            #expect(page.text.contains("data-confirm=\"Discard this session?"))
+            headers[.contentType] = "application/x-www-form-urlencoded"
+            #expect(try await server.request(.post, "/strength/sessions/\(view.session.id)/discard", raw: Data("_csrf=wrong".utf8), headers: headers).status == .forbidden)
+            let reply = try await server.request(.post, "/strength/sessions/\(view.session.id)/discard", raw: Data("_csrf=\(web.csrf)".utf8), headers: headers)
+            #expect(reply.status == .seeOther && reply.headers[.location] == "/strength")
+            #expect(try await server.store.strength.session(id: view.session.id, userID: user.id) == nil)
+        }
+    }
+
+    /// The bar is a setting (20 kg until changed, 5–30 kg); barbell exercises start from it.
+    @Test(arguments: TestDatabase.all)
+    func theBarWeightIsASettingTheGeneratorHonours(engine: TestDatabase) async throws {
+        try await ServerHarness.run(engine) { server in
+            let token = try await Self.ready(server, "barbell")
+            #expect(try await server.request(.get, "/api/strength/settings", token: token).json["barKg"] as? Double == 20)
+            for bar in [4.0, 30.5, -20] {
+                let refused = try await server.request(.put, "/api/strength/settings", token: token, json: ["barKg": bar])
+                #expect(refused.status == .unprocessableContent && refused.problemField == "barKg", "\(bar)")
+                #expect(refused.json["message"] as? String == "Enter a bar weight from 5 to 30 kg; an empty Olympic bar weighs 20 kg.")
+            }
+            #expect(try await server.request(.put, "/api/strength/settings", token: token, json: ["barKg": "heavy"]).status == .badRequest)
+            let saved = try await server.request(.put, "/api/strength/settings", token: token, json: ["barKg": 15])
+            #expect(saved.status == .ok && saved.json["barKg"] as? Double == 15)
+            #expect(try await server.request(.get, "/api/strength/settings", token: token).json["barKg"] as? Double == 15)
+            let started = try await server.request(.post, "/api/strength/sessions", token: token, json: ["routine": "full-body-maintenance"])
+            let squat = try #require(Self.sets(started).first { $0["exerciseID"] as? String == "barbell-back-squat" })
+            #expect((squat["target"] as? [String: Any])?["weight"] as? Double == 15)
+            let exercises = try #require(try await server.request(.get, "/api/exercises", token: token).json["exercises"] as? [[String: Any]])
+            #expect(exercises.first { $0["id"] as? String == "barbell-back-squat" }?["minimumWeight"] as? Double == 15)
+            #expect(exercises.first { $0["id"] as? String == "ez-bar-curl" }?["minimumWeight"] as? Double == 10)
+            // null puts back the Olympic bar.
+            #expect(try await server.request(.put, "/api/strength/settings", token: token, json: ["barKg": NSNull()]).json["barKg"] as? Double == 20)
+            // The web form: a sentence under the field.
+            let web = try await server.webSession("barbell")
+            var headers = HTTPFields()
+            headers[.cookie] = web.cookie
+            let form = try await server.request(.get, "/strength/settings", headers: headers)
+            #expect(form.text.contains("Bar weight (kg)") && form.text.contains("An empty Olympic bar weighs 20 kg"))
+            headers[.contentType] = "application/x-www-form-urlencoded"
+            let bad = try await server.request(.post, "/strength/settings", raw: Data("_csrf=\(web.csrf)&barKg=4".utf8), headers: headers)
+            #expect(bad.status == .unprocessableContent && bad.text.contains("Enter a bar weight from 5 to 30 kg; an empty Olympic bar weighs 20 kg."))
+            let good = try await server.request(.post, "/strength/settings", raw: Data("_csrf=\(web.csrf)&barKg=17.5".utf8), headers: headers)
+            #expect(good.status == .seeOther)
+            #expect(try await server.request(.get, "/api/strength/settings", token: token).json["barKg"] as? Double == 17.5)
+        }
+    }
+
+    /// Planks are held for seconds: "measure": "seconds", a "Maximum" hold first, then the
+    /// longest hold; holds add nothing to the reps total and make no 1RM.
+    @Test func holdsAreLoggedInSeconds() async throws {
+        try await ServerHarness.run { server in
+            let token = try await Self.ready(server, "holder")
+            let exercises = try #require(try await server.request(.get, "/api/exercises?group=Abs", token: token).json["exercises"] as? [[String: Any]])
+            let timed = Set(exercises.filter { $0["measure"] as? String == "seconds" }.compactMap { $0["id"] as? String })
+            #expect(timed.isSuperset(of: ["plank", "side-plank", "hollow-body-hold"]) && !timed.contains("crunch"))
+            let started = try await server.request(.post, "/api/strength/sessions", token: token, json: ["routine": "full-body-maintenance"])
+            let id = try #require(started.json["id"] as? String)
+            let plank = try #require(Self.sets(started).first { $0["exerciseID"] as? String == "plank" })
+            #expect(plank["measure"] as? String == "seconds" && (plank["target"] as? [String: Any])?["maximum"] as? Bool == true)
+            #expect((plank["target"] as? [String: Any])?["weight"] as? Double == 0)
+            let squat = try #require(Self.sets(started).first { $0["exerciseID"] as? String == "barbell-back-squat" })
+            let plankN = try #require(plank["n"] as? Int), squatN = try #require(squat["n"] as? Int)
+            try await server.request(.put, "/api/strength/sessions/\(id)/sets/\(plankN)", token: token, json: ["reps": 75, "weight": 10, "done": true])
+            try await server.request(.put, "/api/strength/sessions/\(id)/sets/\(squatN)", token: token, json: ["reps": 10, "done": true])
+            let web = try await server.webSession("holder")
+            let page = try await server.request(.get, "/strength/sessions/\(id)", headers: [.cookie: web.cookie])
+            #expect(page.text.contains("Set \(plankN) seconds") && page.text.contains("Set \(squatN) reps"))
+            let finished = try await server.request(.post, "/api/strength/sessions/\(id)/finish", token: token, json: ["enjoyment": 4, "difficulty": 2])
+            let totals = try #require((finished.json["session"] as? [String: Any])?["totals"] as? [String: Any])
+            #expect(totals["reps"] as? Int == 10 && totals["sets"] as? Int == 2 && totals["volume"] as? Double == 200)
+            let changes = finished.json["oneRepMaxes"] as? [[String: Any]] ?? []
+            #expect(!changes.contains { $0["exerciseID"] as? String == "plank" })
+            let next = try await server.request(.post, "/api/strength/sessions", token: token, json: ["routine": "full-body-maintenance"])
+            let holds = Self.sets(next).filter { $0["exerciseID"] as? String == "plank" }
+            #expect(holds.count == 4 && holds.allSatisfy { ($0["target"] as? [String: Any])?["reps"] as? Int == 75 && ($0["target"] as? [String: Any])?["weight"] as? Double == 0 })
+            let nextPage = try await server.request(.get, "/strength/sessions/\(try #require(next.json["id"] as? String))", headers: [.cookie: web.cookie])
+            #expect(nextPage.text.contains("target 75 s"))
+        }
+    }
+
     @Test func nutritionFollowsTheProfileGolden() async throws {
         try await ServerHarness.run { server in
             let (_, token) = try await server.signUp("eater")
@@ -347,7 +482,7 @@ struct StrengthAPITests {
             #expect(started.json["unit"] as? String == "lb")
             let id = try #require(started.json["id"] as? String)
             let loaded = try #require(Self.sets(started).first { ($0["target"] as? [String: Any])?["weight"] as? Double ?? 0 > 0 })
-            #expect((loaded["target"] as? [String: Any])?["weight"] as? Double == 12)  // 5 kg = 11.02 lb, up to a whole pound
+            #expect((loaded["target"] as? [String: Any])?["weight"] as? Double == 45)  // the empty 20 kg bar = 44.09 lb, up to a whole pound
             let n = try #require(loaded["n"] as? Int)
             let logged = try await server.request(.put, "/api/strength/sessions/\(id)/sets/\(n)", token: token, json: ["weight": 45, "reps": 20, "done": true])
             #expect(Self.sets(logged).first { $0["n"] as? Int == n }?["weight"] as? Double == 45)

@@ -24,6 +24,40 @@ struct WebPageTests {
         }
     }
 
+    /// Issue 28, "words for people": every problem carries a `message` — a sentence that says
+    /// what happened and what to do — beside the technical `detail`; pages and the upload
+    /// script show the message.
+    @Test func errorsSpeakToPeopleAndKeepTheDetailForScripts() async throws {
+        try await ServerHarness.run { server in
+            let (_, token) = try await server.signUp("worded")
+            // A workout upload the server cannot place: the detail names media types, the message a file.
+            let unknown = try await server.request(.post, "/api/workouts", token: token, raw: Data([1, 2, 3]), contentType: "text/plain")
+            #expect(unknown.status == .unsupportedMediaType)
+            #expect((unknown.json["detail"] as? String)?.contains("application/vnd.ant.fit") == true)
+            #expect(unknown.json["message"] as? String == "Heartwork cannot tell what kind of file this is. Upload a .fit, .tcx or .gpx file from your watch or app (or Heartwork's own .json).")
+            // A domain error without its own message: the detail as a sentence.
+            let invalid = try await server.request(.patch, "/api/me", token: token, json: ["dateOfBirth": "1800-01-01"])
+            #expect(invalid.status == .unprocessableContent)
+            let detail = try #require(invalid.json["detail"] as? String)
+            let message = try #require(invalid.json["message"] as? String)
+            #expect(message.first.map { !$0.isLowercase } == true && message.hasSuffix(".") && message.lowercased().hasPrefix(detail.lowercased().prefix(10)), "\(message)")
+            // Not signed in, no route: sentences.
+            #expect(try await server.request(.get, "/api/me").json["message"] as? String == "Please sign in to continue.")
+            #expect((try await server.request(.get, "/api/nothing-here", token: token).json["message"] as? String)?.hasPrefix("There is nothing at this address.") == true)
+            // A cookie write without its CSRF token: what to do, and that the form keeps what was typed.
+            let session = try await server.webSession("worded")
+            let forged = try await server.request(.patch, "/api/me", json: ["status": "x"], headers: [.cookie: session.cookie])
+            #expect(forged.status == .forbidden && (forged.json["message"] as? String)?.contains("Reload the page") == true)
+            // A page that fails shows the message, and keeps the detail folded away.
+            let page = try await server.request(.post, "/profile", raw: Data("%%%".utf8), headers: [.cookie: session.cookie, .contentType: "application/x-www-form-urlencoded"])
+            #expect(page.status.code >= 400)
+            #expect(page.text.contains("role=\"alert\"") && page.text.contains("Technical detail"), "\(page.text.prefix(300))")
+            // The upload script reads `message` first.
+            let script = try await server.request(.get, "/static/app.js")
+            #expect(script.text.contains("problem.message ||"))
+        }
+    }
+
     @Test func titlesFaviconPagerAndErrorPagesKeepTheHeader() async throws {
         try await ServerHarness.run { server in
             let (_, token) = try await server.signUp("smalls")

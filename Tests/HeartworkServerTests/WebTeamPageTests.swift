@@ -31,8 +31,8 @@ struct WebTeamPageTests {
             // A player with every mistake at once; what was typed stays.
             let bad = try await Self.form(server, "/players", "name=Robin&restingHeartRate=abc&maximumHeartRate=400&teamID=\(team)&sensorID=", session: session)
             #expect(bad.status == .unprocessableContent)
-            #expect(bad.text.contains("&#39;abc&#39; is not a whole number") || bad.text.contains("'abc' is not a whole number"))
-            #expect(bad.text.contains("a maximum heart rate is 100–250 bpm") && bad.text.contains("value=\"Robin\""))
+            #expect(bad.text.contains("&#39;abc&#39; is not a whole number.") || bad.text.contains("'abc' is not a whole number."))
+            #expect(bad.text.contains("A maximum heart rate is 100–250 bpm.") && bad.text.contains("value=\"Robin\""))
             for (name, sensor) in [("Robin", sensors["S1"]!), ("Sasha", sensors["S2"]!)] {
                 let added = try await Self.form(server, "/players", "name=\(name)&restingHeartRate=50&maximumHeartRate=190&teamID=\(team)&sensorID=\(sensor)", session: session)
                 #expect(added.status == .seeOther && added.headers[.location] == "/teams/\(team)")

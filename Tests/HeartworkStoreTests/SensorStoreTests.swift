@@ -50,7 +50,7 @@ struct SensorStoreTests {
             var added = 0
             for start in stride(from: 0, to: deliveries.count, by: 104) {
                 let frame = Array(deliveries[start..<min(start + 104, deliveries.count)])
-                let results = try await store.sensors.store(userID: user.id, gatewayID: gateway.id, readings: ["strap-1": frame], now: Date())
+                let results = try await store.sensors.store(userID: user.id, gatewayID: gateway.id, readings: ["strap-1": frame], now: Date()).stored
                 #expect(results.count == 1 && results[0].highestSequence == frame.map(\.sequence).max())
                 added += results[0].added.count
             }
@@ -92,7 +92,7 @@ struct SensorStoreTests {
                     group.addTask {
                         var count = 0
                         for frame in frames(0..<300, gatewayIndex: gatewayIndex) {
-                            count += try await first.sensors.store(userID: user.id, gatewayID: gateway.id, readings: frame, now: Date()).reduce(0) { $0 + $1.added.count }
+                            count += try await first.sensors.store(userID: user.id, gatewayID: gateway.id, readings: frame, now: Date()).stored.reduce(0) { $0 + $1.added.count }
                         }
                         return count
                     }
@@ -105,9 +105,9 @@ struct SensorStoreTests {
             // Reopened: the newest blocks are read back, resends are still recognised, new readings follow.
             let second = try await HeartworkStore.open(location, logger: TestDatabase.logger)
             let resent = try await second.sensors.store(userID: user.id, gatewayID: gateway.id, readings: ["g0-s0": (290..<300).map(Self.reading)], now: Date())
-            #expect(resent.first?.added.isEmpty == true, "resent readings are stored once")
+            #expect(resent.stored.first?.added.isEmpty == true, "resent readings are stored once")
             let more = try await second.sensors.store(userID: user.id, gatewayID: gateway.id, readings: ["g0-s0": (300..<520).map(Self.reading)], now: Date())
-            #expect(more.first?.added.count == 220)
+            #expect(more.stored.first?.added.count == 220)
             let sensors = try await second.sensors.list(userID: user.id)
             #expect(sensors.count == 100)
             let strap = try #require(sensors.first { $0.address == "g0-s0" })

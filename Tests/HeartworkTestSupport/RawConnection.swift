@@ -28,6 +28,37 @@ public final class RawConnection: @unchecked Sendable {
         }
     }
 
+    /// Sends every byte (in as many writes as the socket takes).
+    public func send(bytes: [UInt8]) throws {
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL)) }
+            guard count > 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSDebugDescriptionErrorKey: "send failed: errno \(errno)"]) }
+            sent += count
+        }
+    }
+
+    /// Everything that arrives until the server closes the connection or `seconds` pass.
+    public func receiveAll(within seconds: Double) -> String {
+        var received = [UInt8]()
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, Int32(max(1, deadline.timeIntervalSinceNow * 1000))) > 0 else { break }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let count = recv(socket, &buffer, buffer.count, 0)
+            guard count > 0 else { break }
+            received += buffer[..<count]
+            // A complete answer with a length: no need to wait for the close.
+            let text = String(decoding: received, as: UTF8.self)
+            if let headerEnd = text.range(of: "\r\n\r\n"), let lengthLine = text[..<headerEnd.lowerBound].split(separator: "\r\n")
+                .first(where: { $0.lowercased().hasPrefix("content-length:") }), let length = Int(lengthLine.dropFirst(15).trimmingCharacters(in: .whitespaces)),
+                text[headerEnd.upperBound...].utf8.count >= length { break }
+            if text.hasPrefix("HTTP/1.1 101"), text.contains("\r\n\r\n") { break }
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+
     /// What arrives within `seconds` (empty when nothing did).
     public func receive(within seconds: Double) -> String {
         var received = [UInt8]()
@@ -60,5 +91,16 @@ public final class RawConnection: @unchecked Sendable {
     /// Ends a process at once (SIGKILL), as a crash or the OOM killer would.
     public static func kill(_ process: Int32) {
         _ = Glibc.kill(process, SIGKILL)
+    }
+}
+
+/// Runs blocking work (a raw socket's sends and polls) on a thread of its own, so it never
+/// holds one of the few cooperative threads the in-process server needs to answer it.
+public func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        let thread = Thread {
+            do { continuation.resume(returning: try body()) } catch { continuation.resume(throwing: error) }
+        }
+        thread.start()
     }
 }

@@ -112,6 +112,32 @@ async def stream(base_a, base_b, gateway_token, viewer_token, readings, sensors)
     return sent, received, latencies
 
 
+async def revoke_across(base_a, base_b, gateway, user_token):
+    """A gateway connected to A, revoked through B: A closes its socket with 1008 within a
+    second (issue 29), and a reconnect is refused with 401 and a problem body."""
+    gateway_url = base_a.replace("http", "ws") + f"/api/live/gateway?token={gateway['token']}"
+    async with websockets.connect(gateway_url) as socket:
+        await socket.send(json.dumps({"type": "reading", "sensor": "revoked-strap", "seq": 1, "at": int(time.time() * 1000), "hrm": hrm(80)}))
+        ack = json.loads(await asyncio.wait_for(socket.recv(), 10))
+        assert ack["type"] == "ack", ack
+        started = time.perf_counter()
+        status, _ = await asyncio.to_thread(call, base_b, "DELETE", f"/api/gateways/{gateway['id']}", None, user_token)
+        assert status == 204, status
+        try:
+            while True:
+                await asyncio.wait_for(socket.recv(), 10)
+        except websockets.exceptions.ConnectionClosed as closed:
+            code = closed.rcvd.code if closed.rcvd else None
+            reason = closed.rcvd.reason if closed.rcvd else ""
+        seconds = time.perf_counter() - started
+    try:
+        async with websockets.connect(gateway_url):
+            refused = None
+    except websockets.exceptions.InvalidStatus as error:
+        refused = error.response.status_code
+    return code, reason, seconds, refused
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("binary", nargs="?", default=str(ROOT / ".build" / "debug" / "heartwork"))
@@ -144,6 +170,15 @@ def main():
             failures.append(f"{missing} readings sent to A never reached the viewer on B")
         if p99 > 1000:
             failures.append(f"p99 {p99:.0f} ms: readings must reach the other instance within a second")
+
+        # A gateway on A revoked through B: its socket on A closes within a second.
+        revocable = call(base_a, "POST", "/api/gateways", {"name": "Revoked"}, token=token_a)[1]
+        code, reason, seconds, refused = asyncio.run(revoke_across(base_a, base_b, revocable, token_b))
+        print(f"revocation across instances: socket closed {code} ({reason}) {seconds * 1000:.0f} ms after the DELETE on B; a reconnect got {refused}")
+        if code != 1008 or seconds > 1:
+            failures.append(f"a gateway revoked on B kept its socket on A: close {code} after {seconds:.2f} s (bound 1 s, 1008)")
+        if refused != 401:
+            failures.append(f"a revoked gateway's reconnect was answered {refused}, not 401")
 
         # B caches the session (one request), A signs it out, B refuses it at once.
         status, _ = call(base_b, "GET", "/api/me", token=token_a)

@@ -15,7 +15,7 @@ public struct AccountArchive: Sendable {
     /// The archive's file name: heartwork-export-<username>-<yyyy-mm-dd>.zip.
     public static func fileName(for user: UserRecord, at date: Date = Date()) -> String {
         let safe = user.username.filter { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "." }
-        return "heartwork-export-\(safe.isEmpty ? "account" : safe)-\(ExportedWorkout.day(date)).zip"
+        return "heartwork-export-\(safe.isEmpty ? "account" : safe)-\(ExportedWorkout.day(date, zone: TimeZones.zone(user.timeZone))).zip"
     }
 
     /// Writes the archive to `sink` in pieces. `deflate` gives an entry's raw DEFLATE stream
@@ -55,7 +55,7 @@ public struct AccountArchive: Sendable {
             for record in records {
                 guard let streams = try await store.workouts.streams(workoutID: record.id) else { continue }
                 let workout = WorkoutService.newWorkout(record, streams: streams)
-                let base = "workouts/\(ExportedWorkout.stamp(record.startedAt))-\(record.sport.rawValue)-\(record.id.prefix(8))"
+                let base = "workouts/\(ExportedWorkout.stamp(record.startedAt, zone: TimeZones.zone(user.timeZone)))-\(record.sport.rawValue)-\(record.id.prefix(8))"
                 for format in [ActivityFileFormat.json, .fit] {
                     try await add(base + "." + format.rawValue, try ActivityFiles.bytes(of: workout, format: format), modified: record.startedAt)
                 }
@@ -108,7 +108,31 @@ extension AccountService {
         guard try await hasher.verify(password, hash: user.passwordHash) else {
             throw AppError.invalid("the password is wrong", field: "password")
         }
+        // The raw uploads go with the account: at once, and (should this process die first)
+        // at the next sweep of the import directory, which keeps only files an import names.
+        let uploads = try await store.daily.importFiles(userID: user.id)
+        // The matches go with the account (both sides' readings are the deleted user's data as
+        // much as the opponent's): each opponent is told, once, how many of theirs went.
+        var removed = [String: Int]()
+        var offset = 0
+        while offset < 10_000 {
+            let page = try await store.matches.list(userID: user.id, limit: 200, offset: offset)
+            for match in page {
+                for other in [match.challengerID, match.opponentID, match.ghostOwnerID].compactMap({ $0 }) where other != user.id {
+                    removed[other, default: 0] += 1
+                }
+            }
+            if page.count < 200 { break }
+            offset += 200
+        }
         _ = try await store.deleteAccount(userID: user.id, username: user.username)
+        DailyHealthService.removeUploads(uploads)
         sessionCache.forget(userID: user.id)
+        revoker?.revoke(.user(id: user.id))
+        for (other, count) in removed.sorted(by: { $0.key < $1.key }) {
+            await inbox?.tell(other, kind: "account-deleted",
+                              text: "\(user.fullName) deleted their account: \(count == 1 ? "your match" : "your \(count) matches") with them went with it.",
+                              link: "/matches", actorID: nil)
+        }
     }
 }

@@ -11,6 +11,10 @@ public struct AccountService: Sendable {
     /// A hash of a random secret at the same cost as real ones, checked for unknown users.
     let decoyHash: String
     let sessionCache: SessionCache
+    /// Closes the open sockets of what is signed out (the live bus).
+    var revoker: (any CredentialRevoker)? = nil
+    /// Tells the people an account's deletion takes something from (its matches with them).
+    var inbox: InboxService? = nil
     /// Called once per failed sign-in (the server counts them for /metrics).
     let onFailedSignIn: @Sendable () -> Void
 
@@ -83,6 +87,15 @@ public struct AccountService: Sendable {
     public func signOut(_ identity: Identity, now: Date = Date()) async throws {
         try await store.sessions.revoke(tokenHash: identity.session.tokenHash, at: now)
         sessionCache.forget(tokenHash: identity.session.tokenHash)
+        revoker?.revoke(.session(tokenHash: identity.session.tokenHash))
+    }
+
+    /// Ends every session of the user, this one included, on every device (and closes their
+    /// open sockets); gateways keep their own tokens.
+    public func signOutEverywhere(_ identity: Identity, now: Date = Date()) async throws {
+        try await store.sessions.revokeAll(userID: identity.user.id, keeping: nil, at: now)
+        sessionCache.forget(userID: identity.user.id)
+        revoker?.revoke(.sessions(userID: identity.user.id, except: nil))
     }
 
     /// Changes the password and ends every other session of the user.
@@ -96,12 +109,15 @@ public struct AccountService: Sendable {
         try await store.users.updatePasswordHash(userID: identity.user.id, passwordHash: try await hasher.hash(new))
         try await store.sessions.revokeAll(userID: identity.user.id, keeping: identity.session.tokenHash, at: now)
         sessionCache.forget(userID: identity.user.id)
+        revoker?.revoke(.sessions(userID: identity.user.id, except: identity.session.tokenHash))
     }
 
     /// Sets a password without the old one: for operators and the demo account.
     public func resetPassword(userID: String, to password: String) async throws {
         try PasswordPolicy.check(password, field: "password")
         try await store.users.updatePasswordHash(userID: userID, passwordHash: try await hasher.hash(password))
+        try await store.sessions.revokeAll(userID: userID, keeping: nil, at: Date())
         sessionCache.forget(userID: userID)
+        revoker?.revoke(.sessions(userID: userID, except: nil))
     }
 }

@@ -4,12 +4,9 @@ import HeartworkFormats
 import HeartworkStore
 import Logging
 
-/// Daily health (issue 11; README "Daily health"): Apple Health imports, the per-day metrics
+/// Daily health (issue 11; docs/DAILY-HEALTH.md): Apple Health imports, the per-day metrics
 /// worked out in the background and read from the store, and what the user says about a day.
 public struct DailyHealthService: Sendable {
-    /// Job kinds this service runs (see `jobHandlers`).
-    public static let importJob = "health-import"
-    public static let recomputeJob = "recompute-days"
     /// The longest range `GET /api/days` answers at once.
     public static let maximumRangeDays = 366
 
@@ -31,77 +28,223 @@ public struct DailyHealthService: Sendable {
 
     // MARK: Imports
 
-    /// An upload being written to the import directory.
-    public final class Spool: @unchecked Sendable {
-        public let path: String
-        let handle: FileHandle
-        public private(set) var bytes: Int64 = 0
-        let limit: Int64
-
-        init(path: String, handle: FileHandle, limit: Int64) {
-            self.path = path
-            self.handle = handle
-            self.limit = limit
-        }
-
-        public func write(_ data: some DataProtocol) throws {
-            bytes += Int64(data.count)
-            guard bytes <= limit else {
-                throw AppError.invalid("the export is larger than this server takes (\(limit / 1_048_576) MB)", field: nil)
-            }
-            try handle.write(contentsOf: data)
-        }
-
-        func close() throws { try handle.close() }
-
-        public func discard() {
-            try? handle.close()
-            try? FileManager.default.removeItem(atPath: path)
-        }
+    /// The two shapes of an Apple Health export the import takes.
+    public enum ExportFormat: String, Sendable {
+        /// The Health app's `export.zip`.
+        case zip
+        /// Its `export.xml`.
+        case xml
     }
 
-    /// At most this many imports of one user wait or run at once (each may hold gigabytes on disk).
+    /// The import job's parameters.
+    struct ImportJob: JobParameters {
+        static let jobName = "health-import"
+        var importID: String
+        /// The spooled upload's file name in the import directory.
+        var file: String
+    }
+
+    /// The recomputation job's parameters.
+    struct RecomputeJob: JobParameters {
+        static let jobName = "recompute-days"
+        var userID: String
+        var from: String
+    }
+
+    /// At most this many imports of one user are receiving, waiting or running at once (each
+    /// may hold gigabytes on disk).
     public static let maximumOpenImports = 2
+    /// The largest upload taken (a large Apple Health export.zip is 0.1–1 GB, its export.xml 1–5 GB).
+    public static let maximumUploadBytes: Int64 = 8 << 30
+    /// How long an import may run before it is stopped (a 1 GB export takes about 25 s here).
+    public static let importTimeLimit: Duration = .seconds(30 * 60)
 
-    /// Refuses a new upload while the user already has `maximumOpenImports` waiting or running.
-    public func checkCanImport(for user: UserRecord) async throws {
-        let open = try await store.daily.imports(userID: user.id, limit: 20).filter { $0.state == .queued || $0.state == .running }
-        guard open.count < Self.maximumOpenImports else {
-            throw AppError(.throttled, "\(open.count) of your imports are still waiting or running; send the next when one has finished", retryAfterSeconds: 60)
+    /// Imports an uploaded export: one call from the first byte to the queued job.
+    ///
+    /// The upload takes one of the user's open-import places first (counted and taken in one
+    /// transaction, so concurrent uploads cannot all pass), then streams to a file in the
+    /// import directory. Its first bytes must be what `format` says (a zip's local header, an
+    /// XML document's "<"), so a body that is not fails at once, not in the worker; a zip's
+    /// directory must name an export.xml. The import row and its job are then written in one
+    /// transaction. Whatever fails, the place and the file are given back.
+    public func importExport<Body: AsyncSequence>(_ body: Body, format: ExportFormat, for user: UserRecord, now: Date = Date()) async throws
+        -> HealthImportRecord where Body.Element: Collection<UInt8> {
+        let path = URL(fileURLWithPath: importDirectory).appendingPathComponent("upload-\(UUID().uuidString.lowercased())").path
+        var record = HealthImportRecord(userID: user.id, format: format.rawValue, filePath: path, bytesTotal: 0, createdAt: now)
+        record.state = .receiving
+        do {
+            switch try await store.daily.admitImport(record, maximumOpen: Self.maximumOpenImports) {
+            case .admitted: break
+            case .refused(let open):
+                throw AppError(.throttled, "\(open) of your imports are still arriving, waiting or running; send the next when one has finished", retryAfterSeconds: 60)
+            }
+        } catch StoreError.notFound {
+            throw AppError.notSignedIn
+        }
+        var spool: Spool?
+        do {
+            let file = try openSpool(path: path)
+            spool = file
+            var lastProgress = ContinuousClock.now
+            for try await chunk in body {
+                try file.write(chunk)
+                if !file.checkedStart, file.bytes >= 8 {
+                    try Self.checkStart(file.head, format: format)
+                    file.checkedStart = true
+                }
+                // Progress, and a sign of life for the sweep of uploads whose sender died.
+                if ContinuousClock.now - lastProgress > .seconds(10) {
+                    lastProgress = ContinuousClock.now
+                    record.bytesDone = file.bytes
+                    record.updatedAt = Date()
+                    guard try await store.daily.updateImport(record) else { throw AppError.notSignedIn }
+                }
+            }
+            guard file.bytes > 0 else {
+                throw AppError.invalid("the upload is empty: send export.zip or export.xml as the request body", field: nil)
+            }
+            if !file.checkedStart { try Self.checkStart(file.head, format: format) }
+            // The file's last bytes to disk, and a zip's directory read (its end record is in the
+            // last 64 KiB): a zip without an export.xml, or not a zip at all, is refused here
+            // rather than in the worker. Both block, so on a thread of their own.
+            try await Blocking.run { () throws in
+                try file.close()
+                guard format == .zip else { return }
+                let archive: ZipArchive
+                do {
+                    archive = try ZipArchive(path: path, limits: HealthExportSource.zipLimits)
+                } catch {
+                    throw AppError.invalid("\(error); upload export.zip as the Health app writes it, or its export.xml", field: nil)
+                }
+                guard archive.entry(named: "export.xml") != nil else {
+                    throw AppError.invalid("the archive has no export.xml (is it the Health app's export.zip?)", field: nil)
+                }
+            }
+            let job = Jobs.record(ImportJob(importID: record.id, file: URL(fileURLWithPath: path).lastPathComponent), userID: user.id, attempts: 3, runAfter: now, now: now)
+            guard try await store.daily.queueImport(id: record.id, bytesTotal: file.bytes, job: job, now: Date()) else { throw AppError.notSignedIn }
+            record.state = .queued
+            record.bytesTotal = file.bytes
+            return record
+        } catch {
+            spool?.discard()
+            try? await store.daily.deleteImport(id: record.id)
+            throw error
         }
     }
 
-    /// Opens a file for an upload (readable by the server's user only).
-    public func openSpool(limit: Int64) throws -> Spool {
+    /// Refuses a body whose first bytes are not what its media type says.
+    static func checkStart(_ head: [UInt8], format: ExportFormat) throws {
+        switch format {
+        case .zip:
+            guard ZipArchive.looksLikeZip(head) else {
+                throw AppError.invalid("the body is not a zip archive (it does not begin like one): send export.zip as the Health app writes it", field: nil)
+            }
+        case .xml:
+            var rest = head[...]
+            if rest.starts(with: [0xEF, 0xBB, 0xBF]) { rest = rest.dropFirst(3) }
+            rest = rest.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+            guard rest.isEmpty || rest.first == UInt8(ascii: "<") else {
+                throw AppError.invalid("the body is not an XML document (it does not begin with \"<\"): send export.xml as the Health app writes it", field: nil)
+            }
+        }
+    }
+
+    /// An upload being written to the import directory (POSIX writes: chunks are written where
+    /// they lie, never copied).
+    final class Spool: @unchecked Sendable {
+        let path: String
+        private var descriptor: Int32
+        private(set) var bytes: Int64 = 0
+        /// The first bytes, for the format check.
+        private(set) var head: [UInt8] = []
+        var checkedStart = false
+
+        init(path: String, descriptor: Int32) {
+            self.path = path
+            self.descriptor = descriptor
+        }
+
+        func write(_ chunk: some Collection<UInt8>) throws {
+            bytes += Int64(chunk.count)
+            guard bytes <= DailyHealthService.maximumUploadBytes else {
+                throw AppError.invalid("the export is larger than this server takes (\(DailyHealthService.maximumUploadBytes >> 30) GB)", field: nil)
+            }
+            if head.count < 64 { head += chunk.prefix(64 - head.count) }
+            let written: Bool? = chunk.withContiguousStorageIfAvailable { buffer in Self.writeAll(descriptor, buffer) }
+            let ok = written ?? Array(chunk).withUnsafeBufferPointer { Self.writeAll(descriptor, $0) }
+            guard ok else { throw AppError(.unavailable, "the server cannot store the upload (its disk refused: \(String(cString: strerror(errno))))") }
+        }
+
+        private static func writeAll(_ descriptor: Int32, _ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+            var done = 0
+            while done < buffer.count {
+                let count = Foundation.write(descriptor, buffer.baseAddress! + done, buffer.count - done)
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { return false }
+                done += count
+            }
+            return true
+        }
+
+        func close() throws {
+            guard descriptor >= 0 else { return }
+            let result = fsync(descriptor)
+            Foundation.close(descriptor)
+            descriptor = -1
+            guard result == 0 else { throw AppError(.unavailable, "the server cannot store the upload (its disk refused the last bytes)") }
+        }
+
+        func discard() {
+            if descriptor >= 0 {
+                Foundation.close(descriptor)
+                descriptor = -1
+            }
+            unlink(path)
+        }
+    }
+
+    /// Opens a new file for an upload (readable by the server's user only).
+    func openSpool(path: String) throws -> Spool {
         let manager = FileManager.default
         if !manager.fileExists(atPath: importDirectory) {
             try manager.createDirectory(atPath: importDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
-        let path = URL(fileURLWithPath: importDirectory).appendingPathComponent("upload-\(UUID().uuidString.lowercased())").path
-        guard manager.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]),
-              let handle = FileHandle(forWritingAtPath: path) else {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
             throw AppError(.unavailable, "the server cannot store the upload (its import directory is not writable)")
         }
-        return Spool(path: path, handle: handle, limit: limit)
+        return Spool(path: path, descriptor: descriptor)
     }
 
-    /// Queues the import of a complete upload; `format` is "zip" or "xml".
-    public func submit(_ spool: Spool, format: String, for user: UserRecord, now: Date = Date()) async throws -> HealthImportRecord {
-        try spool.close()
-        guard spool.bytes > 0 else {
-            spool.discard()
-            throw AppError.invalid("the upload is empty: send export.zip or export.xml as the request body", field: nil)
+    /// Removes what no import needs any more: uploads whose sender stopped sending 10
+    /// minutes ago (failed), and files of the import directory that no receiving, queued or
+    /// running import names — a deleted account's, a crashed process's. Run at start and
+    /// every hour; returns how many files it removed.
+    @discardableResult
+    public func sweepUploads(now: Date = Date()) async throws -> Int {
+        var removed = 0
+        for file in try await store.daily.failStaleUploads(updatedBefore: now.addingTimeInterval(-600), now: now) where unlink(file) == 0 {
+            removed += 1
         }
-        let record = HealthImportRecord(userID: user.id, format: format, filePath: spool.path, bytesTotal: spool.bytes, createdAt: now)
-        do {
-            try await store.daily.createImport(record)
-            try await store.jobs.enqueue(JobRecord(kind: Self.importJob, userID: user.id, payload: #"{"importID":"\#(record.id)","file":"\#(URL(fileURLWithPath: spool.path).lastPathComponent)"}"#,
-                                                   maxAttempts: 3, runAfter: now, createdAt: now))
-        } catch {
-            spool.discard()
-            throw error
+        // The files first, then the rows: a file exists only after its row does.
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: importDirectory) else { return removed }
+        let files = names.filter { $0.hasPrefix("upload-") }.map { URL(fileURLWithPath: importDirectory).appendingPathComponent($0).path }
+        guard !files.isEmpty else { return removed }
+        let open = try await store.daily.openImportFiles()
+        for file in files where !open.contains(file) && unlink(file) == 0 {
+            removed += 1
         }
-        return record
+        return removed
+    }
+
+    /// Removes uploads from disk (an import whose account is gone).
+    func removeUploads(_ files: [String]) {
+        Self.removeUploads(files)
+    }
+
+    /// Removes uploads from disk: only spooled uploads (`upload-…` files), whatever a row says.
+    static func removeUploads(_ files: [String]) {
+        for file in files where URL(fileURLWithPath: file).lastPathComponent.hasPrefix("upload-") { unlink(file) }
     }
 
     public func importStatus(_ id: String, for user: UserRecord) async throws -> HealthImportRecord {
@@ -117,20 +260,25 @@ public struct DailyHealthService: Sendable {
     /// repeats once), turns its workouts into Heartwork workouts with the heart rate of their
     /// time, and queues the recomputation of the days it touched. A fault in the export ends
     /// the import as failed with the fault's line or entry; everything before it stays stored.
-    /// Running it again (after a crash) reads the file again and adds only what is missing.
-    func runImport(_ job: JobRecord) async throws {
-        guard let id = Self.payloadString(job.payload, "importID"), var record = try await store.daily.findImport(id: id) else {
+    /// Running it again (after a crash) reads the file again and adds only what is missing;
+    /// its counts go on from where the first run left them. An import past its time limit
+    /// stops, keeps what it read, and says so.
+    func runImport(_ job: ImportJob, context: JobContext) async throws {
+        guard var record = try await store.daily.findImport(id: job.importID) else {
             // The account was deleted while its import waited: its upload goes too.
-            if let file = Self.payloadString(job.payload, "file"), !file.contains("/"), file.hasPrefix("upload-") {
-                try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: importDirectory).appendingPathComponent(file).path)
+            if !job.file.contains("/"), job.file.hasPrefix("upload-") {
+                unlink(URL(fileURLWithPath: importDirectory).appendingPathComponent(job.file).path)
             }
             return
         }
         guard record.state == .queued || record.state == .running else { return }
         guard let user = try await store.users.find(id: record.userID) else { return }
+        let resumed = record.state == .running
         record.state = .running
         record.updatedAt = Date()
-        try await store.daily.updateImport(record)
+        guard try await store.daily.updateImport(record) else { return removeUploads([record.filePath]) }
+        // A run that takes over from a crashed one: what it had counted stays counted.
+        let previous = (samplesAdded: record.samplesAdded, workoutsAdded: record.workoutsAdded)
 
         let source = HealthExportSource(path: record.filePath, format: record.format)
         source.start()
@@ -142,41 +290,58 @@ public struct DailyHealthService: Sendable {
         do {
             defer { source.stop() }
             for try await batch in source.batches {
+                if context.isExpired {
+                    failure = "the import took longer than \(JobRunner.describe(Self.importTimeLimit)) and was stopped; what was read before is kept"
+                    break
+                }
                 let result = try await store.health.add(userID: user.id, batch.samples, now: Date())
                 source.taken()
                 read += Int64(batch.samples.count)
                 added += Int64(result.added)
-                for key in result.days {
-                    earliest = min(earliest ?? key.day, key.day)
-                    latest = max(latest ?? key.day, key.day)
+                // The days read (not only those that changed: a resumed run changes none).
+                for sample in batch.samples {
+                    earliest = min(earliest ?? sample.day, sample.day)
+                    latest = max(latest ?? sample.day, sample.day)
                 }
                 healthWorkouts += batch.workouts
                 record.bytesDone = batch.bytesDone
                 if batch.bytesTotal > 0 { record.bytesTotal = batch.bytesTotal }
                 record.samplesRead = read
-                record.samplesAdded = max(record.samplesAdded, added)
-                record.firstDay = earliest.map { min(record.firstDay ?? $0, $0) }
-                record.lastDay = latest.map { max(record.lastDay ?? $0, $0) }
+                record.samplesAdded = (resumed ? previous.samplesAdded : 0) + added
+                if let earliest { record.firstDay = min(record.firstDay ?? earliest, earliest) }
+                if let latest { record.lastDay = max(record.lastDay ?? latest, latest) }
                 record.updatedAt = Date()
-                try await store.daily.updateImport(record)
+                guard try await store.daily.updateImport(record) else { return removeUploads([record.filePath]) }
             }
         } catch let error as HealthExportSource.Failure {
             failure = error.description
+        } catch {
+            // The account went while it ran (its rows are gone): so does its upload.
+            if try await store.daily.findImport(id: record.id) == nil { return removeUploads([record.filePath]) }
+            throw error
         }
-        // Workouts, with the heart rate of their time and, from a zip, their route.
-        var workoutsAdded = 0, duplicates = 0
-        let routes = record.format == "zip" ? HealthExportRoutes(path: record.filePath) : nil
+        // Workouts, with the heart rate of their time and, from a zip, their route. Each one
+        // added is counted in the row at once, so a resumed run knows which of the duplicates
+        // it meets were its predecessor's own.
+        var duplicates = 0
+        record.workoutsAdded = resumed ? previous.workoutsAdded : 0
+        record.workoutsSkipped = [:]
+        let routes = record.format == "zip" && failure == nil ? HealthExportRoutes(path: record.filePath) : nil
         for workout in healthWorkouts {
             switch try await importWorkout(workout, for: user, track: routes?.track(workout.routePath, start: workout.start) ?? []) {
-            case .added: workoutsAdded += 1
+            case .added:
+                record.workoutsAdded += 1
+                record.updatedAt = Date()
+                guard try await store.daily.updateImport(record) else { return removeUploads([record.filePath]) }
             case .duplicate: duplicates += 1
-            case .skipped: break
+            case .skipped(let why): record.workoutsSkipped[why, default: 0] += 1
             }
             let day = CalendarDay(workout.start, utcOffsetSeconds: workout.utcOffsetSeconds)
             earliest = min(earliest ?? day, day)
+            record.firstDay = min(record.firstDay ?? day, day)
+            record.lastDay = max(record.lastDay ?? day, day)
         }
-        record.workoutsAdded = max(record.workoutsAdded, workoutsAdded)
-        record.workoutsDuplicate = duplicates
+        record.workoutsDuplicate = max(0, duplicates - (resumed ? previous.workoutsAdded : 0))
         if let earliest {
             try await queueRecompute(userID: user.id, from: earliest)
         }
@@ -185,14 +350,15 @@ public struct DailyHealthService: Sendable {
         record.finishedAt = Date()
         record.updatedAt = Date()
         try await store.daily.updateImport(record)
-        try? FileManager.default.removeItem(atPath: record.filePath)
+        unlink(record.filePath)
     }
 
-    enum WorkoutOutcome { case added, duplicate, skipped }
+    enum WorkoutOutcome: Equatable { case added, duplicate, skipped(String) }
 
     func importWorkout(_ workout: HealthWorkout, for user: UserRecord, track: [NewWorkout.TrackPoint] = []) async throws -> WorkoutOutcome {
         let duration = Int(workout.end.timeIntervalSince(workout.start).rounded())
-        guard duration > 0, duration <= 48 * 3600 else { return .skipped }
+        guard duration > 0 else { return .skipped("it has no length (it ends when it starts)") }
+        guard duration <= 24 * 3600 else { return .skipped("it is longer than 24 hours") }
         let first = CalendarDay(workout.start, utcOffsetSeconds: workout.utcOffsetSeconds).adding(days: -1)
         let last = CalendarDay(workout.end, utcOffsetSeconds: workout.utcOffsetSeconds).adding(days: 1)
         let samples = HealthSourcePriority().resolve(
@@ -221,7 +387,8 @@ public struct DailyHealthService: Sendable {
             // A route that does not fit (times past the end, a jump) must not cost the workout.
             if !track.isEmpty { return try await importWorkout(workout, for: user, track: []) }
             logger.info("an imported workout was not stored", metadata: ["reason": "\(error.detail)"])
-            return .skipped
+            if error.field == "heartRate" { return .skipped("no heart rate was recorded during it") }
+            return .skipped(error.detail)
         }
     }
 
@@ -235,13 +402,11 @@ public struct DailyHealthService: Sendable {
 
     /// The same, for services that hold only the store (`WorkoutService`).
     static func queueRecompute(in store: HeartworkStore, userID: String, from: CalendarDay, now: Date) async throws {
-        _ = try await store.jobs.enqueueUnlessQueued(JobRecord(
-            kind: recomputeJob, userID: userID, payload: #"{"userID":"\#(userID)","from":"\#(from)"}"#, runAfter: now, createdAt: now))
+        _ = try await store.jobs.enqueueUnlessQueued(Jobs.record(RecomputeJob(userID: userID, from: from.description), userID: userID, runAfter: now, now: now))
     }
 
-    func runRecompute(_ job: JobRecord) async throws {
-        guard let userID = Self.payloadString(job.payload, "userID"), let from = Self.payloadString(job.payload, "from").flatMap(CalendarDay.init(iso:)),
-              let user = try await store.users.find(id: userID) else { return }
+    func runRecompute(_ job: RecomputeJob) async throws {
+        guard let from = CalendarDay(iso: job.from), let user = try await store.users.find(id: job.userID) else { return }
         guard let range = try await store.daily.dataRange(userID: user.id) else { return }
         _ = try await recompute(user, from: max(from, range.first), through: max(range.last, from))
     }
@@ -377,13 +542,15 @@ public struct DailyHealthService: Sendable {
 
     // MARK: Jobs
 
-    /// The handlers of this service's job kinds, for the job runner.
-    public var jobHandlers: [String: @Sendable (JobRecord) async throws -> Void] {
-        [Self.importJob: { try await runImport($0) }, Self.recomputeJob: { try await runRecompute($0) }]
-    }
-
-    static func payloadString(_ payload: String, _ key: String) -> String? {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any] else { return nil }
-        return object[key] as? String
+    /// The kinds of job this service runs, for the job runner.
+    public var jobDefinitions: [JobDefinition] {
+        [
+            JobDefinition(ImportJob.self, retry: RetryStrategy(attempts: 3), timeLimit: Self.importTimeLimit) { job, context in
+                try await runImport(job, context: context)
+            },
+            JobDefinition(RecomputeJob.self, retry: RetryStrategy(attempts: 5), timeLimit: .seconds(600)) { job, _ in
+                try await runRecompute(job)
+            },
+        ]
     }
 }

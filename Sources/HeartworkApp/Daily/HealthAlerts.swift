@@ -41,7 +41,7 @@ extension DailyHealthService {
     }
 
     /// Looks for anomalies in `day`'s resting-state heart rate and tells the user of each new
-    /// one (our own design, README "Daily health"): the user's heart rate of the day and the 6
+    /// one (our own design, docs/DAILY-HEALTH.md): the user's heart rate of the day and the 6
     /// days before it, on the settings' grid, with slots of steps or workouts as gaps; an
     /// AR(p) model fitted on that week; runs on the day that leave the k·σ band.
     func checkAnomalies(_ user: UserRecord, day: CalendarDay, offset: Int, settings: HealthSettingsRecord, now: Date) async throws {

@@ -1,7 +1,6 @@
 import Foundation
 import HeartworkCore
 import HeartworkFormats
-import ZIPFoundation
 
 /// What the reading thread hands over: samples and workouts read since the last batch, and
 /// how far into the export it got.
@@ -13,9 +12,9 @@ struct HealthExportBatch: Sendable {
 }
 
 /// Reads a spooled Apple Health export — `export.zip` as the Health app writes it, or its
-/// `export.xml` — on a thread of its own (ZIPFoundation's inflater and the file reads block),
+/// `export.xml` — on a thread of its own (inflating and the file reads block),
 /// in batches of at most `batchSize` samples. At most two batches wait for the store at any
-/// time, so memory stays flat whatever the export's size (README "Daily health").
+/// time, so memory stays flat whatever the export's size (docs/DAILY-HEALTH.md).
 final class HealthExportSource: @unchecked Sendable {
     enum Failure: Error, CustomStringConvertible {
         case unreadable(String)
@@ -30,6 +29,10 @@ final class HealthExportSource: @unchecked Sendable {
 
     static let batchSize = 20_000
     static let chunkBytes = 1 << 20
+    /// The largest export.xml read from a zip (a large real one is 1–5 GB).
+    static let maximumXMLBytes: Int64 = 32 << 30
+    /// What an uploaded archive may hold and inflate to (docs/SECURITY.md).
+    static let zipLimits = ZipArchive.Limits(maximumEntries: 100_000, maximumTotalBytes: 40 << 30, maximumRatio: 200)
 
     let path: String
     let format: String
@@ -98,34 +101,51 @@ final class HealthExportSource: @unchecked Sendable {
             if batch.samples.count >= Self.batchSize { try emit() }
         }
         if format == "zip" {
-            let archive: Archive
+            let archive: ZipArchive
             do {
-                archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
+                archive = try ZipArchive(path: path, limits: Self.zipLimits)
             } catch {
-                throw Failure.unreadable("not a readable zip archive (\(error)); upload export.zip as the Health app writes it, or its export.xml")
+                throw Failure.unreadable("\(error.description); upload export.zip as the Health app writes it, or its export.xml")
             }
             // The Health app's archive holds apple_health_export/export.xml (and export_cda.xml, routes, ECGs).
-            guard let entry = archive.first(where: { $0.type == .file && ($0.path == "export.xml" || $0.path.hasSuffix("/export.xml")) }) else {
+            guard let entry = archive.entry(named: "export.xml") else {
                 throw Failure.export("the archive has no export.xml (is it the Health app's export.zip?)")
             }
-            batch.bytesTotal = Int64(clamping: entry.uncompressedSize)
+            batch.bytesTotal = entry.uncompressedSize
+            var pending = [UInt8]()
+            pending.reserveCapacity(Self.chunkBytes)
             do {
-                _ = try archive.extract(entry, bufferSize: Self.chunkBytes, skipCRC32: false) { data in
-                    batch.bytesDone += Int64(data.count)
-                    try feed(data)
+                var inflated: Int64 = 0
+                try archive.read(entry, limit: Self.maximumXMLBytes) { chunk in
+                    if isStopped { throw CancellationError() }
+                    inflated += Int64(chunk.count)
+                    pending.append(contentsOf: chunk)
+                    if pending.count >= Self.chunkBytes {
+                        batch.bytesDone = inflated
+                        try feed(pending)
+                        pending.removeAll(keepingCapacity: true)
+                    }
+                }
+                // The last bytes only once the entry's CRC has been checked.
+                if !pending.isEmpty {
+                    batch.bytesDone = inflated
+                    try feed(pending)
                 }
             } catch let failure as Failure {
                 throw failure
             } catch is CancellationError {
                 throw CancellationError()
             } catch {
-                throw Failure.unreadable("\(entry.path) cannot be inflated after \(batch.bytesDone) bytes: \(error) (is the zip cut short?)")
+                // Everything read before the fault is kept: hand it over first.
+                try emit()
+                throw Failure.unreadable("\(error) (what was read before it is kept)")
             }
         } else {
             guard let handle = FileHandle(forReadingAtPath: path) else { throw Failure.unreadable("the upload is not on this server's disk") }
             defer { try? handle.close() }
             batch.bytesTotal = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
             while true {
+                if isStopped { throw CancellationError() }
                 let data = try handle.read(upToCount: Self.chunkBytes) ?? Data()
                 if data.isEmpty { break }
                 batch.bytesDone += Int64(data.count)
@@ -143,27 +163,21 @@ final class HealthExportSource: @unchecked Sendable {
 }
 
 /// The routes of an `export.zip`'s workouts: `workout-routes/route_….gpx` as the workout's
-/// `WorkoutRoute` names it, read with the GPX reader the uploads use. A route that is missing,
-/// too large (over 32 MB) or unreadable leaves its workout without a track.
+/// `WorkoutRoute` names it, read with the GPX reader the uploads use. The archive's directory
+/// is read once (a name lookup per workout, however many entries); a route that is missing,
+/// larger than 32 MB, damaged (its CRC) or unreadable leaves its workout without a track.
 struct HealthExportRoutes {
-    static let maximumBytes = 32 << 20
-    let archive: Archive?
+    static let maximumBytes: Int64 = 32 << 20
+    let archive: ZipArchive?
 
     init(path: String) {
-        archive = try? Archive(url: URL(fileURLWithPath: path), accessMode: .read)
+        archive = try? ZipArchive(path: path, limits: HealthExportSource.zipLimits)
     }
 
     func track(_ routePath: String?, start: Date) -> [NewWorkout.TrackPoint] {
         guard let archive, let routePath, !routePath.isEmpty else { return [] }
         let name = routePath.hasPrefix("/") ? String(routePath.dropFirst()) : routePath
-        guard let entry = archive.first(where: { $0.type == .file && ($0.path == name || $0.path.hasSuffix("/" + name)) }),
-              entry.uncompressedSize <= UInt64(Self.maximumBytes) else { return [] }
-        var bytes = [UInt8]()
-        do {
-            _ = try archive.extract(entry, bufferSize: 1 << 16, skipCRC32: false) { data in bytes.append(contentsOf: data) }
-        } catch {
-            return []
-        }
+        guard let entry = archive.entry(named: name), let bytes = try? archive.bytes(of: entry, limit: Self.maximumBytes) else { return [] }
         return ActivityXMLReader.read(bytes).records.compactMap { record in
             guard let latitude = record.latitude, let longitude = record.longitude else { return nil }
             let seconds = record.time.timeIntervalSince(start)

@@ -41,7 +41,7 @@ public enum LabelReader {
         return paths.map { $0 + "/tesseract" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    /// A label from text or a photo.
+    /// A label from text or a photo (blocking the calling thread while OCR runs: for the CLI).
     public static func read(_ bytes: [UInt8]) throws(Failure) -> NutritionLabel {
         let text = isImage(bytes) ? try recognize(bytes) : String(decoding: bytes, as: UTF8.self)
         do {
@@ -51,10 +51,49 @@ public enum LabelReader {
         }
     }
 
-    /// The text Tesseract reads in a photo (one uniform block of text, `--psm 6`), within 60 s.
+    /// The most pixels a photo may have for OCR: 50 megapixels (a 48-megapixel phone photo
+    /// fits). Tesseract's memory grows with the pixels — a 30000×30000 PNG of 875 KB took it to
+    /// 2.7 GB —, and a 49-megapixel page peaked at 183 MB here (2026-11-26).
+    public static let maximumPixels = 50_000_000
+    /// The address space Tesseract runs in (`ulimit -v`): a photo it cannot read within it
+    /// fails, never the server.
+    public static let ocrMemoryBytes = 1 << 30
+
+    /// One photo is read at a time; the next waits up to 30 s.
+    static let ocrGate = WorkGate(limit: 1, patience: .seconds(30), busy: "another photo is being read; try again in a minute")
+
+    /// A label from text or a photo, without blocking the caller's thread: OCR runs on a
+    /// thread of its own, one photo at a time.
+    public static func label(from bytes: [UInt8]) async throws -> NutritionLabel {
+        guard isImage(bytes) else { return try read(bytes) }
+        let text = try await ocrGate.run {
+            try await Blocking.run { () throws -> String in try recognize(bytes) }
+        }
+        do {
+            return try NutritionLabel.parse(text)
+        } catch {
+            throw Failure.notALabel(error.description)
+        }
+    }
+
+    /// The text Tesseract reads in a photo (one uniform block of text, `--psm 6`), within 60 s:
+    /// a PNG or JPEG checked from its first byte to its last, of at most `maximumPixels`,
+    /// read by Tesseract in at most `ocrMemoryBytes` of address space on one thread. Blocks
+    /// the calling thread.
     public static func recognize(_ bytes: [UInt8]) throws(Failure) -> String {
-        guard let tesseract else { throw .noOCR }
         guard bytes.count <= maximumImageBytes else { throw .ocr("the photo is larger than \(maximumImageBytes >> 20) MB") }
+        let image: ImageFile
+        do {
+            image = try ImageFile(bytes)
+        } catch .notAnImage {
+            throw .ocr("photos are read as PNG or JPEG; save or send it in one of those")
+        } catch {
+            throw .ocr(error.description)
+        }
+        guard image.width * image.height <= maximumPixels else {
+            throw .ocr("the photo is \(image.width)×\(image.height) pixels; at most \(maximumPixels / 1_000_000) megapixels are read, so send a smaller one")
+        }
+        guard let tesseract else { throw .noOCR }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("heartwork-ocr-\(UUID().uuidString)")
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -62,32 +101,38 @@ public enum LabelReader {
             throw .ocr("no temporary space (\(error))")
         }
         defer { try? FileManager.default.removeItem(at: directory) }
-        let image = directory.appendingPathComponent("label")
+        let input = directory.appendingPathComponent(image.kind == .png ? "label.png" : "label.jpg")
+        let output = directory.appendingPathComponent("text")
+        let errors = directory.appendingPathComponent("errors")
         let process = Process()
-        let output = Pipe(), errors = Pipe()
         do {
-            try Data(bytes).write(to: image)
-            process.executableURL = URL(fileURLWithPath: tesseract)
-            process.arguments = [image.path, "-", "--psm", "6"]
-            process.standardOutput = output
-            process.standardError = errors
+            try Data(bytes).write(to: input)
+            guard FileManager.default.createFile(atPath: errors.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
+            // A shell sets the memory limit, then becomes Tesseract ("$0" is its path).
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -v \(ocrMemoryBytes / 1024) && exec \"$0\" \"$@\"", tesseract, input.path, output.path, "--psm", "6"]
+            var environment = ProcessInfo.processInfo.environment
+            environment["OMP_THREAD_LIMIT"] = "1"
+            process.environment = environment
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = try FileHandle(forWritingTo: errors)
             process.standardInput = FileHandle.nullDevice
             try process.run()
         } catch {
             throw .ocr("Tesseract did not start (\(error))")
         }
-        let deadline = DispatchTime.now() + .seconds(60)
         let timer = DispatchSource.makeTimerSource()
-        timer.schedule(deadline: deadline)
+        timer.schedule(deadline: .now() + .seconds(60))
         timer.setEventHandler { if process.isRunning { process.terminate() } }
         timer.resume()
-        let text = output.fileHandleForReading.readDataToEndOfFile()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         timer.cancel()
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+        guard process.terminationReason == .exit, process.terminationStatus == 0,
+              let text = FileManager.default.contents(atPath: output.path + ".txt") else {
+            let message = FileManager.default.contents(atPath: errors.path) ?? Data()
             let reason = String(decoding: message.prefix(300), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            throw .ocr(reason.isEmpty ? "Tesseract stopped (status \(process.terminationStatus))" : reason)
+            throw .ocr(process.terminationReason == .uncaughtSignal ? "Tesseract stopped (it took longer than 60 s or ran out of its memory)"
+                : reason.isEmpty ? "Tesseract stopped (status \(process.terminationStatus))" : reason)
         }
         return String(decoding: text, as: UTF8.self)
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why an application service refused a request, in terms of the domain: the server maps
 /// each kind to an HTTP status at its edge (invalid 422, not found 404, conflict 409,
 /// unauthenticated 401, forbidden 403, throttled 429, unavailable 503); the command line and
@@ -41,6 +43,10 @@ public struct AppError: Error, Sendable, Hashable, CustomStringConvertible {
     public var fieldErrors: [FieldError] = []
     /// Where the thing a conflict is about lives (`/api/workouts/…` for a duplicate upload).
     public var location: String?
+    /// What a person reads: what happened and what to do, in a sentence. `detail` stays the
+    /// precise, technical account (for the API's `detail`, logs and scripts); without an
+    /// explicit message, `sentence` makes one of the detail.
+    public var message: String?
 
     public init(_ kind: Kind, _ detail: String, field: String? = nil, retryAfterSeconds: Int? = nil) {
         self.kind = kind
@@ -70,6 +76,26 @@ public struct AppError: Error, Sendable, Hashable, CustomStringConvertible {
     public static func conflict(_ detail: String, field: String? = nil) -> AppError { AppError(.conflict, detail, field: field) }
 
     public static let notSignedIn = AppError(.unauthenticated, "sign in, or send a valid bearer token")
+        .withMessage("Please sign in to continue.")
 
     public var description: String { field.map { "\($0): \(detail)" } ?? detail }
+
+    /// The same error with a message for people.
+    public func withMessage(_ message: String) -> AppError {
+        var error = self
+        error.message = message
+        return error
+    }
+
+    /// The message for people: the explicit one, or the detail as a sentence.
+    public var sentence: String { message ?? Self.sentence(detail) }
+
+    /// A detail ("must be between 30 and 250") as a sentence ("Must be between 30 and 250.").
+    public static func sentence(_ text: String) -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let first = trimmed.first else { return "Something went wrong. Try again." }
+        var sentence = first.uppercased() + trimmed.dropFirst()
+        if let last = sentence.last, !".!?)".contains(last) { sentence += "." }
+        return sentence
+    }
 }

@@ -7,6 +7,8 @@ import HeartworkStore
 /// refused by the gateway endpoint.
 public struct GatewayService: Sendable {
     let store: HeartworkStore
+    /// Closes a revoked gateway's socket (the live bus).
+    var revoker: (any CredentialRevoker)? = nil
     public static let tokenPrefix = "hwg_"
     public static let nameLength = 1...60
     /// Gateways per user (a club with a phone per squad fits).
@@ -48,6 +50,7 @@ public struct GatewayService: Sendable {
     /// their readings stay (they are the user's, not the gateway's).
     public func revoke(_ id: String, of user: UserRecord) async throws {
         guard try await store.gateways.delete(id: id, userID: user.id) else { throw AppError.notFound("gateway") }
+        revoker?.revoke(.gateway(id: id))
     }
 
     public func touch(_ gateway: GatewayRecord, now: Date = Date()) async throws {

@@ -15,13 +15,15 @@ import Synchronization
 /// 8000 bytes, tagged with the sender so it skips its own), and a `LISTEN` connection of
 /// each instance passes what the others send to its hub and session cache. On SQLite there
 /// is one instance per file, and the bus is the in-process path alone.
-public final class LiveBus: Service, Sendable {
+public final class LiveBus: Service, Sendable, CredentialRevoker {
     public static let channel = "heartwork_live"
     public let instanceID = UUID().uuidString.lowercased()
     let store: HeartworkStore
     let hub: LiveHub
     let inboxHub: InboxHub
     let sessionCache: SessionCache
+    /// This instance's open sockets, closed when their credential is revoked.
+    public let connections: LiveConnections
     let logger: Logger
     /// Who handles match-room traffic addressed to this instance (the match service).
     private let matchHandler = Mutex<(@Sendable (_ from: String, BusMatch) async -> Void)?>(nil)
@@ -31,7 +33,8 @@ public final class LiveBus: Service, Sendable {
     /// Listening yet, and who waits for it (tests).
     private let listening = Mutex<(ready: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
 
-    init(store: HeartworkStore, hub: LiveHub, inboxHub: InboxHub, sessionCache: SessionCache, logger: Logger) {
+    init(store: HeartworkStore, hub: LiveHub, inboxHub: InboxHub, sessionCache: SessionCache, connections: LiveConnections, logger: Logger) {
+        self.connections = connections
         self.store = store
         self.hub = hub
         self.inboxHub = inboxHub
@@ -68,6 +71,14 @@ public final class LiveBus: Service, Sendable {
         guard isShared else { return }
         let readings = events.map { BusReading(sensorID: $0.sensor.id, address: $0.sensor.address, name: $0.sensor.name, reading: $0.reading) }
         send(.readings(userID: userID, readings))
+    }
+
+    /// A credential withdrawn: its sockets close here at once and on the other instances as
+    /// soon as they hear it (on PostgreSQL; well under a second).
+    func revoke(_ revocation: Revocation) {
+        connections.revokeHere(revocation)
+        guard isShared else { return }
+        send(.revoke(revocation))
     }
 
     func handleMatches(_ handler: @escaping @Sendable (_ from: String, BusMatch) async -> Void) {
@@ -122,6 +133,8 @@ public final class LiveBus: Service, Sendable {
                 LiveEvent(sensor: SensorRecord(id: item.sensorID, userID: userID, address: item.address, name: item.name, createdAt: .distantPast),
                           reading: item.reading)
             })
+        case .revoke(let revocation):
+            connections.revokeHere(revocation)
         case .forgetSession(let hash):
             sessionCache.forgetHere(.session(tokenHash: hash))
         case .forgetUser(let userID):
@@ -167,4 +180,10 @@ public final class LiveBus: Service, Sendable {
             })
         }
     }
+}
+
+/// Who closes the sockets of a withdrawn credential (the live bus; tools without sockets pass
+/// none).
+protocol CredentialRevoker: Sendable {
+    func revoke(_ revocation: Revocation)
 }

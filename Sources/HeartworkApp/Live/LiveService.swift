@@ -31,9 +31,27 @@ public struct LiveService: Sendable {
     /// readings out of order) go once the store has said which of them are new. Should the
     /// commit fail, the gateway is told nothing was stored and resends; a viewer may then see
     /// such a reading twice (the coach screen ignores a reading that is not newer than the
-    /// last it showed). Measured: Benchmarks/live_benchmark.py, README "Live figures".
+    /// last it showed). Measured: Benchmarks/live_benchmark.py, docs/BENCHMARKS.md "Live".
     public func ingest(_ readings: [GatewayReading], from gateway: GatewayRecord, now: Date = Date()) async throws -> [Ack] {
-        try await commit(await stage(readings, from: gateway, now: now))
+        try await commit(await stage(readings, from: gateway, now: now)).acks
+    }
+
+    /// A reading the store did not take, for the gateway's error frame.
+    public struct Refusal: Sendable, Hashable {
+        public let sensor: String
+        public let sequence: Int
+        public let detail: String
+    }
+
+    /// What committing a frame gave: acks, and the sensors refused (the account's limit).
+    public struct Committed: Sendable {
+        public var acks: [Ack]
+        public var refused: [Refusal]
+    }
+
+    /// The gateway was revoked: nothing of the frame was stored, and its connection ends.
+    public struct GatewayRevoked: Error, CustomStringConvertible {
+        public var description: String { "the gateway was revoked" }
     }
 
     /// A frame on its way in: its certainly-new readings already with the viewers, the rest
@@ -63,16 +81,32 @@ public struct LiveService: Sendable {
 
     /// The second half: stores the frame (group commit), then passes the viewers what was not
     /// certainly new, and returns the acks.
-    public func commit(_ staged: Staged) async throws -> [Ack] {
-        guard !staged.isEmpty else { return [] }
+    public func commit(_ staged: Staged) async throws -> Committed {
+        guard !staged.isEmpty else { return Committed(acks: [], refused: []) }
         let gateway = staged.gateway
-        let stored = try await store.sensors.store(userID: gateway.userID, gatewayID: gateway.id, readings: staged.bySensor, now: staged.now)
+        let result: SensorStoreResult
+        do {
+            result = try await store.sensors.store(userID: gateway.userID, gatewayID: gateway.id, readings: staged.bySensor, now: staged.now)
+        } catch StoreError.revoked {
+            throw GatewayRevoked()
+        }
+        let stored = result.stored
         cursor.record(userID: gateway.userID, stored)
         await bus.publish(userID: gateway.userID, stored.flatMap { result in
             result.added.filter { !staged.claimed.contains(LiveCursor.Claim(address: result.sensor.address, sequence: $0.sequence)) }
                 .map { LiveEvent(sensor: result.sensor, reading: $0) }
         })
-        return stored.map { Ack(sensor: $0.sensor.address, sequence: $0.highestSequence) }
+        return Committed(
+            acks: stored.map { Ack(sensor: $0.sensor.address, sequence: $0.highestSequence) },
+            refused: result.refused.map {
+                Refusal(sensor: $0.address, sequence: $0.highestSequence,
+                        detail: "this account has \(SensorLimits.maximumPerUser) sensors, the most it may have: a new sensor is not taken")
+            })
+    }
+
+    /// A page of the user's sensors (oldest first) and whether more follow.
+    public func sensors(of user: UserRecord, limit: Int, offset: Int) async throws -> (sensors: [SensorRecord], more: Bool) {
+        try await store.sensors.list(userID: user.id, limit: limit, offset: offset)
     }
 
     public func sensors(of user: UserRecord) async throws -> [SensorRecord] {

@@ -29,7 +29,8 @@ public struct ProfileService: Sendable {
     }
 
     /// Checks every field (reporting all mistakes at once), writes the changed ones, and then
-    /// fills in what earlier workouts' snapshots lacked (see `WorkoutService.completeSnapshots`).
+    /// queues the completion of what earlier workouts' snapshots lacked (see
+    /// `WorkoutService.completeSnapshots`).
     public func update(userID: String, _ changes: ProfileChanges, now: Date = Date()) async throws -> Profile {
         let checked = try check(changes, now: now)
         let user = try await apply(UserChanges(profile: checked), userID: userID) { user throws(AppError) in
@@ -37,8 +38,37 @@ public struct ProfileService: Sendable {
                 throw AppError.invalid("the measured method needs measuredMaxHeartRate", field: "measuredMaxHeartRate")
             }
         }
-        try await workouts.completeSnapshots(for: user)
+        // What a workout's snapshot takes from the profile changed: earlier workouts are
+        // completed in the background (the edit itself answers at once, whatever the history).
+        if checked.dateOfBirth != nil || checked.sex != nil || checked.maxHeartRateSource != nil || checked.measuredMaxHeartRate != nil {
+            try await workouts.queueSnapshotCompletion(userID: user.id, now: now)
+        }
         return try await profile(of: user, now: now)
+    }
+
+    /// The profile page's one form: the profile's fields and, when typed, today's weight and
+    /// resting heart rate. Every mistake in any of them is reported at once and then nothing
+    /// is written; otherwise all of it is saved.
+    public func save(
+        userID: String, _ changes: ProfileChanges, weightKilograms: Double?, restingHeartRate: Double?,
+        weightField: String = "weight", restingField: String = "bpm", now: Date = Date()
+    ) async throws -> Profile {
+        var errors = [AppError.FieldError]()
+        do { _ = try check(changes, now: now) } catch { errors += error.allFieldErrors }
+        for (kind, value, field) in [(MeasurementKind.weight, weightKilograms, weightField), (.restingHeartRate, restingHeartRate, restingField)] {
+            guard let value else { continue }
+            do { try Self.checkMeasurement(kind, value, field: field) } catch { errors += error.allFieldErrors }
+        }
+        if !errors.isEmpty { throw AppError.invalid(errors) }
+        var profile = try await update(userID: userID, changes, now: now)
+        if let weightKilograms {
+            _ = try await addMeasurement(userID: userID, kind: .weight, value: weightKilograms, measuredAt: nil, valueField: weightField, now: now)
+        }
+        if let restingHeartRate {
+            _ = try await addMeasurement(userID: userID, kind: .restingHeartRate, value: restingHeartRate, measuredAt: nil, valueField: restingField, now: now)
+        }
+        if weightKilograms != nil || restingHeartRate != nil { profile = try await self.profile(userID: userID, now: now) }
+        return profile
     }
 
     /// The edit with its text trimmed, or every mistake in it at once (nothing is written).
@@ -123,9 +153,7 @@ public struct ProfileService: Sendable {
     public func addMeasurement(
         userID: String, kind: MeasurementKind, value: Double, measuredAt: Date?, valueField: String = "value", now: Date = Date()
     ) async throws -> MeasurementRecord {
-        guard value.isFinite, kind.plausibleRange.contains(value) else {
-            throw AppError.invalid("a \(kind.displayName) is \(kind.plausibleRange.formattedForMessage) \(kind.unit)", field: valueField)
-        }
+        try Self.checkMeasurement(kind, value, field: valueField)
         let when = measuredAt ?? now
         guard when <= now.addingTimeInterval(Self.clockSkew) else {
             throw AppError.invalid("a measurement cannot be dated in the future", field: "measuredAt")
@@ -135,8 +163,14 @@ public struct ProfileService: Sendable {
         }
         let record = MeasurementRecord(kind: kind, measuredAt: when, value: value)
         try await store.measurements.add(userID: userID, record)
-        if let user = try await store.users.find(id: userID) { try await workouts.completeSnapshots(for: user) }
+        try await workouts.queueSnapshotCompletion(userID: userID, now: now)
         return record
+    }
+
+    static func checkMeasurement(_ kind: MeasurementKind, _ value: Double, field: String) throws(AppError) {
+        guard value.isFinite, kind.plausibleRange.contains(value) else {
+            throw AppError.invalid("a \(kind.displayName) is \(kind.plausibleRange.formattedForMessage) \(kind.unit)", field: field)
+        }
     }
 
     public func deleteMeasurement(userID: String, kind: MeasurementKind, id: String) async throws {

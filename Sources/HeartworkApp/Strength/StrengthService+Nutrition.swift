@@ -90,10 +90,10 @@ extension StrengthService {
                         PerformedSet(reps: $0.reps.map { min($0, Self.maximumReps) }, weightKilograms: min(Self.maximumWeightKilograms, $0.weightKilograms))
                     }
                     let before = touched[match.id] ?? stats[match.id] ?? .coldStart
-                    touched[match.id] = StrengthProgression.update(before, with: working)
+                    touched[match.id] = StrengthProgression.update(before, with: working, timed: match.timed)
                 }
             }
-            Self.total(&session, sets: sets)
+            total(&session, sets: sets)
             session.finishedAt = end
             session.durationSeconds = workout.durationSeconds
             session.review = workout.notes.map { String($0.prefix(Self.maximumReviewLength)) }

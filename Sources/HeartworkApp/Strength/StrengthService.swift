@@ -53,15 +53,19 @@ public struct StrengthService: Sendable {
         public var goal: StrengthGoal?
         public var lifestyle: Lifestyle?
         public var plateStepKilograms: FieldUpdate<Double>?
+        /// The empty bar, 5–30 kg; `.clear` puts back the Olympic 20 kg.
+        public var barKilograms: FieldUpdate<Double>?
         public var webhookURL: FieldUpdate<String>?
         public var acceptDisclaimer: Bool?
         public var newWebhookSecret: Bool?
 
         public init(goal: StrengthGoal? = nil, lifestyle: Lifestyle? = nil, plateStepKilograms: FieldUpdate<Double>? = nil,
-                    webhookURL: FieldUpdate<String>? = nil, acceptDisclaimer: Bool? = nil, newWebhookSecret: Bool? = nil) {
+                    barKilograms: FieldUpdate<Double>? = nil, webhookURL: FieldUpdate<String>? = nil, acceptDisclaimer: Bool? = nil,
+                    newWebhookSecret: Bool? = nil) {
             self.goal = goal
             self.lifestyle = lifestyle
             self.plateStepKilograms = plateStepKilograms
+            self.barKilograms = barKilograms
             self.webhookURL = webhookURL
             self.acceptDisclaimer = acceptDisclaimer
             self.newWebhookSecret = newWebhookSecret
@@ -81,6 +85,15 @@ public struct StrengthService: Sendable {
             } else {
                 settings.plateStepKilograms = nil
             }
+        }
+        if let bar = changes.barKilograms {
+            let value = bar.value ?? WorkoutGenerator.defaultBarKilograms
+            let range = WorkoutGenerator.barKilogramsRange
+            guard value.isFinite, range.contains(value) else {
+                let detail = "enter a bar weight from \(Int(range.lowerBound)) to \(Int(range.upperBound)) kg; an empty Olympic bar weighs 20 kg"
+                throw AppError.invalid(detail, field: "barKg").withMessage(AppError.sentence(detail))
+            }
+            settings.barKilograms = (value * 1000).rounded() / 1000
         }
         if let url = changes.webhookURL {
             settings.webhookURL = try url.value.map { try webhookPolicy.check($0, field: "webhookUrl") }
@@ -130,13 +143,15 @@ public struct StrengthService: Sendable {
         let progress = history.map { entry in
             let performed = entry.sets.map(\.performed)
             return ProgressPoint(
-                sessionID: entry.session.id, date: entry.session.startedAt, estimatedOneRepMax: StrengthProgression.bestEstimate(performed),
+                sessionID: entry.session.id, date: entry.session.startedAt,
+                estimatedOneRepMax: StrengthProgression.bestEstimate(performed, timed: exercise.timed),
                 bestSet: performed.filter(\.counts).max { ($0.weightKilograms, $0.reps ?? 0) < ($1.weightKilograms, $1.reps ?? 0) })
         }
         return (ExerciseView(exercise: exercise, stats: stats?.stats ?? .coldStart, resetAt: stats?.resetAt), progress)
     }
 
-    /// Sends the exercise back to the cold start: a 5 kg baseline set next time.
+    /// Sends the exercise back to the cold start: a baseline set next time (5 kg, or the
+    /// empty bar when that is heavier; a "Maximum" hold for a timed exercise).
     public func reset(_ id: String, for user: UserRecord, now: Date = Date()) async throws -> ExerciseView {
         let exercise = try exerciseOrThrow(id)
         try await store.strength.resetStats(userID: user.id, exerciseID: id, at: now)
@@ -310,7 +325,7 @@ public struct StrengthService: Sendable {
         let generator = WorkoutGenerator(goal: routine.goal, plateStepKilograms: settings.plateStepKilograms,
                                          kilogramsPerUnit: user.units == .imperial ? BodyMass.kilogramsPerPound : 1)
         let prescription = generator.prescribe(exercises.map {
-            GeneratorExercise(id: $0.id, group: $0.group, loaded: $0.loaded, stats: stats[$0.id]?.stats ?? .coldStart)
+            GeneratorExercise($0, stats: stats[$0.id]?.stats ?? .coldStart, barKilograms: settings.barKilograms)
         })
         var sets = [StrengthSetRecord]()
         for (index, (exercise, block)) in zip(exercises, prescription).enumerated() {
@@ -336,6 +351,14 @@ public struct StrengthService: Sendable {
         let (session, sets) = try await stored(id, for: user)
         let (heartRate, source) = try await heartRate(session, sets: sets, user: user)
         return SessionView(session: session, sets: sets, heartRate: heartRate, heartRateSource: source)
+    }
+
+    /// Deletes one of the user's sessions with its sets: a started one they will not finish
+    /// (the point of it), or a finished or imported one. Only the owner's: anyone else's is
+    /// "not found". Exercise statistics a finished session raised stay as they are (a 1RM only
+    /// rises; Reset on the exercise starts it again).
+    public func discardSession(userID: String, sessionID: String) async throws {
+        guard try await store.strength.deleteSession(id: sessionID, userID: userID) else { throw AppError.notFound("strength session") }
     }
 
     public func sessions(for user: UserRecord, from: Date? = nil, to: Date? = nil, page: Page) async throws -> [StrengthSessionRecord] {
@@ -395,7 +418,7 @@ public struct StrengthService: Sendable {
         guard let set = updated, let index = sets.firstIndex(where: { $0.position == number }) else { throw AppError.notFound("set") }
         sets[index] = set
         if let finished = session.finishedAt {
-            Self.total(&session, sets: sets)
+            total(&session, sets: sets)
             try await store.strength.updateTotals(session)
             try await recompute(set.exerciseID, of: session, finished: finished, sets: sets, user: user, now: now)
         }
@@ -412,23 +435,29 @@ public struct StrengthService: Sendable {
         let stats = try await store.strength.stats(userID: user.id)
         let current = stats[exerciseID]?.stats ?? .coldStart
         let performed = sets.filter { $0.exerciseID == exerciseID }.map(\.performed)
+        let timed = catalogue.exercise(exerciseID)?.timed ?? false
         let after: ExerciseStats
         if session.source == "heartwork", let baseline = try await store.strength.baselines(sessionID: session.id)[exerciseID],
            try await !store.strength.changedSince(userID: user.id, exerciseID: exerciseID, date: finished, excluding: session.id) {
-            after = StrengthProgression.update(baseline, with: performed)
+            after = StrengthProgression.update(baseline, with: performed, timed: timed)
         } else {
-            after = StrengthProgression.update(current, with: performed)
+            after = StrengthProgression.update(current, with: performed, timed: timed)
         }
         if after != current { try await store.strength.saveStats(userID: user.id, [exerciseID: after], at: now) }
     }
 
     /// Totals of the counted sets (done, reps above zero): volume Σ reps × weight, reps, sets.
-    static func total(_ session: inout StrengthSessionRecord, sets: [StrengthSetRecord]) {
+    /// Holds count as sets but add nothing to the reps or the volume (their reps are seconds).
+    func total(_ session: inout StrengthSessionRecord, sets: [StrengthSetRecord]) {
         let counted = sets.filter { $0.performed.counts }
-        session.volumeKilograms = counted.reduce(0) { $0 + Double($1.reps ?? 0) * $1.weightKilograms }
-        session.totalReps = counted.reduce(0) { $0 + ($1.reps ?? 0) }
+        let repeated = counted.filter { !isTimed($0.exerciseID) }
+        session.volumeKilograms = repeated.reduce(0) { $0 + Double($1.reps ?? 0) * $1.weightKilograms }
+        session.totalReps = repeated.reduce(0) { $0 + ($1.reps ?? 0) }
         session.totalSets = counted.count
     }
+
+    /// Whether the exercise is a hold, logged in seconds (unknown and imported ones are not).
+    public func isTimed(_ exerciseID: String) -> Bool { catalogue.exercise(exerciseID)?.timed ?? false }
 
     public struct OneRepMaxChange: Sendable, Hashable {
         public let exerciseID: String
@@ -460,7 +489,7 @@ public struct StrengthService: Sendable {
         for set in sets where !set.exerciseID.hasPrefix("other:") && seen.insert(set.exerciseID).inserted {
             let before = stats[set.exerciseID]?.stats ?? .coldStart
             baselines[set.exerciseID] = before
-            let after = StrengthProgression.update(before, with: sets.filter { $0.exerciseID == set.exerciseID }.map(\.performed))
+            let after = StrengthProgression.update(before, with: sets.filter { $0.exerciseID == set.exerciseID }.map(\.performed), timed: isTimed(set.exerciseID))
             guard after != before else { continue }
             updated[set.exerciseID] = after
             if after.oneRepMaxKilograms != before.oneRepMaxKilograms {
@@ -471,7 +500,7 @@ public struct StrengthService: Sendable {
         let scored = library.scorer.score(text)
         let rotation = Int(session.id.unicodeScalars.reduce(UInt32(0)) { $0 &* 31 &+ $1.value } % 997)
         let message = library.messages.message(for: scored.score, rotation: rotation) ?? "Session saved."
-        Self.total(&session, sets: sets)
+        total(&session, sets: sets)
         session.finishedAt = now
         session.review = text
         session.enjoyment = enjoyment
@@ -502,7 +531,8 @@ public struct StrengthService: Sendable {
         var seen = Set<String>()
         return view.sets.compactMap { set in
             guard seen.insert(set.exerciseID).inserted, let before = baselines[set.exerciseID] else { return nil }
-            let after = StrengthProgression.update(before, with: view.sets.filter { $0.exerciseID == set.exerciseID }.map(\.performed))
+            let after = StrengthProgression.update(
+                before, with: view.sets.filter { $0.exerciseID == set.exerciseID }.map(\.performed), timed: isTimed(set.exerciseID))
             guard after.oneRepMaxKilograms > before.oneRepMaxKilograms else { return nil }
             return OneRepMaxChange(exerciseID: set.exerciseID, exerciseName: set.exerciseName, before: before.oneRepMaxKilograms, after: after.oneRepMaxKilograms)
         }

@@ -37,13 +37,21 @@ public struct WebhookPolicy: Sendable {
         return trimmed
     }
 
-    /// Every address `host` resolves to must be public (unless allowed).
-    func checkResolved(host: String) -> String? {
-        guard !allowPrivateAddresses else { return nil }
+    /// Where to deliver: `host` resolved once, every address it resolves to checked, and the
+    /// first of them the one to connect to (the delivery pins it, so a second lookup cannot
+    /// lead elsewhere). `.refused` says why in words that name no port or error code.
+    enum Target: Equatable {
+        case connect(String)
+        case refused(String)
+    }
+
+    func target(host: String) -> Target {
         let addresses = NetworkAddress.resolve(host)
-        guard !addresses.isEmpty else { return "the host \(host) does not resolve" }
-        if addresses.contains(where: NetworkAddress.isPrivate) { return "the host \(host) resolves to a private or loopback address" }
-        return nil
+        guard let first = addresses.first else { return .refused("the host \(host) does not resolve") }
+        if !allowPrivateAddresses, addresses.contains(where: NetworkAddress.isPrivate) {
+            return .refused("the host \(host) resolves to a private, reserved or this server's own address")
+        }
+        return .connect(NetworkAddress.text(first))
     }
 }
 
@@ -59,16 +67,107 @@ enum NetworkAddress {
         return nil
     }
 
-    static func isPrivate(_ bytes: [UInt8]) -> Bool {
-        if bytes.count == 4 {
-            let a = bytes[0], b = bytes[1]
-            return a == 0 || a == 10 || a == 127 || (a == 169 && b == 254) || (a == 172 && (16...31).contains(b)) || (a == 192 && b == 168)
-                || (a == 100 && (64...127).contains(b)) || a >= 224
-        }
+    /// Addresses not on the public internet: every block of IANA's IPv4 and IPv6
+    /// special-purpose address registries (RFC 6890 and its updates) and multicast, and the
+    /// IPv4 address inside IPv4-mapped, IPv4-compatible, NAT64 (64:ff9b::/96), 6to4
+    /// (2002::/16) and Teredo (2001::/32, refused as a whole) forms — `::ffff:127.0.0.1`,
+    /// `64:ff9b::7f00:1` and `2002:7f00:1::` are loopback too.
+    static func isSpecialPurpose(_ bytes: [UInt8]) -> Bool {
+        if bytes.count == 4 { return isSpecialPurposeV4(bytes) }
         guard bytes.count == 16 else { return true }
-        if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xff && bytes[11] == 0xff { return isPrivate(Array(bytes[12..<16])) }
-        if bytes[0..<15].allSatisfy({ $0 == 0 }) { return true }  // :: and ::1
-        return (bytes[0] & 0xfe) == 0xfc || (bytes[0] == 0xfe && (bytes[1] & 0xc0) == 0x80) || bytes[0] == 0xff
+        func prefix(_ value: [UInt8], bits: Int) -> Bool {
+            guard value.count == 16 else { return false }
+            for bit in 0..<bits where (bytes[bit / 8] >> (7 - bit % 8)) & 1 != (value[bit / 8] >> (7 - bit % 8)) & 1 { return false }
+            return true
+        }
+        func v6(_ text: String) -> [UInt8] { parse(text) ?? [] }
+        // IPv4 inside: mapped (::ffff:a.b.c.d), compatible (::a.b.c.d, and :: and ::1), NAT64, 6to4.
+        if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xff && bytes[11] == 0xff { return isSpecialPurposeV4(Array(bytes[12..<16])) }
+        if bytes[0..<12].allSatisfy({ $0 == 0 }) { return true }
+        if prefix(v6("64:ff9b::"), bits: 96) { return isSpecialPurposeV4(Array(bytes[12..<16])) }
+        if prefix(v6("2002::"), bits: 16) { return isSpecialPurposeV4(Array(bytes[2..<6])) }
+        let blocks: [(String, Int)] = [
+            ("64:ff9b:1::", 48),    // local-use NAT64
+            ("100::", 64),          // discard-only
+            ("100:0:0:1::", 64),    // dummy prefix
+            ("2001::", 23),         // IETF protocol assignments: Teredo, benchmarking, ORCHID…
+            ("2001:db8::", 32),     // documentation
+            ("2620:4f:8000::", 48), // AS112 direct delegation
+            ("3fff::", 20),         // documentation
+            ("5f00::", 16),         // segment routing SIDs
+            ("fc00::", 7),          // unique local
+            ("fe80::", 10),         // link-local
+            ("fec0::", 10),         // site-local (deprecated)
+            ("ff00::", 8),          // multicast
+        ]
+        return blocks.contains { prefix(v6($0.0), bits: $0.1) }
+    }
+
+    static func isSpecialPurposeV4(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count == 4 else { return true }
+        let value = UInt32(bytes[0]) << 24 | UInt32(bytes[1]) << 16 | UInt32(bytes[2]) << 8 | UInt32(bytes[3])
+        let blocks: [(UInt32, UInt32)] = [
+            (0x0000_0000, 8),   // "this network"
+            (0x0A00_0000, 8),   // private
+            (0x6440_0000, 10),  // shared address space (carrier-grade NAT)
+            (0x7F00_0000, 8),   // loopback
+            (0xA9FE_0000, 16),  // link-local
+            (0xAC10_0000, 12),  // private
+            (0xC000_0000, 24),  // IETF protocol assignments
+            (0xC000_0200, 24),  // TEST-NET-1
+            (0xC01F_C400, 24),  // AS112
+            (0xC034_C100, 24),  // AMT
+            (0xC058_6300, 24),  // 6to4 relay anycast
+            (0xC0A8_0000, 16),  // private
+            (0xC0AF_3000, 24),  // AS112 direct delegation
+            (0xC612_0000, 15),  // benchmarking
+            (0xC633_6400, 24),  // TEST-NET-2
+            (0xCB00_7100, 24),  // TEST-NET-3
+            (0xE000_0000, 4),   // multicast
+            (0xF000_0000, 4),   // reserved, and the limited broadcast address
+        ]
+        return blocks.contains { base, bits in value >> (32 - bits) == base >> (32 - bits) }
+    }
+
+    /// Not for webhooks: special-purpose, or one of this host's own addresses.
+    static func isPrivate(_ bytes: [UInt8]) -> Bool { isSpecialPurpose(bytes) || isLocal(bytes) }
+
+    /// Whether `bytes` is one of this host's own addresses (any interface).
+    static func isLocal(_ bytes: [UInt8]) -> Bool {
+        localAddresses().contains(bytes)
+    }
+
+    static func localAddresses() -> Set<[UInt8]> {
+        var list: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&list) == 0, let first = list else { return [] }
+        defer { freeifaddrs(first) }
+        var addresses = Set<[UInt8]>()
+        var cursor: UnsafeMutablePointer<ifaddrs>? = first
+        while let entry = cursor {
+            if let address = entry.pointee.ifa_addr {
+                if Int32(address.pointee.sa_family) == AF_INET {
+                    address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { p in
+                        var a = p.pointee.sin_addr
+                        addresses.insert(withUnsafeBytes(of: &a) { Array($0) })
+                    }
+                } else if Int32(address.pointee.sa_family) == AF_INET6 {
+                    address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { p in
+                        var a = p.pointee.sin6_addr
+                        addresses.insert(withUnsafeBytes(of: &a) { Array($0) })
+                    }
+                }
+            }
+            cursor = entry.pointee.ifa_next
+        }
+        return addresses
+    }
+
+    /// An address's text, for connecting to it.
+    static func text(_ bytes: [UInt8]) -> String {
+        var buffer = [CChar](repeating: 0, count: 64)
+        let family = bytes.count == 4 ? AF_INET : AF_INET6
+        let ok = bytes.withUnsafeBytes { raw in inet_ntop(family, raw.baseAddress, &buffer, socklen_t(buffer.count)) } != nil
+        return ok ? String(cString: buffer) : ""
     }
 
     static func resolve(_ host: String) -> [[UInt8]] {
@@ -202,7 +301,14 @@ public struct WebhookDeliverer: Service {
     /// nil when delivered; otherwise why not.
     func send(_ delivery: WebhookDeliveryRecord, secret: String) async -> String? {
         guard let url = URL(string: delivery.url), let host = url.host else { return "the URL is not valid" }
-        if let refused = policy.checkResolved(host: host) { return refused }
+        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        let address: String
+        // The lookup blocks (getaddrinfo): on a thread of its own, never the cooperative pool's.
+        let policy = policy
+        switch await Blocking.run({ policy.target(host: bare) }) {
+        case .refused(let why): return why
+        case .connect(let checked): address = checked
+        }
         let timestamp = Int(Date().timeIntervalSince1970)
         var request = HTTPClientRequest(url: delivery.url)
         request.method = .POST
@@ -214,15 +320,24 @@ public struct WebhookDeliverer: Service {
         request.body = .bytes(ByteBuffer(string: delivery.body))
         // Redirects are not followed: a redirect could lead the server into its own network
         // past the address check above.
-        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-                                configuration: .init(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10), read: .seconds(10))))
+        // The connection goes to the address checked above (`dnsOverride`: TLS still checks
+        // the certificate for the host's name); a client per delivery, since the override is
+        // a client's setting.
+        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10), read: .seconds(10)))
+        configuration.dnsOverride = [bare: address]
+        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         let outcome: String?
         do {
             let response = try await client.execute(request, timeout: .seconds(10))
             _ = try? await response.body.collect(upTo: 64 * 1024)
             outcome = (200..<300).contains(Int(response.status.code)) ? nil : "answered \(response.status.code)"
         } catch {
-            outcome = "\(error)"
+            // The user sees what happened, not how (an error code or a port would let them map
+            // the server's network); the log keeps the detail.
+            logger.info("webhook delivery failed", metadata: ["delivery": "\(delivery.id)", "error": "\(String(reflecting: error))"])
+            let text = "\(error)".lowercased()
+            outcome = text.contains("timeout") || text.contains("timed out") || text.contains("deadline")
+                ? "the receiver did not answer within 10 seconds" : "the receiver could not be reached"
         }
         try? await client.shutdown()
         return outcome

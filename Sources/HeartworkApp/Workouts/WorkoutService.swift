@@ -16,20 +16,38 @@ public struct WorkoutService: Sendable {
             if let before = try await store.measurements.latest(userID: user.id, kind: kind, atOrBefore: date) { return before.value }
             return try await store.measurements.list(userID: user.id, kind: kind).first?.value
         }
-        let age = user.dateOfBirth.map { $0.wholeYears(until: CalendarDay(date)) }
-        let resting = try await asOf(.restingHeartRate)
-        var maximum = user.maxHeartRateSource.maximumHeartRate(ageYears: age, measured: user.measuredMaxHeartRate)
-        // A snapshot keeps only anchors that make valid zones.
-        if let resting, let value = maximum, (try? ZoneProfile(restingHeartRate: resting, maximumHeartRate: value)) == nil { maximum = nil }
-        return ProfileSnapshot(
-            ageYears: age, restingHeartRate: resting, maximumHeartRate: maximum,
-            maximumHeartRateSource: user.maxHeartRateSource, weightKilograms: try await asOf(.weight), sex: user.sex)
+        return ProfileHistories.snapshot(for: user, at: date, resting: try await asOf(.restingHeartRate), weight: try await asOf(.weight))
     }
 
-    /// Validates and stores a workout for `user`.
+    /// An uploaded file (FIT, TCX, GPX or Heartwork's JSON; sniffed when `format` is nil)
+    /// stored as a workout: one call from the body's bytes to the record, whose `notes` say
+    /// what was left out or where the file was cut. A file that makes no workout at all is
+    /// refused with a sentence saying why.
+    public func upload(_ bytes: [UInt8], format: ActivityFileFormat?, for user: UserRecord, now: Date = Date()) async throws -> WorkoutRecord {
+        guard let format = format ?? ActivityFileFormat(sniffing: bytes) else {
+            throw AppError.invalid(
+                "this file is not a workout Heartwork can read: send a FIT, TCX or GPX file from your watch or app (or Heartwork's JSON)", field: "file")
+        }
+        if format == .json { return try await record(try WorkoutJSON.read(bytes), for: user, now: now) }
+        let read: (workout: NewWorkout, warnings: [FileWarning])
+        do {
+            read = try ActivityFiles.read(bytes, format: format)
+        } catch {
+            throw AppError.invalid(error.description, field: "file")
+        }
+        return try await record(read.workout, for: user, now: now, fileWarnings: read.warnings)
+    }
+
+    /// Cleans (`WorkoutCleaning`: artifacts left out and noted), validates and stores a
+    /// workout for `user`; the record carries the notes of both the file and the cleaning.
     /// - Parameter recomputeDays: queue the recomputation of the user's days from this one
     ///   (off for an import, which queues one for everything it brought).
-    public func record(_ workout: NewWorkout, for user: UserRecord, now: Date = Date(), recomputeDays: Bool = true) async throws -> WorkoutRecord {
+    public func record(_ workout: NewWorkout, for user: UserRecord, now: Date = Date(), recomputeDays: Bool = true,
+                       fileWarnings: [FileWarning] = []) async throws -> WorkoutRecord {
+        let (workout, cleaning) = WorkoutCleaning.clean(workout)
+        let notes = fileWarnings.map { warning in
+            WorkoutNote(line: warning.line, byte: warning.line == nil && warning.offset > 0 ? warning.offset : nil, message: warning.message)
+        } + cleaning
         let streams = try WorkoutValidation.streams(of: workout, now: now)
         // The stored profile, not a cached identity's: its settings decide what is shared.
         guard let user = try await store.users.find(id: user.id) else { throw AppError.notSignedIn }
@@ -38,7 +56,8 @@ public struct WorkoutService: Sendable {
             userID: user.id, sport: workout.sport, startedAt: workout.startTime, indoor: workout.indoor,
             metrics: WorkoutMetrics(streams: streams, snapshot: snapshot, givenDistanceMeters: workout.distanceMeters, givenKilocalories: workout.kilocalories),
             profile: snapshot, rrCount: streams.rrIntervalsMilliseconds.count, trackCount: streams.track.count,
-            shared: user.autoShareWorkouts, sharedAt: user.autoShareWorkouts ? now : nil, createdAt: now, device: workout.device)
+            shared: user.autoShareWorkouts, sharedAt: user.autoShareWorkouts ? now : nil, createdAt: now, device: workout.device,
+            title: workout.title, notes: notes)
         do {
             try await store.workouts.insert(record, streams: streams)
             if recomputeDays { await queueDailyRecompute(userID: user.id, at: workout.startTime, timeZone: user.timeZone) }
@@ -51,14 +70,38 @@ public struct WorkoutService: Sendable {
         return record
     }
 
+    /// The job that completes a user's workout snapshots (see `completeSnapshots`).
+    struct CompleteSnapshotsJob: JobParameters {
+        static let jobName = "complete-snapshots"
+        var userID: String
+    }
+
+    /// Queues the completion of the user's workout snapshots (once, however many edits come
+    /// before it runs): a profile or measurement edit answers at once, whatever the history.
+    public func queueSnapshotCompletion(userID: String, now: Date = Date()) async throws {
+        _ = try await store.jobs.enqueueUnlessQueued(Jobs.record(CompleteSnapshotsJob(userID: userID), userID: userID, runAfter: now, now: now))
+    }
+
+    public var jobDefinitions: [JobDefinition] {
+        [JobDefinition(CompleteSnapshotsJob.self, retry: RetryStrategy(attempts: 5), timeLimit: .seconds(600)) { job, _ in
+            guard let user = try await store.users.find(id: job.userID) else { return }
+            try await completeSnapshots(for: user)
+        }]
+    }
+
     /// Fills in what workouts' profile snapshots lacked (a birth date, a resting heart rate, a
     /// weight… set only later) from the profile as it stood at each workout, and derives zones
-    /// and energy again; what a snapshot had stays as it was. Returns how many changed.
+    /// and energy again; what a snapshot had stays as it was. Returns how many changed. The
+    /// measurement histories are read once (not per workout). Run as a job.
     @discardableResult
     public func completeSnapshots(for user: UserRecord) async throws -> Int {
+        let incomplete = try await store.workouts.withIncompleteSnapshot(userID: user.id, limit: 5000)
+        guard !incomplete.isEmpty else { return 0 }
+        let histories = ProfileHistories(resting: try await store.measurements.list(userID: user.id, kind: .restingHeartRate),
+                                         weights: try await store.measurements.list(userID: user.id, kind: .weight))
         var changed = 0
-        for workout in try await store.workouts.withIncompleteSnapshot(userID: user.id, limit: 5000) {
-            let now = try await snapshot(for: user, at: workout.startedAt)
+        for workout in incomplete {
+            let now = histories.snapshot(for: user, at: workout.startedAt)
             var completed = workout.profile
             if completed.ageYears == nil { completed.ageYears = now.ageYears }
             if completed.restingHeartRate == nil || completed.maximumHeartRate == nil, completed.zoneProfile == nil {
@@ -133,12 +176,12 @@ public struct WorkoutService: Sendable {
         let workout = Self.newWorkout(record, streams: streams)
         let bytes: [UInt8]
         do {
-            bytes = try ActivityFiles.bytes(of: workout, format: format, name: "\(record.sport.rawValue.capitalized) \(ExportedWorkout.day(record.startedAt))")
+            bytes = try ActivityFiles.bytes(of: workout, format: format, name: "\(record.sport.rawValue.capitalized) \(ExportedWorkout.day(record.startedAt, zone: TimeZones.zone(owner.timeZone)))")
         } catch {
             throw AppError.conflict(error.description, field: "format")
         }
         return ExportedWorkout(
-            bytes: bytes, format: format, fileName: "heartwork-\(record.sport.rawValue)-\(ExportedWorkout.stamp(record.startedAt)).\(format.rawValue)")
+            bytes: bytes, format: format, fileName: "heartwork-\(record.sport.rawValue)-\(ExportedWorkout.stamp(record.startedAt, zone: TimeZones.zone(owner.timeZone))).\(format.rawValue)")
     }
 
     /// A stored workout as the document it was made from (for files: exports, the account archive).
@@ -180,5 +223,37 @@ public struct WorkoutService: Sendable {
         }
         guard let workout = updated else { throw AppError.notFound("workout") }
         return workout
+    }
+}
+
+/// A user's resting heart rate and weight histories, read once, for many snapshots.
+struct ProfileHistories {
+    let resting: [MeasurementRecord]
+    let weights: [MeasurementRecord]
+
+    /// The profile at `date`: as `WorkoutService.snapshot` (the latest value measured up to
+    /// then, else the earliest after).
+    func snapshot(for user: UserRecord, at date: Date) -> ProfileSnapshot {
+        Self.snapshot(for: user, at: date, resting: Self.asOf(resting, date), weight: Self.asOf(weights, date))
+    }
+
+    /// `history` is oldest first: a binary search for the last at or before `date`.
+    static func asOf(_ history: [MeasurementRecord], _ date: Date) -> Double? {
+        var low = 0, high = history.count
+        while low < high {
+            let middle = (low + high) / 2
+            if history[middle].measuredAt <= date { low = middle + 1 } else { high = middle }
+        }
+        return low > 0 ? history[low - 1].value : history.first?.value
+    }
+
+    static func snapshot(for user: UserRecord, at date: Date, resting: Double?, weight: Double?) -> ProfileSnapshot {
+        let age = user.dateOfBirth.map { $0.wholeYears(until: CalendarDay(date)) }
+        var maximum = user.maxHeartRateSource.maximumHeartRate(ageYears: age, measured: user.measuredMaxHeartRate)
+        // A snapshot keeps only anchors that make valid zones.
+        if let resting, let value = maximum, (try? ZoneProfile(restingHeartRate: resting, maximumHeartRate: value)) == nil { maximum = nil }
+        return ProfileSnapshot(
+            ageYears: age, restingHeartRate: resting, maximumHeartRate: maximum,
+            maximumHeartRateSource: user.maxHeartRateSource, weightKilograms: weight, sex: user.sex)
     }
 }

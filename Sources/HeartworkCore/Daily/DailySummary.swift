@@ -96,8 +96,8 @@ public struct DailyInput: Sendable {
     }
 }
 
-/// Works out a `DailySummary`. Heartwork's choices where the seeds are silent (README "Daily
-/// health"):
+/// Works out a `DailySummary`. Heartwork's choices where the seeds are silent (docs/DAILY-HEALTH.md):
+///
 /// - The night of a day is the sleep that ends between 18:00 the evening before and 18:00 on
 ///   the day (local time); time in bed is the union of its "in bed" intervals, or of all its
 ///   intervals when the watch records stages only; time asleep the union of the asleep stages.

@@ -5,7 +5,7 @@ import Foundation
 /// the four intensity zones of the user's 6-month maximum heart rate, the intensity of
 /// elevated heart rate outside workouts, inactive hours, and the day's strain.
 ///
-/// Where the seed left gaps, Heartwork's choices (README "Daily health"):
+/// Where the seed left gaps, Heartwork's choices (docs/DAILY-HEALTH.md):
 /// - Sleep quality q (1–10) counts as q/10; recovery is capped at 100 %.
 /// - Intensity is piecewise linear in log2(points) through (1, 0), (30, 1), (60, 5) and
 ///   (240, 10): one minute of light effort is the floor (0); 30 minutes of light, moderate

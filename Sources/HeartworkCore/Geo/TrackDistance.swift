@@ -7,11 +7,17 @@ public enum Haversine {
     public static let earthRadiusMeters = 6_371_008.8
 
     public static func distanceMeters(from start: GeoPoint, to end: GeoPoint) -> Double {
+        distanceMeters(fromLatitude: start.latitudeDegrees, longitude: start.longitudeDegrees, toLatitude: end.latitudeDegrees, longitude: end.longitudeDegrees)
+    }
+
+    /// The same for coordinates in degrees (not yet checked as a `GeoPoint`).
+    public static func distanceMeters(fromLatitude startLatitude: Double, longitude startLongitude: Double,
+                                      toLatitude endLatitude: Double, longitude endLongitude: Double) -> Double {
         let toRadians = Double.pi / 180
-        let latitude1 = start.latitudeDegrees * toRadians
-        let latitude2 = end.latitudeDegrees * toRadians
+        let latitude1 = startLatitude * toRadians
+        let latitude2 = endLatitude * toRadians
         let deltaLatitude = latitude2 - latitude1
-        let deltaLongitude = (end.longitudeDegrees - start.longitudeDegrees) * toRadians
+        let deltaLongitude = (endLongitude - startLongitude) * toRadians
         let h = sin(deltaLatitude / 2) * sin(deltaLatitude / 2)
             + cos(latitude1) * cos(latitude2) * sin(deltaLongitude / 2) * sin(deltaLongitude / 2)
         return 2 * earthRadiusMeters * asin(min(1, h.squareRoot()))

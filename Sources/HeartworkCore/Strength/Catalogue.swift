@@ -8,12 +8,15 @@ public struct Exercise: Sendable, Hashable, Identifiable {
     public var equipment: String
     /// False for bodyweight exercises: no external weight is prescribed.
     public var loaded: Bool
+    /// What a set counts: repetitions, or seconds held (a plank). A timed set keeps its
+    /// seconds in the reps column.
+    public var measure: ExerciseMeasure
     public var instructions: String
     public var licence: String
     public var attribution: String
 
     public init(id: String, name: String, group: MuscleGroup, primaryMuscle: String, secondaryMuscles: [String], equipment: String,
-                loaded: Bool, instructions: String, licence: String, attribution: String) {
+                loaded: Bool, measure: ExerciseMeasure = .reps, instructions: String, licence: String, attribution: String) {
         self.id = id
         self.name = name
         self.group = group
@@ -21,10 +24,34 @@ public struct Exercise: Sendable, Hashable, Identifiable {
         self.secondaryMuscles = secondaryMuscles
         self.equipment = equipment
         self.loaded = loaded
+        self.measure = measure
         self.instructions = instructions
         self.licence = licence
         self.attribution = attribution
     }
+
+    /// A hold (plank, side plank, hollow body hold): logged in seconds, not reps.
+    public var timed: Bool { measure == .seconds }
+
+    /// The least load a set of it can have: the empty bar for a barbell (`barKilograms`, the
+    /// user's own), 10 kg for an EZ bar, nothing for the rest (dumbbells, machines, cables,
+    /// kettlebells and bodyweight keep the generator's own rule).
+    public func minimumKilograms(barKilograms: Double = WorkoutGenerator.defaultBarKilograms) -> Double {
+        guard loaded else { return 0 }
+        switch equipment {
+        case "barbell": return barKilograms.isFinite && barKilograms > 0 ? barKilograms : WorkoutGenerator.defaultBarKilograms
+        case "ez-bar": return WorkoutGenerator.ezBarKilograms
+        default: return 0
+        }
+    }
+}
+
+/// What a set of an exercise counts. The raw values are the catalogue's and the API's.
+public enum ExerciseMeasure: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Repetitions (the default).
+    case reps
+    /// Seconds held, for isometric holds.
+    case seconds
 }
 
 /// A routine: exercises in execution order, for a goal (seed-002 §2.6). Built-in ones come

@@ -66,14 +66,15 @@ public enum StrengthProgression {
     /// this becomes the new value." So the 1RM only ever rises; most reps and highest weight
     /// follow every counted set (the seed's cold start ends on `mostReps`, §8 item 11).
     /// Sets of 0 reps, untouched placeholders and undone sets change nothing; sets of 37 or
-    /// more reps count for most reps and weight but never for the 1RM.
-    public static func update(_ stats: ExerciseStats, with sets: [PerformedSet]) -> ExerciseStats {
+    /// more reps count for most reps and weight but never for the 1RM. For a hold (`timed`)
+    /// `reps` is seconds: most reps is the longest hold, and there is no 1RM.
+    public static func update(_ stats: ExerciseStats, with sets: [PerformedSet], timed: Bool = false) -> ExerciseStats {
         var next = stats
         for set in sets where set.counts {
             let reps = set.reps ?? 0
             next.mostReps = max(next.mostReps, reps)
             if set.weightKilograms.isFinite { next.mostWeightKilograms = max(next.mostWeightKilograms, set.weightKilograms) }
-            if let estimate = Brzycki.oneRepMax(weightKilograms: set.weightKilograms, reps: reps) {
+            if !timed, let estimate = Brzycki.oneRepMax(weightKilograms: set.weightKilograms, reps: reps) {
                 next.oneRepMaxKilograms = max(next.oneRepMaxKilograms, estimate)
             }
         }
@@ -81,7 +82,8 @@ public enum StrengthProgression {
     }
 
     /// The best Brzycki estimate among a session's sets of one exercise, for progress charts.
-    public static func bestEstimate(_ sets: [PerformedSet]) -> Double? {
-        sets.filter(\.counts).compactMap { Brzycki.oneRepMax(weightKilograms: $0.weightKilograms, reps: $0.reps ?? 0) }.max()
+    public static func bestEstimate(_ sets: [PerformedSet], timed: Bool = false) -> Double? {
+        guard !timed else { return nil }
+        return sets.filter(\.counts).compactMap { Brzycki.oneRepMax(weightKilograms: $0.weightKilograms, reps: $0.reps ?? 0) }.max()
     }
 }

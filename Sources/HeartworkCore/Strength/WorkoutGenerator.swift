@@ -7,17 +7,31 @@ public struct GeneratorExercise: Sendable, Hashable {
     public var group: MuscleGroup?
     /// False for bodyweight exercises: no external weight is prescribed (0 kg).
     public var loaded: Bool
+    /// The least load its equipment allows (the empty bar); 0 for none.
+    public var minimumKilograms: Double
+    /// Seconds for a hold: the target is a time, never a weight.
+    public var measure: ExerciseMeasure
     public var stats: ExerciseStats
 
-    public init(id: String, group: MuscleGroup?, loaded: Bool = true, stats: ExerciseStats) {
+    public init(id: String, group: MuscleGroup?, loaded: Bool = true, minimumKilograms: Double = 0, measure: ExerciseMeasure = .reps,
+                stats: ExerciseStats) {
         self.id = id
         self.group = group
         self.loaded = loaded
+        self.minimumKilograms = minimumKilograms.isFinite && minimumKilograms > 0 ? minimumKilograms : 0
+        self.measure = measure
         self.stats = stats
+    }
+
+    /// A catalogue exercise with the user's statistics and bar.
+    public init(_ exercise: Exercise, stats: ExerciseStats, barKilograms: Double = WorkoutGenerator.defaultBarKilograms) {
+        self.init(id: exercise.id, group: exercise.group, loaded: exercise.loaded, minimumKilograms: exercise.minimumKilograms(barKilograms: barKilograms),
+                  measure: exercise.measure, stats: stats)
     }
 }
 
-/// A prescribed set. `reps == nil` is the seed's 999 sentinel: "Maximum", as many as you can.
+/// A prescribed set. `reps == nil` is the seed's 999 sentinel: "Maximum", as many as you can
+/// (for a hold: as long as you can). For a hold `reps` is seconds.
 public struct PrescribedSet: Sendable, Hashable {
     public var reps: Int?
     public var weightKilograms: Double
@@ -51,11 +65,26 @@ public struct ExercisePrescription: Sendable, Hashable {
 /// seed's `ceil` in the unit on the plates. Bodyweight exercises
 /// (not in the seed, whose catalogue had no equipment) get the same sets and reps and no
 /// external weight.
+///
+/// Also beyond the seed (whose 5 kg cold start is below an empty bar): a loaded exercise never
+/// falls below its equipment's minimum (`GeneratorExercise.minimumKilograms`: the user's bar,
+/// 20 kg by default, for a barbell; 10 kg for an EZ bar; none for the rest). The cold start is
+/// max(5 kg, minimum); after the decay the weight is raised to the minimum if below, then
+/// rounded as always (20 kg for a pounds user: 44.09 lb → 45 lb). Holds (`measure` seconds)
+/// carry no weight: the cold start is one "Maximum" hold, then 4 holds of the longest logged
+/// (at least 10 s).
 public struct WorkoutGenerator: Sendable {
     public static let coldStartKilograms = 5.0
     public static let decay = 0.95
     public static let workingSets = 4
     public static let baselineSets = 1
+    /// An empty Olympic bar; what a user's bar is until they set their own.
+    public static let defaultBarKilograms = 20.0
+    /// The bar weights a user may set (a technique bar to a heavy power bar).
+    public static let barKilogramsRange: ClosedRange<Double> = 5...30
+    public static let ezBarKilograms = 10.0
+    /// The shortest hold prescribed after the first.
+    public static let minimumHoldSeconds = 10
 
     public var goal: StrengthGoal
     public var plateStepKilograms: Double?
@@ -77,11 +106,14 @@ public struct WorkoutGenerator: Sendable {
                 counters[group] = completed
             }
             let cold = exercise.stats.isColdStart
-            let reps: Int? = cold ? nil : goal.targetReps
+            var reps: Int? = cold ? nil : goal.targetReps
             var weight = 0.0
-            if exercise.loaded {
-                let raw = cold ? Self.coldStartKilograms : Brzycki.weight(forReps: goal.targetReps, oneRepMax: exercise.stats.oneRepMaxKilograms)
-                weight = round(completed <= 0 ? raw : raw * pow(Self.decay, Double(completed)))
+            if exercise.measure == .seconds {
+                reps = cold ? nil : max(Self.minimumHoldSeconds, exercise.stats.mostReps)
+            } else if exercise.loaded {
+                let minimum = exercise.minimumKilograms
+                let raw = cold ? max(Self.coldStartKilograms, minimum) : Brzycki.weight(forReps: goal.targetReps, oneRepMax: exercise.stats.oneRepMaxKilograms)
+                weight = round(max(minimum, completed <= 0 ? raw : raw * pow(Self.decay, Double(completed))))
             }
             let set = PrescribedSet(reps: reps, weightKilograms: weight)
             return ExercisePrescription(

@@ -52,6 +52,9 @@ public struct PlayerSessionAnalysis: Sendable {
     public let coveredSeconds: Double
     public let averageHeartRate: Double?
     public let minimumHeartRate: Int?
+    /// The highest heart rate held: the largest median of five readings in a row, so that a
+    /// strap's one- or two-reading spike (a loose strap reads 225 for a moment) does not become
+    /// the player's "highest"; with fewer than five readings, the highest reading.
     public let maximumHeartRate: Int?
     /// The zone profile used (nil without resting and maximum heart rate).
     public let zoneProfile: ZoneProfile?
@@ -64,6 +67,16 @@ public struct PlayerSessionAnalysis: Sendable {
     public let hrv: HRVResult?
     public let hrvWindows: [HRVWindow]
     public let notes: [String]
+
+    /// The largest median of five consecutive values (nil for fewer than five).
+    static func heldMaximum(_ values: [Int]) -> Int? {
+        guard values.count >= 5 else { return nil }
+        var best = Int.min
+        for start in 0...(values.count - 5) {
+            best = Swift.max(best, values[start..<(start + 5)].sorted()[2])
+        }
+        return best
+    }
 
     public init(readings unsorted: [SensorReading], startMilliseconds: Int64, endMilliseconds: Int64, physiology: PlayerPhysiology, includesHRV: Bool = true) {
         let readings = unsorted
@@ -102,7 +115,7 @@ public struct PlayerSessionAnalysis: Sendable {
         heartRate = perSecond
         coveredSeconds = covered
         minimumHeartRate = minimum
-        maximumHeartRate = maximum
+        maximumHeartRate = Self.heldMaximum(readings.map(\.beatsPerMinute).filter { $0 > 0 }) ?? maximum
         let average = covered > 0 ? weightedBPM / covered : nil
         averageHeartRate = average
         secondsInZones = profile == nil ? nil : zones

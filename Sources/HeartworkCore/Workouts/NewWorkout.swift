@@ -32,11 +32,14 @@ public struct NewWorkout: Sendable, Hashable {
     /// The recording device as its file names it; with the start time, what makes a second
     /// upload of the same activity a duplicate. Nil when unknown.
     public var device: String?
+    /// The workout's own name, as its file gives it (a GPX track's `name`); nil when none.
+    public var title: String?
 
     public init(
         sport: Sport, startTime: Date, indoor: Bool = false, heartRate: [Int?], rrIntervalsMilliseconds: [Double] = [],
-        track: [TrackPoint] = [], distanceMeters: Double? = nil, kilocalories: Double? = nil, device: String? = nil
+        track: [TrackPoint] = [], distanceMeters: Double? = nil, kilocalories: Double? = nil, device: String? = nil, title: String? = nil
     ) {
+        self.title = title
         self.sport = sport
         self.startTime = startTime
         self.indoor = indoor

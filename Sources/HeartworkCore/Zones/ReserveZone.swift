@@ -30,6 +30,13 @@ public enum ReserveZone: Int, Sendable, Hashable, Codable, CaseIterable, Compara
         }
     }
 
+    /// The zone's number as Garmin and Polar users know it: Z1 (below 60 % of the heart-rate
+    /// reserve) to Z5 (90 % and above).
+    public var shortName: String { "Z\(rawValue + 1)" }
+
+    /// What pages and charts show: the number with HeartMate's name ("Z3 · Moderate").
+    public var label: String { "\(shortName) · \(displayName)" }
+
     /// Range of %HRR the zone covers; red line is open-ended above 90 %.
     public var percentOfReserve: Range<Double> {
         switch self {

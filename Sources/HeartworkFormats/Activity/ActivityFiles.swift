@@ -71,6 +71,19 @@ public enum ActivityFiles {
         }
     }
 
+    /// A file's bytes as a workout with what its reading met (a cut end, a value left out:
+    /// the file's warnings, with their byte or line), or why it makes no workout.
+    public static func read(_ bytes: [UInt8], format: ActivityFileFormat) throws(ActivityFileError) -> (workout: NewWorkout, warnings: [FileWarning]) {
+        guard format != .json, let recording = recording(bytes, format: format) else { return (try workout(bytes, format: format), []) }
+        var warnings = recording.warnings
+        // Records out of time order (a clock stepping back) are put in order: said, not hidden.
+        let back = zip(recording.records, recording.records.dropFirst()).filter { $0.time > $1.time }.count
+        if back > 0 {
+            warnings.append(FileWarning(offset: 0, message: "\(back) record\(back == 1 ? "" : "s") whose time went back (a clock's step) put in time order"))
+        }
+        return (try workout(recording, bytes: bytes, format: format), warnings)
+    }
+
     /// A file's bytes as a workout, or what was wrong with them.
     public static func workout(_ bytes: [UInt8], format: ActivityFileFormat) throws(ActivityFileError) -> NewWorkout {
         if format == .json {

@@ -119,6 +119,8 @@ public struct ActivityRecording: Sendable, Hashable {
     public struct Session: Sendable, Hashable {
         /// FIT's sport enum (1 running, 2 cycling, 5 swimming, 11 walking, 4 fitness equipment …).
         public var sport: Int?
+        /// FIT's sub-sport (1 treadmill, 6 indoor cycling, 58 virtual activity …).
+        public var subSport: Int?
         public var start: Date?
         public var elapsedSeconds: Double?
         public var timerSeconds: Double?
@@ -127,9 +129,10 @@ public struct ActivityRecording: Sendable, Hashable {
         public var averageHeartRate: Int?
         public var maximumHeartRate: Int?
 
-        public init(sport: Int? = nil, start: Date? = nil, elapsedSeconds: Double? = nil, timerSeconds: Double? = nil, distance: Double? = nil,
-                    calories: Int? = nil, averageHeartRate: Int? = nil, maximumHeartRate: Int? = nil) {
+        public init(sport: Int? = nil, subSport: Int? = nil, start: Date? = nil, elapsedSeconds: Double? = nil, timerSeconds: Double? = nil,
+                    distance: Double? = nil, calories: Int? = nil, averageHeartRate: Int? = nil, maximumHeartRate: Int? = nil) {
             self.sport = sport
+            self.subSport = subSport
             self.start = start
             self.elapsedSeconds = elapsedSeconds
             self.timerSeconds = timerSeconds
@@ -149,6 +152,11 @@ public struct ActivityRecording: Sendable, Hashable {
     public var product: Int?
     public var serialNumber: UInt64?
     public var created: Date?
+    /// The activity's own name (a GPX track's or file's `name`), when the file gives one.
+    public var name: String?
+    /// A virtual activity (Zwift and the like; a GPX `type` naming one): indoors, whatever
+    /// its track says.
+    public var isVirtual = false
     public var records: [Record] = []
     public var laps: [Lap] = []
     public var sessions: [Session] = []

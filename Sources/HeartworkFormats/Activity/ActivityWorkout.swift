@@ -63,10 +63,16 @@ public enum ActivityWorkout {
         case 10?: .strength  // training (strength_training is its sub-sport)
         default: .other
         }
+        // Indoors: no track, or a virtual ride (Zwift's track is a game world's: FIT sub-sports
+        // treadmill 1, indoor cycling 6, virtual activity 58; Zwift's manufacturer id 260; a
+        // creator or GPX type naming it).
+        let virtual = activity.isVirtual || activity.manufacturer == 260 || [1, 6, 58].contains(activity.sessions.first?.subSport ?? -1)
+            || (activity.creator?.lowercased().contains("zwift") ?? false)
         return NewWorkout(
-            sport: sport, startTime: start, indoor: track.count < 2, heartRate: heartRate, rrIntervalsMilliseconds: activity.rrIntervalsMilliseconds,
+            sport: sport, startTime: start, indoor: track.count < 2 || virtual, heartRate: heartRate,
+            rrIntervalsMilliseconds: activity.rrIntervalsMilliseconds,
             track: track, distanceMeters: activity.sessions.first?.distance ?? records.last(where: { $0.distance != nil })?.distance,
-            kilocalories: activity.sessions.first?.calories.map(Double.init), device: activity.device)
+            kilocalories: activity.sessions.first?.calories.map(Double.init), device: activity.device, title: activity.name)
     }
 
     /// A workout as a recording to write as FIT, TCX or GPX: one record a second where there is a

@@ -22,6 +22,12 @@ public enum ActivityXMLReader {
 
     /// Most records taken from one file (two days at 1 Hz); the rest is refused with a warning.
     public static let maximumRecords = 172_800
+    /// Deepest element nesting read: a TCX track point's heart rate is 7 deep, a GPX
+    /// extension's 6. Deeper documents end there with a warning (100,000 nested elements
+    /// took 15.9 s before this bound: the element path grew with every level).
+    public static let maximumDepth = 64
+    /// Most elements read from one document (a two-day TCX at 1 Hz has about 2.1 million).
+    public static let maximumElements = 4_000_000
 
     public static func read(_ bytes: [UInt8]) -> ActivityRecording {
         let (safe, warning) = prepared(bytes)
@@ -182,6 +188,11 @@ public enum ActivityXMLReader {
         var skippedValues = 0
         var firstSkipped: FileWarning?
         var tooMany = false
+        var elements = 0
+        /// Open `trkpt` (GPX) or `Trackpoint` (TCX) elements and open `Lap`s: counted as they
+        /// open and close, so asking "inside a point?" costs nothing however deep the path.
+        var pointDepth = 0
+        var lapDepth = 0
         var wrongRoot: String?
         weak var parser: XMLParser?
 
@@ -238,7 +249,19 @@ public enum ActivityXMLReader {
 
         func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName qName: String?, attributes: [String: String] = [:]) {
             let name = Self.local(elementName)
+            elements += 1
+            guard path.count < maximumDepth, elements <= maximumElements else {
+                if !tooMany {
+                    tooMany = true
+                    let why = path.count >= maximumDepth ? "elements nested more than \(maximumDepth) deep" : "more than \(maximumElements) elements"
+                    activity.warnings.append(FileWarning(line: max(1, parser.lineNumber), message: "\(why): the file was read up to there"))
+                }
+                parser.abortParsing()
+                return
+            }
             path.append(name)
+            if name == "trkpt" || name == "Trackpoint" { pointDepth += 1 }
+            if name == "Lap" { lapDepth += 1 }
             text = ""
             if path.count == 1 {
                 switch name {
@@ -282,14 +305,17 @@ public enum ActivityXMLReader {
             let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
             let parent = path.count >= 2 ? path[path.count - 2] : ""
             defer {
-                if !path.isEmpty { path.removeLast() }
+                if let last = path.popLast() {
+                    if last == "trkpt" || last == "Trackpoint" { pointDepth -= 1 }
+                    if last == "Lap" { lapDepth -= 1 }
+                }
                 text = ""
             }
             if kind == .gpx { endGPX(name, parent: parent, value: value) } else if kind == .tcx, inFirstActivity { endTCX(name, parent: parent, value: value) }
         }
 
         private func endGPX(_ name: String, parent: String, value: String) {
-            let inPoint = path.contains("trkpt")
+            let inPoint = pointDepth > 0
             switch name {
             case "trkpt": appendPending()
             case "ele" where inPoint: pending.altitude = number(value, "ele")
@@ -302,12 +328,15 @@ public enum ActivityXMLReader {
             case "speed" where inPoint: pending.speed = number(value, "speed")
             case "type" where parent == "trk":
                 if activity.sessions.isEmpty { activity.sessions = [ActivityRecording.Session(sport: Self.sport(value))] }
+                if value.lowercased().contains("virtual") { activity.isVirtual = true }
+            case "name" where parent == "trk": activity.name = Self.clean(value) ?? activity.name
+            case "name" where parent == "metadata": if activity.name == nil { activity.name = Self.clean(value) }
             default: break
             }
         }
 
         private func endTCX(_ name: String, parent: String, value: String) {
-            let inPoint = path.contains("Trackpoint")
+            let inPoint = pointDepth > 0
             if inPoint {
                 switch (name, parent) {
                 case ("Trackpoint", _): appendPending()
@@ -330,8 +359,8 @@ public enum ActivityXMLReader {
             case ("TotalTimeSeconds", "Lap"): lap?.elapsedSeconds = number(value, name)
             case ("DistanceMeters", "Lap"): lap?.distance = number(value, name)
             case ("Calories", "Lap"): lapCalories = integer(value, name)
-            case ("Value", "AverageHeartRateBpm") where path.contains("Lap"): lap?.averageHeartRate = integer(value, "AverageHeartRateBpm")
-            case ("Value", "MaximumHeartRateBpm") where path.contains("Lap"): lap?.maximumHeartRate = integer(value, "MaximumHeartRateBpm")
+            case ("Value", "AverageHeartRateBpm") where lapDepth > 0: lap?.averageHeartRate = integer(value, "AverageHeartRateBpm")
+            case ("Value", "MaximumHeartRateBpm") where lapDepth > 0: lap?.maximumHeartRate = integer(value, "MaximumHeartRateBpm")
             case ("Lap", _):
                 guard var finished = lap else { return }
                 if let start = finished.start, let seconds = finished.elapsedSeconds, seconds.isFinite, seconds >= 0, seconds < 1e7 {
@@ -342,8 +371,8 @@ public enum ActivityXMLReader {
                     activity.sessions[0].calories = (activity.sessions[0].calories ?? 0) &+ lapCalories
                 }
                 lap = nil
-            case ("Name", "Creator") where path.contains("Activity"): activity.creator = Self.clean(value)
-            case ("UnitId", "Creator") where path.contains("Activity"): activity.serialNumber = UInt64(value).flatMap { $0 == 0 ? nil : $0 }
+            case ("Name", "Creator") where path.count > 2 && path[1] == "Activities": activity.creator = Self.clean(value)
+            case ("UnitId", "Creator") where path.count > 2 && path[1] == "Activities": activity.serialNumber = UInt64(value).flatMap { $0 == 0 ? nil : $0 }
             default: break
             }
         }

@@ -123,7 +123,7 @@ public struct FITActivityReader: Sendable {
                 averageHeartRate: Self.int(f[15]), maximumHeartRate: Self.int(f[16])))
         case 18:
             activity.sessions.append(ActivityRecording.Session(
-                sport: Self.int(f[5]), start: Self.date(f[2]), elapsedSeconds: Self.scaled(f[7], 1000), timerSeconds: Self.scaled(f[8], 1000),
+                sport: Self.int(f[5]), subSport: Self.int(f[6]), start: Self.date(f[2]), elapsedSeconds: Self.scaled(f[7], 1000), timerSeconds: Self.scaled(f[8], 1000),
                 distance: Self.scaled(f[9], 100), calories: Self.int(f[11]), averageHeartRate: Self.int(f[16]), maximumHeartRate: Self.int(f[17])))
         case 78:
             switch f[0] {

@@ -54,8 +54,14 @@ public enum GatewayFrame {
     public static let maximumMeasurementBytes = 512
     /// Plausible gateway clocks: 2000-01-01 to 2100-01-01.
     public static let timeRange = 946_684_800_000...4_102_444_800_000
+    /// How far ahead of the server's clock a reading's `at` may be (a gateway's clock runs a
+    /// little fast): later readings are refused, so a wrong clock cannot freeze a strap's last
+    /// value or a coach's tile.
+    public static let maximumFutureMilliseconds: Int64 = 60_000
 
-    public static func read(_ bytes: [UInt8]) throws(GatewayProtocolViolation) -> [GatewayItem] {
+    /// Reads a frame. With `nowMilliseconds` (the server's clock), a reading more than
+    /// `maximumFutureMilliseconds` ahead of it is refused.
+    public static func read(_ bytes: [UInt8], nowMilliseconds: Int64? = nil) throws(GatewayProtocolViolation) -> [GatewayItem] {
         guard bytes.count <= maximumBytes else { throw GatewayProtocolViolation("the frame is larger than 1 MB") }
         let document: JSONValue
         do {
@@ -67,7 +73,7 @@ public enum GatewayFrame {
         let type = members.first { $0.key == "type" }?.value
         switch type {
         case .string("reading"):
-            return [item(document, path: "")]
+            return [item(document, path: "", now: nowMilliseconds)]
         case .string("readings"):
             guard case .array(let items) = members.first(where: { $0.key == "items" })?.value else {
                 throw GatewayProtocolViolation("a readings frame has an items array")
@@ -75,7 +81,7 @@ public enum GatewayFrame {
             guard items.count <= maximumItems else {
                 throw GatewayProtocolViolation("a readings frame carries at most \(maximumItems) items, this one \(items.count)")
             }
-            return items.enumerated().map { index, value in item(value, path: "items[\(index)]", nested: true) }
+            return items.enumerated().map { index, value in item(value, path: "items[\(index)]", nested: true, now: nowMilliseconds) }
         default:
             throw GatewayProtocolViolation("unknown frame type: expected \"reading\" or \"readings\"")
         }
@@ -104,7 +110,7 @@ public enum GatewayFrame {
         return String(decoding: json.bytes, as: UTF8.self)
     }
 
-    private static func item(_ value: JSONValue, path: String, nested: Bool = false) -> GatewayItem {
+    private static func item(_ value: JSONValue, path: String, nested: Bool = false, now: Int64?) -> GatewayItem {
         guard case .object(let members) = value else {
             return .refused(sensor: nil, sequence: nil, detail: "\(path): a reading is a JSON object")
         }
@@ -128,19 +134,38 @@ public enum GatewayFrame {
             guard timeRange.contains(at) else {
                 throw JSONFieldError(.invalidValue, path: reader.path("at"), "at is Unix milliseconds between 2000 and 2100")
             }
+            if let now, Int64(at) > now + maximumFutureMilliseconds {
+                throw JSONFieldError(.invalidValue, path: reader.path("at"),
+                                     "at is \((Int64(at) - now) / 1000) s ahead of the server's clock (at most \(maximumFutureMilliseconds / 1000) s): set the gateway's clock")
+            }
             let hex = try reader.string("hrm")
-            guard hex.utf8.count <= maximumMeasurementBytes * 3 else {
+            // Text first (a cheap bound: two hex digits and a separator a byte), then bytes.
+            guard hex.utf8.count <= maximumMeasurementBytes * 3 + 2 else {
                 throw JSONFieldError(.invalidValue, path: reader.path("hrm"), "hrm is at most \(maximumMeasurementBytes) bytes")
             }
             let measurement: HeartRateMeasurement
             do {
-                measurement = try HeartRateMeasurementCodec.decode(try HexBytes.parse(hex))
+                let bytes = try HexBytes.parse(hex)
+                guard bytes.count <= maximumMeasurementBytes else {
+                    throw JSONFieldError(.invalidValue, path: reader.path("hrm"), "hrm is \(bytes.count) bytes; at most \(maximumMeasurementBytes)")
+                }
+                measurement = try HeartRateMeasurementCodec.decode(bytes)
+            } catch let error as JSONFieldError {
+                throw error
             } catch let error as HexBytesError {
                 throw JSONFieldError(.invalidValue, path: reader.path("hrm"), error.description)
             } catch let error as HeartRateMeasurementDecodingError {
                 throw JSONFieldError(.invalidValue, path: reader.path("hrm"), error.description)
             } catch {
                 throw JSONFieldError(.invalidValue, path: reader.path("hrm"), "\(error)")
+            }
+            // 0 means "no reading" (a strap off the skin sends it); anything else must be a heart
+            // rate a person can have, as for uploads (Core's PhysiologicalLimits).
+            let bpm = Double(measurement.beatsPerMinute)
+            let plausible = PhysiologicalLimits.plausibleHeartRate
+            guard bpm == 0 || plausible.contains(bpm) else {
+                throw JSONFieldError(.invalidValue, path: reader.path("hrm"),
+                                     "\(Int(bpm)) bpm is not a heart rate (\(Int(plausible.lowerBound))–\(Int(plausible.upperBound)), or 0 for none)")
             }
             let battery = try reader.optionalInteger("battery")
             if let battery, !(0...100).contains(battery) {

@@ -65,8 +65,22 @@ public struct BusMatch: Sendable, Hashable {
     }
 }
 
+/// A credential withdrawn: every open socket that came with it closes, on every instance.
+public enum Revocation: Sendable, Hashable {
+    /// A gateway (deleted, or its account deleted).
+    case gateway(id: String)
+    /// One session (signed out).
+    case session(tokenHash: String)
+    /// Every session of a user but `except` (a password change keeps the one it was made in).
+    case sessions(userID: String, except: String?)
+    /// Everything of a user: sessions and gateways (the account was deleted).
+    case user(id: String)
+}
+
 /// What one Heartwork instance tells the others sharing its PostgreSQL database.
 public enum LiveBusMessage: Sendable, Hashable {
+    /// A credential withdrawn: close its sockets.
+    case revoke(Revocation)
     /// New readings of a user's sensors, for that user's viewers.
     case readings(userID: String, [BusReading])
     /// A signed-out session: every instance forgets it at once.
@@ -86,6 +100,7 @@ public enum LiveBusMessage: Sendable, Hashable {
 ///     {"v":1,"i":"<instance>","k":"s","t":"<token hash>"}
 ///     {"v":1,"i":"<instance>","k":"u","u":"<user>"}
 ///     {"v":1,"i":"<instance>","k":"n","n":["<id>","<user>","<kind>","<text>","<link>"|null,at]}
+///     {"v":1,"i":"<instance>","k":"x","x":["gateway"|"session"|"sessions"|"user","<id>","<except>"|null]}
 ///     {"v":1,"i":"<instance>","k":"m","m":["<kind>","<target>","<match>","<seat>","<side>",second|null,bpm|null,"<frame>"|null]}
 public enum LiveBusCodec {
     public static let maximumPayloadBytes = 7_900
@@ -96,6 +111,21 @@ public enum LiveBusCodec {
 
     public static func encode(_ message: LiveBusMessage, instance: String) -> [String] {
         switch message {
+        case .revoke(let revocation):
+            let (kind, id, except): (String, String, String?) = switch revocation {
+            case .gateway(let id): ("gateway", id, nil)
+            case .session(let hash): ("session", hash, nil)
+            case .sessions(let userID, let except): ("sessions", userID, except)
+            case .user(let id): ("user", id, nil)
+            }
+            return [single(instance: instance, kind: "x") { json in
+                json.key("x")
+                json.beginArray()
+                json.string(kind)
+                json.string(id)
+                if let except { json.string(except) } else { json.null() }
+                json.endArray()
+            }]
         case .forgetSession(let hash):
             return [single(instance: instance, kind: "s") { $0.key("t"); $0.string(hash) }]
         case .forgetUser(let userID):
@@ -207,6 +237,19 @@ public enum LiveBusCodec {
             throw Malformed(description: "no instance or kind")
         }
         switch kind {
+        case "x":
+            guard case .array(let fields)? = member("x"), fields.count == 3, case .string(let what) = fields[0], case .string(let id) = fields[1] else {
+                throw Malformed(description: "not a revocation")
+            }
+            var except: String?
+            if case .string(let value) = fields[2] { except = value }
+            switch what {
+            case "gateway": return (instance, .revoke(.gateway(id: id)))
+            case "session": return (instance, .revoke(.session(tokenHash: id)))
+            case "sessions": return (instance, .revoke(.sessions(userID: id, except: except)))
+            case "user": return (instance, .revoke(.user(id: id)))
+            default: throw Malformed(description: "unknown revocation \(what)")
+            }
         case "s":
             guard case .string(let hash)? = member("t") else { throw Malformed(description: "no token hash") }
             return (instance, .forgetSession(tokenHash: hash))

@@ -43,7 +43,9 @@ public struct LiftingLogImport: Sendable {
 ///   set_index,set_type,weight_kg (or weight_lbs),reps,distance_km,duration_seconds,rpe`;
 ///   times `d MMM yyyy, HH:mm` local.
 ///
-/// Local times are placed in `timeZone` (the user's). Every error names the line.
+/// Local times are placed in `timeZone` (the user's). A row that cannot be read (a date, an
+/// exercise, reps or a weight that make no sense) is left out and listed in `skipped` with its
+/// line; only a file that is not an export at all (its header) is refused.
 public enum LiftingLogCSV {
     public static let maximumRows = 200_000
 
@@ -151,21 +153,26 @@ public enum LiftingLogCSV {
             if row.fields.allSatisfy({ $0.strengthTrimmed.isEmpty }) { continue }
             let setOrder = field(order).strengthTrimmed
             if setOrder.lowercased().hasPrefix("rest") { skipped.append("line \(row.line): a rest timer row"); continue }
-            guard let start = parse.date(from: field(date).strengthTrimmed) else {
-                throw TextFormatError(line: row.line, "Date \"\(field(date).prefix(30))\" is not yyyy-MM-dd HH:mm:ss")
+            // A row that cannot be read is left out and named; the rest of the history imports.
+            do throws(TextFormatError) {
+                guard let start = parse.date(from: field(date).strengthTrimmed) else {
+                    throw TextFormatError(line: row.line, "Date \"\(field(date).prefix(30))\" is not yyyy-MM-dd HH:mm:ss")
+                }
+                let exerciseName = field(exercise).strengthTrimmed
+                guard !exerciseName.isEmpty else { throw TextFormatError(line: row.line, "Exercise Name is empty") }
+                let pounds = unit.map { field($0).strengthTrimmed.lowercased().hasPrefix("lb") } ?? poundsByDefault
+                let kind = switch setOrder.uppercased() { case "W": "warmup"; case "D": "dropset"; case "F": "failure"; default: "normal" }
+                let set = ImportedLiftingSession.Set(
+                    reps: try reps(field(repsColumn), line: row.line), weightKilograms: try weight(field(weightColumn), pounds: pounds, line: row.line), kind: kind)
+                let key = field(date).strengthTrimmed + "\u{1}" + field(name)
+                builder.add(key: key, make: {
+                    ImportedLiftingSession(
+                        name: field(name).strengthTrimmed.isEmpty ? "Strong workout" : field(name).strengthTrimmed, startedAt: start,
+                        durationSeconds: duration(field(durationColumn)), notes: field(notes).strengthTrimmed.isEmpty ? nil : field(notes).strengthTrimmed, exercises: [])
+                }, exercise: exerciseName, set: set)
+            } catch {
+                skipped.append(error.description)
             }
-            let exerciseName = field(exercise).strengthTrimmed
-            guard !exerciseName.isEmpty else { throw TextFormatError(line: row.line, "Exercise Name is empty") }
-            let pounds = unit.map { field($0).strengthTrimmed.lowercased().hasPrefix("lb") } ?? poundsByDefault
-            let kind = switch setOrder.uppercased() { case "W": "warmup"; case "D": "dropset"; case "F": "failure"; default: "normal" }
-            let set = ImportedLiftingSession.Set(
-                reps: try reps(field(repsColumn), line: row.line), weightKilograms: try weight(field(weightColumn), pounds: pounds, line: row.line), kind: kind)
-            let key = field(date).strengthTrimmed + "\u{1}" + field(name)
-            builder.add(key: key, make: {
-                ImportedLiftingSession(
-                    name: field(name).strengthTrimmed.isEmpty ? "Strong workout" : field(name).strengthTrimmed, startedAt: start,
-                    durationSeconds: duration(field(durationColumn)), notes: field(notes).strengthTrimmed.isEmpty ? nil : field(notes).strengthTrimmed, exercises: [])
-            }, exercise: exerciseName, set: set)
         }
         return LiftingLogImport(source: "strong", sessions: builder.result, skipped: skipped)
     }
@@ -179,30 +186,34 @@ public enum LiftingLogCSV {
         let title = column(names, "title"), end = column(names, "end_time"), type = column(names, "set_type"), description = column(names, "description")
         let parse = formatter("d MMM yyyy, HH:mm", timeZone)
         let iso = formatter("yyyy-MM-dd HH:mm:ss", timeZone)
-        var builder = Builder()
+        var builder = Builder(), skipped = [String]()
         for row in rows.dropFirst() {
             func field(_ i: Int?) -> String { i.flatMap { $0 < row.fields.count ? row.fields[$0] : nil } ?? "" }
             if row.fields.allSatisfy({ $0.strengthTrimmed.isEmpty }) { continue }
-            let startText = field(start).strengthTrimmed
-            guard let started = parse.date(from: startText) ?? iso.date(from: startText) else {
-                throw TextFormatError(line: row.line, "start_time \"\(startText.prefix(30))\" is not like \"19 Aug 2023, 09:01\"")
+            do throws(TextFormatError) {
+                let startText = field(start).strengthTrimmed
+                guard let started = parse.date(from: startText) ?? iso.date(from: startText) else {
+                    throw TextFormatError(line: row.line, "start_time \"\(startText.prefix(30))\" is not like \"19 Aug 2023, 09:01\"")
+                }
+                let ended = parse.date(from: field(end).strengthTrimmed) ?? iso.date(from: field(end).strengthTrimmed)
+                let exerciseName = field(exercise).strengthTrimmed
+                guard !exerciseName.isEmpty else { throw TextFormatError(line: row.line, "exercise_title is empty") }
+                let weightText = kilograms.map { field($0) } ?? field(pounds)
+                let set = ImportedLiftingSession.Set(
+                    reps: try reps(field(repsColumn), line: row.line),
+                    weightKilograms: try weight(weightText, pounds: kilograms == nil, line: row.line),
+                    kind: field(type).strengthTrimmed.isEmpty ? "normal" : field(type).strengthTrimmed.lowercased())
+                builder.add(key: startText + "\u{1}" + field(title), make: {
+                    ImportedLiftingSession(
+                        name: field(title).strengthTrimmed.isEmpty ? "Hevy workout" : field(title).strengthTrimmed, startedAt: started,
+                        durationSeconds: ended.map { max(0, $0.timeIntervalSince(started)) },
+                        notes: field(description).strengthTrimmed.isEmpty ? nil : field(description).strengthTrimmed, exercises: [])
+                }, exercise: exerciseName, set: set)
+            } catch {
+                skipped.append(error.description)
             }
-            let ended = parse.date(from: field(end).strengthTrimmed) ?? iso.date(from: field(end).strengthTrimmed)
-            let exerciseName = field(exercise).strengthTrimmed
-            guard !exerciseName.isEmpty else { throw TextFormatError(line: row.line, "exercise_title is empty") }
-            let weightText = kilograms.map { field($0) } ?? field(pounds)
-            let set = ImportedLiftingSession.Set(
-                reps: try reps(field(repsColumn), line: row.line),
-                weightKilograms: try weight(weightText, pounds: kilograms == nil, line: row.line),
-                kind: field(type).strengthTrimmed.isEmpty ? "normal" : field(type).strengthTrimmed.lowercased())
-            builder.add(key: startText + "\u{1}" + field(title), make: {
-                ImportedLiftingSession(
-                    name: field(title).strengthTrimmed.isEmpty ? "Hevy workout" : field(title).strengthTrimmed, startedAt: started,
-                    durationSeconds: ended.map { max(0, $0.timeIntervalSince(started)) },
-                    notes: field(description).strengthTrimmed.isEmpty ? nil : field(description).strengthTrimmed, exercises: [])
-            }, exercise: exerciseName, set: set)
         }
-        return LiftingLogImport(source: "hevy", sessions: builder.result, skipped: [])
+        return LiftingLogImport(source: "hevy", sessions: builder.result, skipped: skipped)
     }
 }
 

@@ -13,7 +13,7 @@ public enum StrengthCatalogueJSON {
             let path = "exercises[\(i)]"
             let item = try JSONObjectReader(
                 value, path: path,
-                allowed: ["id", "name", "group", "primary", "secondary", "equipment", "loaded", "instructions", "licence", "attribution"])
+                allowed: ["id", "name", "group", "primary", "secondary", "equipment", "loaded", "measure", "instructions", "licence", "attribution"])
             let id = try item.string("id")
             guard ids.insert(id).inserted else { throw JSONFieldError(.invalidValue, path: item.path("id"), "duplicate exercise id \(id)") }
             guard let group = MuscleGroup(rawValue: try item.string("group")) else {
@@ -23,9 +23,16 @@ public enum StrengthCatalogueJSON {
                 try JSONObjectReader.string(v, "\(item.path("secondary"))[\(j)]")
             }
             guard let loaded = try item.optionalBool("loaded") else { throw JSONFieldError(.missing, path: item.path("loaded"), "required") }
+            var measure = ExerciseMeasure.reps
+            if let text = try item.optionalString("measure") {
+                guard let found = ExerciseMeasure(rawValue: text) else {
+                    throw JSONFieldError(.invalidValue, path: item.path("measure"), "expected one of \(ExerciseMeasure.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                measure = found
+            }
             list.append(Exercise(
                 id: id, name: try item.string("name"), group: group, primaryMuscle: try item.string("primary"), secondaryMuscles: secondary,
-                equipment: try item.string("equipment"), loaded: loaded, instructions: try item.string("instructions"),
+                equipment: try item.string("equipment"), loaded: loaded, measure: measure, instructions: try item.string("instructions"),
                 licence: try item.string("licence"), attribution: try item.string("attribution")))
         }
         let routineTop = try JSONObjectReader(parsing: routines, allowed: ["licence", "routines"])

@@ -14,7 +14,7 @@ import Foundation
 /// 0.5 g); and, when a label gives total sugars but no added sugars, ≥ 27 g of sugars (the UK
 /// Food Standards Agency's per-portion "high" for sugars). Seed 003 named the fields
 /// (calories, trans fat, sodium …) but gave no thresholds; these are Heartwork's, documented
-/// in the README.
+/// in docs/DAILY-HEALTH.md (with the per-100 g levels for EU labels, `basis`).
 public struct NutritionLabel: Sendable, Hashable, Codable {
     public var servingSize: String?
     public var calories: Double?
@@ -31,6 +31,22 @@ public struct NutritionLabel: Sendable, Hashable, Codable {
     public var unhealthy: Bool
     /// Why it is unhealthy, one line a nutrient.
     public var reasons: [String]
+    /// What the values are for: "serving" (a US panel, or a label with a portion), "100 g" or
+    /// "100 ml" (an EU declaration, whose first column is per 100 g or 100 ml). Per 100 g/ml the
+    /// judgement uses the UK's front-of-pack "high" levels (Department of Health and FSA,
+    /// "Guide to creating a front of pack nutrition label", 2016): food over 17.5 g fat, 5 g
+    /// saturates, 22.5 g sugars or 1.5 g salt (600 mg sodium) per 100 g; drinks half of that
+    /// per 100 ml. A serving's limits applied to 100 g would call most cheese healthy and
+    /// most bread salty.
+    public var basis: String = "serving"
+
+    /// The UK's per-100 g "high" levels for food (per 100 ml for drinks: half).
+    public enum PerHundredGrams {
+        public static let totalFatGrams = 17.5
+        public static let saturatedFatGrams = 5.0
+        public static let sugarsGrams = 22.5
+        public static let sodiumMilligrams = 600.0
+    }
 
     public enum Threshold {
         public static let saturatedFatGrams = 4.0
@@ -118,13 +134,50 @@ public struct NutritionLabel: Sendable, Hashable, Codable {
         guard found.contains(where: { $0 != nil }) else {
             throw ParseError(description: "no nutrition facts found in the text: expected lines such as \"Calories 230\", \"Total Fat 8g\" or \"Sodium 160mg\"")
         }
+        label.basis = basis(of: text)
         label.judge()
         return label
+    }
+
+    /// "per 100 g", "100g", "/100 ml" on the label: the values are per 100 g or 100 ml.
+    static func basis(of text: String) -> String {
+        let lower = text.lowercased()
+        func has(_ pattern: String) -> Bool { lower.range(of: pattern, options: .regularExpression) != nil }
+        if has(#"(per|/)\s*100\s*ml"#) || has(#"100\s*ml\b"#) && !has(#"(per|/)\s*100\s*g\b"#) { return "100 ml" }
+        if has(#"(per|/)\s*100\s*g\b"#) || has(#"\b100\s*g\b"#) && has(#"nutrition declaration|energy|saturates"#) { return "100 g" }
+        return "serving"
     }
 
     mutating func judge() {
         var reasons = [String]()
         func format(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value) }
+        if basis != "serving" {
+            // The UK's per-100 g (food) or per-100 ml (drinks, half) "high" levels.
+            let scale = basis == "100 ml" ? 0.5 : 1
+            let per = "per \(basis)"
+            func limit(_ value: Double) -> String {
+                var text = String(format: "%.2f", value * scale)
+                while text.hasSuffix("0") { text.removeLast() }
+                if text.hasSuffix(".") { text.removeLast() }
+                return text
+            }
+            if let v = saturatedFatGrams, v > PerHundredGrams.saturatedFatGrams * scale {
+                reasons.append("saturated fat \(format(v)) g \(per) (high is over \(limit(PerHundredGrams.saturatedFatGrams)) g)")
+            }
+            if let v = transFatGrams, v > 0 { reasons.append("trans fat \(format(v)) g (best avoided altogether)") }
+            if let v = sodiumMilligrams, v > PerHundredGrams.sodiumMilligrams * scale {
+                reasons.append("salt \(format(v / 400)) g \(per) (high is over \(limit(PerHundredGrams.sodiumMilligrams / 400)) g)")
+            }
+            if let v = addedSugarsGrams ?? sugarsGrams, v > PerHundredGrams.sugarsGrams * scale {
+                reasons.append("sugars \(format(v)) g \(per) (high is over \(limit(PerHundredGrams.sugarsGrams)) g)")
+            }
+            if let v = totalFatGrams, v > PerHundredGrams.totalFatGrams * scale {
+                reasons.append("fat \(format(v)) g \(per) (high is over \(limit(PerHundredGrams.totalFatGrams)) g)")
+            }
+            self.reasons = reasons
+            unhealthy = !reasons.isEmpty
+            return
+        }
         if let v = saturatedFatGrams, v >= Threshold.saturatedFatGrams { reasons.append("saturated fat \(format(v)) g (20 % of the daily value is 4 g)") }
         if let v = transFatGrams, v > 0 { reasons.append("trans fat \(format(v)) g (best avoided altogether)") }
         if let v = sodiumMilligrams, v >= Threshold.sodiumMilligrams { reasons.append("sodium \(format(v)) mg (20 % of the daily value is 460 mg)") }

@@ -16,6 +16,9 @@ public struct RRRecording: Sendable, Hashable {
     public var unit: RRUnit
     /// The column the intervals came from, for CSV files.
     public var column: String?
+    /// Rows left out (not a number, not positive, a time going back, a gap longer than 5 s),
+    /// each kind counted with its first line.
+    public var warnings: [FileWarning] = []
 }
 
 /// RR interval files as HRV tools exchange them:
@@ -74,8 +77,27 @@ public enum RRFile {
 
     private enum KubiosState { case notKubios, report, data, done }
 
+    /// Rows left out, by kind: how many and the first one's line.
+    private struct Skipped {
+        private var kinds: [(what: String, line: Int, count: Int)] = []
+
+        mutating func note(line: Int, _ what: String) {
+            let key = what.components(separatedBy: " (").first ?? what
+            if let index = kinds.firstIndex(where: { ($0.what.components(separatedBy: " (").first ?? $0.what) == key }) {
+                kinds[index].count += 1
+            } else {
+                kinds.append((what, line, 1))
+            }
+        }
+
+        var warnings: [FileWarning] {
+            kinds.map { FileWarning(line: $0.line, message: $0.count == 1 ? "\($0.what) was left out" : "\($0.count) rows left out: \($0.what), and more like it") }
+        }
+    }
+
     private static func read(_ reader: TextLineReader, unit requestedUnit: RRUnit?, column: String?) throws(TextInputError) -> RRRecording {
         var values = [Double](), lines = [Int](), times = [Double]()
+        var skipped = Skipped()
         var layout: Layout?
         var hasTimes = false
         var headerUnit: RRUnit?
@@ -134,22 +156,27 @@ public enum RRFile {
             guard let layout else { continue }
             let fields = split(content, separator: layout.separator)
             guard fields.count > max(layout.intervalField, layout.timeField ?? 0) else {
-                throw .format(TextFormatError(line: number, "expected at least \(max(layout.intervalField, layout.timeField ?? 0) + 1) fields, found \(fields.count)"))
+                skipped.note(line: number, "a row with too few fields")
+                continue
             }
             let field = fields[layout.intervalField]
             guard let value = Double(field), value.isFinite else {
-                throw .format(TextFormatError(line: number, "'\(field)' is not an RR interval (a number in ms or s)"))
+                skipped.note(line: number, "a row whose interval is not a number ('\(field.prefix(40))')")
+                continue
             }
             guard value > 0 else {
-                throw .format(TextFormatError(line: number, "interval \(field) is not positive"))
+                skipped.note(line: number, "a row whose interval is not positive")
+                continue
             }
             if let timeField = layout.timeField {
                 let text = fields[timeField]
                 guard let time = parseTime(text) else {
-                    throw .format(TextFormatError(line: number, "time '\(text)' is neither seconds nor an ISO 8601 date"))
+                    skipped.note(line: number, "a row whose time is neither seconds nor an ISO 8601 date")
+                    continue
                 }
                 if let previous = times.last, time < previous {
-                    throw .format(TextFormatError(line: number, "time '\(text)' is earlier than the previous row's"))
+                    skipped.note(line: number, "a row whose time goes back")
+                    continue
                 }
                 times.append(time)
             }
@@ -164,17 +191,30 @@ public enum RRFile {
         }
         let unit = requestedUnit ?? headerUnit ?? (Statistics.median(values) < 10 ? .seconds : .milliseconds)
         let scale = unit == .seconds ? 1000.0 : 1.0
-        var intervals = values
-        for index in intervals.indices {
-            intervals[index] *= scale
-            if intervals[index] > RRValidation.maximumIntervalMilliseconds {
-                throw .format(TextFormatError(
-                    line: lines[index],
-                    "\(formatted(intervals[index])) ms is not a heartbeat interval (at most \(Int(RRValidation.maximumIntervalMilliseconds)) ms, read as \(unit == .seconds ? "seconds" : "milliseconds")); split the recording at the gap or check --unit"))
-            }
+        let limit = RRValidation.maximumIntervalMilliseconds
+        // Most intervals too long to be beats: the unit is wrong, not the recording.
+        let tooLong = values.filter { $0 * scale > limit }.count
+        if tooLong * 2 > values.count {
+            throw .format(TextFormatError(
+                line: lines.first,
+                "\(tooLong) of \(values.count) intervals are longer than \(Int(limit)) ms read as \(unit == .seconds ? "seconds" : "milliseconds"): is the unit right? (--unit ms or s)"))
         }
-        return RRRecording(
-            intervalsMilliseconds: intervals, timestamps: hasTimes ? times : nil, unit: unit, column: layout?.columnName)
+        // A few: gaps in the recording (a missed beat, the strap off), left out and counted.
+        var intervals = [Double](), keptTimes = [Double]()
+        intervals.reserveCapacity(values.count)
+        for index in values.indices {
+            let milliseconds = values[index] * scale
+            if milliseconds > limit {
+                skipped.note(line: lines[index], "an interval longer than \(Int(limit)) ms (a gap in the recording, not a beat; the first was \(formatted(milliseconds)) ms)")
+                continue
+            }
+            intervals.append(milliseconds)
+            if hasTimes { keptTimes.append(times[index]) }
+        }
+        var recording = RRRecording(
+            intervalsMilliseconds: intervals, timestamps: hasTimes ? keptTimes : nil, unit: unit, column: layout?.columnName)
+        recording.warnings = skipped.warnings
+        return recording
     }
 
     private static func headerLayout(_ line: Substring, column: String?, line number: Int) throws(TextInputError) -> Layout? {

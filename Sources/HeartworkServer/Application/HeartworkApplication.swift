@@ -15,12 +15,14 @@ public enum HeartworkApplication {
         public let metrics: ServerMetrics
         let pages: PageRenderer
         let routes = RouteIndex()
-        let uploads: UploadGate
+        let uploads: WorkGate
+        /// Refused WebSocket upgrades' answers, from the live router to the connection.
+        let refusals = UpgradeRefusals()
 
         public init(metrics: ServerMetrics, concurrentUploads: Int = 2, secureCookies: Bool = false) throws {
             self.metrics = metrics
             pages = try PageRenderer(secureCookies: secureCookies)
-            uploads = UploadGate(limit: concurrentUploads, patience: .seconds(60))
+            uploads = WorkGate(limit: concurrentUploads, patience: .seconds(60))
         }
     }
 
@@ -29,7 +31,7 @@ public enum HeartworkApplication {
     ) -> some ApplicationProtocol {
         Application(
             router: buildRouter(configuration: configuration, services: services, edge: edge),
-            server: server(configuration: configuration, liveRouter: buildLiveRouter(services: services)),
+            server: server(configuration: configuration, liveRouter: buildLiveRouter(services: services, refusals: edge.refusals), refusals: edge.refusals),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: configuration.serverName,
                 availableConnectionsDelegate: MaximumAvailableConnections(configuration.maximumConnections)),
@@ -38,10 +40,10 @@ public enum HeartworkApplication {
 
     /// HTTP/1.1 with WebSocket upgrades, an idle timeout, and a deadline for a new
     /// connection's first request head (see `GuardedChildChannel`).
-    static func server(configuration: ServerConfiguration, liveRouter: Router<LiveRequestContext>) -> HTTPServerBuilder {
+    static func server(configuration: ServerConfiguration, liveRouter: Router<LiveRequestContext>, refusals: UpgradeRefusals) -> HTTPServerBuilder {
         let webSocketResponder = liveRouter.buildResponder()
         let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
-            http1: .init(idleTimeout: .init(configuration.idleTimeout)),
+            http1: .init(additionalChannelHandlers: [UpgradeRefusalWriter(refusals: refusals)], idleTimeout: .init(configuration.idleTimeout)),
             // Gateway frames carry up to 500 readings (at most 1 MB by the protocol; the
             // route closes with 1008 above that, the WebSocket layer with 1009 above 2 MB).
             ws: .init(maxFrameSize: 2 * GatewayFrame.maximumBytes))
@@ -58,7 +60,7 @@ public enum HeartworkApplication {
     public static func buildRouter(configuration: ServerConfiguration, services: HeartworkServices, edge: Edge) -> Router<AppRequestContext> {
         let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: RequestMetricsMiddleware(metrics: edge.metrics))
-        router.add(middleware: LogRequestsMiddleware(.info))
+        router.add(middleware: RequestLogMiddleware())
         router.add(middleware: SecurityHeadersMiddleware(strictTransportSecurity: configuration.secureCookies, imageOrigin: configuration.mapTiles?.origin))
         router.add(middleware: CompressionMiddleware())
         // Errors twice: outside authentication for its own refusals, and inside it so that
@@ -73,6 +75,7 @@ public enum HeartworkApplication {
         AccountRoutes(services: services).register(public: api, signedIn: signedInAPI)
         ProfileRoutes(services: services).register(on: signedInAPI)
         FriendRoutes(services: services).register(on: signedInAPI)
+        GatewayRoutes(services: services).registerCheck(on: api)
         GatewayRoutes(services: services).register(on: signedInAPI)
         SensorRoutes(services: services).register(on: signedInAPI)
         TeamRoutes(services: services).register(on: signedInAPI)
@@ -89,8 +92,9 @@ public enum HeartworkApplication {
 
     /// The WebSocket router: the same authentication as HTTP runs before every upgrade. Live
     /// routes (the gateway, the feed, match rooms) register here.
-    public static func buildLiveRouter(services: HeartworkServices) -> Router<LiveRequestContext> {
+    public static func buildLiveRouter(services: HeartworkServices, refusals: UpgradeRefusals = UpgradeRefusals()) -> Router<LiveRequestContext> {
         let router = Router(context: LiveRequestContext.self)
+        router.add(middleware: UpgradeRefusals.RecordUpgradeRefusals(refusals: refusals))
         router.add(middleware: AuthenticationMiddleware<LiveRequestContext>(authenticator: services.authenticator))
         LiveRoutes(services: services).register(on: router)
         MatchSocket(services: services).register(on: router)

@@ -42,6 +42,8 @@ public struct ServerConfiguration: Sendable {
     /// How long a background job's lease lasts before another worker may take it over
     /// (`HEARTWORK_JOB_LEASE_SECONDS`; renewed every third of it while the job runs).
     public var jobLeaseSeconds: Double = 60
+    /// Background jobs run at once on this instance (`--job-workers`); one user's one at a time.
+    public var jobWorkers = 3
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, dataDirectory: String = ServerConfiguration.defaultDataDirectory,
@@ -73,7 +75,7 @@ public struct ServerConfiguration: Sendable {
         HeartworkServices.Settings(passwordHashCost: passwordHashCost, sessionLifetime: sessionLifetime, matchSecondMilliseconds: matchSecondMilliseconds,
                                    allowPrivateWebhooks: allowPrivateWebhooks, webhookInterval: webhookInterval,
                                    importDirectory: importDirectory ?? URL(fileURLWithPath: dataDirectory).appendingPathComponent("imports").path,
-                                   jobLeaseSeconds: jobLeaseSeconds)
+                                   jobLeaseSeconds: jobLeaseSeconds, jobWorkers: jobWorkers)
     }
 
     /// `$XDG_DATA_HOME/heartwork`, or `~/.local/share/heartwork`.

@@ -3,6 +3,7 @@ import HeartworkApp
 import HeartworkStore
 import Hummingbird
 import HummingbirdWebSocket
+import NIOCore
 
 /// The context of WebSocket upgrade requests. The same authentication middleware as for
 /// HTTP runs on the WebSocket router before the upgrade; a handler reads the identity from
@@ -14,8 +15,11 @@ public struct LiveRequestContext: IdentifiedRequestContext, WebSocketRequestCont
     /// The gateway on the gateway route, once its token is checked.
     public var gateway: GatewayRecord?
     public let remoteAddress: String
+    /// The connection (a refused upgrade's answer is kept for it: `UpgradeRefusals`).
+    let channel: any Channel
 
     public init(source: ApplicationRequestContextSource) {
+        channel = source.channel
         coreContext = .init(source: source)
         webSocket = .init()
         identity = nil

@@ -15,6 +15,9 @@ public struct Problem: HTTPResponseError, Sendable, Equatable {
     public var headers: HTTPFields
     /// Every field at fault when there are several.
     public var errors: [AppError.FieldError] = []
+    /// What a person reads (the web app shows it): what happened and what to do. Without it,
+    /// the detail as a sentence. Scripts read `detail`, which stays precise.
+    public var message: String?
 
     public init(_ status: HTTPResponse.Status, _ title: String, detail: String, field: String? = nil, headers: HTTPFields = [:]) {
         self.status = status
@@ -28,7 +31,22 @@ public struct Problem: HTTPResponseError, Sendable, Equatable {
         Problem(.badRequest, "Bad request", detail: detail, field: field)
     }
 
+    /// The same problem with a message for people.
+    public func withMessage(_ message: String) -> Problem {
+        var problem = self
+        problem.message = message
+        return problem
+    }
+
+    /// The message for people: the explicit one, or the detail as a sentence.
+    public var sentence: String { message ?? AppError.sentence(detail) }
+
     public static let forbiddenCSRF = Problem(.forbidden, "Forbidden", detail: "missing or wrong CSRF token for a cookie-authenticated request")
+        .withMessage("This page was open for too long, or you signed in again elsewhere. Reload the page and try again; what you typed is still in the form.")
+
+    /// An error of the server's own: nothing about it helps the caller.
+    public static let serverError = Problem(.internalServerError, "Server error", detail: "the server could not complete the request")
+        .withMessage("Something went wrong on the server. Try again in a moment; if it keeps happening, tell whoever runs this Heartwork.")
 
     public init(_ error: AppError) {
         switch error.kind {
@@ -57,6 +75,7 @@ public struct Problem: HTTPResponseError, Sendable, Equatable {
             if let seconds = error.retryAfterSeconds { headers[.retryAfter] = String(seconds) }
             self.init(.serviceUnavailable, "Unavailable", detail: error.detail, field: error.field, headers: headers)
         }
+        message = error.message
     }
 
     public init(_ error: JSONFieldError) {
@@ -76,6 +95,7 @@ public struct Problem: HTTPResponseError, Sendable, Equatable {
         let title: String
         let status: Int
         let detail: String
+        let message: String
         let field: String?
         let errors: [FieldError]?
     }
@@ -83,12 +103,16 @@ public struct Problem: HTTPResponseError, Sendable, Equatable {
     public func response(from request: Request, context: some RequestContext) throws -> Response { response() }
 
     func response() -> Response {
-        let body = Body(
-            type: "about:blank", title: title, status: Int(status.code), detail: detail, field: field,
-            errors: errors.isEmpty ? nil : errors.map { Body.FieldError(field: $0.field, detail: $0.detail) })
-        let data = (try? APIJSON.encoder.encode(body)) ?? Data("{}".utf8)
         var headers = headers
         headers[.contentType] = "application/problem+json"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(data: data)))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bodyBytes)))
+    }
+
+    /// The problem+json document.
+    var bodyBytes: [UInt8] {
+        let body = Body(
+            type: "about:blank", title: title, status: Int(status.code), detail: detail, message: sentence, field: field,
+            errors: errors.isEmpty ? nil : errors.map { Body.FieldError(field: $0.field, detail: $0.detail) })
+        return [UInt8]((try? APIJSON.encoder.encode(body)) ?? Data("{}".utf8))
     }
 }

@@ -39,16 +39,53 @@ enum RequestBody {
 
     /// `application/json` (parameters such as charset allowed), and nothing that merely starts
     /// like it (`application/jsonp`); a body without a Content-Type is not taken as JSON.
+    static let notJSONMessage = "The app sent something the server could not read. Reload the page and try again."
+
     static func checkJSONMediaType(_ request: Request) throws {
         guard let contentType = request.headers[.contentType] else {
             throw Problem(.unsupportedMediaType, "Unsupported media type", detail: "send the body as application/json (the Content-Type header is missing)")
+                .withMessage(Self.notJSONMessage)
         }
         guard mediaType(request) == "application/json" else {
             throw Problem(.unsupportedMediaType, "Unsupported media type", detail: "send the body as application/json, not \(contentType)")
+                .withMessage(Self.notJSONMessage)
         }
     }
 
     static func describe(bytes: Int) -> String {
         bytes >= 1024 * 1024 ? "\(bytes / 1024 / 1024) MB" : "\(bytes / 1024) kB"
+    }
+}
+
+/// A request body read through one iterator, so that what a handler left unread can be read
+/// (and dropped) after it: a refused upload's rest is drained so its client sees the answer.
+final class OneShotBody: AsyncSequence, @unchecked Sendable {
+    typealias Element = ByteBuffer
+    private var iterator: Hummingbird.RequestBody.AsyncIterator
+    private var finished = false
+
+    init(_ body: Hummingbird.RequestBody) {
+        iterator = body.makeAsyncIterator()
+    }
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        let body: OneShotBody
+        mutating func next() async throws -> ByteBuffer? { try await body.next() }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(body: self) }
+
+    private func next() async throws -> ByteBuffer? {
+        guard !finished else { return nil }
+        guard let buffer = try await iterator.next() else {
+            finished = true
+            return nil
+        }
+        return buffer
+    }
+
+    /// Reads what is left and drops it.
+    func discardRest() async throws {
+        while try await next() != nil {}
     }
 }

@@ -8,6 +8,18 @@ import Hummingbird
 enum SameOrigin {
     static func require(_ request: Request) throws {
         guard let origin = request.headers[.origin], origin != "null" else { return }
+        try check(origin, request)
+    }
+
+    /// A WebSocket upgrade that comes with the session cookie: browsers always say where it
+    /// comes from, so a missing Origin or the opaque `null` (a sandboxed frame, a `data:` page)
+    /// is refused like another site's.
+    static func requireForCookieUpgrade(_ request: Request) throws {
+        guard let origin = request.headers[.origin], origin != "null" else { throw Problem.forbiddenCSRF }
+        try check(origin, request)
+    }
+
+    private static func check(_ origin: String, _ request: Request) throws {
         let host = request.head.authority ?? ""
         guard let url = URL(string: origin), let originHost = url.host else { throw Problem.forbiddenCSRF }
         let originAuthority = url.port.map { "\(originHost):\($0)" } ?? originHost

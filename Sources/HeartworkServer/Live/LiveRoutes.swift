@@ -1,6 +1,7 @@
 import Foundation
 import HeartworkApp
 import HeartworkFormats
+import HeartworkStore
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
@@ -25,94 +26,116 @@ struct LiveRoutes {
             .ws { inbound, outbound, context in
                 guard let gateway = context.requestContext.gateway else { return }
                 try? await services.gateways.touch(gateway)
-                // Each frame is staged as it arrives (its certainly-new readings go to viewers
-                // at once) and committed in order by a second task, which writes the acks; so
-                // a slow commit delays acks, never what viewers see. A failed commit closes
-                // the connection (the gateway resends what was not acknowledged).
-                let (staged, stagedInput) = AsyncStream<LiveService.Staged>.makeStream()
-                let inFlight = FrameCounter()
-                try await withThrowingTaskGroup(of: Bool.self) { group in
-                    group.addTask {
-                        for await frame in staged {
-                            let acks: [LiveService.Ack]
-                            do {
-                                acks = try await services.live.commit(frame)
-                            } catch {
-                                context.logger.error("storing gateway readings failed", metadata: ["error": "\(error)"])
-                                try await outbound.close(.unexpectedServerError, reason: "could not store; resend what is not acknowledged")
-                                return false
-                            }
-                            inFlight.count.subtract(1, ordering: .relaxed)
-                            for ack in acks { try await outbound.write(.text(LiveMessages.ack(ack))) }
-                        }
-                        return true
-                    }
-                    group.addTask {
-                        defer { stagedInput.finish() }
-                        var limiter = RateWindow()
-                        for try await message in inbound.messages(maxSize: 2 * GatewayFrame.maximumBytes) {
-                            guard case .text(let text) = message else {
-                                try await outbound.close(.policyViolation, reason: "binary frames are not part of the protocol")
-                                return true
-                            }
-                            let items: [GatewayItem]
-                            do {
-                                items = try GatewayFrame.read(Array(text.utf8))
-                            } catch let violation as GatewayProtocolViolation {
-                                try await outbound.close(.policyViolation, reason: String(violation.detail.prefix(120)))
-                                return true
-                            }
-                            guard limiter.admit(readings: items.count, at: ContinuousClock.now) else {
-                                try await outbound.close(.policyViolation, reason: "more than \(Self.framesPerSecond) frames or \(Self.readingsPerSecond) readings a second")
-                                return true
-                            }
-                            var readings = [GatewayReading]()
-                            for item in items {
-                                switch item {
-                                case .reading(let reading): readings.append(reading)
-                                case .refused(let sensor, let sequence, let detail):
-                                    try await outbound.write(.text(LiveMessages.error(sensor: sensor, sequence: sequence, detail: detail)))
-                                }
-                            }
-                            guard !readings.isEmpty else { continue }
-                            // Past `framesInFlight` uncommitted frames, wait for the store.
-                            while inFlight.count.load(ordering: .relaxed) >= Self.framesInFlight {
-                                try await Task.sleep(for: .milliseconds(5))
-                            }
-                            inFlight.count.add(1, ordering: .relaxed)
-                            stagedInput.yield(await services.live.stage(readings, from: gateway))
-                        }
-                        return true
-                    }
-                    // The reader ending (the gateway closed, or a violation closed it) lets the
-                    // committer finish what was staged; the committer failing stops the reader.
-                    while let finished = try await group.next() {
-                        if !finished { group.cancelAll() }
-                    }
+                try await RevocableSocket.run(services, userID: gateway.userID, credential: .gateway(id: gateway.id), outbound: outbound) {
+                    try await Self.gatewaySession(services, gateway: gateway, inbound: inbound, outbound: outbound, logger: context.logger)
                 }
             }
         router.ws("api/live/feed", shouldUpgrade: { _, context in
             guard context.identity != nil else { throw Problem(AppError.notSignedIn) }
             return .upgrade([:])
         }, onUpgrade: { inbound, outbound, context in
-            guard let user = context.requestContext.identity?.user else { return }
-            let (id, events) = await services.live.watch(user)
-            // First what is known of each sensor, then every new reading as it is stored.
-            let sensors = (try? await services.live.sensors(of: user)) ?? []
-            try await outbound.write(.text(LiveMessages.watching(sensors)))
-            // Readings go out as they come; the socket ends when the viewer goes away.
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    for await event in events { try await outbound.write(.text(LiveMessages.reading(event))) }
+            guard let identity = context.requestContext.identity else { return }
+            let user = identity.user
+            try await RevocableSocket.run(services, userID: user.id, credential: .session(tokenHash: identity.session.tokenHash), outbound: outbound) {
+                let (id, events) = await services.live.watch(user)
+                do {
+                    // First what is known of each sensor, then every new reading as it is stored.
+                    let sensors = (try? await services.live.sensors(of: user)) ?? []
+                    try await outbound.write(.text(LiveMessages.watching(sensors)))
+                    // Readings go out as they come; the socket ends when the viewer goes away.
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        group.addTask {
+                            for await event in events { try await outbound.write(.text(LiveMessages.reading(event))) }
+                        }
+                        group.addTask {
+                            for try await _ in inbound.messages(maxSize: 4096) {}
+                        }
+                        try await group.next()
+                        group.cancelAll()
+                    }
+                } catch {
+                    await services.live.stopWatching(user, id: id)
+                    throw error
                 }
-                group.addTask {
-                    for try await _ in inbound.messages(maxSize: 4096) {}
-                }
-                try await group.next()
-                group.cancelAll()
+                await services.live.stopWatching(user, id: id)
             }
-            await services.live.stopWatching(user, id: id)
         })
+    }
+
+    /// A gateway's connection: each frame is staged as it arrives (its certainly-new readings
+    /// go to viewers at once) and committed in order by a second task, which writes the acks;
+    /// so a slow commit delays acks, never what viewers see. A failed commit closes the
+    /// connection (the gateway resends what was not acknowledged); a revoked gateway's is
+    /// closed with 1008.
+    static func gatewaySession(_ services: HeartworkServices, gateway: GatewayRecord, inbound: WebSocketInboundStream,
+                               outbound: WebSocketOutboundWriter, logger: Logger) async throws {
+        let (staged, stagedInput) = AsyncStream<LiveService.Staged>.makeStream()
+        let inFlight = FrameCounter()
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                for await frame in staged {
+                    let committed: LiveService.Committed
+                    do {
+                        committed = try await services.live.commit(frame)
+                    } catch is LiveService.GatewayRevoked {
+                        try await outbound.close(.policyViolation, reason: "the gateway was revoked")
+                        return false
+                    } catch {
+                        logger.error("storing gateway readings failed", metadata: ["error": "\(error)"])
+                        try await outbound.close(.unexpectedServerError, reason: "could not store; resend what is not acknowledged")
+                        return false
+                    }
+                    inFlight.count.subtract(1, ordering: .relaxed)
+                    for refusal in committed.refused {
+                        try await outbound.write(.text(LiveMessages.error(sensor: refusal.sensor, sequence: refusal.sequence, detail: refusal.detail)))
+                    }
+                    for ack in committed.acks { try await outbound.write(.text(LiveMessages.ack(ack))) }
+                }
+                return true
+            }
+            group.addTask {
+                defer { stagedInput.finish() }
+                var limiter = RateWindow()
+                for try await message in inbound.messages(maxSize: 2 * GatewayFrame.maximumBytes) {
+                    guard case .text(let text) = message else {
+                        try await outbound.close(.policyViolation, reason: "binary frames are not part of the protocol")
+                        return true
+                    }
+                    let items: [GatewayItem]
+                    do {
+                        items = try GatewayFrame.read(Array(text.utf8), nowMilliseconds: Date().millisecondsSince1970)
+                    } catch let violation as GatewayProtocolViolation {
+                        try await outbound.close(.policyViolation, reason: String(violation.detail.prefix(120)))
+                        return true
+                    }
+                    guard limiter.admit(readings: items.count, at: ContinuousClock.now) else {
+                        try await outbound.close(.policyViolation, reason: "more than \(Self.framesPerSecond) frames or \(Self.readingsPerSecond) readings a second")
+                        return true
+                    }
+                    var readings = [GatewayReading]()
+                    for item in items {
+                        switch item {
+                        case .reading(let reading): readings.append(reading)
+                        case .refused(let sensor, let sequence, let detail):
+                            try await outbound.write(.text(LiveMessages.error(sensor: sensor, sequence: sequence, detail: detail)))
+                        }
+                    }
+                    guard !readings.isEmpty else { continue }
+                    // Past `framesInFlight` uncommitted frames, wait for the store.
+                    while inFlight.count.load(ordering: .relaxed) >= Self.framesInFlight {
+                        try await Task.sleep(for: .milliseconds(5))
+                    }
+                    inFlight.count.add(1, ordering: .relaxed)
+                    stagedInput.yield(await services.live.stage(readings, from: gateway))
+                }
+                return true
+            }
+            // The reader ending (the gateway closed, or a violation closed it) lets the
+            // committer finish what was staged; the committer failing stops the reader.
+            while let finished = try await group.next() {
+                if !finished { group.cancelAll() }
+            }
+        }
     }
 }
 

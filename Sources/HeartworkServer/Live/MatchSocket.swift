@@ -24,91 +24,118 @@ struct MatchSocket {
             if let sensor = request.uri.queryParameters.get("sensor") { _ = try await services.live.sensor(sensor, of: user) }
             return .upgrade([:])
         }, onUpgrade: { inbound, outbound, context in
-            guard let user = context.requestContext.identity?.user,
-                  let id = context.requestContext.parameters.get("matchID") else { return }
-            let join: MatchJoin
-            do {
-                join = try await services.matches.join(id, as: user)
-            } catch {
-                try await outbound.write(.text(MatchMessages.encode(.closed(reason: "refused", detail: "\(error)"), services: services, viewer: user)))
-                try await outbound.close(.normalClosure, reason: nil)
-                return
-            }
-            guard let room = join.room else {
-                // Over already: its result, then goodbye.
-                try await outbound.write(.text(MatchMessages.end(join.match, services: services, viewer: user)))
-                try await outbound.close(.normalClosure, reason: nil)
-                return
-            }
-            let (connection, messages) = await room.connect(join.side)
+            guard let identity = context.requestContext.identity, let id = context.requestContext.parameters.get("matchID") else { return }
             let sensor: String? = context.request.uri.queryParameters.get("sensor").map { String($0) }
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    var strap: Task<Void, Never>?
-                    defer { strap?.cancel() }
-                    for await message in messages {
-                        // Following a strap: from the start, its heart rate plays this side.
-                        if let sensor, strap == nil, case .start(let at, _, let duration, let length) = message {
-                            strap = Task {
-                                await services.matches.follow(sensorID: sensor, of: user, into: room, side: join.side,
-                                                              startMilliseconds: at, durationSeconds: duration, secondMilliseconds: length)
-                            }
-                        }
-                        try await outbound.write(.text(MatchMessages.encode(message, services: services, viewer: user)))
-                    }
-                    try await outbound.close(.normalClosure, reason: nil)
-                }
-                group.addTask {
-                    var limiter = [ContinuousClock.Instant]()
-                    for try await message in inbound.messages(maxSize: 4096) {
-                        guard case .text(let text) = message else {
-                            try await outbound.close(.policyViolation, reason: "binary frames are not part of the protocol")
-                            return
-                        }
-                        let now = ContinuousClock.now
-                        limiter.removeAll { now - $0 > .seconds(1) }
-                        limiter.append(now)
-                        guard limiter.count <= Self.framesPerSecond else {
-                            try await outbound.close(.policyViolation, reason: "more than \(Self.framesPerSecond) frames a second")
-                            return
-                        }
-                        switch MatchMessages.read(text) {
-                        case .reading(let second, let bpm):
-                            await room.reading(join.side, second: second, beatsPerMinute: bpm)
-                        case .refused(let second, let detail):
-                            try await outbound.write(.text(MatchMessages.encode(.refused(second: second, detail: detail), services: services, viewer: user)))
-                        }
-                    }
-                }
-                try await group.next()
-                group.cancelAll()
+            try await RevocableSocket.run(services, userID: identity.user.id, credential: .session(tokenHash: identity.session.tokenHash), outbound: outbound) {
+                try await Self.play(services, match: id, user: identity.user, sensor: sensor, inbound: inbound, outbound: outbound)
             }
-            await room.disconnect(join.side, id: connection)
         })
 
         router.ws("api/live/notifications", shouldUpgrade: { _, context in
             guard context.identity != nil else { throw Problem(AppError.notSignedIn) }
             return .upgrade([:])
         }, onUpgrade: { inbound, outbound, context in
-            guard let user = context.requestContext.identity?.user else { return }
-            let (id, notices) = await services.inbox.watch(user)
-            let unread = (try? await services.inbox.unreadCount(for: user)) ?? 0
-            try await outbound.write(.text(#"{"type":"unread","unread":\#(unread)}"#))
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    for await notice in notices {
-                        let unread = (try? await services.inbox.unreadCount(for: user)) ?? 0
-                        try await outbound.write(.text(MatchMessages.notification(notice, unread: unread)))
+            guard let identity = context.requestContext.identity else { return }
+            let user = identity.user
+            try await RevocableSocket.run(services, userID: user.id, credential: .session(tokenHash: identity.session.tokenHash), outbound: outbound) {
+                let (id, notices) = await services.inbox.watch(user)
+                do {
+                    let unread = (try? await services.inbox.unreadCount(for: user)) ?? 0
+                    try await outbound.write(.text(#"{"type":"unread","unread":\#(unread)}"#))
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        group.addTask {
+                            for await notice in notices {
+                                let unread = (try? await services.inbox.unreadCount(for: user)) ?? 0
+                                try await outbound.write(.text(MatchMessages.notification(notice, unread: unread)))
+                            }
+                        }
+                        group.addTask {
+                            for try await _ in inbound.messages(maxSize: 4096) {}
+                        }
+                        try await group.next()
+                        group.cancelAll()
+                    }
+                } catch {
+                    await services.inbox.stopWatching(user, id: id)
+                    throw error
+                }
+                await services.inbox.stopWatching(user, id: id)
+            }
+        })
+    }
+
+    /// A player in a match room: the room's frames out, the player's readings in.
+    static func play(_ services: HeartworkServices, match id: String, user: UserRecord, sensor: String?, inbound: WebSocketInboundStream,
+                     outbound: WebSocketOutboundWriter) async throws {
+        let join: MatchJoin
+        do {
+            join = try await services.matches.join(id, as: user)
+        } catch {
+            try await outbound.write(.text(MatchMessages.encode(.closed(reason: "refused", detail: "\(error)"), services: services, viewer: user)))
+            try await outbound.close(.normalClosure, reason: nil)
+            return
+        }
+        guard let room = join.room else {
+            // Over already: its result, then goodbye.
+            try await outbound.write(.text(MatchMessages.end(join.match, services: services, viewer: user)))
+            try await outbound.close(.normalClosure, reason: nil)
+            return
+        }
+        let (connection, messages) = await room.connect(join.side)
+        // The room hears that this player left however the socket ends (closed, failed, revoked).
+        do {
+            try await exchange(services, room: room, join: join, connection: connection, messages: messages, user: user, sensor: sensor,
+                               inbound: inbound, outbound: outbound)
+        } catch {
+            await room.disconnect(join.side, id: connection)
+            throw error
+        }
+        await room.disconnect(join.side, id: connection)
+    }
+
+    private static func exchange(_ services: HeartworkServices, room: any MatchRoomHandle, join: MatchJoin, connection: UUID, messages: AsyncStream<MatchMessage>,
+                                 user: UserRecord, sensor: String?, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                var strap: Task<Void, Never>?
+                defer { strap?.cancel() }
+                for await message in messages {
+                    // Following a strap: from the start, its heart rate plays this side.
+                    if let sensor, strap == nil, case .start(let at, _, let duration, let length) = message {
+                        strap = Task {
+                            await services.matches.follow(sensorID: sensor, of: user, into: room, side: join.side,
+                                                          startMilliseconds: at, durationSeconds: duration, secondMilliseconds: length)
+                        }
+                    }
+                    try await outbound.write(.text(MatchMessages.encode(message, services: services, viewer: user)))
+                }
+                try await outbound.close(.normalClosure, reason: nil)
+            }
+            group.addTask {
+                var limiter = [ContinuousClock.Instant]()
+                for try await message in inbound.messages(maxSize: 4096) {
+                    guard case .text(let text) = message else {
+                        try await outbound.close(.policyViolation, reason: "binary frames are not part of the protocol")
+                        return
+                    }
+                    let now = ContinuousClock.now
+                    limiter.removeAll { now - $0 > .seconds(1) }
+                    limiter.append(now)
+                    guard limiter.count <= Self.framesPerSecond else {
+                        try await outbound.close(.policyViolation, reason: "more than \(Self.framesPerSecond) frames a second")
+                        return
+                    }
+                    switch MatchMessages.read(text) {
+                    case .reading(let second, let bpm):
+                        await room.reading(join.side, second: second, beatsPerMinute: bpm)
+                    case .refused(let second, let detail):
+                        try await outbound.write(.text(MatchMessages.encode(.refused(second: second, detail: detail), services: services, viewer: user)))
                     }
                 }
-                group.addTask {
-                    for try await _ in inbound.messages(maxSize: 4096) {}
-                }
-                try await group.next()
-                group.cancelAll()
             }
-            await services.inbox.stopWatching(user, id: id)
-        })
+            try await group.next()
+            group.cancelAll()
+        }
     }
 }
 

@@ -19,8 +19,10 @@ struct AuthenticationMiddleware<Context: IdentifiedRequestContext>: RouterMiddle
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
         var request = request
+        // A gateway token is the gateway route's own business (the socket, and its HTTP check).
+        let gatewayRoute = Context.leavesGatewayTokensToTheRoute || request.uri.path == "/api/live/gateway"
         if let authorization = request.headers[.authorization],
-           !(Context.leavesGatewayTokensToTheRoute && authorization.dropFirst(7).hasPrefix(GatewayService.tokenPrefix)) {
+           !(gatewayRoute && authorization.dropFirst(7).hasPrefix(GatewayService.tokenPrefix)) {
             guard authorization.lowercased().hasPrefix("bearer "),
                   let identity = try await authenticator.identity(token: String(authorization.dropFirst(7)), via: .bearer) else {
                 throw Problem(AppError.notSignedIn)
@@ -33,7 +35,7 @@ struct AuthenticationMiddleware<Context: IdentifiedRequestContext>: RouterMiddle
                 try await checkCSRF(&request, context: context, expected: identity.session.csrfToken)
             }
             if request.headers[.upgrade]?.lowercased() == "websocket" {
-                try SameOrigin.require(request)
+                try SameOrigin.requireForCookieUpgrade(request)
             }
         }
         return try await next(request, context)

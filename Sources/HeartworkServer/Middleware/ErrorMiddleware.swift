@@ -27,6 +27,7 @@ struct ErrorMiddleware: RouterMiddleware {
                 if !allowed.isEmpty {
                     problem = Problem(.methodNotAllowed, "Method not allowed",
                                       detail: "\(request.method.rawValue) is not allowed on \(request.uri.path); use \(allowed.joined(separator: ", "))")
+                        .withMessage("This address cannot be used that way. Go back and use the page's own buttons.")
                     problem.headers[.allow] = allowed.joined(separator: ", ")
                 }
             }
@@ -47,21 +48,36 @@ struct ErrorMiddleware: RouterMiddleware {
             return Problem(error)
         case let error as HTTPError:
             switch error.status {
-            case .notFound: return Problem(.notFound, "Not found", detail: "no route \(request.method.rawValue) \(request.uri.path)")
+            case .notFound:
+                return Problem(.notFound, "Not found", detail: "no route \(request.method.rawValue) \(request.uri.path)")
+                    .withMessage("There is nothing at this address. Check the link, or start again from the home page.")
             case .unauthorized: return Problem(AppError.notSignedIn)
             case .methodNotAllowed: return Problem(.methodNotAllowed, "Method not allowed", detail: "\(request.method.rawValue) is not allowed on \(request.uri.path)")
-            case .contentTooLarge: return Problem(.contentTooLarge, "Body too large", detail: error.body ?? "the request body is too large")
+            case .contentTooLarge:
+                let detail = error.body ?? "the request body is too large"
+                return Problem(.contentTooLarge, "Body too large", detail: detail)
+                    .withMessage("This is larger than Heartwork accepts here (\(detail)). Send a smaller file, or split it.")
             default: return Problem(error.status, error.status.reasonPhrase, detail: error.body ?? error.status.reasonPhrase)
             }
         case is URLEncodedFormError, is DecodingError:
             return Problem.badRequest("the form could not be read: \(error)")
+                .withMessage("The form could not be read. Reload the page and fill it in again.")
         case let error as StoreError:
-            if case .conflict(let message) = error { return Problem(AppError.conflict(message)) }
+            switch error {
+            case .conflict(let message): return Problem(AppError.conflict(message))
+            case .notFound(let what): return Problem(AppError.notFound(what))
+            default: break
+            }
             logger.error("store failure", metadata: ["error": "\(error)"])
-            return Problem(.internalServerError, "Server error", detail: "the server could not complete the request")
+            return Problem.serverError
+        case _ where StoreError.isForeignKeyViolation(error):
+            // A write that refers to a row deleted meanwhile: a request racing its own account's
+            // deletion (the account is gone: sign in), or another row's.
+            logger.info("a write referred to a deleted row", metadata: ["path": "\(request.uri.path)"])
+            return Problem(AppError.notSignedIn)
         default:
             logger.error("unhandled error", metadata: ["error": "\(String(reflecting: error))"])
-            return Problem(.internalServerError, "Server error", detail: "the server could not complete the request")
+            return Problem.serverError
         }
     }
 }

@@ -22,6 +22,12 @@ enum Formatting {
         day(CalendarDay(date, utcOffsetSeconds: zone.secondsFromGMT(for: date)))
     }
 
+    /// "21 Nov" in the zone: an axis's date.
+    static func shortDay(_ date: Date, zone: TimeZone = .gmt) -> String {
+        let day = CalendarDay(date, utcOffsetSeconds: zone.secondsFromGMT(for: date))
+        return "\(day.day) \(months[day.month - 1])"
+    }
+
     /// "Sat 21 Nov 2026, 07:30 CET" in the zone.
     static func dateTime(_ date: Date, zone: TimeZone = .gmt) -> String {
         let offset = zone.secondsFromGMT(for: date)
@@ -39,6 +45,23 @@ enum Formatting {
     static func number(_ value: Double?, decimals: Int = 0, unit: String = "") -> String {
         guard let value, value.isFinite else { return "–" }
         return String(format: "%.\(decimals)f", value) + (unit.isEmpty ? "" : " \(unit)")
+    }
+
+    /// "1 session", "3 sessions".
+    static func count(_ n: Int, _ noun: String, plural: String? = nil) -> String {
+        "\(n) \(n == 1 ? noun : plural ?? noun + "s")"
+    }
+
+    /// A value for a form field: up to `decimals` places, without trailing zeros ("2.5", "20",
+    /// "1.25"), so what a person typed reads back as they typed it.
+    static func field(_ value: Double, decimals: Int = 2) -> String {
+        guard value.isFinite else { return "" }
+        var text = String(format: "%.\(decimals)f", value)
+        if text.contains(".") {
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
+        }
+        return text
     }
 
     /// Body height: "178 cm", or "5 ft 10 in".

@@ -8,17 +8,30 @@ import HeartworkCore
 enum HealthCharts {
     static let width = WorkoutCharts.width
 
-    /// One bar a day (nil: no value, drawn as an empty slot), a dashed weekly average, values
-    /// above the bars, day labels under them.
-    static func dayBars(title: String, id: String, labels: [String], values: [Double?], maximum requested: Double, unit: String, color: String, average: Double?, averageLabel: String = "weekly average") -> String {
+    /// One bar a day (nil: no value, drawn as an empty slot), a dashed weekly average under
+    /// the bars, values above the bars (with a white halo), day labels under them; at both
+    /// widths, a phone's labelling every other day when a week of labels would not fit.
+    static func dayBars(title: String, id: String, labels: [String], values: [Double?], maximum requested: Double, unit: String, color: String,
+                        average: Double?, averageLabel: String = "weekly average") -> String {
+        WorkoutCharts.Chart { width in
+            WorkoutCharts.Drawing(svg: dayBars(width: width, title: title, id: "\(id)-\(Int(width))", labels: labels, values: values, maximum: requested,
+                                              unit: unit, color: color, average: average, averageLabel: averageLabel))
+        }.svg
+    }
+
+    static func dayBars(width: Double, title: String, id: String, labels: [String], values: [Double?], maximum requested: Double, unit: String,
+                        color: String, average: Double?, averageLabel: String) -> String {
         let height = 220.0
         var svg = SVGDocument(width: width, height: height, title: title, id: id)
+        let narrow = width < 500
         svg.text(title, x: 8, y: 18, size: 14, weight: "600")
         if let average {
-            svg.text("\(averageLabel) \(Formatting.number(average, decimals: average < 10 ? 1 : 0))\(unit)", x: width - 12, y: 18, size: 12, anchor: "end", fill: Palette.warningText)
+            let text = "\(averageLabel) \(Formatting.number(average, decimals: average < 10 ? 1 : 0))\(unit)"
+            // Beside the title on a desktop, under it on a phone.
+            if narrow { svg.text(text, x: 8, y: 34, size: 12, fill: Palette.warningText) } else { svg.text(text, x: width - 12, y: 18, size: 12, anchor: "end", fill: Palette.warningText) }
         }
         let maximum = niceCeiling(max(requested, values.compactMap { $0 }.max() ?? 0))
-        let left = 48.0, right = 12.0, top = 40.0, bottom = 30.0
+        let left = 48.0, right = 12.0, top = narrow ? 52.0 : 40.0, bottom = 30.0
         let plotWidth = width - left - right, plotHeight = height - top - bottom
         let scale = { (value: Double) in top + plotHeight * (1 - min(1, max(0, value / max(maximum, 1e-9)))) }
         for tick in [0.0, 0.5, 1.0] {
@@ -26,26 +39,29 @@ enum HealthCharts {
             svg.line(x1: left, y1: y, x2: width - right, y2: y, stroke: Palette.grid)
             svg.text(Formatting.number(tick * maximum), x: left - 6, y: y + 4, size: 11, anchor: "end", fill: Palette.mutedText)
         }
+        if let average {
+            let y = scale(average)
+            svg.line(x1: left, y1: y, x2: width - right, y2: y, stroke: Palette.accent, width: 1.5, dash: "5 4")
+        }
         let slot = plotWidth / Double(max(1, values.count))
-        let labelled = values.count <= 10
+        // A label needs about 36 units; a value about 28.
+        let labelEvery = max(1, Int((36 / slot).rounded(.up)))
+        let valuesFit = slot >= 28
         for (index, value) in values.enumerated() {
             let x = left + Double(index) * slot + slot * 0.18
             if let value, value.isFinite {
                 let y = scale(value)
                 svg.rect(x: x, y: y, width: slot * 0.64, height: top + plotHeight - y, fill: color, radius: min(3, slot * 0.2))
-                if labelled {
-                    svg.text(Formatting.number(value, decimals: value < 10 && value.rounded() != value ? 1 : 0) + unit, x: x + slot * 0.32, y: y - 5, size: 11, anchor: "middle", fill: Palette.text)
+                if valuesFit {
+                    svg.text(Formatting.number(value, decimals: value < 10 && value.rounded() != value ? 1 : 0) + unit, x: x + slot * 0.32, y: y - 5, size: 11,
+                             anchor: "middle", fill: Palette.text, halo: true)
                 }
             } else {
                 svg.text("–", x: x + slot * 0.32, y: top + plotHeight - 5, size: 11, anchor: "middle", fill: Palette.mutedText)
             }
-            if labelled || index % 5 == values.count % 5 {
+            if (values.count - 1 - index) % labelEvery == 0 {
                 svg.text(labels[index], x: x + slot * 0.32, y: height - 10, size: 11, anchor: "middle", fill: Palette.mutedText)
             }
-        }
-        if let average {
-            let y = scale(average)
-            svg.line(x1: left, y1: y, x2: width - right, y2: y, stroke: Palette.accent, width: 1.5, dash: "5 4")
         }
         return svg.rendered
     }
@@ -58,12 +74,13 @@ enum HealthCharts {
         return 10 * power
     }
 
-    /// Heart rate in bins: the minimum–maximum band and the average line.
+    /// Heart rate in bins: the minimum–maximum band and the average line; the x axis in
+    /// hours of the day, or in dates over a week or a month.
     static func heartRate(_ history: DailyHealthService.HeartRateHistory, title: String, id: String, zone: TimeZone) -> WorkoutCharts.Chart {
         let height = 280.0
-        var svg = SVGDocument(width: width, height: height, title: title, id: id)
         let hours = { (date: Date) in date.timeIntervalSince(history.from) / 3600 }
         let span = history.to.timeIntervalSince(history.from) / 3600
+        let inDays = span > 48
         var layers = [ChartLayer]()
         for bin in history.bins where bin.maximum > bin.minimum {
             let x = hours(bin.start), w = Double(history.binSeconds) / 3600
@@ -72,18 +89,24 @@ enum HealthCharts {
         let average = history.bins.map { ChartPoint(x: hours($0.start) + Double(history.binSeconds) / 7200, y: $0.average) }
         layers.append(.line(average, stroke: Palette.primary, width: 1.5))
         let low = (history.bins.map(\.minimum).min() ?? 40) - 5, high = (history.bins.map(\.maximum).max() ?? 180) + 5
-        var chart = XYChart(title: title, xLabel: span > 48 ? "Days" : "Hour", yLabel: "Heart rate (bpm)",
-                            xDomain: 0...(span > 48 ? span / 24 : span), yDomain: max(0, low)...high, layers: span > 48 ? layers.map { Self.scaled($0, by: 1.0 / 24) } : layers)
-        chart.legend = [("average", Palette.primary), ("lowest–highest", "#b3d4f5")]
-        let frame = Frame(x: 0, y: 0, width: width, height: height)
-        chart.draw(in: frame, on: &svg)
-        let layout = chart.layout(in: frame)
-        let readout = history.bins.map { bin -> (x: Double, y: Double, text: String) in
-            let x = hours(bin.start) + Double(history.binSeconds) / 7200
-            return (layout.x(span > 48 ? x / 24 : x), layout.y(bin.average),
-                    "\(Formatting.dateTime(bin.start, zone: zone)) · \(Int(bin.minimum))–\(Int(bin.maximum)) bpm, average \(Formatting.number(bin.average))")
+        let from = history.from
+        return WorkoutCharts.Chart { width in
+            var svg = SVGDocument(width: width, height: height, title: title, id: "\(id)-\(Int(width))")
+            var chart = XYChart(title: title, xLabel: inDays ? "Date" : "Hour", yLabel: "Heart rate (bpm)",
+                                xDomain: 0...(inDays ? span / 24 : span), yDomain: max(0, low)...high, layers: inDays ? layers.map { Self.scaled($0, by: 1.0 / 24) } : layers)
+            chart.legend = [("average", Palette.primary), ("lowest–highest", "#b3d4f5")]
+            chart.xTickCount = WorkoutCharts.xTicks(width)
+            if inDays { chart.xTickText = { days in Formatting.shortDay(from.addingTimeInterval(days * 86_400), zone: zone) } }
+            let frame = Frame(x: 0, y: 0, width: width, height: height)
+            chart.draw(in: frame, on: &svg)
+            let layout = chart.layout(in: frame)
+            let readout = history.bins.map { bin -> (x: Double, y: Double, text: String) in
+                let x = hours(bin.start) + Double(history.binSeconds) / 7200
+                return (layout.x(inDays ? x / 24 : x), layout.y(bin.average),
+                        "\(Formatting.dateTime(bin.start, zone: zone)) · \(Int(bin.minimum))–\(Int(bin.maximum)) bpm, average \(Formatting.number(bin.average))")
+            }
+            return WorkoutCharts.Drawing(svg: svg.rendered, readout: readout)
         }
-        return WorkoutCharts.Chart(svg: svg.rendered, readout: readout)
     }
 
     static func scaled(_ layer: ChartLayer, by factor: Double) -> ChartLayer {

@@ -15,6 +15,7 @@ enum Notice: String, CaseIterable {
     case challengeSent = "challenge-sent", challengeAccepted = "challenge-accepted", challengeDeclined = "challenge-declined"
     case notificationsRead = "notifications-read", matchSaved = "match-saved"
     case routineSaved = "routine-saved", routineDeleted = "routine-deleted", exerciseReset = "exercise-reset"
+    case strengthSessionDiscarded = "strength-session-discarded"
 
     static let cookieName = "hw_notice"
 
@@ -55,7 +56,8 @@ enum Notice: String, CaseIterable {
         case .matchSaved: "The match is saved as a workout."
         case .routineSaved: "Routine saved."
         case .routineDeleted: "Routine deleted. Sessions you did with it are kept."
-        case .exerciseReset: "Reset: your next session starts this exercise again with a light 5 kg baseline set."
+        case .exerciseReset: "Reset: your next session starts this exercise again with a light baseline set."
+        case .strengthSessionDiscarded: "Session discarded: it and its sets are deleted."
         }
     }
 

@@ -55,7 +55,7 @@ final class PageRenderer: Sendable {
         }
         let notFound = problem.status == .notFound
         var response = page("error", title: notFound ? "Page not found" : problem.title, values: [
-            "status": Int(problem.status.code), "detail": problem.detail, "notFound": notFound,
+            "status": Int(problem.status.code), "message": problem.sentence, "detail": problem.detail, "notFound": notFound,
         ], request: request, identity: identity, status: problem.status)
         // Allow (405) and Retry-After (429) belong to the answer whatever its form.
         for field in problem.headers where field.name != .contentType { response.headers[field.name] = field.value }
@@ -74,7 +74,8 @@ final class PageRenderer: Sendable {
     /// Template values for a form that failed: every error next to its field
     /// (`fieldErrors.NAME`) and a summary at the top that links to each field.
     static func formErrors(_ error: AppError) -> [String: Any] {
-        let errors = error.allFieldErrors.isEmpty ? [AppError.FieldError(field: "form", detail: error.detail)] : error.allFieldErrors
+        let errors = (error.allFieldErrors.isEmpty ? [AppError.FieldError(field: "form", detail: error.sentence)] : error.allFieldErrors)
+            .map { AppError.FieldError(field: $0.field, detail: AppError.sentence($0.detail)) }
         var byField = [String: String]()
         for error in errors where byField[error.field] == nil { byField[error.field] = error.detail }
         return [

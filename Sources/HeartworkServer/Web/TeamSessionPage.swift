@@ -37,7 +37,7 @@ struct TeamSessionPage {
             "reviewed": session.reviewed, "exported": session.exported,
             "teamRows": teamRows, "teamChart": teamChart(),
             "players": review.players.map(player),
-            "legend": ReserveZone.allCases.map { ["name": $0.displayName, "color": Palette.reserveZones[$0.rawValue]] },
+            "legend": ReserveZone.allCases.map { ["name": $0.label, "color": Palette.reserveZones[$0.rawValue]] },
         ]
     }
 
@@ -49,7 +49,7 @@ struct TeamSessionPage {
         var x = 0.0, rects = "", words = [String]()
         for (index, value) in zones.enumerated() where value > 0 {
             let share = value / total
-            let name = ReserveZone.allCases[index].displayName
+            let name = ReserveZone.allCases[index].label
             rects += "<rect x=\"\(Formatting.number(x, decimals: 1))\" y=\"0\" width=\"\(Formatting.number(share * width, decimals: 1))\" height=\"16\" fill=\"\(Palette.reserveZones[index])\"/>"
             words.append("\(name) \(Int((100 * share).rounded())) %")
             x += share * width
@@ -76,10 +76,14 @@ struct TeamSessionPage {
             }
             layers.append(.line(points, stroke: colors[index % colors.count], width: 2))
         }
-        let chart = XYChart(title: "Heart rate, whole team (30-second means)", xLabel: "Time (min)", yLabel: "Heart rate (bpm)", layers: layers)
-        var svg = SVGDocument(width: WorkoutCharts.width, height: 320, title: "Heart rate of every player in the session", id: "team-hr")
-        chart.draw(in: Frame(x: 0, y: 0, width: WorkoutCharts.width, height: 320), on: &svg)
-        return svg.rendered
+        return WorkoutCharts.Chart { width in
+            var chart = XYChart(title: width < 500 ? "Whole team (30-s means)" : "Heart rate, whole team (30-second means)", xLabel: "Time (min)",
+                                yLabel: "Heart rate (bpm)", layers: layers)
+            chart.xTickCount = WorkoutCharts.xTicks(width)
+            var svg = SVGDocument(width: width, height: 320, title: "Heart rate of every player in the session", id: "team-hr-\(Int(width))")
+            chart.draw(in: Frame(x: 0, y: 0, width: width, height: 320), on: &svg)
+            return WorkoutCharts.Drawing(svg: svg.rendered)
+        }.svg
     }
 
     private func player(_ entry: TeamSessionReview.Player) -> [String: Any] {
@@ -96,9 +100,8 @@ struct TeamSessionPage {
         if analysis.readingCount > 0 {
             let chart = WorkoutCharts.heartRate(analysis.heartRate, profile: analysis.zoneProfile, name: name, id: "hr-\(entry.player.playerID)", height: 260)
             values["chart"] = chart.svg
-            values["readout"] = chart.readout
             if let zones = analysis.secondsInZones {
-                values["zonesChart"] = WorkoutCharts.timeInZones(zones.map { Int($0.rounded()) }, name: name).replacingOccurrences(of: "id=\"zones\"", with: "id=\"zones-\(entry.player.playerID)\"")
+                values["zonesChart"] = WorkoutCharts.timeInZones(zones.map { Int($0.rounded()) }, name: name, id: "zones-\(entry.player.playerID)").svg
             }
         }
         if let hrv = analysis.hrv, let time = hrv.indices.timeDomain {

@@ -79,7 +79,7 @@ struct WebAccountPages {
                 return response
             } catch let error as AppError {
                 let problem = Problem(error)
-                return pages.page("login", title: "Sign in", values: ["error": problem.detail, "username": form.username ?? "", "next": next],
+                return pages.page("login", title: "Sign in", values: ["error": problem.sentence, "username": form.username ?? "", "next": next],
                                   request: request, identity: nil, status: problem.status)
             }
         }

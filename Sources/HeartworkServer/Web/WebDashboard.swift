@@ -14,7 +14,9 @@ struct WebDashboard {
         let offset = zone.secondsFromGMT(for: now)
         let today = CalendarDay(now, utcOffsetSeconds: offset)
         let weekStart = today.adding(days: -6)
-        let calendarStart = today.adding(days: -27)
+        // Four whole weeks, Monday to Sunday, ending with this one.
+        let weekday = ((today.daysSinceEpoch + 3) % 7 + 7) % 7  // 0 = Monday (1970-01-01 was a Thursday)
+        let calendarStart = today.adding(days: -weekday - 21)
         let recent = try await services.workouts.all(for: user, from: calendarStart.start(utcOffsetSeconds: offset), to: now.addingTimeInterval(86_400))
         let week = recent.filter { $0.startedAt >= weekStart.start(utcOffsetSeconds: offset) }
         var values: [String: Any] = ["firstName": String(user.fullName.split(separator: " ").first ?? Substring(user.fullName))]
@@ -35,7 +37,7 @@ struct WebDashboard {
         values["weekEmpty"] = week.isEmpty
         values["zones"] = ReserveZone.allCases.map { zone in
             [
-                "name": zone.displayName, "class": "zone-\(zone.identifier)", "time": Formatting.duration(zoneSeconds[zone.rawValue]),
+                "name": zone.label, "class": "zone-\(zone.identifier)", "time": Formatting.duration(zoneSeconds[zone.rawValue]),
                 "percent": Int((100 * Double(zoneSeconds[zone.rawValue]) / Double(zoneTotal)).rounded()),
             ] as [String: Any]
         }
@@ -81,7 +83,16 @@ struct WebDashboard {
             ["text": "Find a friend to compare with", "href": "/friends", "done": !friends.isEmpty],
         ]
         values["steps"] = steps
-        values["showSteps"] = steps.contains { $0["done"] as? Bool == false }
+        // A coach's account: the teams first, and the personal steps only once they have begun
+        // (a coach who does not train with Heartwork is not asked for a birth date).
+        let teams = try await services.teams.teams(of: user)
+        let players = teams.isEmpty ? [] : try await services.teams.players(of: user)
+        values["teams"] = teams.map { team -> [String: Any] in
+            let count = players.filter { $0.teamID == team.id }.count
+            return ["id": team.id, "name": team.name, "players": "\(count) player\(count == 1 ? "" : "s")"]
+        }
+        values["hasTeams"] = !teams.isEmpty
+        values["showSteps"] = steps.contains { $0["done"] as? Bool == false } && (teams.isEmpty || workoutCount > 0)
         values["hasZones"] = profile.zoneProfile != nil
         return values
     }
@@ -97,7 +108,7 @@ struct WebDashboard {
             rects += "<rect x=\"\(Int(x))\" y=\"0\" width=\"\(Int(width.rounded(.up)))\" height=\"24\" fill=\"\(Palette.reserveZones[zone.rawValue])\"/>"
             x += width
         }
-        let label = ReserveZone.allCases.map { "\($0.displayName) \(Formatting.duration(seconds[$0.rawValue]))" }.joined(separator: ", ")
+        let label = ReserveZone.allCases.map { "\($0.label) \(Formatting.duration(seconds[$0.rawValue]))" }.joined(separator: ", ")
         return "<svg class=\"zone-bar\" viewBox=\"0 0 1000 24\" preserveAspectRatio=\"none\" role=\"img\" aria-label=\"Time in zones this week: \(label)\">\(rects)</svg>"
     }
 }

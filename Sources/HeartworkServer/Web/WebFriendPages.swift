@@ -35,7 +35,7 @@ struct WebFriendPages {
                 do {
                     found = try await services.friends.search(query, for: user, page: Page(limit: 20)).hits
                 } catch let error as AppError where error.kind == .invalid {
-                    values["searchError"] = error.detail
+                    values["searchError"] = error.sentence
                 }
                 let results = found.map { hit in
                     var entry = person(hit.user)
@@ -80,6 +80,7 @@ struct WebFriendPages {
             values["hasStatus"] = !friend.status.isEmpty
             values["workouts"] = shared.map { WebWorkoutPages.row($0, user: context.user) }
             values["hasWorkouts"] = !shared.isEmpty
+            values["ghostRace"] = true  // one list: each row has its own "Race as a ghost"
             return pages.page("friend", title: friend.fullName, values: values, request: request, identity: context.identity)
         }
     }

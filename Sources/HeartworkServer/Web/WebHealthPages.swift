@@ -6,7 +6,7 @@ import HeartworkFormats
 import HeartworkStore
 import Hummingbird
 
-/// Daily health in the web app (issue 11; README "Daily health"): Today (recovery, strain so
+/// Daily health in the web app (issue 11; docs/DAILY-HEALTH.md): Today (recovery, strain so
 /// far, readiness with its reasons, the night's rating, marks), the week (RISE's evaluation
 /// with weekly averages, and training load), heart-rate history over a day, 7 days and 30
 /// days with steps, and the Apple Health import (the upload runs in the page's script with a
@@ -31,7 +31,8 @@ struct WebHealthPages {
             var values = Self.dayValues(summary, day: day, today: today)
             values["canRate"] = summary.hasData && daily.canRateSleep(day, summary: summary) && summary.sleep != nil
             values["ratings"] = (1...10).map { ["value": $0, "selected": $0 == (summary.sleep?.quality ?? 8)] }
-            values["imports"] = try await daily.imports(for: user).prefix(1).map(Self.importValues)
+            let zone = TimeZones.zone(user.timeZone)
+            values["imports"] = try await daily.imports(for: user).prefix(1).map { Self.importValues($0, zone: zone) }
             let settings = try await daily.settings(for: user)
             values["settings"] = [
                 "stepThreshold": settings.stepThreshold, "inactivityTime": String(format: "%02d:%02d", settings.inactivityMinute / 60, settings.inactivityMinute % 60),
@@ -137,7 +138,7 @@ struct WebHealthPages {
                     ["href": "/health/history?range=\(key)", "label": label, "current": key == range || (key == "day" && count == 1)]
                 },
                 "title": title, "hasData": !history.bins.isEmpty,
-                "chart": chart.svg, "readout": chart.readout,
+                "chart": chart.svg,
                 "minimum": history.minimum.map { Formatting.number($0) } ?? "–", "maximum": history.maximum.map { Formatting.number($0) } ?? "–",
                 "average": history.average.map { Formatting.number($0) } ?? "–",
                 "stepsChart": HealthCharts.dayBars(title: "Steps a day", id: "steps", labels: steps.map { CalendarDay(iso: $0.date).map { count > 7 ? String($0.day) : Self.weekday($0) } ?? "" },
@@ -164,8 +165,9 @@ struct WebHealthPages {
         }
         router.get("health/import") { request, context -> Response in
             let imports = try await daily.imports(for: context.user)
+            let zone = TimeZones.zone(context.user.timeZone)
             return pages.page("health-import", title: "Import from Apple Health", values: [
-                "imports": imports.map(Self.importValues), "hasImports": !imports.isEmpty,
+                "imports": imports.map { Self.importValues($0, zone: zone) }, "hasImports": !imports.isEmpty,
             ], request: request, identity: context.identity)
         }
     }
@@ -181,7 +183,8 @@ struct WebHealthPages {
             ("Added sugars", amount(label.addedSugarsGrams, "g")), ("Protein", amount(label.proteinGrams, "g")),
         ]
         return [
-            "servingSize": label.servingSize ?? "", "unhealthy": label.unhealthy, "reasons": label.reasons.joined(separator: "; "),
+            "servingSize": label.servingSize ?? "", "unhealthy": label.unhealthy,
+            "heading": label.basis != "serving" ? "Per \(label.basis)" : label.servingSize.map { "Per serving (\($0))" } ?? "Per serving", "reasons": label.reasons.joined(separator: "; "),
             "rows": rows.compactMap { name, value in value.map { ["name": name, "value": $0] } },
         ]
     }
@@ -222,13 +225,37 @@ struct WebHealthPages {
         return "This week's load is in line with what you are used to (ratio 0.8–1.5)."
     }
 
-    static func importValues(_ record: HealthImportRecord) -> [String: Any] {
-        [
-            "state": record.state.rawValue, "done": record.state == .done, "failed": record.state == .failed,
-            "created": Formatting.dateTime(record.createdAt),
-            "samples": record.samplesAdded, "workouts": record.workoutsAdded, "error": record.error ?? "",
-            "days": record.firstDay.flatMap { first in record.lastDay.map { "\(Formatting.day(first)) – \(Formatting.day($0))" } } ?? "",
+    /// An import as the page lists it, in the user's time zone: what it added, what was
+    /// already here, what it left out and why.
+    static func importValues(_ record: HealthImportRecord, zone: TimeZone) -> [String: Any] {
+        let states: [HealthImportRecord.State: String] = [
+            .receiving: "arriving", .queued: "waiting", .running: "importing", .done: "done", .failed: "stopped",
         ]
+        return [
+            "state": states[record.state] ?? record.state.rawValue, "done": record.state == .done, "failed": record.state == .failed,
+            "created": Formatting.dateTime(record.createdAt, zone: zone),
+            "outcome": Self.outcome(record), "error": record.error ?? "",
+            "days": record.firstDay.flatMap { first in record.lastDay.map { "\(Formatting.day(first)) – \(Formatting.day($0))" } } ?? "",
+            "firstDay": record.firstDay?.description ?? "",
+        ]
+    }
+
+    /// "1,652 new samples; 2 workouts added, 1 already here, 1 left out: no heart rate was
+    /// recorded during it".
+    static func outcome(_ record: HealthImportRecord) -> String {
+        func count(_ value: some BinaryInteger, _ noun: String) -> String {
+            "\(Int(value).formatted(.number.locale(Locale(identifier: "en_US")))) \(noun)\(value == 1 ? "" : "s")"
+        }
+        var parts = ["\(count(record.samplesAdded, "new sample"))"]
+        var workouts = ["\(count(record.workoutsAdded, "workout")) added"]
+        if record.workoutsDuplicate > 0 { workouts.append("\(record.workoutsDuplicate) already here") }
+        let skipped = record.workoutsSkipped.values.reduce(0, +)
+        if skipped > 0 {
+            let reasons = record.workoutsSkipped.sorted { $0.value > $1.value }.map { "\($0.key)\($0.value > 1 ? " (\($0.value))" : "")" }
+            workouts.append("\(skipped) left out: \(reasons.joined(separator: "; "))")
+        }
+        parts.append(workouts.joined(separator: ", "))
+        return parts.joined(separator: "; ")
     }
 
     static func dayValues(_ summary: DailySummary, day: CalendarDay, today: CalendarDay) -> [String: Any] {

@@ -147,7 +147,7 @@ struct WebMatchPages {
                 "outcome": outcome, "reason": reason, "myScore": myScore, "theirScore": theirScore,
                 "margin": abs(result.scoreA - result.scoreB), "played": Formatting.duration(result.secondsPlayed),
                 "zones": ReserveZone.allCases.map { zone in
-                    ["name": zone.displayName, "id": zone.identifier,
+                    ["name": zone.label, "id": zone.identifier,
                      "mine": Formatting.duration(zone.rawValue < myZones.count ? myZones[zone.rawValue] : 0),
                      "theirs": Formatting.duration(zone.rawValue < theirZones.count ? theirZones[zone.rawValue] : 0)]
                 },

@@ -13,6 +13,8 @@ struct WebProfilePages {
     struct ProfileForm: Decodable {
         let fullName: String?, email: String?, status: String?, dateOfBirth: String?, sex: String?, height: String?
         let maxHeartRateMethod: String?, measuredMaxHeartRate: String?, units: String?, timeZone: String?
+        /// Today's weight (in the user's units) and resting heart rate, added to their histories when typed.
+        let weight: String?, bpm: String?
     }
 
     func register(on router: RouterGroup<AuthenticatedContext>) {
@@ -26,14 +28,24 @@ struct WebProfilePages {
                 // Mistakes in what was typed and in what it means, all at once, before anything is saved.
                 let (edit, typingErrors) = changes(form, units: context.user.units)
                 var errors = typingErrors
+                func measurement(_ text: String?, field: String) -> Double? {
+                    do { return try WebForm.number(text, field: field) } catch let error as AppError {
+                        errors += error.allFieldErrors
+                    } catch {}
+                    return nil
+                }
+                // The weight is typed in the units the page showed (its label says kg or lb), like
+                // the height: a units change in the same save applies from the next page on.
+                let weight = measurement(form.weight, field: "weight").map { context.user.units == .imperial ? BodyMass.kilograms(fromPounds: $0) : $0 }
+                let resting = measurement(form.bpm, field: "bpm")
                 do { _ = try services.profiles.check(edit) } catch let error as AppError { errors += error.allFieldErrors }
                 if !errors.isEmpty { throw AppError.invalid(errors) }
-                _ = try await services.profiles.update(userID: context.user.id, edit)
+                _ = try await services.profiles.save(userID: context.user.id, edit, weightKilograms: weight, restingHeartRate: resting)
                 return pages.redirect(to: "/profile", notice: .profileSaved)
             } catch let error as AppError {
                 // The form comes back as it was typed, every mistake next to its field.
                 var values = try await profileValues(context.user.id).merging(PageRenderer.formErrors(error)) { $1 }
-                values["form"] = typed(form)
+                values.merge(typed(form)) { $1 }
                 return pages.page("profile", title: "Your profile", values: values, request: request, identity: context.identity,
                                   status: Problem(error).status)
             }
@@ -58,7 +70,7 @@ struct WebProfilePages {
                 return pages.redirect(to: "/profile#\(anchor)", notice: notice)
             } catch let error as AppError {
                 var values = try await profileValues(context.user.id).merging(PageRenderer.formErrors(error)) { $1 }
-                values["typed\(field)"] = form[field] ?? ""
+                values["form"] = ((values["form"] as? [String: Any]) ?? [:]).merging([field: form[field] ?? ""]) { $1 }
                 return pages.page("profile", title: "Your profile", values: values, request: request, identity: context.identity,
                                   status: Problem(error).status)
             }
@@ -106,12 +118,36 @@ struct WebProfilePages {
         return (changes, errors)
     }
 
-    /// What was typed, to show again.
+    /// What was typed, to show again: the text fields and the choices in the menus.
     private func typed(_ form: ProfileForm) -> [String: Any] {
-        [
-            "fullName": form.fullName ?? "", "email": form.email ?? "", "status": form.status ?? "", "dateOfBirth": form.dateOfBirth ?? "",
-            "height": form.height ?? "", "measuredMaxHeartRate": form.measuredMaxHeartRate ?? "",
+        var values: [String: Any] = [
+            "form": [
+                "fullName": form.fullName ?? "", "email": form.email ?? "", "status": form.status ?? "", "dateOfBirth": form.dateOfBirth ?? "",
+                "height": form.height ?? "", "measuredMaxHeartRate": form.measuredMaxHeartRate ?? "",
+                "weight": form.weight ?? "", "bpm": form.bpm ?? "",
+            ],
         ]
+        if let sex = form.sex {
+            values["isMale"] = sex == "male"
+            values["isFemale"] = sex == "female"
+            values["noSex"] = sex != "male" && sex != "female"
+        }
+        if let units = form.units {
+            values["metric"] = units != "imperial"
+            values["imperial"] = units == "imperial"
+        }
+        if let method = form.maxHeartRateMethod { values["methods"] = Self.methods(selected: method) }
+        if let zone = form.timeZone {
+            values["timeZones"] = Self.timeZoneNames(including: zone.isEmpty ? nil : zone).map { ["name": $0, "selected": $0 == zone] }
+            values["noTimeZone"] = zone.isEmpty
+        }
+        return values
+    }
+
+    static func methods(selected: String) -> [[String: Any]] {
+        [
+            ("gellish", "206.9 − 0.67 × age (Gellish)"), ("fox", "220 − age (Fox)"), ("tanaka", "208 − 0.7 × age (Tanaka)"), ("measured", "Measured"),
+        ].map { ["value": $0.0, "label": $0.1, "selected": selected == $0.0] }
     }
 
     /// The zones to choose from: the system's list, plus the user's own when the list lacks it
@@ -144,23 +180,23 @@ struct WebProfilePages {
             "maxHeartRate": Formatting.number(profile.maximumHeartRate, decimals: 0, unit: "bpm"),
             "restingHeartRate": Formatting.number(profile.restingHeartRate, decimals: 0, unit: "bpm"),
             "hasPhoto": user.hasPhoto, "photoURL": "/api/users/\(user.id)/photo",
-            "weightChart": weights.isEmpty ? "" : WorkoutCharts.weights(weights, units: user.units),
+            "weightChart": WorkoutCharts.weights(weights, units: user.units, zone: TimeZones.zone(user.timeZone))?.svg ?? "",
             "weights": weights.reversed().prefix(10).map { entry in
                 ["day": Formatting.day(entry.measuredAt, zone: zone), "value": Formatting.weight(entry.value, units: user.units)]
             },
             "hasWeights": !weights.isEmpty,
             "restings": restings.reversed().prefix(10).map { ["day": Formatting.day($0.measuredAt, zone: zone), "value": String(format: "%.0f", $0.value)] },
             "hasRestings": !restings.isEmpty,
+            "lastWeight": weights.last.map { Formatting.weight($0.value, units: user.units) } ?? "",
+            "lastResting": restings.last.map { String(format: "%.0f bpm", $0.value) } ?? "",
             "timeZones": Self.timeZoneNames(including: user.timeZone).map { ["name": $0, "selected": $0 == user.timeZone] },
             "noTimeZone": user.timeZone == nil,
         ]
-        values["methods"] = [
-            ("gellish", "206.9 − 0.67 × age (Gellish)"), ("fox", "220 − age (Fox)"), ("tanaka", "208 − 0.7 × age (Tanaka)"), ("measured", "Measured"),
-        ].map { ["value": $0.0, "label": $0.1, "selected": user.maxHeartRateSource.rawValue == $0.0] }
+        values["methods"] = Self.methods(selected: user.maxHeartRateSource.rawValue)
         if let zones = profile.zoneProfile {
             let thresholds = zones.reserveZoneThresholds
             values["zones"] = ReserveZone.allCases.dropFirst().enumerated().map { index, zone in
-                ["name": zone.displayName, "from": String(format: "%.0f", thresholds[index]),
+                ["name": zone.label, "from": String(format: "%.0f", thresholds[index]),
                  "to": index + 1 < 4 ? String(format: "%.0f", thresholds[index + 1]) : "maximum", "class": "zone-\(zone.identifier)"]
             }
             values["hasZones"] = true

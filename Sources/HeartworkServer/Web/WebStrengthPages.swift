@@ -18,7 +18,7 @@ struct WebStrengthPages {
     struct StartForm: Decodable { let routine: String?, sensor: String? }
     struct SetForm: Decodable { let reps: String?, weight: String?, done: String? }
     struct FinishForm: Decodable { let review: String?, enjoyment: String?, difficulty: String? }
-    struct SettingsForm: Decodable { let goal: String?, lifestyle: String?, plateStep: String?, webhookUrl: String?, next: String? }
+    struct SettingsForm: Decodable { let goal: String?, lifestyle: String?, plateStep: String?, barKg: String?, webhookUrl: String?, next: String? }
     struct ImportForm: Decodable { let csv: String? }
 
     var strength: StrengthService { services.strength }
@@ -50,7 +50,7 @@ struct WebStrengthPages {
                 "count": list.count,
                 "exercises": list.map { view in
                     ["id": view.exercise.id, "name": view.exercise.name, "group": view.exercise.group.rawValue, "equipment": view.exercise.equipment,
-                     "bodyweight": !view.exercise.loaded, "cold": view.stats.isColdStart,
+                     "bodyweight": !view.exercise.loaded, "timed": view.exercise.timed, "cold": view.stats.isColdStart,
                      "oneRepMax": view.exercise.loaded ? unit.text(view.stats.oneRepMaxKilograms) : "",
                      "mostReps": view.stats.mostReps] as [String: Any]
                 },
@@ -64,14 +64,18 @@ struct WebStrengthPages {
             return pages.page("strength-exercise", title: e.name, values: [
                 "id": e.id, "name": e.name, "group": e.group.rawValue, "primary": e.primaryMuscle, "secondary": e.secondaryMuscles.joined(separator: ", "),
                 "hasSecondary": !e.secondaryMuscles.isEmpty, "equipment": e.equipment, "bodyweight": !e.loaded, "instructions": e.instructions,
+                "timed": e.timed, "baseline": baseline(e, settings: try await strength.settings(for: context.user), unit: unit),
                 "equipmentIsBodyweight": e.equipment == "bodyweight",
                 "licence": e.licence, "attribution": e.attribution, "cold": view.stats.isColdStart,
                 "oneRepMax": unit.text(view.stats.oneRepMaxKilograms), "mostWeight": unit.text(view.stats.mostWeightKilograms), "mostReps": view.stats.mostReps,
                 "resetAt": view.resetAt.map { Formatting.dateTime($0, zone: zone) } ?? "", "wasReset": view.resetAt != nil,
-                "chart": progressChart(progress, unit: unit) ?? "", "hasChart": progress.contains { $0.estimatedOneRepMax != nil },
+                "chart": progressChart(progress, unit: unit, zone: TimeZones.zone(context.user.timeZone)) ?? "", "hasChart": progress.contains { $0.estimatedOneRepMax != nil },
                 "history": progress.reversed().prefix(20).map { point in
                     ["date": Formatting.day(point.date, zone: zone), "session": point.sessionID,
-                     "best": point.bestSet.map { $0.weightKilograms > 0 ? "\($0.reps ?? 0) × \(unit.text($0.weightKilograms))" : "\($0.reps ?? 0) reps" } ?? "—",
+                     "best": point.bestSet.map { set in
+                         e.timed ? "\(set.reps ?? 0) s" + (set.weightKilograms > 0 ? " with \(unit.text(set.weightKilograms))" : "")
+                             : (set.weightKilograms > 0 ? "\(set.reps ?? 0) × \(unit.text(set.weightKilograms))" : "\(set.reps ?? 0) reps")
+                     } ?? "—",
                      "estimate": point.estimatedOneRepMax.map { unit.text($0) } ?? "—"] as [String: Any]
                 },
                 "hasHistory": !progress.isEmpty,
@@ -176,6 +180,10 @@ struct WebStrengthPages {
             }
             return pages.redirect(to: "/strength/sessions/\(id)#set-\(n)")
         }
+        router.post("strength/sessions/:sessionID/discard") { _, context -> Response in
+            try await strength.discardSession(userID: context.user.id, sessionID: try context.parameters.require("sessionID"))
+            return pages.redirect(to: "/strength", notice: .strengthSessionDiscarded)
+        }
         router.post("strength/sessions/:sessionID/finish") { request, context -> Response in
             let id = try context.parameters.require("sessionID")
             let form = try await WebForm.decode(FinishForm.self, from: request)
@@ -202,6 +210,7 @@ struct WebStrengthPages {
                 if let step = form.plateStep {
                     changes.plateStepKilograms = try WebForm.number(step, field: "plateStep").map { .set($0) } ?? .clear
                 }
+                if let bar = form.barKg { changes.barKilograms = try WebForm.number(bar, field: "barKg").map { .set($0) } ?? .clear }
                 if let url = form.webhookUrl { changes.webhookURL = WebForm.nonEmpty(url).map { .set($0) } ?? .clear }
                 _ = try await strength.updateSettings(changes, for: context.user)
             } catch let error as AppError where error.kind == .invalid {
@@ -221,7 +230,7 @@ struct WebStrengthPages {
             do {
                 let summary = try await strength.importLog(form.csv ?? "", for: context.user)
                 return pages.page("strength-import", title: "Import from Strong or Hevy", values: [
-                    "done": true, "source": summary.source == "strong" ? "Strong" : "Hevy", "imported": summary.imported, "duplicates": summary.duplicates,
+                    "done": true, "source": summary.source == "strong" ? "Strong" : "Hevy", "imported": Formatting.count(summary.imported, "session"), "duplicates": summary.duplicates,
                     "mapped": summary.mapped.sorted { $0.key < $1.key }.map { ["from": $0.key, "to": strength.catalogue.exercise($0.value)?.name ?? $0.value] },
                     "hasMapped": !summary.mapped.isEmpty,
                     "unmapped": summary.unmapped.sorted { $0.key < $1.key }.map { ["name": $0.key, "sets": $0.value == 1 ? "1 set" : "\($0.value) sets"] },
@@ -270,7 +279,7 @@ struct WebStrengthPages {
         let suggestion = try await strength.suggestion(for: user)
         func card(_ r: StrengthService.RoutineView) -> [String: Any] {
             ["id": r.template.id, "name": r.template.name, "groups": r.groups.map(\.rawValue).joined(separator: " · "), "goal": r.template.goal.displayName,
-             "count": r.template.exerciseIDs.count, "bodyweight": r.bodyweight, "description": r.template.description]
+             "count": Formatting.count(r.template.exerciseIDs.count, "exercise"), "bodyweight": r.bodyweight, "description": r.template.description]
         }
         let own = routines.filter { !$0.builtIn }
         let builtIn = routines.filter(\.builtIn)
@@ -294,6 +303,16 @@ struct WebStrengthPages {
                  "source": s.source == "heartwork" ? "" : "imported from \(s.source == "strong" ? "Strong" : "Hevy")"]
             },
         ], request: request, identity: context.identity)
+    }
+
+    /// What a never-done exercise starts with, for the exercise page.
+    func baseline(_ e: Exercise, settings: StrengthSettingsRecord, unit: WeightUnit) -> String {
+        if e.timed { return "one hold of as long as you can" }
+        guard e.loaded else { return "one set of as many reps as you can" }
+        let generator = WorkoutGenerator(goal: settings.goal, plateStepKilograms: settings.plateStepKilograms,
+                                         kilogramsPerUnit: unit.pounds ? BodyMass.kilogramsPerPound : 1)
+        let weight = generator.prescribe([GeneratorExercise(e, stats: .coldStart, barKilograms: settings.barKilograms)]).first?.sets.first?.weightKilograms ?? 0
+        return "one light set (\(unit.text(weight))) of as many reps as you can"
     }
 
     func stars(_ n: Int) -> String { String(repeating: "★", count: max(0, min(5, n))) + String(repeating: "☆", count: 5 - max(0, min(5, n))) }
@@ -341,13 +360,17 @@ struct WebStrengthPages {
                 current = set.exerciseIndex
                 let exercise = strength.catalogue.exercise(set.exerciseID)
                 blocks.append(["name": set.exerciseName, "exerciseID": set.exerciseID, "known": exercise != nil,
-                               "group": exercise?.group.rawValue ?? "", "bodyweight": exercise?.loaded == false, "sets": [[String: Any]]()])
+                               "group": exercise?.group.rawValue ?? "", "bodyweight": exercise?.loaded == false, "timed": exercise?.timed == true,
+                               "sets": [[String: Any]]()])
             }
             let hr = view.heartRate.flatMap { index < $0.count ? $0[index] : nil }
+            // A hold's "reps" are seconds.
+            let timed = strength.isTimed(set.exerciseID)
+            let count = set.prescribedReps.map { timed ? "\($0) s" : "\($0)" } ?? (timed ? "max hold" : "max")
             var entry: [String: Any] = [
-                "n": set.position, "sessionID": s.id, "reps": set.reps.map(String.init) ?? "", "maximum": set.prescribedReps == nil,
+                "n": set.position, "sessionID": s.id, "reps": set.reps.map(String.init) ?? "", "maximum": set.prescribedReps == nil, "timed": timed,
                 "weight": unit.number(set.weightKilograms), "done": set.done, "kind": set.kind, "warmup": set.kind == "warmup",
-                "target": (set.prescribedReps.map { "\($0)" } ?? "max") + (set.prescribedWeightKilograms > 0 ? " × \(unit.text(set.prescribedWeightKilograms))" : ""),
+                "target": count + (set.prescribedWeightKilograms > 0 ? " × \(unit.text(set.prescribedWeightKilograms))" : ""),
                 "hasHeartRate": hr?.peak != nil, "peak": hr?.peak ?? 0, "recovery": hr?.recovery.map { "−\($0)" } ?? "—",
             ]
             entry["setLabel"] = "Set \(set.position)"
@@ -393,7 +416,8 @@ struct WebStrengthPages {
             values["changes"] = changes.map { ["name": $0.exerciseName, "before": $0.before > 0 ? unit.text($0.before) : "none yet", "after": unit.text($0.after)] }
             values["hasChanges"] = !changes.isEmpty
         }
-        values["ratings"] = (0...5).map { ["value": $0, "label": $0 == 0 ? "0" : String(repeating: "★", count: $0)] }
+        // The seed's ratings run 0–5: zero is "none", not a bare "0" beside the stars.
+        values["ratings"] = (0...5).map { ["value": $0, "label": $0 == 0 ? "None" : String(repeating: "★", count: $0)] }
         return pages.page("strength-session", title: s.name, values: values, request: request, identity: context.identity,
                           status: error == nil ? .ok : .unprocessableContent)
     }
@@ -423,7 +447,8 @@ struct WebStrengthPages {
         let label = "\(month.year ?? 0)-\(String(format: "%02d", month.month ?? 1))"
         var cells: [[String: Any]] = Array(repeating: ["blank": true], count: lead)
         for day in 1...days {
-            cells.append(["day": day, "has": byDay[day] != nil, "count": byDay[day]?.count ?? 0,
+            let count = byDay[day]?.count ?? 0
+            cells.append(["day": day, "has": count > 0, "count": count, "sessionsLabel": Formatting.count(count, "session"),
                           "today": today.year == month.year && today.month == month.month && today.day == day, "selected": selected == day,
                           "href": "/strength/history?month=\(label)&day=\(day)"])
         }
@@ -454,7 +479,8 @@ struct WebStrengthPages {
         values.merge([
             "goals": StrengthGoal.allCases.map { ["value": $0.rawValue, "label": $0.displayName, "selected": $0 == settings.goal] },
             "lifestyles": Lifestyle.allCases.map { ["value": $0.rawValue, "label": $0.displayName, "selected": $0 == settings.lifestyle] },
-            "plateStep": settings.plateStepKilograms.map { Formatting.number($0, decimals: 2) } ?? "",
+            "plateStep": settings.plateStepKilograms.map { Formatting.field($0) } ?? "",
+            "barKg": Formatting.field(settings.barKilograms),
             "webhookUrl": settings.webhookURL ?? "", "secret": settings.webhookSecret,
             "accepted": settings.disclaimerAcceptedAt.map { Formatting.dateTime($0, zone: zone) } ?? "", "hasAccepted": settings.disclaimerAcceptedAt != nil,
             "deliveries": deliveries.map { d in
@@ -467,14 +493,28 @@ struct WebStrengthPages {
                           status: error == nil ? .ok : .unprocessableContent)
     }
 
-    func progressChart(_ progress: [StrengthService.ProgressPoint], unit: WeightUnit) -> String? {
+    /// The estimated one-rep maximum over time, dated in the user's zone; nil before the
+    /// first session with a 1RM.
+    func progressChart(_ progress: [StrengthService.ProgressPoint], unit: WeightUnit, zone: TimeZone) -> String? {
         let points = progress.compactMap { p in p.estimatedOneRepMax.map { (p.date, unit.value($0)) } }
         guard let first = points.first else { return nil }
         let xs = points.map { ChartPoint(x: $0.0.timeIntervalSince(first.0) / 86_400, y: $0.1) }
-        var svg = SVGDocument(width: 640, height: 260, title: "Estimated one-rep maximum over time", id: "one-rep-max")
-        let chart = XYChart(title: "Estimated 1RM (Brzycki, best set of each session)", xLabel: "Days since first session", yLabel: "1RM (\(unit.name))",
-                            layers: [.line(xs, stroke: Palette.primary, width: 2), .points(xs, fill: Palette.primary, radius: 3, opacity: 1)])
-        chart.draw(in: Frame(x: 0, y: 0, width: 640, height: 260), on: &svg)
-        return svg.rendered
+        let origin = first.0
+        let values = points.map(\.1)
+        return WorkoutCharts.Chart { width in
+            var svg = SVGDocument(width: width, height: 260, title: "Estimated one-rep maximum over time", id: "one-rep-max-\(Int(width))")
+            var chart = XYChart(title: width < 500 ? "Estimated 1RM (Brzycki)" : "Estimated 1RM (Brzycki, best set of each session)", xLabel: "Date",
+                                yLabel: "1RM (\(unit.name))",
+                                layers: [.line(xs, stroke: Palette.primary, width: 2), .points(xs, fill: Palette.primary, radius: 3, opacity: 1)])
+            // A week wide at least, and a weight range around the values (one session: ±10 %).
+            if (xs.last?.x ?? 0) < 7 { chart.xDomain = 0...7 }
+            if let low = values.min(), let high = values.max(), high - low < max(1, high * 0.05) {
+                chart.yDomain = max(0, low * 0.9)...max(high * 1.1, low + 1)
+            }
+            chart.xTickCount = WorkoutCharts.xTicks(width)
+            chart.xTickText = { days in Formatting.shortDay(origin.addingTimeInterval(days * 86_400), zone: zone) }
+            chart.draw(in: Frame(x: 0, y: 0, width: width, height: 260), on: &svg)
+            return WorkoutCharts.Drawing(svg: svg.rendered)
+        }.svg
     }
 }

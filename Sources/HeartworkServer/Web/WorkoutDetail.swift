@@ -54,7 +54,7 @@ struct WorkoutDetail {
         if let profile = snapshot.zoneProfile {
             let thresholds = profile.reserveZoneThresholds
             values["zoneBounds"] = ReserveZone.allCases.dropFirst().enumerated().map { index, zone in
-                ["name": zone.displayName, "class": "zone-\(zone.identifier)",
+                ["name": zone.label, "class": "zone-\(zone.identifier)",
                  "from": String(format: "%.0f", thresholds[index]), "to": index + 1 < 4 ? String(format: "%.0f", thresholds[index + 1]) : "maximum"]
             }
             values["hasZones"] = true
@@ -62,21 +62,26 @@ struct WorkoutDetail {
                 + (workout.viewerIsOwner ? snapshot.ageYears.map { ", age \($0)" } ?? "" : "")
         }
 
-        let heartRate = WorkoutCharts.heartRate(record, streams: streams, name: name)
+        // The page's headings name the charts: no second title inside them.
+        let heartRate = WorkoutCharts.heartRate(record, streams: streams, name: name, titled: false)
         values["heartRateChart"] = heartRate.svg
-        values["heartRateReadout"] = heartRate.readout
-        values["zoneChart"] = metrics.secondsInZones.map { WorkoutCharts.timeInZones($0, name: name) } ?? ""
+        values["zoneChart"] = metrics.secondsInZones.map { WorkoutCharts.timeInZones($0, name: name, titled: false).svg } ?? ""
         if !record.indoor, streams.track.count >= 2 {
-            if let speed = WorkoutCharts.speed(samples, sport: record.sport, units: units, name: name) {
+            if let speed = WorkoutCharts.speed(samples, sport: record.sport, units: units, name: name, titled: false) {
                 values["speedChart"] = speed.svg
-                values["speedReadout"] = speed.readout
             }
-            if let elevation = WorkoutCharts.elevation(samples, units: units, name: name) {
+            if let elevation = WorkoutCharts.elevation(samples, units: units, name: name, titled: false) {
                 values["elevationChart"] = elevation.svg
-                values["elevationReadout"] = elevation.readout
             }
-            values["routeChart"] = WorkoutCharts.route(streams.track, units: units, name: name, tiles: mapTiles)
+            values["routeChart"] = WorkoutCharts.route(streams.track, units: units, name: name, tiles: mapTiles, titled: false).svg
         }
+        // Its own name and device, and what was left out on the way in.
+        if let title = record.title { values["ownTitle"] = title }
+        if let device = record.device { values["device"] = Self.deviceName(device) }
+        values["notes"] = record.notes.map { note in
+            ["text": note.message + (note.line.map { " (line \($0))" } ?? note.byte.map { " (byte \($0))" } ?? "")]
+        }
+        values["hasNotes"] = !record.notes.isEmpty && workout.viewerIsOwner
         values["minutes"] = minuteTable(samples: samples)
         values["hasTrackColumns"] = !samples.isEmpty
         values.merge(hrvValues()) { $1 }
@@ -147,7 +152,19 @@ struct WorkoutDetail {
         return [
             "rrCount": rr.count, "hasRR": true, "hasHRV": true, "hrvRows": rows,
             "hrvCorrected": Formatting.number(result.correction.correctedPercent, decimals: 1, unit: "%"),
-            "hrvReliable": result.correction.isReliable, "poincareChart": WorkoutCharts.poincare(result, name: name),
+            "hrvReliable": result.correction.isReliable, "poincareChart": WorkoutCharts.poincare(result, name: name).svg,
         ]
+    }
+
+    /// A device as a person reads it: a FIT file's maker by name ("Garmin (product 2713)"),
+    /// anything else as the file gave it.
+    static func deviceName(_ device: String) -> String {
+        guard device.hasPrefix("fit:") else { return device }
+        let parts = device.dropFirst(4).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        let makers = ["1": "Garmin", "23": "Suunto", "32": "Wahoo", "69": "Stages", "70": "Sigma", "89": "Tacx", "123": "Polar", "260": "Zwift",
+                      "263": "Hammerhead", "265": "Strava", "289": "Hammerhead", "294": "COROS", "255": "a development build"]
+        guard let maker = parts.first.flatMap({ makers[$0] }) else { return "a FIT device" }
+        if parts.count > 1, parts[1] != "-" { return "\(maker) (product \(parts[1]))" }
+        return maker
     }
 }

@@ -8,6 +8,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case limitReached(Int)
     /// The same thing is stored already (its id): a workout with the same start and device.
     case duplicate(String)
+    /// The credential a write came with was revoked (a gateway that was deleted).
+    case revoked(String)
 
     public var description: String {
         switch self {
@@ -17,11 +19,19 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case .corruptData(let message): "stored data is damaged: \(message)"
         case .limitReached(let limit): "the limit of \(limit) is reached"
         case .duplicate(let id): "already stored as \(id)"
+        case .revoked(let what): "the \(what) was revoked"
         }
     }
 }
 
 extension StoreError {
+    /// True when the error is a foreign-key violation on either engine: a row that refers to
+    /// one just deleted (a request racing its account's deletion).
+    public static func isForeignKeyViolation(_ error: any Error) -> Bool {
+        let text = String(reflecting: error).lowercased()
+        return text.contains("foreign key") || text.contains("23503")
+    }
+
     /// True when the error is a unique-constraint violation on either engine.
     static func isUniqueViolation(_ error: any Error) -> Bool {
         let text = String(reflecting: error).lowercased()

@@ -4,6 +4,8 @@ import HeartworkCore
 /// An Apple Health import and how far it got (`GET /api/imports/{id}`).
 public struct HealthImportRecord: Sendable, Hashable {
     public enum State: String, Sendable, Hashable {
+        /// The upload is still arriving: it holds one of the user's open-import places.
+        case receiving
         case queued, running, done, failed
     }
 
@@ -20,6 +22,8 @@ public struct HealthImportRecord: Sendable, Hashable {
     public var samplesAdded: Int64
     public var workoutsAdded: Int
     public var workoutsDuplicate: Int
+    /// Workouts of the export not stored, and why ("no heart rate was recorded during it": 3).
+    public var workoutsSkipped: [String: Int] = [:]
     public var firstDay: CalendarDay?
     public var lastDay: CalendarDay?
     public var error: String?
@@ -116,9 +120,33 @@ public protocol DailyRepository: Sendable {
     /// Users with health samples on or after `since` (the inactivity check's candidates).
     func usersWithSamples(since: CalendarDay) async throws -> [String]
 
-    func createImport(_ record: HealthImportRecord) async throws
-    func updateImport(_ record: HealthImportRecord) async throws
+    /// Admits a new upload (stored as `receiving`) unless the user already has
+    /// `maximumOpen` imports receiving, queued or running — counted and inserted in one
+    /// transaction that holds the user's row, so concurrent uploads cannot all pass. Throws
+    /// `StoreError.notFound` when the user no longer exists.
+    func admitImport(_ record: HealthImportRecord, maximumOpen: Int) async throws -> ImportAdmission
+    /// The upload arrived whole: the import becomes `queued` with its job, in one transaction.
+    /// False when the import is gone (its account was deleted meanwhile).
+    func queueImport(id: String, bytesTotal: Int64, job: JobRecord, now: Date) async throws -> Bool
+    /// Writes an import's progress; false when its row is gone (the account was deleted).
+    @discardableResult
+    func updateImport(_ record: HealthImportRecord) async throws -> Bool
+    /// Deletes an import (an upload that did not arrive whole).
+    func deleteImport(id: String) async throws
+    /// Uploads that stopped arriving (their process died): marked failed; their files.
+    func failStaleUploads(updatedBefore: Date, now: Date) async throws -> [String]
+    /// The files of imports still receiving, queued or running (the rest may be removed).
+    func openImportFiles() async throws -> Set<String>
+    /// The files of a user's imports (removed with the account).
+    func importFiles(userID: String) async throws -> [String]
     func findImport(id: String, userID: String) async throws -> HealthImportRecord?
     func findImport(id: String) async throws -> HealthImportRecord?
     func imports(userID: String, limit: Int) async throws -> [HealthImportRecord]
+}
+
+/// The answer to an upload asking for an import place.
+public enum ImportAdmission: Sendable, Hashable {
+    case admitted
+    /// The user has this many imports open already.
+    case refused(open: Int)
 }

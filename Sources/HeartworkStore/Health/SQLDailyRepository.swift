@@ -92,26 +92,78 @@ struct SQLDailyRepository: DailyRepository {
 
     static let columns: SQLQueryString = """
         id, user_id, format, file_path, state, bytes_total, bytes_done, samples_read, samples_added, workouts_added, workouts_duplicate,
-        first_day, last_day, error, created_at, updated_at, finished_at
+        first_day, last_day, error, created_at, updated_at, finished_at, workouts_skipped
         """
 
-    func createImport(_ r: HealthImportRecord) async throws {
-        try await database.execute("""
-            INSERT INTO health_imports (\(Self.columns)) VALUES (\(bind: r.id), \(bind: r.userID), \(bind: r.format), \(bind: r.filePath),
-                \(bind: r.state.rawValue), \(bind: r.bytesTotal), \(bind: r.bytesDone), \(bind: r.samplesRead), \(bind: r.samplesAdded),
-                \(bind: r.workoutsAdded), \(bind: r.workoutsDuplicate), \(bind: r.firstDay?.description), \(bind: r.lastDay?.description),
-                \(bind: r.error), \(bind: r.createdAt.millisecondsSince1970), \(bind: r.updatedAt.millisecondsSince1970), \(bind: r.finishedAt?.millisecondsSince1970))
-            """)
+    func admitImport(_ r: HealthImportRecord, maximumOpen: Int) async throws -> ImportAdmission {
+        let lock: SQLQueryString = database.engine == .postgres ? " FOR UPDATE" : ""
+        return try await database.transaction { sql in
+            // The user's row, held until the end (SQLite: the write lock): admissions of one
+            // user go one at a time, and an account deleted meanwhile is seen here.
+            guard try await sql.readFirst("SELECT id FROM users WHERE id = \(bind: r.userID)\(lock)") != nil else {
+                throw StoreError.notFound("user")
+            }
+            let open = try await sql.readFirst("""
+                SELECT COUNT(*) AS n FROM health_imports WHERE user_id = \(bind: r.userID) AND state IN ('receiving', 'queued', 'running')
+                """).map { try $0.int("n") } ?? 0
+            guard open < maximumOpen else { return .refused(open: open) }
+            try await sql.raw("""
+                INSERT INTO health_imports (\(Self.columns)) VALUES (\(bind: r.id), \(bind: r.userID), \(bind: r.format), \(bind: r.filePath),
+                    \(bind: r.state.rawValue), \(bind: r.bytesTotal), \(bind: r.bytesDone), \(bind: r.samplesRead), \(bind: r.samplesAdded),
+                    \(bind: r.workoutsAdded), \(bind: r.workoutsDuplicate), \(bind: r.firstDay?.description), \(bind: r.lastDay?.description),
+                    \(bind: r.error), \(bind: r.createdAt.millisecondsSince1970), \(bind: r.updatedAt.millisecondsSince1970), \(bind: r.finishedAt?.millisecondsSince1970),
+                    \(bind: Self.encodeSkipped(r.workoutsSkipped)))
+                """).run()
+            return .admitted
+        }
     }
 
-    func updateImport(_ r: HealthImportRecord) async throws {
-        try await database.execute("""
-            UPDATE health_imports SET state = \(bind: r.state.rawValue), bytes_total = \(bind: r.bytesTotal), bytes_done = \(bind: r.bytesDone),
-                samples_read = \(bind: r.samplesRead), samples_added = \(bind: r.samplesAdded), workouts_added = \(bind: r.workoutsAdded),
-                workouts_duplicate = \(bind: r.workoutsDuplicate), first_day = \(bind: r.firstDay?.description), last_day = \(bind: r.lastDay?.description),
-                error = \(bind: r.error), updated_at = \(bind: r.updatedAt.millisecondsSince1970), finished_at = \(bind: r.finishedAt?.millisecondsSince1970)
-            WHERE id = \(bind: r.id)
-            """)
+    func queueImport(id: String, bytesTotal: Int64, job: JobRecord, now: Date) async throws -> Bool {
+        try await database.transaction { sql in
+            guard try await sql.readFirst("""
+                UPDATE health_imports SET state = 'queued', bytes_total = \(bind: bytesTotal), updated_at = \(bind: now.millisecondsSince1970)
+                WHERE id = \(bind: id) AND state = 'receiving' RETURNING id
+                """) != nil else { return false }
+            try await sql.raw(SQLJobRepository.insert(job)).run()
+            return true
+        }
+    }
+
+    func updateImport(_ r: HealthImportRecord) async throws -> Bool {
+        try await database.transaction { sql in
+            try await sql.readFirst("""
+                UPDATE health_imports SET state = \(bind: r.state.rawValue), bytes_total = \(bind: r.bytesTotal), bytes_done = \(bind: r.bytesDone),
+                    samples_read = \(bind: r.samplesRead), samples_added = \(bind: r.samplesAdded), workouts_added = \(bind: r.workoutsAdded),
+                    workouts_duplicate = \(bind: r.workoutsDuplicate), first_day = \(bind: r.firstDay?.description), last_day = \(bind: r.lastDay?.description),
+                    error = \(bind: r.error), updated_at = \(bind: r.updatedAt.millisecondsSince1970), finished_at = \(bind: r.finishedAt?.millisecondsSince1970),
+                    workouts_skipped = \(bind: Self.encodeSkipped(r.workoutsSkipped))
+                WHERE id = \(bind: r.id) RETURNING id
+                """) != nil
+        }
+    }
+
+    func deleteImport(id: String) async throws {
+        try await database.execute("DELETE FROM health_imports WHERE id = \(bind: id)")
+    }
+
+    func failStaleUploads(updatedBefore: Date, now: Date) async throws -> [String] {
+        try await database.transaction { sql in
+            try await sql.readAll("""
+                UPDATE health_imports SET state = 'failed', error = 'the upload stopped before it was complete; send the file again',
+                    updated_at = \(bind: now.millisecondsSince1970), finished_at = \(bind: now.millisecondsSince1970)
+                WHERE state = 'receiving' AND updated_at < \(bind: updatedBefore.millisecondsSince1970) RETURNING file_path
+                """).map { try $0.string("file_path") }
+        }
+    }
+
+    func openImportFiles() async throws -> Set<String> {
+        Set(try await database.all("""
+            SELECT file_path FROM health_imports WHERE state IN ('receiving', 'queued', 'running')
+            """).map { try $0.string("file_path") })
+    }
+
+    func importFiles(userID: String) async throws -> [String] {
+        try await database.all("SELECT file_path FROM health_imports WHERE user_id = \(bind: userID)").map { try $0.string("file_path") }
     }
 
     func findImport(id: String, userID: String) async throws -> HealthImportRecord? {
@@ -143,7 +195,18 @@ struct SQLDailyRepository: DailyRepository {
         r.error = try row.optionalString("error")
         r.updatedAt = try row.date("updated_at")
         r.finishedAt = try row.optionalDate("finished_at")
+        r.workoutsSkipped = Self.decodeSkipped(try row.optionalString("workouts_skipped"))
         return r
+    }
+
+    static func encodeSkipped(_ skipped: [String: Int]) -> String? {
+        guard !skipped.isEmpty, let data = try? encoder.encode(skipped) else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func decodeSkipped(_ text: String?) -> [String: Int] {
+        guard let text, let skipped = try? JSONDecoder().decode([String: Int].self, from: Data(text.utf8)) else { return [:] }
+        return skipped
     }
 
     static let encoder: JSONEncoder = {

@@ -7,7 +7,7 @@ public struct InboxRecord: Sendable, Hashable {
     public var id: String
     public var userID: String
     /// `friend-request`, `friend-accepted`, `match-invitation`, `match-declined`,
-    /// `match-result`, `ghost-raced` (docs/PROTOCOL.md §10).
+    /// `match-result`, `ghost-raced`, `account-deleted` (docs/PROTOCOL.md §10).
     public var kind: String
     public var text: String
     /// A path in the web app to open it (`/matches/{id}`).

@@ -9,11 +9,17 @@ struct SQLJobRepository: JobRepository {
         """
 
     func enqueue(_ job: JobRecord) async throws {
-        try await database.execute("""
-            INSERT INTO jobs (\(Self.columns)) VALUES (\(bind: job.id), \(bind: job.kind), \(bind: job.userID), \(bind: job.payload),
-                \(bind: job.state.rawValue), \(bind: job.attempts), \(bind: job.maxAttempts), \(bind: job.runAfter.millisecondsSince1970),
-                NULL, NULL, NULL, \(bind: job.createdAt.millisecondsSince1970), NULL)
-            """)
+        try await database.execute(Self.insert(job))
+    }
+
+    /// The statement that queues `job`: repositories that write a row and its job in one
+    /// transaction run it on their transaction's connection.
+    static func insert(_ job: JobRecord) -> SQLQueryString {
+        """
+        INSERT INTO jobs (\(columns)) VALUES (\(bind: job.id), \(bind: job.kind), \(bind: job.userID), \(bind: job.payload),
+            \(bind: job.state.rawValue), \(bind: job.attempts), \(bind: job.maxAttempts), \(bind: job.runAfter.millisecondsSince1970),
+            NULL, NULL, NULL, \(bind: job.createdAt.millisecondsSince1970), NULL)
+        """
     }
 
     func enqueueUnlessQueued(_ job: JobRecord) async throws -> Bool {
@@ -46,10 +52,19 @@ struct SQLJobRepository: JobRepository {
         }
         let inList = kindList
         return try await database.transaction { sql in
-            // Due: queued and past its time, or running with a lease that ran out (its worker died).
+            if database.engine == .postgres {
+                // Claims one at a time across instances, so "this user has a job running" below
+                // is never two claims' blind spot (a claim is one short transaction).
+                try await sql.raw("SELECT pg_advisory_xact_lock(7261944)").run()
+            }
+            // Due: queued and past its time, or running with a lease that ran out (its worker
+            // died) — and fair: never a job of a user who has one running under a live lease,
+            // so one user's long or hostile job holds at most one worker.
             guard let row = try await sql.readFirst("""
-                SELECT \(Self.columns) FROM jobs WHERE kind IN (\(inList)) AND ((state = 'queued' AND run_after <= \(bind: now))
+                SELECT \(Self.columns) FROM jobs j WHERE kind IN (\(inList)) AND ((state = 'queued' AND run_after <= \(bind: now))
                     OR (state = 'running' AND locked_until < \(bind: now)))
+                    AND (user_id IS NULL OR NOT EXISTS (SELECT 1 FROM jobs r WHERE r.user_id = j.user_id AND r.id <> j.id
+                        AND r.state = 'running' AND r.locked_until >= \(bind: now)))
                 ORDER BY run_after, created_at LIMIT 1\(skipLocked)
                 """) else { return nil }
             var job = try Self.record(row)

@@ -13,7 +13,7 @@ import Synchronization
 /// its newest block, encoded: readings that come in order are appended to those bytes with no
 /// read and no decode. On PostgreSQL, where other instances write too, every group reads the
 /// rows it changes under `FOR UPDATE`. Measured with Benchmarks/live_benchmark.py (release,
-/// this machine): see the README's live figures.
+/// this machine): see docs/BENCHMARKS.md.
 struct SQLSensorRepository: SensorRepository {
     let database: DatabaseConnection
     static let columns = "id, user_id, address, name, gateway_id, created_at, last_at, last_bpm, last_contact, battery"
@@ -42,7 +42,14 @@ struct SQLSensorRepository: SensorRepository {
     }
 
     private let known: KnownSensors?
-    private let batcher: IngestBatcher<Job, [StoredSensorReadings]>
+    /// A frame's outcome: stored (and which new sensors were over the limit), or its gateway
+    /// was revoked.
+    enum Outcome: Sendable {
+        case stored(SensorStoreResult)
+        case revoked
+    }
+
+    private let batcher: IngestBatcher<Job, Outcome>
 
     init(database: DatabaseConnection) {
         self.database = database
@@ -53,9 +60,12 @@ struct SQLSensorRepository: SensorRepository {
 
     static func key(_ userID: String, _ address: String) -> String { userID + "\u{0}" + address }
 
-    func store(userID: String, gatewayID: String, readings: [String: [SensorReading]], now: Date) async throws -> [StoredSensorReadings] {
-        guard readings.values.contains(where: { !$0.isEmpty }) else { return [] }
-        return try await batcher.submit(Job(userID: userID, gatewayID: gatewayID, readings: readings, now: now))
+    func store(userID: String, gatewayID: String, readings: [String: [SensorReading]], now: Date) async throws -> SensorStoreResult {
+        guard readings.values.contains(where: { !$0.isEmpty }) else { return SensorStoreResult(stored: []) }
+        switch try await batcher.submit(Job(userID: userID, gatewayID: gatewayID, readings: readings, now: now)) {
+        case .stored(let result): return result
+        case .revoked: throw StoreError.revoked("gateway")
+        }
     }
 
     /// A block to write: its readings' bytes and what the row says about them.
@@ -68,27 +78,42 @@ struct SQLSensorRepository: SensorRepository {
         var lastAt: Int
     }
 
-    private static func storeGroup(_ jobs: [Job], database: DatabaseConnection, known: KnownSensors?) async throws -> [[StoredSensorReadings]] {
-        let remembered = known.map { $0.entries.withLock { $0 } }
+    private static func storeGroup(_ jobs: [Job], database: DatabaseConnection, known: KnownSensors?) async throws -> [Outcome] {
         let lock = database.engine == .postgres ? " FOR UPDATE" : ""
-        let (results, touched) = try await database.transaction { sql -> ([[StoredSensorReadings]], [String: Known]) in
+        let (results, touched) = try await database.transaction { sql -> ([Outcome], [String: Known]) in
+            // The gateways first: a revoked gateway's frames are not stored. On PostgreSQL their
+            // rows are held (FOR SHARE) until the commit, so a revocation waits for this store
+            // and every later store sees the gateway gone; SQLite has one writer anyway.
+            let gatewayIDs: [any Encodable & Sendable] = Array(Set(jobs.map(\.gatewayID)))
+            let share = database.engine == .postgres ? " FOR SHARE" : ""
+            let live = Set(try await sql.readAll("SELECT id FROM gateways WHERE id IN (\(binds: gatewayIDs))\(unsafeRaw: share)").map { try $0.string("id") })
+            // Read after the gateways: a deleted account's sensors are no longer remembered.
+            let remembered = known.map { $0.entries.withLock { $0 } }
+            let liveJobs = jobs.filter { live.contains($0.gatewayID) }
             // Every sensor the group names and this process does not remember, in a few queries.
             var touched = try await Self.loadAll(
-                jobs.flatMap { job in job.readings.keys.map { (job.userID, $0, job.gatewayID, job.now) } }
+                liveJobs.flatMap { job in job.readings.keys.map { (job.userID, $0, job.gatewayID, job.now) } }
                     .filter { remembered?[Self.key($0.0, $0.1)] == nil },
                 sql, lock: lock)
             var blocks = [String: BlockWrite]()
             var dirty = Set<String>()
-            var results = [[StoredSensorReadings]]()
+            var results = [Outcome]()
             for job in jobs {
+                guard live.contains(job.gatewayID) else {
+                    results.append(.revoked)
+                    continue
+                }
                 var jobResults = [StoredSensorReadings]()
+                var refused = [(address: String, highestSequence: Int)]()
                 for (address, incoming) in job.readings.sorted(by: { $0.key < $1.key }) where !incoming.isEmpty {
                     let key = Self.key(job.userID, address)
                     var sensor: Known
                     if let current = touched[key] ?? remembered?[key] {
                         sensor = current
                     } else {
-                        throw StoreError.corruptData("sensor \(address) vanished while being stored")
+                        // A new sensor past the account's limit: not created, not stored.
+                        refused.append((address, incoming.map(\.sequence).max() ?? 0))
+                        continue
                     }
                     var added = [SensorReading]()
                     let byBlock = Dictionary(grouping: incoming) { SensorBlockCodec.block(of: $0.sequence) }
@@ -151,7 +176,7 @@ struct SQLSensorRepository: SensorRepository {
                         sensor: sensor.record, added: added.sorted { $0.sequence < $1.sequence },
                         highestSequence: incoming.map(\.sequence).max() ?? 0))
                 }
-                results.append(jobResults)
+                results.append(.stored(SensorStoreResult(stored: jobResults, refused: refused)))
             }
             try await Self.write(Array(blocks.values), sql)
             try await Self.writeLastValues(dirty.compactMap { touched[$0]?.record }, sql)
@@ -171,7 +196,26 @@ struct SQLSensorRepository: SensorRepository {
                                 lock: String) async throws -> [String: Known] {
         var unique = [String: (userID: String, address: String, gatewayID: String, now: Date)]()
         for entry in wanted where unique[key(entry.userID, entry.address)] == nil { unique[key(entry.userID, entry.address)] = entry }
-        let entries = unique.values.sorted { ($0.userID, $0.address) < ($1.userID, $1.address) }
+        var entries = unique.values.sorted { ($0.userID, $0.address) < ($1.userID, $1.address) }
+        guard !entries.isEmpty else { return [:] }
+        // New sensors only up to each account's limit: the rows that exist, then room for the rest.
+        var existing = Set<String>()
+        var counts = [String: Int]()
+        for (userID, group) in Dictionary(grouping: entries, by: \.userID) {
+            counts[userID] = try await sql.readFirst("SELECT COUNT(*) AS n FROM sensors WHERE user_id = \(bind: userID)").map { try $0.int("n") } ?? 0
+            for start in stride(from: 0, to: group.count, by: 500) {
+                let addresses: [any Encodable & Sendable] = group[start..<min(group.count, start + 500)].map(\.address)
+                for row in try await sql.readAll("SELECT address FROM sensors WHERE user_id = \(bind: userID) AND address IN (\(binds: addresses))") {
+                    existing.insert(key(userID, try row.string("address")))
+                }
+            }
+        }
+        entries = entries.filter { entry in
+            if existing.contains(key(entry.userID, entry.address)) { return true }
+            guard counts[entry.userID, default: 0] < SensorLimits.maximumPerUser else { return false }
+            counts[entry.userID, default: 0] += 1
+            return true
+        }
         guard !entries.isEmpty else { return [:] }
         for start in stride(from: 0, to: entries.count, by: 300) {
             let rows: [SQLQueryString] = entries[start..<min(entries.count, start + 300)].map { entry in
@@ -261,6 +305,14 @@ struct SQLSensorRepository: SensorRepository {
         try await database.all("""
             SELECT \(unsafeRaw: Self.columns) FROM sensors WHERE user_id = \(bind: userID) ORDER BY created_at, address
             """).map(Self.record)
+    }
+
+    func list(userID: String, limit: Int, offset: Int) async throws -> (sensors: [SensorRecord], more: Bool) {
+        let rows = try await database.all("""
+            SELECT \(unsafeRaw: Self.columns) FROM sensors WHERE user_id = \(bind: userID) ORDER BY created_at, address
+            LIMIT \(bind: limit + 1) OFFSET \(bind: offset)
+            """).map(Self.record)
+        return (Array(rows.prefix(limit)), rows.count > limit)
     }
 
     func find(id: String, userID: String) async throws -> SensorRecord? {

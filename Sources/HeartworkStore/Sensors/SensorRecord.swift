@@ -45,3 +45,23 @@ public struct StoredSensorReadings: Sendable {
         self.highestSequence = highestSequence
     }
 }
+
+/// What storing one frame did: the readings stored per sensor, and the sensors refused
+/// because the account has `SensorLimits.maximumPerUser` already.
+public struct SensorStoreResult: Sendable {
+    public var stored: [StoredSensorReadings]
+    /// Addresses of new sensors over the account's limit (their readings were not stored),
+    /// each with the frame's highest sequence number for it.
+    public var refused: [(address: String, highestSequence: Int)]
+
+    public init(stored: [StoredSensorReadings], refused: [(address: String, highestSequence: Int)] = []) {
+        self.stored = stored
+        self.refused = refused
+    }
+}
+
+public enum SensorLimits {
+    /// The most sensors one account's gateways may create (a club with every strap it owns
+    /// has a few hundred).
+    public static let maximumPerUser = 1_000
+}

@@ -9,21 +9,21 @@ struct SQLStrengthRepository: StrengthRepository {
 
     func settings(userID: String) async throws -> StrengthSettingsRecord? {
         guard let row = try await database.first("""
-            SELECT user_id, goal, lifestyle, plate_step_kg, disclaimer_accepted_at, webhook_url, webhook_secret, updated_at
+            SELECT user_id, goal, lifestyle, plate_step_kg, bar_kg, disclaimer_accepted_at, webhook_url, webhook_secret, updated_at
             FROM strength_settings WHERE user_id = \(bind: userID)
             """) else { return nil }
         return StrengthSettingsRecord(
             userID: try row.string("user_id"), goal: try Self.goal(try row.string("goal")), lifestyle: Lifestyle(rawValue: try row.string("lifestyle")) ?? .lowActive,
-            plateStepKilograms: try row.optionalDouble("plate_step_kg"), disclaimerAcceptedAt: try row.optionalDate("disclaimer_accepted_at"),
+            plateStepKilograms: try row.optionalDouble("plate_step_kg"), barKilograms: try row.double("bar_kg"), disclaimerAcceptedAt: try row.optionalDate("disclaimer_accepted_at"),
             webhookURL: try row.optionalString("webhook_url"), webhookSecret: try row.string("webhook_secret"), updatedAt: try row.date("updated_at"))
     }
 
     func saveSettings(_ s: StrengthSettingsRecord) async throws {
         try await database.execute("""
-            INSERT INTO strength_settings (user_id, goal, lifestyle, plate_step_kg, disclaimer_accepted_at, webhook_url, webhook_secret, updated_at)
-            VALUES (\(bind: s.userID), \(bind: s.goal.rawValue), \(bind: s.lifestyle.rawValue), \(bind: s.plateStepKilograms),
+            INSERT INTO strength_settings (user_id, goal, lifestyle, plate_step_kg, bar_kg, disclaimer_accepted_at, webhook_url, webhook_secret, updated_at)
+            VALUES (\(bind: s.userID), \(bind: s.goal.rawValue), \(bind: s.lifestyle.rawValue), \(bind: s.plateStepKilograms), \(bind: s.barKilograms),
                 \(bind: s.disclaimerAcceptedAt?.millisecondsSince1970), \(bind: s.webhookURL), \(bind: s.webhookSecret), \(bind: s.updatedAt.millisecondsSince1970))
-            ON CONFLICT (user_id) DO UPDATE SET goal = excluded.goal, lifestyle = excluded.lifestyle, plate_step_kg = excluded.plate_step_kg,
+            ON CONFLICT (user_id) DO UPDATE SET goal = excluded.goal, lifestyle = excluded.lifestyle, plate_step_kg = excluded.plate_step_kg, bar_kg = excluded.bar_kg,
                 disclaimer_accepted_at = excluded.disclaimer_accepted_at, webhook_url = excluded.webhook_url,
                 webhook_secret = excluded.webhook_secret, updated_at = excluded.updated_at
             """)
@@ -201,6 +201,18 @@ struct SQLStrengthRepository: StrengthRepository {
         }
         let sets = try await database.all("SELECT \(Self.setColumns) FROM strength_sets WHERE session_id = \(bind: id) ORDER BY position").map(Self.set)
         return (try Self.session(row), sets)
+    }
+
+    func deleteSession(id: String, userID: String) async throws -> Bool {
+        try await database.transaction { sql in
+            guard try await sql.readFirst("SELECT id FROM strength_sessions WHERE id = \(bind: id) AND user_id = \(bind: userID)") != nil else { return false }
+            // Spelled out rather than left to ON DELETE CASCADE, so SQLite files opened without
+            // foreign-key enforcement behave the same.
+            try await sql.raw("DELETE FROM strength_baselines WHERE session_id = \(bind: id)").run()
+            try await sql.raw("DELETE FROM strength_sets WHERE session_id = \(bind: id)").run()
+            try await sql.raw("DELETE FROM strength_sessions WHERE id = \(bind: id) AND user_id = \(bind: userID)").run()
+            return true
+        }
     }
 
     func sessions(userID: String, from: Date?, to: Date?, limit: Int, offset: Int) async throws -> [StrengthSessionRecord] {

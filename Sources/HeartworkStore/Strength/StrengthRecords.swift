@@ -2,12 +2,16 @@ import Foundation
 import HeartworkCore
 
 /// A user's strength settings: goal and lifestyle (nutrition and the generator), the plate
-/// step option, when they accepted the safety disclaimer, the motivation webhook.
+/// step option, the empty bar they lift with, when they accepted the safety disclaimer, the
+/// motivation webhook.
 public struct StrengthSettingsRecord: Sendable, Hashable {
     public var userID: String
     public var goal: StrengthGoal
     public var lifestyle: Lifestyle
     public var plateStepKilograms: Double?
+    /// The empty bar's weight: the least load of a barbell exercise (20 kg, an Olympic bar,
+    /// until the user sets their own; 5–30 kg).
+    public var barKilograms: Double
     public var disclaimerAcceptedAt: Date?
     public var webhookURL: String?
     /// The key of the webhook's HMAC signature, per user, shown to them.
@@ -15,11 +19,13 @@ public struct StrengthSettingsRecord: Sendable, Hashable {
     public var updatedAt: Date
 
     public init(userID: String, goal: StrengthGoal = .muscleMaintenance, lifestyle: Lifestyle = .lowActive, plateStepKilograms: Double? = nil,
-                disclaimerAcceptedAt: Date? = nil, webhookURL: String? = nil, webhookSecret: String, updatedAt: Date) {
+                barKilograms: Double = WorkoutGenerator.defaultBarKilograms, disclaimerAcceptedAt: Date? = nil, webhookURL: String? = nil,
+                webhookSecret: String, updatedAt: Date) {
         self.userID = userID
         self.goal = goal
         self.lifestyle = lifestyle
         self.plateStepKilograms = plateStepKilograms
+        self.barKilograms = barKilograms
         self.disclaimerAcceptedAt = disclaimerAcceptedAt
         self.webhookURL = webhookURL
         self.webhookSecret = webhookSecret
@@ -185,6 +191,9 @@ public protocol StrengthRepository: Sendable {
 
     func createSession(_ session: StrengthSessionRecord, sets: [StrengthSetRecord]) async throws
     func session(id: String, userID: String) async throws -> (session: StrengthSessionRecord, sets: [StrengthSetRecord])?
+    /// Deletes the user's session with its sets and baselines; false when it is not theirs
+    /// (or not there). Exercise statistics it raised are left as they are.
+    func deleteSession(id: String, userID: String) async throws -> Bool
     /// Newest first; `from`/`to` bound the start time.
     func sessions(userID: String, from: Date?, to: Date?, limit: Int, offset: Int) async throws -> [StrengthSessionRecord]
     /// Changes one set in a transaction, the row locked while `change` runs (two taps at once

@@ -10,7 +10,7 @@ struct SQLWorkoutRepository: WorkoutRepository {
         "id", "user_id", "sport", "started_at", "indoor", "duration_s", "avg_hr", "min_hr", "max_hr", "kilocalories", "distance_m",
         "zone_none_s", "zone_low_s", "zone_moderate_s", "zone_high_s", "zone_red_line_s",
         "profile_age", "profile_resting_hr", "profile_max_hr", "profile_max_hr_method", "profile_weight_kg", "profile_sex",
-        "rr_count", "track_count", "shared", "shared_at", "created_at", "device",
+        "rr_count", "track_count", "shared", "shared_at", "created_at", "device", "title", "notes",
     ].map { "workouts.\($0)" }.joined(separator: ", ")
 
     func insert(_ workout: WorkoutRecord, streams: WorkoutStreams) async throws {
@@ -38,7 +38,7 @@ struct SQLWorkoutRepository: WorkoutRepository {
                 INSERT INTO workouts (id, user_id, sport, started_at, indoor, duration_s, avg_hr, min_hr, max_hr, kilocalories, distance_m,
                     zone_none_s, zone_low_s, zone_moderate_s, zone_high_s, zone_red_line_s,
                     profile_age, profile_resting_hr, profile_max_hr, profile_max_hr_method, profile_weight_kg, profile_sex,
-                    rr_count, track_count, shared, shared_at, created_at, device)
+                    rr_count, track_count, shared, shared_at, created_at, device, title, notes)
                 VALUES (\(bind: workout.id), \(bind: workout.userID), \(bind: workout.sport.rawValue), \(bind: workout.startedAt.millisecondsSince1970),
                     \(bind: workout.indoor ? 1 : 0), \(bind: metrics.durationSeconds), \(bind: metrics.averageHeartRate),
                     \(bind: metrics.minimumHeartRate), \(bind: metrics.maximumHeartRate), \(bind: metrics.kilocalories), \(bind: metrics.distanceMeters),
@@ -46,7 +46,8 @@ struct SQLWorkoutRepository: WorkoutRepository {
                     \(bind: profile.ageYears), \(bind: profile.restingHeartRate), \(bind: profile.maximumHeartRate),
                     \(bind: profile.maximumHeartRateSource?.rawValue), \(bind: profile.weightKilograms), \(bind: profile.sex?.rawValue),
                     \(bind: workout.rrCount), \(bind: workout.trackCount), \(bind: workout.shared ? 1 : 0),
-                    \(bind: workout.sharedAt?.millisecondsSince1970), \(bind: workout.createdAt.millisecondsSince1970), \(bind: workout.device))
+                    \(bind: workout.sharedAt?.millisecondsSince1970), \(bind: workout.createdAt.millisecondsSince1970), \(bind: workout.device),
+                    \(bind: workout.title), \(bind: Self.encodeNotes(workout.notes)))
                 """).run()
             try await sql.raw("""
                 INSERT INTO workout_streams (workout_id, heart_rate, rr, track)
@@ -190,6 +191,18 @@ struct SQLWorkoutRepository: WorkoutRepository {
                 sex: try row.optionalString("profile_sex").flatMap(Sex.init(rawValue:))),
             rrCount: try row.int("rr_count"), trackCount: try row.int("track_count"),
             shared: try row.bool("shared"), sharedAt: try row.optionalDate("shared_at"), createdAt: try row.date("created_at"),
-            device: try row.optionalString("device"))
+            device: try row.optionalString("device"), title: try row.optionalString("title"),
+            notes: Self.decodeNotes(try row.optionalString("notes")))
+    }
+
+    /// Notes as JSON text (nil when there are none).
+    static func encodeNotes(_ notes: [WorkoutNote]) -> String? {
+        guard !notes.isEmpty, let data = try? JSONEncoder().encode(notes) else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func decodeNotes(_ text: String?) -> [WorkoutNote] {
+        guard let text, let notes = try? JSONDecoder().decode([WorkoutNote].self, from: Data(text.utf8)) else { return [] }
+        return notes
     }
 }

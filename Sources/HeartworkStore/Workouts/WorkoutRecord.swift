@@ -18,12 +18,18 @@ public struct WorkoutRecord: Sendable, Hashable {
     public var createdAt: Date
     /// The recording device as its file named it; nil when unknown.
     public var device: String?
+    /// The workout's own name, as its file gave it ("Zwift Session"); nil when none.
+    public var title: String?
+    /// What was left out or cut on the way in (artifacts, a cut file), to show with it.
+    public var notes: [WorkoutNote]
 
     public init(
         id: String = UUID().uuidString.lowercased(), userID: String, sport: Sport, startedAt: Date, indoor: Bool,
         metrics: WorkoutMetrics, profile: ProfileSnapshot, rrCount: Int, trackCount: Int,
-        shared: Bool = false, sharedAt: Date? = nil, createdAt: Date = Date(), device: String? = nil
+        shared: Bool = false, sharedAt: Date? = nil, createdAt: Date = Date(), device: String? = nil, title: String? = nil, notes: [WorkoutNote] = []
     ) {
+        self.title = title
+        self.notes = notes
         self.id = id
         self.userID = userID
         self.sport = sport

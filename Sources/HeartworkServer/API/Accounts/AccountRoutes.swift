@@ -27,6 +27,10 @@ struct AccountRoutes {
             try await services.accounts.signOut(context.identity)
             return .noContent
         }
+        signedIn.post("auth/logout-everywhere") { _, context -> HTTPResponse.Status in
+            try await services.accounts.signOutEverywhere(context.identity)
+            return .noContent
+        }
         signedIn.post("me/password") { request, context -> HTTPResponse.Status in
             let body = try ChangePasswordRequest(try await RequestBody.jsonObject(request, allowed: ChangePasswordRequest.fields))
             try await services.accounts.changePassword(context.identity, current: body.currentPassword, new: body.newPassword)

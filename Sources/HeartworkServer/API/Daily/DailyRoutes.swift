@@ -5,31 +5,28 @@ import HeartworkStore
 import HeartworkFormats
 import Hummingbird
 
-/// Daily health (issue 11; README "Daily health"; the OpenAPI document's tag "daily"):
+/// Daily health (issue 11; docs/DAILY-HEALTH.md; the OpenAPI document's tag "daily"):
 /// Apple Health imports and their progress, the per-day metrics, sleep ratings and marks.
 struct DailyRoutes {
     let services: HeartworkServices
-    /// The largest export the server takes (a large Apple Health export.xml is 1–3 GB).
-    static let maximumImportBytes: Int64 = 8 << 30
-
     func register(on api: RouterGroup<AuthenticatedContext>) {
         let daily = services.daily
         Self.settingsRoutes(api, daily)
 
         // The raw export as the body: application/zip (export.zip) or application/xml (export.xml).
         api.post("imports/apple-health") { request, context -> Response in
-            let format = try Self.importFormat(request)
-            try await daily.checkCanImport(for: context.user)
-            let spool = try daily.openSpool(limit: Self.maximumImportBytes)
+            let body = OneShotBody(request.body)
+            let record: HealthImportRecord
             do {
-                for try await buffer in request.body {
-                    try spool.write(buffer.readableBytesView)
-                }
+                let format = try Self.importFormat(request)
+                record = try await daily.importExport(body.map(\.readableBytesView), format: format, for: context.user)
             } catch {
-                spool.discard()
+                // Refused (415, 429, 422, …) with the body not read to its end: the rest is
+                // read and dropped, never stored, so a client that sends the whole body before
+                // it reads sees this answer, not a broken connection.
+                try? await body.discardRest()
                 throw error
             }
-            let record = try await daily.submit(spool, format: format, for: context.user)
             var answer = try APIJSON.response(HealthImportResponse(record), status: .accepted)
             answer.headers[.location] = "/api/imports/\(record.id)"
             return answer
@@ -47,6 +44,7 @@ struct DailyRoutes {
             guard type.hasPrefix("text/") || type.hasPrefix("image/") else {
                 throw Problem(.unsupportedMediaType, "Unsupported media type",
                               detail: "send the label's text as text/plain or a photo as image/jpeg or image/png\(type.isEmpty ? " (the Content-Type is missing)" : ", not \(type)")")
+                    .withMessage("Upload a photo of the label (JPEG or PNG), or type its text.")
             }
             let bytes = try await RequestBody.bytes(request, limit: LabelReader.maximumImageBytes)
             if type.hasPrefix("image/"), !LabelReader.isImage(bytes) {
@@ -57,7 +55,7 @@ struct DailyRoutes {
             }
             let label: NutritionLabel
             do {
-                label = try LabelReader.read(bytes)
+                label = try await LabelReader.label(from: bytes)
             } catch let failure as LabelReader.Failure {
                 if case .noOCR = failure { throw Problem(AppError(.unavailable, failure.description)) }
                 throw Problem(AppError.invalid(failure.description, field: nil))
@@ -137,14 +135,15 @@ struct DailyRoutes {
         return day
     }
 
-    static func importFormat(_ request: Request) throws -> String {
+    static func importFormat(_ request: Request) throws -> DailyHealthService.ExportFormat {
         let bare = RequestBody.mediaType(request)
         switch bare {
-        case "application/zip", "application/x-zip-compressed": return "zip"
-        case "application/xml", "text/xml": return "xml"
+        case "application/zip", "application/x-zip-compressed": return .zip
+        case "application/xml", "text/xml": return .xml
         default:
             throw Problem(.unsupportedMediaType, "Unsupported media type",
                           detail: "send the Health app's export.zip as application/zip, or its export.xml as application/xml\(bare.map { ", not \($0)" } ?? " (the Content-Type is missing)")")
+                .withMessage("Upload the export.zip that the Health app makes (Health → your picture → Export All Health Data), or the export.xml inside it.")
         }
     }
 }
@@ -161,6 +160,13 @@ struct HealthImportResponse: ResponseEncodable {
     let samplesAdded: Int64
     let workoutsAdded: Int
     let workoutsDuplicate: Int
+    struct Skipped: Encodable {
+        let reason: String
+        let count: Int
+    }
+
+    /// The export's workouts not stored, and why.
+    let workoutsSkipped: [Skipped]
     let firstDay: String?
     let lastDay: String?
     let error: String?
@@ -178,6 +184,7 @@ struct HealthImportResponse: ResponseEncodable {
         samplesAdded = r.samplesAdded
         workoutsAdded = r.workoutsAdded
         workoutsDuplicate = r.workoutsDuplicate
+        workoutsSkipped = r.workoutsSkipped.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { Skipped(reason: $0.key, count: $0.value) }
         firstDay = r.firstDay?.description
         lastDay = r.lastDay?.description
         error = r.error

@@ -7,6 +7,23 @@ import Hummingbird
 struct GatewayRoutes {
     let services: HeartworkServices
 
+    /// The gateway socket's address asked without an upgrade (a gateway finding out why its
+    /// upgrade failed: WebSocket clients seldom show the status): 426 with the token good,
+    /// 401 without one or with a wrong or revoked one. The token as for the socket.
+    func registerCheck(on api: RouterGroup<AppRequestContext>) {
+        api.get("live/gateway") { request, _ -> Response in
+            let header = request.headers[.authorization].flatMap { $0.lowercased().hasPrefix("bearer ") ? String($0.dropFirst(7)) : nil }
+            guard let token = header ?? request.uri.queryParameters.get("token"),
+                  try await services.gateways.authenticate(token: token) != nil else {
+                throw Problem(.unauthorized, "Not a gateway", detail: "send an active gateway token (hwg_…) as a bearer token or as ?token=")
+            }
+            var headers = HTTPFields()
+            headers[.upgrade] = "websocket"
+            throw Problem(.upgradeRequired, "Upgrade required", detail: "the token is good: connect with a WebSocket upgrade (docs/PROTOCOL.md)",
+                          headers: headers)
+        }
+    }
+
     func register(on api: RouterGroup<AuthenticatedContext>) {
         api.post("gateways") { request, context -> Response in
             let body = try await RequestBody.jsonObject(request, allowed: GatewayNameRequest.fields, limit: 4 * 1024)

@@ -10,9 +10,15 @@ struct SensorRoutes {
     let services: HeartworkServices
 
     func register(on api: RouterGroup<AuthenticatedContext>) {
-        api.get("sensors") { _, context -> SensorListResponse in
+        // Paged, oldest first: `limit` 1–1000 (100), `offset`; `next` is the following page.
+        api.get("sensors") { request, context -> SensorListResponse in
+            let parameters = request.uri.queryParameters
+            let limit = try QueryParameters.integer(parameters.get("limit"), name: "limit", range: 1...1000) ?? 100
+            let offset = try QueryParameters.integer(parameters.get("offset"), name: "offset", range: 0...1_000_000) ?? 0
             let players = try await services.teams.players(of: context.user)
-            return SensorListResponse(sensors: try await services.live.sensors(of: context.user).map { SensorResponse($0, players: players) })
+            let page = try await services.live.sensors(of: context.user, limit: limit, offset: offset)
+            return SensorListResponse(sensors: page.sensors.map { SensorResponse($0, players: players) },
+                                      next: page.more ? "/api/sensors?limit=\(limit)&offset=\(offset + limit)" : nil)
         }
         api.get("sensors/:sensorID") { _, context -> SensorResponse in
             SensorResponse(try await services.live.sensor(try context.parameters.require("sensorID"), of: context.user),
@@ -68,6 +74,8 @@ struct SensorResponse: ResponseEncodable {
 
 struct SensorListResponse: ResponseEncodable {
     let sensors: [SensorResponse]
+    /// The next page, when there is one.
+    let next: String?
 }
 
 /// One value a second from `from` (the last reading heard in that second, null where none

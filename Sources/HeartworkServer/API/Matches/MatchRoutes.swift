@@ -44,7 +44,7 @@ struct MatchRoutes {
 
         api.post("matches/:matchID/workout") { _, context -> Response in
             let workout = try await services.matches.saveWorkout(try context.parameters.require("matchID"), by: context.user)
-            var answer = try APIJSON.response(WorkoutCreatedResponse(summary: WorkoutSummaryResponse(workout, viewerIsOwner: true)), status: .created)
+            var answer = try APIJSON.response(WorkoutCreatedResponse(workout), status: .created)
             answer.headers[.location] = "/api/workouts/\(workout.id)"
             return answer
         }

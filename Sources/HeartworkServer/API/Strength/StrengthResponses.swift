@@ -38,13 +38,17 @@ struct ExerciseResponse: ResponseEncodable {
     let secondaryMuscles: [String]
     let equipment: String
     let bodyweight: Bool
+    /// "reps", or "seconds" for a hold (its sets' `reps` are seconds).
+    let measure: String
+    /// The least load the generator prescribes (the empty bar), in `unit`; 0 for none.
+    let minimumWeight: Double
     let instructions: String
     let licence: String
     let attribution: String
     let unit: String
     let stats: Stats
 
-    init(_ view: StrengthService.ExerciseView, unit: WeightUnit) {
+    init(_ view: StrengthService.ExerciseView, unit: WeightUnit, barKilograms: Double = WorkoutGenerator.defaultBarKilograms) {
         let e = view.exercise
         id = e.id
         name = e.name
@@ -53,6 +57,8 @@ struct ExerciseResponse: ResponseEncodable {
         secondaryMuscles = e.secondaryMuscles
         equipment = e.equipment
         bodyweight = !e.loaded
+        measure = e.measure.rawValue
+        minimumWeight = unit.show(e.minimumKilograms(barKilograms: barKilograms))
         instructions = e.instructions
         licence = e.licence
         attribution = e.attribution
@@ -137,6 +143,8 @@ struct StrengthSessionResponse: ResponseEncodable {
         let exerciseName: String
         let exerciseIndex: Int
         let kind: String
+        /// "reps", or "seconds" for a hold: then `reps` and `target.reps` are seconds.
+        let measure: String
         let target: Target
         let reps: Int?
         let weight: Double
@@ -171,7 +179,7 @@ struct StrengthSessionResponse: ResponseEncodable {
     let heartRateSource: String?
     let sets: [SetEntry]
 
-    init(_ view: StrengthService.SessionView, unit: WeightUnit) {
+    init(_ view: StrengthService.SessionView, unit: WeightUnit, catalogue: StrengthCatalogue) {
         let s = view.session
         id = s.id
         routineID = s.routineID
@@ -195,6 +203,7 @@ struct StrengthSessionResponse: ResponseEncodable {
             let hr = view.heartRate.flatMap { index < $0.count ? $0[index] : nil }
             return SetEntry(
                 n: set.position, exerciseID: set.exerciseID, exerciseName: set.exerciseName, exerciseIndex: set.exerciseIndex, kind: set.kind,
+                measure: (catalogue.exercise(set.exerciseID)?.measure ?? .reps).rawValue,
                 target: Target(reps: set.prescribedReps, maximum: set.prescribedReps == nil, weight: unit.show(set.prescribedWeightKilograms)),
                 reps: set.reps, weight: unit.show(set.weightKilograms), done: set.done, doneAt: set.doneAt,
                 heartRate: hr.flatMap { $0.peak == nil ? nil : HeartRate(peak: $0.peak, recovery: $0.recovery) })
@@ -257,8 +266,8 @@ struct FinishResponse: ResponseEncodable {
     let motivation: Motivation
     let webhookQueued: Bool
 
-    init(_ finished: StrengthService.Finished, unit: WeightUnit) {
-        session = StrengthSessionResponse(finished.view, unit: unit)
+    init(_ finished: StrengthService.Finished, unit: WeightUnit, catalogue: StrengthCatalogue) {
+        session = StrengthSessionResponse(finished.view, unit: unit, catalogue: catalogue)
         oneRepMaxes = finished.changes.map { Change(exerciseID: $0.exerciseID, exerciseName: $0.exerciseName, before: unit.show($0.before), after: unit.show($0.after)) }
         motivation = Motivation(score: finished.sentiment.score, positive: finished.sentiment.isPositive, message: finished.message,
                                 words: finished.sentiment.contributions.map { Word(word: $0.word, value: $0.value) })
@@ -278,6 +287,8 @@ struct StrengthSettingsResponse: ResponseEncodable {
     let goal: String
     let lifestyle: String
     let plateStepKg: Double?
+    /// The empty bar, the least load of a barbell exercise (always kg, like `plateStepKg`).
+    let barKg: Double
     let unit: String
     let disclaimer: String
     let disclaimerAcceptedAt: Date?
@@ -289,6 +300,7 @@ struct StrengthSettingsResponse: ResponseEncodable {
         goal = s.goal.rawValue
         lifestyle = s.lifestyle.rawValue
         plateStepKg = s.plateStepKilograms
+        barKg = s.barKilograms
         self.unit = unit.name
         disclaimer = StrengthService.disclaimer
         disclaimerAcceptedAt = s.disclaimerAcceptedAt

@@ -25,19 +25,22 @@ struct StrengthRoutes {
                 group = found
             }
             let unit = WeightUnit(context.user)
+            let bar = try await strength.settings(for: context.user).barKilograms
             return ExerciseListResponse(
-                exercises: try await strength.exercises(for: context.user, group: group).map { ExerciseResponse($0, unit: unit) },
+                exercises: try await strength.exercises(for: context.user, group: group).map { ExerciseResponse($0, unit: unit, barKilograms: bar) },
                 groups: MuscleGroup.displayOrder.map(\.rawValue))
         }
         api.get("exercises/:exerciseID") { _, context -> ExerciseDetailResponse in
             let unit = WeightUnit(context.user)
             let (view, progress) = try await strength.exercise(try context.parameters.require("exerciseID"), for: context.user)
+            let bar = try await strength.settings(for: context.user).barKilograms
             return ExerciseDetailResponse(
-                exercise: ExerciseResponse(view, unit: unit),
+                exercise: ExerciseResponse(view, unit: unit, barKilograms: bar),
                 progress: progress.map { .init(sessionID: $0.sessionID, date: $0.date, estimatedOneRepMax: $0.estimatedOneRepMax.map(unit.show)) })
         }
         api.post("exercises/:exerciseID/reset") { _, context -> ExerciseResponse in
-            ExerciseResponse(try await strength.reset(try context.parameters.require("exerciseID"), for: context.user), unit: WeightUnit(context.user))
+            let view = try await strength.reset(try context.parameters.require("exerciseID"), for: context.user)
+            return ExerciseResponse(view, unit: WeightUnit(context.user), barKilograms: try await strength.settings(for: context.user).barKilograms)
         }
 
         @Sendable func routineInput(_ body: JSONObjectReader) throws -> StrengthService.RoutineInput {
@@ -84,7 +87,7 @@ struct StrengthRoutes {
             return StrengthSettingsResponse(settings, unit: WeightUnit(context.user), deliveries: try await strength.webhookDeliveries(for: context.user))
         }
         api.put("strength/settings") { request, context -> StrengthSettingsResponse in
-            let body = try await RequestBody.jsonObject(request, allowed: ["goal", "lifestyle", "plateStepKg", "webhookUrl", "acceptDisclaimer", "newWebhookSecret"])
+            let body = try await RequestBody.jsonObject(request, allowed: ["goal", "lifestyle", "plateStepKg", "barKg", "webhookUrl", "acceptDisclaimer", "newWebhookSecret"])
             var changes = StrengthService.SettingsChanges()
             if let text = try body.optionalString("goal") {
                 guard let goal = StrengthGoal(rawValue: text) else {
@@ -99,6 +102,7 @@ struct StrengthRoutes {
                 changes.lifestyle = lifestyle
             }
             changes.plateStepKilograms = try body.clearable("plateStepKg") { v, p throws(JSONFieldError) in try JSONObjectReader.double(v, p) }
+            changes.barKilograms = try body.clearable("barKg") { v, p throws(JSONFieldError) in try JSONObjectReader.double(v, p) }
             changes.webhookURL = try body.clearable("webhookUrl") { v, p throws(JSONFieldError) in try JSONObjectReader.string(v, p) }
             changes.acceptDisclaimer = try body.optionalBool("acceptDisclaimer")
             changes.newWebhookSecret = try body.optionalBool("newWebhookSecret")
@@ -109,7 +113,7 @@ struct StrengthRoutes {
         api.post("strength/sessions") { request, context -> Response in
             let body = try await RequestBody.jsonObject(request, allowed: ["routine", "sensor"])
             let view = try await strength.start(routineID: try body.string("routine"), sensorID: try body.optionalString("sensor"), for: context.user)
-            var answer = try APIJSON.response(StrengthSessionResponse(view, unit: WeightUnit(context.user)), status: .created)
+            var answer = try APIJSON.response(StrengthSessionResponse(view, unit: WeightUnit(context.user), catalogue: catalogue), status: .created)
             answer.headers[.location] = "/api/strength/sessions/\(view.session.id)"
             return answer
         }
@@ -124,7 +128,12 @@ struct StrengthRoutes {
                 })
         }
         api.get("strength/sessions/:sessionID") { _, context -> StrengthSessionResponse in
-            StrengthSessionResponse(try await strength.session(try context.parameters.require("sessionID"), for: context.user), unit: WeightUnit(context.user))
+            StrengthSessionResponse(
+                try await strength.session(try context.parameters.require("sessionID"), for: context.user), unit: WeightUnit(context.user), catalogue: catalogue)
+        }
+        api.delete("strength/sessions/:sessionID") { _, context -> Response in
+            try await strength.discardSession(userID: context.user.id, sessionID: try context.parameters.require("sessionID"))
+            return Response(status: .noContent)
         }
         api.put("strength/sessions/:sessionID/sets/:n") { request, context -> StrengthSessionResponse in
             let unit = WeightUnit(context.user)
@@ -141,19 +150,20 @@ struct StrengthRoutes {
             if let weight = try body.optionalDouble("weightKg") { change.weightKilograms = weight }
             change.done = try body.optionalBool("done")
             let view = try await strength.logSet(try context.parameters.require("sessionID"), number: n, change, for: context.user)
-            return StrengthSessionResponse(view, unit: unit)
+            return StrengthSessionResponse(view, unit: unit, catalogue: catalogue)
         }
         api.post("strength/sessions/:sessionID/finish") { request, context -> FinishResponse in
             let body = try await RequestBody.jsonObject(request, allowed: ["review", "enjoyment", "difficulty"])
             let finished = try await strength.finish(
                 try context.parameters.require("sessionID"), review: try body.optionalString("review") ?? "",
                 enjoyment: try body.integer("enjoyment"), difficulty: try body.integer("difficulty"), for: context.user)
-            return FinishResponse(finished, unit: WeightUnit(context.user))
+            return FinishResponse(finished, unit: WeightUnit(context.user), catalogue: catalogue)
         }
         api.post("strength/import") { request, context -> ImportResponse in
             let mediaType = RequestBody.mediaType(request) ?? ""
             guard mediaType == "text/csv" || mediaType == "text/plain" else {
                 throw Problem(.unsupportedMediaType, "Unsupported media type", detail: "send the Strong or Hevy export as text/csv")
+                    .withMessage("Upload the .csv file that Strong or Hevy exports (Settings → Export data).")
             }
             let bytes = try await RequestBody.bytes(request, limit: StrengthService.maximumImportBytes)
             guard let text = String(validating: bytes, as: UTF8.self) else {

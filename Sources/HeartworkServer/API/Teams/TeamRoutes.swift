@@ -153,7 +153,11 @@ struct TeamRoutes {
             } else {
                 response = try APIJSON.response(TeamSessionReviewResponse(review, teamName: team.name, includesRR: true))
             }
-            let day = review.session.startsAt.formatted(.iso8601.year().month().day())
+            // The day in the coach's zone, as the session list shows it.
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZones.zone(context.user.timeZone)
+            let parts = calendar.dateComponents([.year, .month, .day], from: review.session.startsAt)
+            let day = String(format: "%04d-%02d-%02d", parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1)
             response.headers[.contentDisposition] = "attachment; filename=\"team-session-\(day).\(format)\""
             return response
         }

@@ -9,7 +9,7 @@ struct WorkoutRoutes {
     let services: HeartworkServices
     let maximumBodyBytes: Int
     let metrics: ServerMetrics
-    let uploads: UploadGate
+    let uploads: WorkGate
 
     func register(on api: RouterGroup<AuthenticatedContext>) {
         // The answer is the summary (with the Location of the full workout): echoing 7,200
@@ -20,24 +20,10 @@ struct WorkoutRoutes {
         api.post("workouts") { request, context -> Response in
             let format = try Self.uploadFormat(request)
             let record = try await uploads.run {
-                let bytes = try await RequestBody.bytes(request, limit: maximumBodyBytes)
-                let workout: NewWorkout
-                switch format ?? ActivityFileFormat(sniffing: bytes) {
-                case .json?:
-                    workout = try WorkoutJSON.read(bytes)
-                case let file?:
-                    do throws(ActivityFileError) {
-                        workout = try ActivityFiles.workout(bytes, format: file)
-                    } catch {
-                        throw Problem(AppError.invalid(error.description, field: "file"))
-                    }
-                case nil:
-                    throw Problem(AppError.invalid("the body is none of FIT, TCX, GPX or Heartwork's JSON; name the format in the Content-Type", field: "file"))
-                }
-                return try await services.workouts.record(workout, for: context.user)
+                try await services.workouts.upload(try await RequestBody.bytes(request, limit: maximumBodyBytes), format: format, for: context.user)
             }
             metrics.workoutsUploaded.increment()
-            var response = try APIJSON.response(WorkoutCreatedResponse(summary: WorkoutSummaryResponse(record, viewerIsOwner: true)), status: .created)
+            var response = try APIJSON.response(WorkoutCreatedResponse(record), status: .created)
             response.headers[.location] = "/api/workouts/\(record.id)"
             return response
         }
@@ -78,17 +64,21 @@ struct WorkoutRoutes {
         }
     }
 
+    static let formatMessage = "Heartwork cannot tell what kind of file this is. Upload a .fit, .tcx or .gpx file from your watch or app (or Heartwork's own .json)."
+
     /// The upload's format from its Content-Type; nil for application/octet-stream (sniffed).
     static func uploadFormat(_ request: Request) throws -> ActivityFileFormat? {
         guard let contentType = request.headers[.contentType] else {
             throw Problem(.unsupportedMediaType, "Unsupported media type",
                           detail: "name the format in the Content-Type: application/json, application/vnd.ant.fit, application/vnd.garmin.tcx+xml, application/gpx+xml or application/octet-stream (the header is missing)")
+                .withMessage(Self.formatMessage)
         }
         if let format = ActivityFileFormat(mediaType: contentType) { return format }
         let bare = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         if bare == "application/octet-stream" { return nil }
         throw Problem(.unsupportedMediaType, "Unsupported media type",
                       detail: "send application/json, application/vnd.ant.fit, application/vnd.garmin.tcx+xml, application/gpx+xml or application/octet-stream, not \(contentType)")
+            .withMessage(Self.formatMessage)
     }
 
     private func share(_ context: AuthenticatedContext, shared: Bool) async throws -> WorkoutSummaryResponse {

@@ -25,6 +25,10 @@ struct WorkoutSummaryResponse: ResponseEncodable {
     let id: String
     let ownerID: String
     let sport: String
+    /// The workout's own name from its file ("Zwift Session"), when it had one.
+    let title: String?
+    /// The recording device as its file named it, when it did.
+    let device: String?
     let startTime: Date
     let indoor: Bool
     let durationSeconds: Int
@@ -45,6 +49,8 @@ struct WorkoutSummaryResponse: ResponseEncodable {
         id = workout.id
         ownerID = workout.userID
         sport = workout.sport.rawValue
+        title = workout.title
+        device = workout.device
         startTime = workout.startedAt
         indoor = workout.indoor
         durationSeconds = metrics.durationSeconds
@@ -69,9 +75,24 @@ struct WorkoutSummaryResponse: ResponseEncodable {
     }
 }
 
-/// The answer to an upload.
+/// The answer to an upload: the summary, and what was left out or cut on the way in.
 struct WorkoutCreatedResponse: ResponseEncodable {
+    struct Warning: Encodable {
+        let message: String
+        let field: String?
+        let line: Int?
+        let byte: Int?
+        let count: Int
+    }
+
     let summary: WorkoutSummaryResponse
+    /// Empty when the file was read whole with nothing left out.
+    let warnings: [Warning]
+
+    init(_ record: WorkoutRecord) {
+        summary = WorkoutSummaryResponse(record, viewerIsOwner: true)
+        warnings = record.notes.map { Warning(message: $0.message, field: $0.field, line: $0.line, byte: $0.byte, count: $0.count) }
+    }
 }
 
 // Written by JSONWriter for the hot lists; the same shape as the Encodable form.
@@ -79,6 +100,7 @@ extension WorkoutSummaryResponse {
     func write(to json: inout JSONWriter) {
         json.beginObject()
         json.field("averageHeartRate", averageHeartRate)
+        json.field("device", device)
         json.field("distanceMeters", distanceMeters)
         json.field("durationSeconds", durationSeconds)
         json.field("id", id)
@@ -116,6 +138,7 @@ extension WorkoutSummaryResponse {
         json.field("shared", shared)
         json.field("sport", sport)
         json.field("startTime", startTime)
+        json.field("title", title)
         json.field("trackPointCount", trackPointCount)
         json.endObject()
     }

@@ -10,7 +10,8 @@ function csrfToken() {
 async function problemText(response) {
   try {
     const problem = await response.json();
-    return problem.field ? `${problem.detail} (${problem.field})` : problem.detail;
+    // `message` is written for people; `detail` (older servers, scripts) is the technical account.
+    return problem.message || (problem.field ? `${problem.detail} (${problem.field})` : problem.detail);
   } catch {
     return `the server answered ${response.status}`;
   }
@@ -18,11 +19,11 @@ async function problemText(response) {
 
 // A pointer or finger over a chart shows the value under it (and the keyboard can step
 // through the points with the arrow keys once the chart has focus).
-function attachReadout(figure) {
+function attachReadout(holder) {
   let points;
-  try { points = JSON.parse(figure.dataset.readout || "[]"); } catch { return; }
-  const svg = figure.querySelector("svg");
-  const output = figure.querySelector(".readout");
+  try { points = JSON.parse(holder.dataset.readout || "[]"); } catch { return; }
+  const svg = holder.querySelector("svg");
+  const output = (holder.closest("figure") || holder).querySelector(".readout");
   if (!svg || !output || points.length === 0) return;
   const ns = "http://www.w3.org/2000/svg";
   const line = document.createElementNS(ns, "line");
@@ -72,7 +73,7 @@ document.addEventListener("DOMContentLoaded", () => {
     for (const option of select.options) if (option.value === zone) { option.textContent = `${zone} (this device)`; }
   }
 
-  for (const figure of document.querySelectorAll("figure[data-readout]")) attachReadout(figure);
+  for (const holder of document.querySelectorAll("[data-readout]")) attachReadout(holder);
 
   const foodForm = document.querySelector("[data-food-photo]");
   if (foodForm) startFoodPhoto(foodForm);
@@ -115,7 +116,7 @@ document.addEventListener("DOMContentLoaded", () => {
       progress.hidden = false;
       progress.max = files.length;
       progress.value = 0;
-      let imported = 0, duplicates = 0, failed = 0, last = null;
+      let imported = 0, duplicates = 0, failed = 0, noted = 0, last = null;
       for (const file of files) {
         status.textContent = `Uploading ${file.name} (${progress.value + 1} of ${files.length})…`;
         try {
@@ -129,22 +130,25 @@ document.addEventListener("DOMContentLoaded", () => {
             const workout = await response.json();
             last = `/workouts/${workout.summary.id}`;
             imported += 1;
-            result(file.name, "imported", last, "ok");
+            const notes = (workout.warnings || []).map((w) => w.message + (w.line ? ` (line ${w.line})` : w.byte ? ` (byte ${w.byte})` : ""));
+            if (notes.length > 0) noted += 1;
+            result(file.name, notes.length > 0 ? `imported; left out: ${notes.join("; ")}` : "imported", last, notes.length > 0 ? "noted" : "ok");
           } else if (response.status === 409 && response.headers.get("Location")) {
             duplicates += 1;
             result(file.name, "already here (not stored twice)", response.headers.get("Location").replace("/api/", "/"), "duplicate");
           } else {
             failed += 1;
-            result(file.name, `failed: ${await problemText(response)}`, null, "error");
+            result(file.name, `not imported. ${await problemText(response)}`, null, "error");
           }
         } catch (error) {
           failed += 1;
-          result(file.name, `failed: ${error}`, null, "error");
+          result(file.name, `not sent: the connection to the server was lost (${error.message || error}). Check the network and try this file again.`, null, "error");
         }
         progress.value += 1;
       }
-      if (files.length === 1 && imported === 1) { window.location.assign(last); return; }
-      status.textContent = `${imported} imported, ${duplicates} already here, ${failed} failed.`;
+      // One file read whole: straight to it. Anything left out is said here first.
+      if (files.length === 1 && imported === 1 && noted === 0) { window.location.assign(last); return; }
+      status.textContent = `${imported} imported${noted > 0 ? ` (${noted} with parts left out, listed below)` : ""}, ${duplicates} already here, ${failed} failed.`;
       if (failed > 0) status.className = "error";
     };
     uploadForm.addEventListener("submit", (event) => {
@@ -364,7 +368,7 @@ function decodeHeartRateMeasurement(view) {
   return contact === 2 ? 0 : bpm;
 }
 
-const ZONE_NAMES = { "none": "None", "low": "Low", "moderate": "Moderate", "high": "High", "red-line": "Red Line" };
+const ZONE_NAMES = { "none": "Z1 · None", "low": "Z2 · Low", "moderate": "Z3 · Moderate", "high": "Z4 · High", "red-line": "Z5 · Red Line" };
 
 // The match room (docs/PROTOCOL.md §10): the lobby, the countdown, one reading a second from
 // the strap (Web Bluetooth) or the slider, both meters and scores, spoken zone changes.
@@ -703,6 +707,29 @@ function startImportForm(form) {
   });
 }
 
+// "1,652 new samples; 2 workouts added, 1 already here, 1 left out: no heart rate was recorded during it"
+function importOutcome(state) {
+  const count = (n, noun) => `${n.toLocaleString("en-US")} ${noun}${n === 1 ? "" : "s"}`;
+  const workouts = [`${count(state.workoutsAdded, "workout")} added`];
+  if (state.workoutsDuplicate > 0) workouts.push(`${state.workoutsDuplicate} already here`);
+  const skipped = (state.workoutsSkipped || []).reduce((sum, s) => sum + s.count, 0);
+  if (skipped > 0) {
+    workouts.push(`${skipped} left out: ${state.workoutsSkipped.map((s) => s.reason + (s.count > 1 ? ` (${s.count})` : "")).join("; ")}`);
+  }
+  return `${count(state.samplesAdded, "new sample")}; ${workouts.join(", ")}`;
+}
+
+// The list of imports, fetched again once one ends (the page was drawn before it began).
+async function refreshImports() {
+  const list = document.getElementById("health-imports");
+  if (!list) return;
+  const response = await fetch("/health/import", { credentials: "same-origin" });
+  if (!response.ok) return;
+  const page = new DOMParser().parseFromString(await response.text(), "text/html");
+  const fresh = page.getElementById("health-imports");
+  if (fresh) list.replaceChildren(...fresh.childNodes);
+}
+
 // The Apple Health import: the file goes as the raw body (with upload progress), then the
 // import's own progress is followed until it is done.
 function startHealthImport(form) {
@@ -720,14 +747,19 @@ function startHealthImport(form) {
       if (!response.ok) { show(`The import's progress cannot be read: ${await problemText(response)}`, 0); return; }
       const state = await response.json();
       if (state.state === "done") {
-        show(`Done: ${state.samplesAdded} new samples and ${state.workoutsAdded} new workouts.`, 1);
+        show(`Done: ${importOutcome(state)}.`, 1);
         const link = document.createElement("a");
         link.href = "/today";
         link.textContent = "See today";
         status.append(" ", link);
+        refreshImports();
         return;
       }
-      if (state.state === "failed") { show(`The import stopped: ${state.error}. What came before it is kept.`, state.progress); return; }
+      if (state.state === "failed") {
+        show(`The import stopped: ${state.error}. What came before it is kept (${importOutcome(state)}).`, state.progress);
+        refreshImports();
+        return;
+      }
       show(`Importing… ${Math.round(state.progress * 100)} % (${state.samplesRead} samples read)`, state.progress);
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
@@ -776,7 +808,8 @@ function startFoodPhoto(form) {
     if (!response.ok) { status.textContent = await problemText(response); return; }
     const label = await response.json();
     status.textContent = "";
-    document.getElementById("food-serving").textContent = label.servingSize ? `Per serving (${label.servingSize})` : "Per serving";
+    const basis = label.basis && label.basis !== "serving" ? `Per ${label.basis}` : "Per serving";
+    document.getElementById("food-serving").textContent = label.servingSize && basis === "Per serving" ? `${basis} (${label.servingSize})` : basis;
     values.replaceChildren();
     for (const [name, key, unit] of rows) {
       if (label[key] === undefined) continue;

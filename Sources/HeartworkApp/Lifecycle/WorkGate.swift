@@ -1,24 +1,27 @@
 import Foundation
-import HeartworkApp
 
-/// At most `limit` large request bodies are read and decoded at a time; the others wait
-/// (their sockets unread, so they hold no memory) up to `patience`, then are told the server
-/// is busy. Keeps peak memory bounded however many uploads arrive at once.
-actor UploadGate {
+/// At most `limit` pieces of heavy work run at a time; the others wait up to `patience`, then
+/// are told the server is busy (`AppError.unavailable` with `busy`). The edge reads and
+/// decodes at most N large request bodies at once through one (their sockets unread while
+/// they wait, so they hold no memory); photos are read by OCR one at a time through another.
+public actor WorkGate {
     private let limit: Int
     private let patience: Duration
     private var inUse = 0
     private var waiters: [(id: UInt64, continuation: CheckedContinuation<Bool, Never>)] = []
     private var nextID: UInt64 = 0
 
-    init(limit: Int, patience: Duration) {
+    let busy: String
+
+    public init(limit: Int, patience: Duration, busy: String = "the server is busy with other uploads; try again in a minute") {
+        self.busy = busy
         self.limit = max(1, limit)
         self.patience = patience
     }
 
-    func run<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+    public func run<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         guard await acquire() else {
-            throw AppError(.unavailable, "the server is busy with other uploads; try again in a minute", retryAfterSeconds: 60)
+            throw AppError(.unavailable, busy, retryAfterSeconds: 60)
         }
         defer { release() }
         return try await body()

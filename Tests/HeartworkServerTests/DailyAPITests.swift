@@ -116,6 +116,30 @@ struct DailyAPITests {
         }
     }
 
+    /// Issue 28: a watch workout without heart-rate samples is not dropped in silence: the
+    /// import counts it as skipped with the reason, in the API and on the import page.
+    @Test func aWorkoutWithoutHeartRateIsSkippedWithItsReason() async throws {
+        try await ServerHarness.run { server in
+            let (_, token) = try await server.signUp("dailyskip")
+            let day = Self.today.adding(days: -5).description
+            let strength = """
+                 <Workout workoutActivityType="HKWorkoutActivityTypeTraditionalStrengthTraining" duration="31.7" durationUnit="min" sourceName="Test Watch" device="\(HealthExportFixture.watch)" creationDate="\(day) 05:32:00 +0000" startDate="\(day) 05:00:18 +0000" endDate="\(day) 05:32:00 +0000">
+                 </Workout>
+                </HealthData>
+
+                """
+            let xml = HealthExportFixture.xml(days: [Self.today.description]).replacingOccurrences(of: "</HealthData>\n", with: strength)
+            let done = try await Self.importExport(server, token, Data(xml.utf8), contentType: "application/xml")
+            #expect(done["state"] as? String == "done", "\(done)")
+            #expect(done["workoutsAdded"] as? Int == 1, "the day's run is added")
+            let skipped = try #require(done["workoutsSkipped"] as? [[String: Any]])
+            #expect(skipped.count == 1 && skipped[0]["reason"] as? String == "no heart rate was recorded during it" && skipped[0]["count"] as? Int == 1, "\(skipped)")
+            let session = try await server.webSession("dailyskip")
+            let page = try await server.request(.get, "/health/import", headers: [.cookie: session.cookie])
+            #expect(page.text.contains("no heart rate was recorded during it"), "the import page says why")
+        }
+    }
+
     @Test func zipArchivesAndFaultsAreReadOrNamed() async throws {
         try await ServerHarness.run { server in
             let (_, token) = try await server.signUp("dailyzip")

@@ -95,10 +95,18 @@ public struct WorkoutService: Sendable {
     /// measurement histories are read once (not per workout). Run as a job.
     @discardableResult
     public func completeSnapshots(for user: UserRecord) async throws -> Int {
-        let incomplete = try await store.workouts.withIncompleteSnapshot(userID: user.id, limit: 5000)
-        guard !incomplete.isEmpty else { return 0 }
         let histories = ProfileHistories(resting: try await store.measurements.list(userID: user.id, kind: .restingHeartRate),
                                          weights: try await store.measurements.list(userID: user.id, kind: .weight))
+        // What the profile can give at all (a history gives its first value to earlier workouts).
+        let today = histories.snapshot(for: user, at: Date())
+        var fillable = SnapshotFields()
+        if today.ageYears != nil { fillable.insert(.age) }
+        if today.restingHeartRate != nil { fillable.insert(.restingHeartRate) }
+        if today.restingHeartRate != nil, today.maximumHeartRate != nil { fillable.insert(.maximumHeartRate) }
+        if today.weightKilograms != nil { fillable.insert(.weight) }
+        if today.sex != nil { fillable.insert(.sex) }
+        let incomplete = try await store.workouts.withIncompleteSnapshot(userID: user.id, fillable: fillable, limit: 5000)
+        guard !incomplete.isEmpty else { return 0 }
         var changed = 0
         for workout in incomplete {
             let now = histories.snapshot(for: user, at: workout.startedAt)

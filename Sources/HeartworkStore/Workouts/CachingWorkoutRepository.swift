@@ -61,8 +61,8 @@ final class CachingWorkoutRepository: WorkoutRepository {
     func sharedByFriends(of userID: String, limit: Int) async throws -> [WorkoutRecord] {
         try await base.sharedByFriends(of: userID, limit: limit)
     }
-    func withIncompleteSnapshot(userID: String, limit: Int) async throws -> [WorkoutRecord] {
-        try await base.withIncompleteSnapshot(userID: userID, limit: limit)
+    func withIncompleteSnapshot(userID: String, fillable: SnapshotFields, limit: Int) async throws -> [WorkoutRecord] {
+        try await base.withIncompleteSnapshot(userID: userID, fillable: fillable, limit: limit)
     }
 
     func updateDerived(id: String, userID: String, profile: ProfileSnapshot, metrics: WorkoutMetrics) async throws {

@@ -144,11 +144,16 @@ struct SQLWorkoutRepository: WorkoutRepository {
             """).map(Self.record)
     }
 
-    func withIncompleteSnapshot(userID: String, limit: Int) async throws -> [WorkoutRecord] {
-        try await database.all("""
+    func withIncompleteSnapshot(userID: String, fillable: SnapshotFields, limit: Int) async throws -> [WorkoutRecord] {
+        // Only gaps the profile can fill: a user without a birth date does not have every
+        // workout read again at each edit (the columns are fixed names, not input).
+        let gaps = [(SnapshotFields.age, "profile_age"), (.restingHeartRate, "profile_resting_hr"), (.maximumHeartRate, "profile_max_hr"),
+                    (.weight, "profile_weight_kg"), (.sex, "profile_sex")]
+            .filter { fillable.contains($0.0) }.map { "\($0.1) IS NULL" }
+        guard !gaps.isEmpty else { return [] }
+        return try await database.all("""
             SELECT \(unsafeRaw: Self.columns) FROM workouts
-            WHERE user_id = \(bind: userID) AND (profile_age IS NULL OR profile_resting_hr IS NULL OR profile_max_hr IS NULL
-                OR profile_weight_kg IS NULL OR profile_sex IS NULL)
+            WHERE user_id = \(bind: userID) AND (\(unsafeRaw: gaps.joined(separator: " OR ")))
             ORDER BY started_at, id LIMIT \(bind: max(1, min(limit, 10_000)))
             """).map(Self.record)
     }

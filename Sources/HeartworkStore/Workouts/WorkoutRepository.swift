@@ -20,9 +20,10 @@ public protocol WorkoutRepository: Sendable {
     func count(userID: String) async throws -> Int
     /// The newest workouts the user's friends share, newest first.
     func sharedByFriends(of userID: String, limit: Int) async throws -> [WorkoutRecord]
-    /// Workouts whose profile snapshot lacks something (age, resting or maximum heart rate,
-    /// weight or sex), oldest first.
-    func withIncompleteSnapshot(userID: String, limit: Int) async throws -> [WorkoutRecord]
+    /// Workouts whose profile snapshot lacks something the profile can now give (one of
+    /// `fillable`: age, resting or maximum heart rate, weight or sex), oldest first; none when
+    /// `fillable` is empty.
+    func withIncompleteSnapshot(userID: String, fillable: SnapshotFields, limit: Int) async throws -> [WorkoutRecord]
     /// Replaces what was derived (snapshot and metrics) of a workout `userID` owns.
     func updateDerived(id: String, userID: String, profile: ProfileSnapshot, metrics: WorkoutMetrics) async throws
     /// Drops whatever is kept in memory of the user's workouts (their account was deleted).
@@ -31,4 +32,16 @@ public protocol WorkoutRepository: Sendable {
 
 extension WorkoutRepository {
     public func forget(userID: String) {}
+}
+
+/// The parts of a workout's profile snapshot, as a set.
+public struct SnapshotFields: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    public static let age = SnapshotFields(rawValue: 1)
+    public static let restingHeartRate = SnapshotFields(rawValue: 2)
+    public static let maximumHeartRate = SnapshotFields(rawValue: 4)
+    public static let weight = SnapshotFields(rawValue: 8)
+    public static let sex = SnapshotFields(rawValue: 16)
+    public static let all: SnapshotFields = [.age, .restingHeartRate, .maximumHeartRate, .weight, .sex]
 }

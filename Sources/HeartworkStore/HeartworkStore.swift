@@ -26,12 +26,17 @@ public final class HeartworkStore: Sendable {
 
     /// Opens the database and brings its schema up to date.
     /// - Parameter cachesReads: keep workout lists in memory on SQLite (see `CachingWorkoutRepository`).
+    /// - Parameter connectionWaitSeconds: how long a query waits for a pooled connection before it
+    ///   fails (10 s: a server answers rather than queue for ever; tests on a loaded 2-core
+    ///   machine wait longer).
     public static func open(
         _ location: DatabaseLocation, logger: Logger, cachesReads: Bool = true,
-        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        connectionWaitSeconds: Int64 = 10
     ) async throws -> HeartworkStore {
         if case .sqlite(let path) = location { try prepareFile(path) }
-        let database = try await DatabaseConnection.open(location, logger: logger, eventLoopGroup: eventLoopGroup)
+        let database = try await DatabaseConnection.open(location, logger: logger, eventLoopGroup: eventLoopGroup,
+                                                         connectionWait: .seconds(max(1, connectionWaitSeconds)))
         do {
             let applied = try await Migrations.run(on: database)
             if !applied.isEmpty { logger.info("applied migrations", metadata: ["versions": "\(applied)", "database": "\(location)"]) }

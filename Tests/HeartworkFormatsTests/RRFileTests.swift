@@ -77,6 +77,17 @@ struct RRFileTests {
     /// Issue 28: a real recording's artifacts — a gap of 6.7 s, a row that is not a number, a
     /// time stepping back, a zero — are left out and counted with their first line; the rest is
     /// the recording.
+    /// A fuzzer's find (CI, 2026-11-26): a first line of separators only laid the file out
+    /// with an interval field of −1 and trapped on the next line. Now it is a row left out.
+    @Test func aLineOfSeparatorsIsARowLeftOut() throws {
+        let recording = try RRFile.read(text: ";\n798\n805\n790\n1")
+        #expect(recording.intervalsMilliseconds.count >= 3)
+        #expect(recording.warnings.contains { $0.line == 1 }, "\(recording.warnings)")
+        for text in [",\n800\n810", " ; , \n800\n810\n", ";;\n;\n800\n805"] {
+            #expect(try RRFile.read(text: text).intervalsMilliseconds.count == 2, "\(text.debugDescription)")
+        }
+    }
+
     @Test func artifactsAreLeftOutAndCounted() throws {
         let recording = try RRFile.read(text: "0.0 800\n0.8 810\n1.6 6712\n8.3 abc\n8.4 805\n8.0 790\n9.2 0\n9.2 815\n10.0 820\n")
         #expect(recording.intervalsMilliseconds == [800, 810, 805, 815, 820])

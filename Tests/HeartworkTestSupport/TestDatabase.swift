@@ -61,7 +61,8 @@ public enum TestDatabase: Sendable, CustomStringConvertible {
 
     public func withStore<T: Sendable>(_ body: (HeartworkStore) async throws -> T) async throws -> T {
         try await withFreshLocation { location in
-            let store = try await HeartworkStore.open(location, logger: Self.logger)
+            // Tests run side by side on two cores: a connection may take longer than a server's 10 s.
+            let store = try await HeartworkStore.open(location, logger: Self.logger, connectionWaitSeconds: 60)
             do {
                 let result = try await body(store)
                 try await store.shutdown()

@@ -147,6 +147,11 @@ public enum RRFile {
                     throw .format(TextFormatError(line: number, "--column \(column) needs a CSV header line naming the columns"))
                 }
                 let fieldCount = split(content, separator: nil).count
+                guard fieldCount > 0 else {
+                    // Only separators (";", ","): nothing to read, and nothing to lay out by.
+                    skipped.note(line: number, "a row with too few fields")
+                    continue
+                }
                 guard fieldCount <= 2 else {
                     throw .format(TextFormatError(line: number, "expected one interval, or `time interval`, per line; found \(fieldCount) fields"))
                 }

@@ -26,7 +26,8 @@ public final class DatabaseConnection: Sendable {
         _ location: DatabaseLocation,
         logger: Logger,
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
-        maxConnectionsPerEventLoop: Int = 4
+        maxConnectionsPerEventLoop: Int = 4,
+        connectionWait: TimeAmount = .seconds(10)
     ) async throws -> DatabaseConnection {
         switch location {
         case .sqlite(let path):
@@ -35,7 +36,8 @@ public final class DatabaseConnection: Sendable {
             threadPool.start()
             let source = SQLiteFileSource(path: path, threadPool: threadPool)
             let pool = SharedPool(EventLoopGroupConnectionPool(
-                source: source, maxConnectionsPerEventLoop: maxConnectionsPerEventLoop, logger: logger, on: eventLoopGroup))
+                source: source, maxConnectionsPerEventLoop: maxConnectionsPerEventLoop, requestTimeout: connectionWait, logger: logger,
+                on: eventLoopGroup))
             let pooled = PooledSQLiteDatabase(pool: pool, logger: logger)
             let database = pooled.sql(queryLogLevel: .trace)
             // journal_mode is a property of the file: set once, every connection then uses WAL.
@@ -53,7 +55,7 @@ public final class DatabaseConnection: Sendable {
             }
             let pool = SharedPool(EventLoopGroupConnectionPool(
                 source: PostgresConnectionSource(sqlConfiguration: configuration),
-                maxConnectionsPerEventLoop: maxConnectionsPerEventLoop, logger: logger, on: eventLoopGroup))
+                maxConnectionsPerEventLoop: maxConnectionsPerEventLoop, requestTimeout: connectionWait, logger: logger, on: eventLoopGroup))
             let database = pool.pool.database(logger: logger).sql(queryLogLevel: .trace)
             return DatabaseConnection(engine: .postgres, sql: database, sqlite: nil, postgres: configuration.coreConfiguration) {
                 try await pool.pool.shutdownAsync()

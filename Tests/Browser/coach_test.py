@@ -134,6 +134,8 @@ def main():
             const tiles = [...document.querySelectorAll('.player-tile')];
             return {bottom: Math.max(...tiles.map(t => t.getBoundingClientRect().bottom)), height: window.innerHeight,
                     font: parseFloat(getComputedStyle(document.querySelector('.player-tile .bpm')).fontSize)};""")
+        if layout["bottom"] > layout["height"]:
+            driver.save_screenshot(str(SHOTS / "22-coach-screen-overflow.png"))
         assert layout["bottom"] <= layout["height"], f"30 tiles fit a 1080p screen: {layout}"
         assert layout["font"] >= 56, f"heart rates readable across a room: {layout}"
         before = tiles(driver)

@@ -47,9 +47,9 @@ enum Formatting {
         return String(format: "%.\(decimals)f", value) + (unit.isEmpty ? "" : " \(unit)")
     }
 
-    /// "1 session", "3 sessions".
-    static func count(_ n: Int, _ noun: String, plural: String? = nil) -> String {
-        "\(n) \(n == 1 ? noun : plural ?? noun + "s")"
+    /// "1 session", "3 sessions", "1,652 new samples".
+    static func count(_ n: some BinaryInteger, _ noun: String, plural: String? = nil) -> String {
+        "\(Int(n).formatted(.number.locale(Locale(identifier: "en_US")))) \(n == 1 ? noun : plural ?? noun + "s")"
     }
 
     /// A value for a form field: up to `decimals` places, without trailing zeros ("2.5", "20",

@@ -243,9 +243,7 @@ struct WebHealthPages {
     /// "1,652 new samples; 2 workouts added, 1 already here, 1 left out: no heart rate was
     /// recorded during it".
     static func outcome(_ record: HealthImportRecord) -> String {
-        func count(_ value: some BinaryInteger, _ noun: String) -> String {
-            "\(Int(value).formatted(.number.locale(Locale(identifier: "en_US")))) \(noun)\(value == 1 ? "" : "s")"
-        }
+        func count(_ value: some BinaryInteger, _ noun: String) -> String { Formatting.count(value, noun) }
         var parts = ["\(count(record.samplesAdded, "new sample"))"]
         var workouts = ["\(count(record.workoutsAdded, "workout")) added"]
         if record.workoutsDuplicate > 0 { workouts.append("\(record.workoutsDuplicate) already here") }

@@ -66,8 +66,10 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
-            // The strength catalogue, routines, lexicon and messages (docs/STRENGTH.md).
-            resources: [.embedInCode("Resources")]
+            // The strength catalogue, routines, lexicon and messages (docs/STRENGTH.md), compiled
+            // into the binary by EmbedResourcesPlugin.
+            exclude: ["Resources"],
+            plugins: ["EmbedResourcesPlugin"]
         ),
         .target(
             name: "HeartworkServer",
@@ -91,8 +93,10 @@ let package = Package(
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ],
-            // Embedded in the binary, so one file runs from anywhere (see EmbeddedResources).
-            resources: [.embedInCode("Resources")]
+            // Embedded in the binary by EmbedResourcesPlugin, so one file runs from anywhere (see
+            // EmbeddedResources).
+            exclude: ["Resources"],
+            plugins: ["EmbedResourcesPlugin"]
         ),
         .target(
             name: "HeartworkCLI",
@@ -111,6 +115,9 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "heartwork", dependencies: ["HeartworkCLI"]),
+        // Resources/ as string literals (SwiftPM's embedInCode byte arrays took minutes to compile).
+        .executableTarget(name: "EmbedResources"),
+        .plugin(name: "EmbedResourcesPlugin", capability: .buildTool(), dependencies: ["EmbedResources"]),
         .executableTarget(name: "heartwork-benchmarks", dependencies: ["HeartworkCore"], path: "Benchmarks/HRVBenchmark"),
         .executableTarget(
             name: "heartwork-codec-benchmarks",

@@ -112,7 +112,10 @@ struct SimulateGatewayCommand: AsyncParsableCommand {
                 state.finish()
             }
             group.addTask {
-                var backoff = 1.0
+                // PROTOCOL §5: 1 s, 2 s, 4 s … 60 s, with jitter (the job system's back-off).
+                let reconnect = RetryStrategy(attempts: .max, first: 1, maximum: 60)
+                var failures = 0
+                var backoff: Double { reconnect.delay(afterAttempt: failures + 1) }
                 while !state.isOver {
                     do {
                         let connected = ContinuousClock.now
@@ -152,7 +155,7 @@ struct SimulateGatewayCommand: AsyncParsableCommand {
                         if close?.closeCode == .policyViolation {
                             throw GatewayRefused(reason: close?.reason ?? "the server closed the connection for a policy violation")
                         }
-                        if ContinuousClock.now - connected > .seconds(60) { backoff = 1 }
+                        if ContinuousClock.now - connected > .seconds(60) { failures = 0 }
                     } catch let refused as GatewayRefused {
                         throw refused
                     } catch let error as WebSocketClientError where error == .webSocketUpgradeFailed {
@@ -167,7 +170,7 @@ struct SimulateGatewayCommand: AsyncParsableCommand {
                     if state.isOver { break }
                     let jitter = Double.random(in: 0.8...1.2)
                     try await Task.sleep(for: .milliseconds(Int64(backoff * jitter * 1000)))
-                    backoff = min(60, backoff * 2)
+                    failures += 1
                 }
             }
             // The first failure (a refusal) ends the run at once: the group cancels the straps.

@@ -24,6 +24,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -88,6 +89,51 @@ class API:
         with urllib.request.urlopen(request, timeout=30) as response:
             text = response.read()
             return json.loads(text) if text else None
+
+
+def headless_chromium(size=DESKTOP):
+    """Headless Chromium through Debian's chromedriver, at `size`."""
+    options = Options()
+    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", f"--window-size={size[0]},{size[1]}"]:
+        options.add_argument(argument)
+    options.binary_location = "/usr/bin/chromium"
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver.set_window_size(*size)
+    return driver
+
+
+def demo_logins(server):
+    """The demo's two logins from its first lines; the rest of stdout is drained."""
+    found = {}
+    user = None
+    for line in server.stdout:
+        text = line.strip()
+        if text.startswith("username:"):
+            user = text.split(":", 1)[1].strip()
+        elif text.startswith("password:") and user:
+            found[user] = text.split(":", 1)[1].strip()
+        if len(found) == 2:
+            break
+    threading.Thread(target=lambda: [None for _ in server.stdout], daemon=True).start()
+    if set(found) != {"demo", "coach"}:
+        raise SystemExit(f"the demo did not print both logins: {sorted(found)}")
+    return found
+
+
+def demo_server(binary, prefix):
+    """`heartwork serve --demo` on a free port in a fresh data folder, up and answering:
+    (the process, its base URL, the demo's logins by username)."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    server = subprocess.Popen([str(binary), "serve", "--demo", "--port", str(port), "--data-dir", tempfile.mkdtemp(prefix=prefix)],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=dict(os.environ, HEARTWORK_BCRYPT_COST="4"))
+    try:
+        passwords = demo_logins(server)
+        wait_for_health(base, server)
+    except BaseException:
+        server.kill()
+        raise
+    return server, base, passwords
 
 
 def workout(start, minutes=30, resting=56, track=True):

@@ -13,21 +13,15 @@ without fields (accept, remove, revoke, move).
     python3 Tests/Browser/forms_test.py [path/to/heartwork]
 """
 import datetime
-import os
 import pathlib
 import subprocess
 import sys
-import tempfile
 import time
 import zoneinfo
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from browser_test import API, DESKTOP, ROOT, free_port, submit, wait_for_health  # noqa: E402
-from pages_test import logins  # noqa: E402
+from browser_test import API, DESKTOP, ROOT, demo_server, headless_chromium, submit  # noqa: E402
 
-from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.options import Options  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 
 # Every visible, named field of a form, with its type and value (checkboxes: checked).
@@ -80,16 +74,11 @@ def main():
     if not binary.exists():
         raise SystemExit(f"{binary} is missing: run swift build first")
     started = time.time()
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen([str(binary), "serve", "--demo", "--port", str(port), "--data-dir", tempfile.mkdtemp(prefix="heartwork-forms-")],
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=dict(os.environ, HEARTWORK_BCRYPT_COST="4"))
+    server, base, passwords = demo_server(binary, "heartwork-forms-")
     driver = None
     failures = []
     checked = []
     try:
-        passwords = logins(server)
-        wait_for_health(base, server)
         api = API(base)
         demo = api.call("POST", "/api/auth/login", {"username": "demo", "password": passwords["demo"]})["token"]
         coach = api.call("POST", "/api/auth/login", {"username": "coach", "password": passwords["coach"]})["token"]
@@ -102,11 +91,7 @@ def main():
         worn = {p.get("sensorID") for p in players}
         spare = next((s for s in sensors if s["id"] not in worn), None)
 
-        options = Options()
-        for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", f"--window-size={DESKTOP[0]},{DESKTOP[1]}"]:
-            options.add_argument(argument)
-        options.binary_location = "/usr/bin/chromium"
-        driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+        driver = headless_chromium(DESKTOP)
 
         def sign_in(username):
             driver.delete_all_cookies()
@@ -169,7 +154,9 @@ def main():
             zone = api.call("GET", "/api/me", token=demo).get("timeZone") or "UTC"
             yesterday = (datetime.datetime.now(zoneinfo.ZoneInfo(zone)).date() - datetime.timedelta(days=1)).isoformat()
             sleep_page = f"/today?date={yesterday}"
-        roundtrip("today: sleep quality", sleep_page, "form[action='/today/sleep-quality']", {"quality": "4"})
+        # The demo rates some nights itself: type a rating other than the one shown.
+        shown = read_fields(driver, base, sleep_page, "form[action='/today/sleep-quality']").get("quality")
+        roundtrip("today: sleep quality", sleep_page, "form[action='/today/sleep-quality']", {"quality": "2" if shown == "4" else "4"})
         roundtrip("today: mark", "/today", "form[action='/today/mark']", {"mark": "sick"})
         roundtrip("today: alerts", "/today", "form[action='/today/settings']",
                   {"inactivityAlerts": False, "stepThreshold": "7500", "inactivityTime": "17:30", "anomalyAlerts": False})

@@ -11,22 +11,16 @@ to artifacts/browser/pages-*.png, every finding to artifacts/browser/layout-page
 
     python3 Tests/Browser/pages_test.py [path/to/heartwork]
 """
-import os
 import pathlib
 import re
 import subprocess
 import sys
-import tempfile
-import threading
 import time
 import urllib.parse
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from browser_test import API, DESKTOP, LAYOUT, LAYOUT_REPORT, PHONE, REPORT_NAME, ROOT, SHOTS, UUID, Checks, free_port, submit, wait_for_health  # noqa: E402
+from browser_test import API, DESKTOP, LAYOUT, LAYOUT_REPORT, PHONE, REPORT_NAME, ROOT, SHOTS, UUID, Checks, demo_server, headless_chromium, submit  # noqa: E402
 
-from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.options import Options  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select  # noqa: E402
 
@@ -45,24 +39,6 @@ def routes():
 def matches(route, path):
     pattern = "/".join("[^/]+" if part.startswith(":") else re.escape(part) for part in route.split("/")) if route else ""
     return re.fullmatch(pattern, path.strip("/")) is not None
-
-
-def logins(server):
-    """The demo's two logins from its first lines; the rest of stdout is drained."""
-    found = {}
-    user = None
-    for line in server.stdout:
-        text = line.strip()
-        if text.startswith("username:"):
-            user = text.split(":", 1)[1].strip()
-        elif text.startswith("password:") and user:
-            found[user] = text.split(":", 1)[1].strip()
-        if len(found) == 2:
-            break
-    threading.Thread(target=lambda: [None for _ in server.stdout], daemon=True).start()
-    if set(found) != {"demo", "coach"}:
-        raise SystemExit(f"the demo did not print both logins: {sorted(found)}")
-    return found
 
 
 def self_test(driver):
@@ -95,26 +71,15 @@ def main():
         raise SystemExit(f"{binary} is missing: run swift build first")
     SHOTS.mkdir(parents=True, exist_ok=True)
     started = time.time()
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    data = tempfile.mkdtemp(prefix="heartwork-pages-")
-    server = subprocess.Popen([str(binary), "serve", "--demo", "--port", str(port), "--data-dir", data],
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=dict(os.environ, HEARTWORK_BCRYPT_COST="4"))
+    server, base, passwords = demo_server(binary, "heartwork-pages-")
     driver = None
     failures = []
     visited = []
     try:
-        passwords = logins(server)
-        wait_for_health(base, server)
         api = API(base)
         token = api.call("POST", "/api/auth/login", {"username": "demo", "password": passwords["demo"]})["token"]
 
-        options = Options()
-        for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", f"--window-size={DESKTOP[0]},{DESKTOP[1]}"]:
-            options.add_argument(argument)
-        options.binary_location = "/usr/bin/chromium"
-        driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-        driver.set_window_size(*DESKTOP)
+        driver = headless_chromium(DESKTOP)
         self_test(driver)
         checks = Checks(driver)
 

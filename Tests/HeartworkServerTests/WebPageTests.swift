@@ -52,8 +52,8 @@ struct WebPageTests {
             let page = try await server.request(.post, "/profile", raw: Data("%%%".utf8), headers: [.cookie: session.cookie, .contentType: "application/x-www-form-urlencoded"])
             #expect(page.status.code >= 400)
             #expect(page.text.contains("role=\"alert\"") && page.text.contains("Technical detail"), "\(page.text.prefix(300))")
-            // The upload script reads `message` first.
-            let script = try await server.request(.get, "/static/app.js")
+            // The pages' scripts read `message` first (common.js, shared by every page's module).
+            let script = try await server.request(.get, "/static/common.js")
             #expect(script.text.contains("problem.message ||"))
         }
     }

@@ -88,7 +88,9 @@ struct SensorStoreTests {
             try await first.users.create(user)
             try await first.gateways.create(gateway)
             let added = try await withThrowingTaskGroup(of: Int.self) { group in
-                for gatewayIndex in 0..<20 {
+                // Eight gateways are concurrency enough (twenty made this the suite's longest
+                // test on two cores); 300 s crosses a block boundary (256 readings).
+                for gatewayIndex in 0..<8 {
                     group.addTask {
                         var count = 0
                         for frame in frames(0..<300, gatewayIndex: gatewayIndex) {
@@ -99,7 +101,7 @@ struct SensorStoreTests {
                 }
                 return try await group.reduce(0, +)
             }
-            #expect(added == 20 * 5 * 300)
+            #expect(added == 8 * 5 * 300)
             try await first.shutdown()
 
             // Reopened: the newest blocks are read back, resends are still recognised, new readings follow.
@@ -109,13 +111,13 @@ struct SensorStoreTests {
             let more = try await second.sensors.store(userID: user.id, gatewayID: gateway.id, readings: ["g0-s0": (300..<520).map(Self.reading)], now: Date())
             #expect(more.stored.first?.added.count == 220)
             let sensors = try await second.sensors.list(userID: user.id)
-            #expect(sensors.count == 100)
+            #expect(sensors.count == 40)
             let strap = try #require(sensors.first { $0.address == "g0-s0" })
             let stored = try await second.sensors.readings(
                 sensorID: strap.id, from: Date(timeIntervalSince1970: 1_795_399_000), to: Date(timeIntervalSince1970: 1_795_402_000))
             #expect(stored == (0..<520).map(Self.reading))
             #expect(strap.lastBeatsPerMinute == Self.reading(519).beatsPerMinute)
-            let other = try #require(sensors.first { $0.address == "g19-s4" })
+            let other = try #require(sensors.first { $0.address == "g7-s4" })
             #expect(try await second.sensors.readings(
                 sensorID: other.id, from: Date(timeIntervalSince1970: 1_795_399_000), to: Date(timeIntervalSince1970: 1_795_402_000)).count == 300)
             try await second.shutdown()

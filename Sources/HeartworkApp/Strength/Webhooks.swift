@@ -249,7 +249,10 @@ public struct WebhookDeliverer: Service {
     let policy: WebhookPolicy
     let interval: Duration
     let logger: Logger
-    public static let maximumAttempts = 8
+    /// Eight attempts, 30 s after the first failure, doubling up to six hours (the job
+    /// system's one back-off, `RetryStrategy`).
+    public static let retry = RetryStrategy(attempts: 8, first: 30, maximum: 6 * 3600)
+    public static var maximumAttempts: Int { retry.attempts }
 
     public func run() async throws {
         await cancelWhenGracefulShutdown {
@@ -295,7 +298,7 @@ public struct WebhookDeliverer: Service {
     }
 
     public static func backoff(afterAttempt attempt: Int) -> TimeInterval {
-        min(6 * 3600, 30 * pow(2, Double(max(0, attempt - 1))))
+        retry.delay(afterAttempt: attempt)
     }
 
     /// nil when delivered; otherwise why not.

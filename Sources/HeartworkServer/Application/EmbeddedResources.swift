@@ -8,6 +8,14 @@ enum EmbeddedResources {
     static let staticFiles: [String: (contentType: String, bytes: [UInt8])] = [
         "app.css": ("text/css; charset=utf-8", PackageResources.app_css),
         "app.js": ("text/javascript; charset=utf-8", PackageResources.app_js),
+        "coach.js": ("text/javascript; charset=utf-8", PackageResources.coach_js),
+        "common.js": ("text/javascript; charset=utf-8", PackageResources.common_js),
+        "food.js": ("text/javascript; charset=utf-8", PackageResources.food_js),
+        "health-import.js": ("text/javascript; charset=utf-8", PackageResources.health_import_js),
+        "heart-rate.js": ("text/javascript; charset=utf-8", PackageResources.heart_rate_js),
+        "match.js": ("text/javascript; charset=utf-8", PackageResources.match_js),
+        "strength.js": ("text/javascript; charset=utf-8", PackageResources.strength_js),
+        "upload.js": ("text/javascript; charset=utf-8", PackageResources.upload_js),
         "favicon.svg": ("image/svg+xml", PackageResources.favicon_svg),
     ]
 

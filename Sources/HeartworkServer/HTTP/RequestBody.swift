@@ -34,7 +34,14 @@ enum RequestBody {
     /// The Content-Type without its parameters, lower-cased (`text/plain; charset=utf-8` →
     /// `text/plain`); nil when the header is missing.
     static func mediaType(_ request: Request) -> String? {
-        request.headers[.contentType].map { $0.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? "" }
+        request.headers[.contentType].map(bareMediaType)
+    }
+
+    /// A Content-Type header's `type/subtype`, lower-cased, through Hummingbird's `MediaType`
+    /// (the one parser of the edge); "" when it is not a media type.
+    static func bareMediaType(_ header: String) -> String {
+        guard let media = MediaType(from: header) else { return "" }
+        return "\(media.type)/\(media.subType)".lowercased()
     }
 
     /// `application/json` (parameters such as charset allowed), and nothing that merely starts
@@ -87,5 +94,21 @@ final class OneShotBody: AsyncSequence, @unchecked Sendable {
     /// Reads what is left and drops it.
     func discardRest() async throws {
         while try await next() != nil {}
+    }
+}
+
+/// The one reader of `Authorization: Bearer …` at the edge. HummingbirdAuth's
+/// `HTTPFields.bearer` matches only the exact spelling `Bearer `; the scheme is
+/// case-insensitive (RFC 9110 §11.1) and gateways in the field send `bearer`, so this one
+/// keeps that (docs/ARCHITECTURE.md, "Libraries").
+enum BearerToken {
+    static func from(_ headers: HTTPFields) -> String? {
+        guard let authorization = headers[.authorization], authorization.prefix(7).lowercased() == "bearer " else { return nil }
+        return String(authorization.dropFirst(7))
+    }
+
+    /// A gateway's token: the bearer header or, for platforms that cannot set headers, `?token=`.
+    static func gateway(_ request: Request) -> String? {
+        from(request.headers) ?? request.uri.queryParameters.get("token").map { String($0) }
     }
 }

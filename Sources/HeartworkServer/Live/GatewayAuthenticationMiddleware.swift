@@ -11,8 +11,7 @@ struct GatewayAuthenticationMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
-        let header = request.headers[.authorization].flatMap { $0.lowercased().hasPrefix("bearer ") ? String($0.dropFirst(7)) : nil }
-        guard let token = header ?? request.uri.queryParameters.get("token"),
+        guard let token = BearerToken.gateway(request),
               let gateway = try await gateways.authenticate(token: token) else {
             throw Problem(.unauthorized, "Not a gateway", detail: "send an active gateway token (hwg_…) as a bearer token or as ?token=")
         }

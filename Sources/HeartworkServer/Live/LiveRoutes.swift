@@ -30,36 +30,14 @@ struct LiveRoutes {
                     try await Self.gatewaySession(services, gateway: gateway, inbound: inbound, outbound: outbound, logger: context.logger)
                 }
             }
-        router.ws("api/live/feed", shouldUpgrade: { _, context in
-            guard context.identity != nil else { throw Problem(AppError.notSignedIn) }
-            return .upgrade([:])
-        }, onUpgrade: { inbound, outbound, context in
-            guard let identity = context.requestContext.identity else { return }
-            let user = identity.user
-            try await RevocableSocket.run(services, userID: user.id, credential: .session(tokenHash: identity.session.tokenHash), outbound: outbound) {
-                let (id, events) = await services.live.watch(user)
-                do {
-                    // First what is known of each sensor, then every new reading as it is stored.
-                    let sensors = (try? await services.live.sensors(of: user)) ?? []
-                    try await outbound.write(.text(LiveMessages.watching(sensors)))
-                    // Readings go out as they come; the socket ends when the viewer goes away.
-                    try await withThrowingTaskGroup(of: Void.self) { group in
-                        group.addTask {
-                            for await event in events { try await outbound.write(.text(LiveMessages.reading(event))) }
-                        }
-                        group.addTask {
-                            for try await _ in inbound.messages(maxSize: 4096) {}
-                        }
-                        try await group.next()
-                        group.cancelAll()
-                    }
-                } catch {
-                    await services.live.stopWatching(user, id: id)
-                    throw error
-                }
-                await services.live.stopWatching(user, id: id)
-            }
-        })
+        SignedInSocket.register("api/live/feed", on: router, services: services) { user, _, _, inbound, outbound in
+            let (id, events) = await services.live.watch(user)
+            // First what is known of each sensor, then every new reading as it is stored.
+            try await SocketSubscription.relay(
+                events, stop: { await services.live.stopWatching(user, id: id) },
+                first: { LiveMessages.watching((try? await services.live.sensors(of: user)) ?? []) },
+                frame: { LiveMessages.reading($0) }, inbound: inbound, outbound: outbound)
+        }
     }
 
     /// A gateway's connection: each frame is staged as it arrives (its certainly-new readings
@@ -95,7 +73,7 @@ struct LiveRoutes {
             }
             group.addTask {
                 defer { stagedInput.finish() }
-                var limiter = RateWindow()
+                var limiter = RateWindow(frames: Self.framesPerSecond, readings: Self.readingsPerSecond)
                 for try await message in inbound.messages(maxSize: 2 * GatewayFrame.maximumBytes) {
                     guard case .text(let text) = message else {
                         try await outbound.close(.policyViolation, reason: "binary frames are not part of the protocol")
@@ -144,13 +122,3 @@ final class FrameCounter: Sendable {
     let count = Atomic<Int>(0)
 }
 
-/// Frames and readings in the last second, for the documented limits.
-struct RateWindow {
-    private var window: [(at: ContinuousClock.Instant, readings: Int)] = []
-
-    mutating func admit(readings: Int, at now: ContinuousClock.Instant) -> Bool {
-        window.removeAll { now - $0.at > .seconds(1) }
-        window.append((now, readings))
-        return window.count <= LiveRoutes.framesPerSecond && window.reduce(0) { $0 + $1.readings } <= LiveRoutes.readingsPerSecond
-    }
-}

@@ -16,52 +16,25 @@ struct MatchSocket {
 
     func register(on router: Router<LiveRequestContext>) {
         let services = services
-        router.ws("api/live/matches/:matchID", shouldUpgrade: { request, context in
-            guard let user = context.identity?.user else { throw Problem(AppError.notSignedIn) }
+        SignedInSocket.register("api/live/matches/:matchID", on: router, services: services, check: { request, context, user in
             // Refused before the upgrade, so a client sees why (404, 409) as problem+json.
             _ = try await services.matches.match(try context.parameters.require("matchID"), for: user)
             // ?sensor= plays the player's side from one of their own straps.
             if let sensor = request.uri.queryParameters.get("sensor") { _ = try await services.live.sensor(sensor, of: user) }
-            return .upgrade([:])
-        }, onUpgrade: { inbound, outbound, context in
-            guard let identity = context.requestContext.identity, let id = context.requestContext.parameters.get("matchID") else { return }
-            let sensor: String? = context.request.uri.queryParameters.get("sensor").map { String($0) }
-            try await RevocableSocket.run(services, userID: identity.user.id, credential: .session(tokenHash: identity.session.tokenHash), outbound: outbound) {
-                try await Self.play(services, match: id, user: identity.user, sensor: sensor, inbound: inbound, outbound: outbound)
-            }
-        })
+        }) { user, request, parameters, inbound, outbound in
+            guard let id = parameters.get("matchID") else { return }
+            let sensor: String? = request.uri.queryParameters.get("sensor").map { String($0) }
+            try await Self.play(services, match: id, user: user, sensor: sensor, inbound: inbound, outbound: outbound)
+        }
 
-        router.ws("api/live/notifications", shouldUpgrade: { _, context in
-            guard context.identity != nil else { throw Problem(AppError.notSignedIn) }
-            return .upgrade([:])
-        }, onUpgrade: { inbound, outbound, context in
-            guard let identity = context.requestContext.identity else { return }
-            let user = identity.user
-            try await RevocableSocket.run(services, userID: user.id, credential: .session(tokenHash: identity.session.tokenHash), outbound: outbound) {
-                let (id, notices) = await services.inbox.watch(user)
-                do {
-                    let unread = (try? await services.inbox.unreadCount(for: user)) ?? 0
-                    try await outbound.write(.text(#"{"type":"unread","unread":\#(unread)}"#))
-                    try await withThrowingTaskGroup(of: Void.self) { group in
-                        group.addTask {
-                            for await notice in notices {
-                                let unread = (try? await services.inbox.unreadCount(for: user)) ?? 0
-                                try await outbound.write(.text(MatchMessages.notification(notice, unread: unread)))
-                            }
-                        }
-                        group.addTask {
-                            for try await _ in inbound.messages(maxSize: 4096) {}
-                        }
-                        try await group.next()
-                        group.cancelAll()
-                    }
-                } catch {
-                    await services.inbox.stopWatching(user, id: id)
-                    throw error
-                }
-                await services.inbox.stopWatching(user, id: id)
-            }
-        })
+        SignedInSocket.register("api/live/notifications", on: router, services: services) { user, _, _, inbound, outbound in
+            let (id, notices) = await services.inbox.watch(user)
+            try await SocketSubscription.relay(
+                notices, stop: { await services.inbox.stopWatching(user, id: id) },
+                first: { #"{"type":"unread","unread":\#((try? await services.inbox.unreadCount(for: user)) ?? 0)}"# },
+                frame: { MatchMessages.notification($0, unread: (try? await services.inbox.unreadCount(for: user)) ?? 0) },
+                inbound: inbound, outbound: outbound)
+        }
     }
 
     /// A player in a match room: the room's frames out, the player's readings in.
@@ -112,16 +85,13 @@ struct MatchSocket {
                 try await outbound.close(.normalClosure, reason: nil)
             }
             group.addTask {
-                var limiter = [ContinuousClock.Instant]()
+                var limiter = RateWindow(frames: Self.framesPerSecond, readings: Self.framesPerSecond)
                 for try await message in inbound.messages(maxSize: 4096) {
                     guard case .text(let text) = message else {
                         try await outbound.close(.policyViolation, reason: "binary frames are not part of the protocol")
                         return
                     }
-                    let now = ContinuousClock.now
-                    limiter.removeAll { now - $0 > .seconds(1) }
-                    limiter.append(now)
-                    guard limiter.count <= Self.framesPerSecond else {
+                    guard limiter.admit() else {
                         try await outbound.close(.policyViolation, reason: "more than \(Self.framesPerSecond) frames a second")
                         return
                     }

@@ -23,8 +23,8 @@ struct AuthenticationMiddleware<Context: IdentifiedRequestContext>: RouterMiddle
         let gatewayRoute = Context.leavesGatewayTokensToTheRoute || request.uri.path == "/api/live/gateway"
         if let authorization = request.headers[.authorization],
            !(gatewayRoute && authorization.dropFirst(7).hasPrefix(GatewayService.tokenPrefix)) {
-            guard authorization.lowercased().hasPrefix("bearer "),
-                  let identity = try await authenticator.identity(token: String(authorization.dropFirst(7)), via: .bearer) else {
+            guard let token = BearerToken.from(request.headers),
+                  let identity = try await authenticator.identity(token: token, via: .bearer) else {
                 throw Problem(AppError.notSignedIn)
             }
             context.identity = identity

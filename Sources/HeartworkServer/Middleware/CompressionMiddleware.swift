@@ -38,7 +38,7 @@ struct CompressionMiddleware<Context: RequestContext>: RouterMiddleware {
 
     static func isCompressible(_ contentType: String?) -> Bool {
         guard let contentType else { return false }
-        let media = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let media = RequestBody.bareMediaType(contentType)
         return media.hasPrefix("text/") || media == "application/json" || media == "application/problem+json"
             || media == "image/svg+xml" || media == "application/javascript" || media == "application/openmetrics-text"
     }

@@ -31,117 +31,150 @@ struct WebAccountPages {
         let password: String?
     }
 
+    var dashboard: WebDashboard { WebDashboard(services: services) }
+
     func register(public router: Router<AppRequestContext>, signedIn: RouterGroup<AuthenticatedContext>) {
-        let pages = pages
-        let dashboard = WebDashboard(services: services)
-        router.get("/") { request, context -> Response in
-            guard let identity = context.identity else {
-                return pages.page("home", title: "Heartwork", values: [:], request: request, identity: nil)
-            }
-            return pages.page("dashboard", title: "Your week", values: try await dashboard.values(for: identity.user), request: request, identity: identity)
-        }
-        router.get("signup") { request, context -> Response in
-            pages.page("signup", title: "Create your account", values: [:], request: request, identity: context.identity)
-        }
-        router.post("signup") { request, _ -> Response in
-            try SameOrigin.require(request)
-            let form = try await WebForm.decode(SignupForm.self, from: request)
-            let registration = Registration(
-                username: form.username ?? "", fullName: form.fullName ?? "", email: form.email ?? "", password: form.password ?? "",
-                timeZone: WebForm.nonEmpty(form.timeZone))
-            do {
-                let user = try await services.accounts.register(registration)
-                let (token, _) = try await services.accounts.openSession(for: user, kind: .web)
-                var response = pages.redirect(to: "/", notice: .welcome)
-                response.setCookie(sessionCookie(token))
-                return response
-            } catch let error as AppError {
-                var values = PageRenderer.formErrors(error)
-                values["username"] = registration.username
-                values["fullName"] = registration.fullName
-                values["email"] = registration.email
-                return pages.page("signup", title: "Create your account", values: values, request: request, identity: nil,
-                                  status: Problem(error).status)
-            }
-        }
-        router.get("login") { request, context -> Response in
-            pages.page("login", title: "Sign in", values: ["next": request.uri.queryParameters.get("next") ?? ""], request: request, identity: context.identity)
-        }
-        router.post("login") { request, context -> Response in
-            try SameOrigin.require(request)
-            let form = try await WebForm.decode(LoginForm.self, from: request)
-            let next = SafeRedirect.next(form.next)
-            do {
-                let signIn = try await services.accounts.signIn(
-                    username: form.username ?? "", password: form.password ?? "", address: context.remoteAddress, kind: .web)
-                var response = pages.redirect(to: next)
-                response.setCookie(sessionCookie(signIn.token))
-                return response
-            } catch let error as AppError {
-                let problem = Problem(error)
-                return pages.page("login", title: "Sign in", values: ["error": problem.sentence, "username": form.username ?? "", "next": next],
-                                  request: request, identity: nil, status: problem.status)
-            }
-        }
-        router.post("logout") { _, context -> Response in
-            if let identity = context.identity { try await services.accounts.signOut(identity) }
-            var response = pages.redirect(to: "/login", notice: .signedOut)
-            response.setCookie(sessionCookie("", maxAge: 0))
-            return response
-        }
-        signedIn.get("settings") { request, context -> Response in
-            pages.page("settings", title: "Settings", values: settingsValues(context.user), request: request, identity: context.identity)
-        }
-        signedIn.post("settings") { request, context -> Response in
-            let form = try await WebForm.decode(SettingsForm.self, from: request)
-            do {
-                guard let maxShared = Int(form.maxSharedWorkouts?.trimmingCharacters(in: .whitespaces) ?? "") else {
-                    throw AppError.invalid("enter a whole number of workouts", field: "maxSharedWorkouts")
-                }
-                _ = try await services.profiles.updateSettings(
-                    userID: context.user.id, SettingsChanges(autoShareWorkouts: form.autoShareWorkouts == "on", maxSharedWorkouts: maxShared))
-                return pages.redirect(to: "/settings", notice: .settingsSaved)
-            } catch let error as AppError {
-                var values = settingsValues(context.user).merging(PageRenderer.formErrors(error)) { $1 }
-                values["autoShareWorkouts"] = form.autoShareWorkouts == "on"
-                values["maxSharedWorkouts"] = form.maxSharedWorkouts ?? ""
-                return pages.page("settings", title: "Settings", values: values, request: request, identity: context.identity,
-                                  status: Problem(error).status)
-            }
-        }
+        router.get("/", use: get)
+        router.get("signup", use: getSignup)
+        router.post("signup", use: postSignup)
+        router.get("login", use: getLogin)
+        router.post("login", use: postLogin)
+        router.post("logout", use: postLogout)
+        signedIn.get("settings", use: getSettings)
+        signedIn.post("settings", use: postSettings)
         registerAccountData(signedIn)
-        signedIn.post("settings/password") { request, context -> Response in
-            let form = try await WebForm.decode(PasswordForm.self, from: request)
-            do {
-                try await services.accounts.changePassword(context.identity, current: form.currentPassword ?? "", new: form.newPassword ?? "")
-                return pages.redirect(to: "/settings", notice: .passwordChanged)
-            } catch let error as AppError {
-                var values = settingsValues(context.user)
-                values["password"] = PageRenderer.formErrors(error)
-                return pages.page("settings", title: "Settings", values: values, request: request, identity: context.identity,
-                                  status: Problem(error).status)
+        signedIn.post("settings/password", use: postSettingsPassword)
+    }
+
+    /// GET //
+    func get(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let identity = context.identity else {
+            return pages.page("home", title: "Heartwork", values: [:], request: request, identity: nil)
+        }
+        return pages.page("dashboard", title: "Your week", values: try await dashboard.values(for: identity.user), request: request, identity: identity)
+    }
+
+    /// GET /signup
+    func getSignup(_ request: Request, context: AppRequestContext) async throws -> Response {
+        pages.page("signup", title: "Create your account", values: [:], request: request, identity: context.identity)
+    }
+
+    /// POST /signup
+    func postSignup(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try SameOrigin.require(request)
+        let form = try await WebForm.decode(SignupForm.self, from: request)
+        let registration = Registration(
+            username: form.username ?? "", fullName: form.fullName ?? "", email: form.email ?? "", password: form.password ?? "",
+            timeZone: WebForm.nonEmpty(form.timeZone))
+        do {
+            let user = try await services.accounts.register(registration)
+            let (token, _) = try await services.accounts.openSession(for: user, kind: .web)
+            var response = pages.redirect(to: "/", notice: .welcome)
+            response.setCookie(sessionCookie(token))
+            return response
+        } catch let error as AppError {
+            var values = PageRenderer.formErrors(error)
+            values["username"] = registration.username
+            values["fullName"] = registration.fullName
+            values["email"] = registration.email
+            return pages.page("signup", title: "Create your account", values: values, request: request, identity: nil,
+                              status: Problem(error).status)
+        }
+    }
+
+    /// GET /login
+    func getLogin(_ request: Request, context: AppRequestContext) async throws -> Response {
+        pages.page("login", title: "Sign in", values: ["next": request.uri.queryParameters.get("next") ?? ""], request: request, identity: context.identity)
+    }
+
+    /// POST /login
+    func postLogin(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try SameOrigin.require(request)
+        let form = try await WebForm.decode(LoginForm.self, from: request)
+        let next = SafeRedirect.next(form.next)
+        do {
+            let signIn = try await services.accounts.signIn(
+                username: form.username ?? "", password: form.password ?? "", address: context.remoteAddress, kind: .web)
+            var response = pages.redirect(to: next)
+            response.setCookie(sessionCookie(signIn.token))
+            return response
+        } catch let error as AppError {
+            let problem = Problem(error)
+            return pages.page("login", title: "Sign in", values: ["error": problem.sentence, "username": form.username ?? "", "next": next],
+                              request: request, identity: nil, status: problem.status)
+        }
+    }
+
+    /// POST /logout
+    func postLogout(_ request: Request, context: AppRequestContext) async throws -> Response {
+        if let identity = context.identity { try await services.accounts.signOut(identity) }
+        var response = pages.redirect(to: "/login", notice: .signedOut)
+        response.setCookie(sessionCookie("", maxAge: 0))
+        return response
+    }
+
+    /// GET /settings
+    func getSettings(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        pages.page("settings", title: "Settings", values: settingsValues(context.user), request: request, identity: context.identity)
+    }
+
+    /// POST /settings
+    func postSettings(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await WebForm.decode(SettingsForm.self, from: request)
+        do {
+            guard let maxShared = Int(form.maxSharedWorkouts?.trimmingCharacters(in: .whitespaces) ?? "") else {
+                throw AppError.invalid("enter a whole number of workouts", field: "maxSharedWorkouts")
             }
+            _ = try await services.profiles.updateSettings(
+                userID: context.user.id, SettingsChanges(autoShareWorkouts: form.autoShareWorkouts == "on", maxSharedWorkouts: maxShared))
+            return pages.redirect(to: "/settings", notice: .settingsSaved)
+        } catch let error as AppError {
+            var values = settingsValues(context.user).merging(PageRenderer.formErrors(error)) { $1 }
+            values["autoShareWorkouts"] = form.autoShareWorkouts == "on"
+            values["maxSharedWorkouts"] = form.maxSharedWorkouts ?? ""
+            return pages.page("settings", title: "Settings", values: values, request: request, identity: context.identity,
+                              status: Problem(error).status)
+        }
+    }
+
+    /// POST /settings/password
+    func postSettingsPassword(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await WebForm.decode(PasswordForm.self, from: request)
+        do {
+            try await services.accounts.changePassword(context.identity, current: form.currentPassword ?? "", new: form.newPassword ?? "")
+            return pages.redirect(to: "/settings", notice: .passwordChanged)
+        } catch let error as AppError {
+            var values = settingsValues(context.user)
+            values["password"] = PageRenderer.formErrors(error)
+            return pages.page("settings", title: "Settings", values: values, request: request, identity: context.identity,
+                              status: Problem(error).status)
         }
     }
 
     private func registerAccountData(_ signedIn: RouterGroup<AuthenticatedContext>) {
         // The same archive as GET /api/me/export, for the settings page's link.
-        signedIn.get("settings/export") { _, context -> Response in
-            AccountRoutes.exportResponse(for: context.user, archive: services.archives)
-        }
-        signedIn.post("settings/delete") { request, context -> Response in
-            let form = try await WebForm.decode(DeleteAccountForm.self, from: request)
-            do {
-                try await services.accounts.deleteAccount(context.identity, password: form.password ?? "")
-                var response = pages.redirect(to: "/login", notice: .accountDeleted)
-                response.setCookie(sessionCookie("", maxAge: 0))
-                return response
-            } catch let error as AppError {
-                var values = settingsValues(context.user)
-                values["deletion"] = PageRenderer.formErrors(error)
-                return pages.page("settings", title: "Settings", values: values, request: request, identity: context.identity,
-                                  status: Problem(error).status)
-            }
+        signedIn.get("settings/export", use: getSettingsExport)
+        signedIn.post("settings/delete", use: postSettingsDelete)
+    }
+
+    /// GET /settings/export
+    func getSettingsExport(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        AccountRoutes.exportResponse(for: context.user, archive: services.archives)
+    }
+
+    /// POST /settings/delete
+    func postSettingsDelete(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await WebForm.decode(DeleteAccountForm.self, from: request)
+        do {
+            try await services.accounts.deleteAccount(context.identity, password: form.password ?? "")
+            var response = pages.redirect(to: "/login", notice: .accountDeleted)
+            response.setCookie(sessionCookie("", maxAge: 0))
+            return response
+        } catch let error as AppError {
+            var values = settingsValues(context.user)
+            values["deletion"] = PageRenderer.formErrors(error)
+            return pages.page("settings", title: "Settings", values: values, request: request, identity: context.identity,
+                              status: Problem(error).status)
         }
     }
 

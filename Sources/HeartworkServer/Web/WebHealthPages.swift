@@ -23,153 +23,182 @@ struct WebHealthPages {
     struct SettingsForm: Decodable { let stepThreshold: String?, inactivityTime: String?, inactivityAlerts: String?, anomalyAlerts: String? }
 
     func register(on router: RouterGroup<AuthenticatedContext>) {
-        router.get("today") { request, context -> Response in
-            let user = context.user
-            let today = daily.today(for: user)
-            let day = try Self.day(request.uri.queryParameters.get("date").map { String($0) }) ?? today
-            let summary = try await daily.day(day, for: user)
-            var values = Self.dayValues(summary, day: day, today: today)
-            values["canRate"] = summary.hasData && daily.canRateSleep(day, summary: summary) && summary.sleep != nil
-            values["ratings"] = (1...10).map { ["value": $0, "selected": $0 == (summary.sleep?.quality ?? 8)] }
-            let zone = TimeZones.zone(user.timeZone)
-            values["imports"] = try await daily.imports(for: user).prefix(1).map { Self.importValues($0, zone: zone) }
-            let settings = try await daily.settings(for: user)
-            values["settings"] = [
-                "stepThreshold": settings.stepThreshold, "inactivityTime": String(format: "%02d:%02d", settings.inactivityMinute / 60, settings.inactivityMinute % 60),
-                "inactivityAlerts": settings.inactivityAlerts, "anomalyAlerts": settings.anomalyAlerts,
-            ] as [String: Any]
-            values["neverImported"] = ((values["imports"] as? [Any])?.isEmpty ?? true) && !summary.hasData
-            return pages.page("today", title: day == today ? "Today" : Formatting.day(day), values: values, request: request, identity: context.identity)
+        router.get("today", use: getToday)
+        router.post("today/sleep-quality", use: postTodaySleepQuality)
+        router.post("today/settings", use: postTodaySettings)
+        router.post("today/mark", use: postTodayMark)
+        router.get("health/week", use: getHealthWeek)
+        router.get("health/history", use: getHealthHistory)
+        router.get("food", use: getFood)
+        router.post("food", use: postFood)
+        router.get("health/import", use: getHealthImport)
+    }
+
+    /// GET /today
+    func getToday(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let user = context.user
+        let today = daily.today(for: user)
+        let day = try Self.day(request.uri.queryParameters.get("date").map { String($0) }) ?? today
+        let summary = try await daily.day(day, for: user)
+        var values = Self.dayValues(summary, day: day, today: today)
+        values["canRate"] = summary.hasData && daily.canRateSleep(day, summary: summary) && summary.sleep != nil
+        values["ratings"] = (1...10).map { ["value": $0, "selected": $0 == (summary.sleep?.quality ?? 8)] }
+        let zone = TimeZones.zone(user.timeZone)
+        values["imports"] = try await daily.imports(for: user).prefix(1).map { Self.importValues($0, zone: zone) }
+        let settings = try await daily.settings(for: user)
+        values["settings"] = [
+            "stepThreshold": settings.stepThreshold, "inactivityTime": String(format: "%02d:%02d", settings.inactivityMinute / 60, settings.inactivityMinute % 60),
+            "inactivityAlerts": settings.inactivityAlerts, "anomalyAlerts": settings.anomalyAlerts,
+        ] as [String: Any]
+        values["neverImported"] = ((values["imports"] as? [Any])?.isEmpty ?? true) && !summary.hasData
+        return pages.page("today", title: day == today ? "Today" : Formatting.day(day), values: values, request: request, identity: context.identity)
+    }
+
+    /// POST /today/sleep-quality
+    func postTodaySleepQuality(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await WebForm.decode(RatingForm.self, from: request, requiringFields: true)
+        let day = try Self.day(form.date) ?? daily.today(for: context.user)
+        guard let quality = form.quality.flatMap({ Int($0) }) else { throw AppError.invalid("choose a quality from 1 to 10", field: "quality") }
+        _ = try await daily.setSleepQuality(quality, day: day, for: context.user)
+        return pages.redirect(to: "/today?date=\(day)")
+    }
+
+    /// POST /today/settings
+    func postTodaySettings(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await WebForm.decode(SettingsForm.self, from: request, requiringFields: true)
+        var settings = try await daily.settings(for: context.user)
+        guard let threshold = form.stepThreshold.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) else {
+            throw AppError.invalid("a number of steps", field: "stepThreshold")
         }
-        router.post("today/sleep-quality") { request, context -> Response in
-            let form = try await WebForm.decode(RatingForm.self, from: request, requiringFields: true)
-            let day = try Self.day(form.date) ?? daily.today(for: context.user)
-            guard let quality = form.quality.flatMap({ Int($0) }) else { throw AppError.invalid("choose a quality from 1 to 10", field: "quality") }
-            _ = try await daily.setSleepQuality(quality, day: day, for: context.user)
-            return pages.redirect(to: "/today?date=\(day)")
+        guard let minute = form.inactivityTime.flatMap(DailyRoutes.minuteOfDay) else { throw AppError.invalid("a time of day such as 18:00", field: "inactivityTime") }
+        settings.stepThreshold = threshold
+        settings.inactivityMinute = minute
+        settings.inactivityAlerts = form.inactivityAlerts != nil
+        settings.anomalyAlerts = form.anomalyAlerts != nil
+        _ = try await daily.updateSettings(settings, for: context.user)
+        return pages.redirect(to: "/today")
+    }
+
+    /// POST /today/mark
+    func postTodayMark(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await WebForm.decode(MarkForm.self, from: request, requiringFields: true)
+        let day = try Self.day(form.date) ?? daily.today(for: context.user)
+        let mark: Readiness.Status? = switch form.mark {
+        case "sick": .sick
+        case "traveling": .traveling
+        case "none": nil
+        default: throw AppError.invalid("a day is marked sick or traveling", field: "mark")
         }
-        router.post("today/settings") { request, context -> Response in
-            let form = try await WebForm.decode(SettingsForm.self, from: request, requiringFields: true)
-            var settings = try await daily.settings(for: context.user)
-            guard let threshold = form.stepThreshold.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) else {
-                throw AppError.invalid("a number of steps", field: "stepThreshold")
-            }
-            guard let minute = form.inactivityTime.flatMap(DailyRoutes.minuteOfDay) else { throw AppError.invalid("a time of day such as 18:00", field: "inactivityTime") }
-            settings.stepThreshold = threshold
-            settings.inactivityMinute = minute
-            settings.inactivityAlerts = form.inactivityAlerts != nil
-            settings.anomalyAlerts = form.anomalyAlerts != nil
-            _ = try await daily.updateSettings(settings, for: context.user)
-            return pages.redirect(to: "/today")
+        _ = try await daily.setMark(mark, day: day, for: context.user)
+        return pages.redirect(to: "/today?date=\(day)")
+    }
+
+    /// GET /health/week
+    func getHealthWeek(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let user = context.user
+        let today = daily.today(for: user)
+        let end = try Self.day(request.uri.queryParameters.get("end").map { String($0) }) ?? today
+        let start = end.adding(days: -6)
+        let days = try await daily.days(from: start, through: end, for: user)
+        let labels = days.map { day -> String in
+            guard let date = CalendarDay(iso: day.date) else { return day.date }
+            return Self.weekday(date)
         }
-        router.post("today/mark") { request, context -> Response in
-            let form = try await WebForm.decode(MarkForm.self, from: request, requiringFields: true)
-            let day = try Self.day(form.date) ?? daily.today(for: context.user)
-            let mark: Readiness.Status? = switch form.mark {
-            case "sick": .sick
-            case "traveling": .traveling
-            case "none": nil
-            default: throw AppError.invalid("a day is marked sick or traveling", field: "mark")
-            }
-            _ = try await daily.setMark(mark, day: day, for: context.user)
-            return pages.redirect(to: "/today?date=\(day)")
+        let recovery = days.map { $0.sleep?.recoveryPercent }
+        let strain = days.map { $0.rise?.maximumStrain }
+        // Days without a workout have no workout intensity (not 0: they are left out of the average).
+        let intensity = days.map { day in day.rise?.workouts.map(\.intensity).max() }
+        let values: [String: Any] = [
+            "from": Formatting.day(start), "to": Formatting.day(end),
+            "previous": "/health/week?end=\(end.adding(days: -7))", "next": end < today ? "/health/week?end=\(end.adding(days: 7))" : "",
+            "hasNext": end < today,
+            "recoveryChart": HealthCharts.dayBars(title: "Recovery (%)", id: "recovery", labels: labels, values: recovery, maximum: 100, unit: "",
+                                                  color: "#009e73", average: RISE.weeklyAverage(recovery)),
+            "strainChart": HealthCharts.dayBars(title: "Strain (0–10, the day's highest)", id: "strain", labels: labels, values: strain, maximum: 10, unit: "",
+                                                color: "#d55e00", average: RISE.weeklyAverage(strain)),
+            "intensityChart": HealthCharts.dayBars(title: "Hardest workout's intensity (0–10)", id: "intensity", labels: labels, values: intensity, maximum: 10, unit: "",
+                                                   color: "#0b6bcb", average: RISE.weeklyAverage(intensity)),
+            "averages": [
+                ["name": "Recovery", "value": RISE.weeklyAverage(recovery).map { "\(Formatting.number($0)) %" } ?? "–"],
+                ["name": "Strain", "value": RISE.weeklyAverage(strain).map { Formatting.number($0, decimals: 1) } ?? "–"],
+                ["name": "Workout intensity", "value": RISE.weeklyAverage(intensity).map { Formatting.number($0, decimals: 1) } ?? "–"],
+            ],
+            "days": days.map { day -> [String: Any] in
+                [
+                    "date": CalendarDay(iso: day.date).map(Formatting.day) ?? day.date, "href": "/today?date=\(day.date)", "hasData": day.hasData,
+                    "recovery": day.sleep?.recoveryPercent.map { "\(Formatting.number($0)) %" } ?? "–",
+                    "strain": day.rise.map { Formatting.number($0.maximumStrain, decimals: 1) } ?? "–",
+                    "workouts": day.rise?.workouts.count ?? 0,
+                    "readiness": Self.statusLabel(day.readiness.status), "readinessClass": "status-\(day.readiness.status.rawValue)",
+                    "acute": Formatting.number(day.load.acute), "chronic": Formatting.number(day.load.chronic),
+                    "ratio": day.load.ratio.map { Formatting.number($0, decimals: 2) } ?? "–",
+                ]
+            },
+            "load": days.last.map { day -> [String: Any] in
+                ["acute": Formatting.number(day.load.acute), "chronic": Formatting.number(day.load.chronic), "balance": Formatting.number(day.load.balance),
+                 "ratio": day.load.ratio.map { Formatting.number($0, decimals: 2) } ?? "–", "advice": Self.loadAdvice(day.load.ratio)]
+            } as Any,
+        ]
+        return pages.page("health-week", title: "Your week's health", values: values, request: request, identity: context.identity)
+    }
+
+    /// GET /health/history
+    func getHealthHistory(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let user = context.user
+        let today = daily.today(for: user)
+        let range = request.uri.queryParameters.get("range").map { String($0) } ?? "day"
+        let count = range == "month" ? 30 : range == "week" ? 7 : 1
+        let history = try await daily.heartRateHistory(for: user, through: today, days: count)
+        let zone = TimeZones.zone(user.timeZone)
+        let title = count == 1 ? "Heart rate today" : "Heart rate, the last \(count) days"
+        let chart = HealthCharts.heartRate(history, title: title, id: "history", zone: zone)
+        let days = try await daily.days(from: today.adding(days: -29), through: today, for: user)
+        let steps = days.suffix(count == 1 ? 7 : count)
+        let stepValues = steps.map { $0.steps.map(Double.init) }
+        let values: [String: Any] = [
+            "ranges": [("day", "Last day"), ("week", "7 days"), ("month", "30 days")].map { key, label in
+                ["href": "/health/history?range=\(key)", "label": label, "current": key == range || (key == "day" && count == 1)]
+            },
+            "title": title, "hasData": !history.bins.isEmpty,
+            "chart": chart.svg,
+            "minimum": history.minimum.map { Formatting.number($0) } ?? "–", "maximum": history.maximum.map { Formatting.number($0) } ?? "–",
+            "average": history.average.map { Formatting.number($0) } ?? "–",
+            "stepsChart": HealthCharts.dayBars(title: "Steps a day", id: "steps", labels: steps.map { CalendarDay(iso: $0.date).map { count > 7 ? String($0.day) : Self.weekday($0) } ?? "" },
+                                               values: stepValues, maximum: 10_000, unit: "", color: "#56b4e9",
+                                               average: RISE.weeklyAverage(stepValues), averageLabel: "average"),
+        ]
+        return pages.page("health-history", title: "Heart-rate history", values: values, request: request, identity: context.identity)
+    }
+
+    /// GET /food
+    func getFood(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        pages.page("food", title: "Food label", values: ["canReadPhotos": LabelReader.tesseract != nil, "text": ""], request: request, identity: context.identity)
+    }
+
+    /// POST /food
+    func postFood(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await WebForm.decode(FoodForm.self, from: request)
+        let text = String((form.label ?? "").prefix(20_000))
+        var values: [String: Any] = ["canReadPhotos": LabelReader.tesseract != nil, "text": text]
+        do {
+            values["label"] = Self.labelValues(try LabelReader.read(Array(text.utf8)))
+            return pages.page("food", title: "Food label", values: values, request: request, identity: context.identity)
+        } catch {
+            // (`catch let failure as LabelReader.Failure` here crashes Swift 6.3's SILGen.)
+            guard let failure = error as? LabelReader.Failure else { throw error }
+            values["error"] = failure.description
+            values["hasError"] = true
+            return pages.page("food", title: "Food label", values: values, request: request, identity: context.identity, status: .unprocessableContent)
         }
-        router.get("health/week") { request, context -> Response in
-            let user = context.user
-            let today = daily.today(for: user)
-            let end = try Self.day(request.uri.queryParameters.get("end").map { String($0) }) ?? today
-            let start = end.adding(days: -6)
-            let days = try await daily.days(from: start, through: end, for: user)
-            let labels = days.map { day -> String in
-                guard let date = CalendarDay(iso: day.date) else { return day.date }
-                return Self.weekday(date)
-            }
-            let recovery = days.map { $0.sleep?.recoveryPercent }
-            let strain = days.map { $0.rise?.maximumStrain }
-            // Days without a workout have no workout intensity (not 0: they are left out of the average).
-            let intensity = days.map { day in day.rise?.workouts.map(\.intensity).max() }
-            let values: [String: Any] = [
-                "from": Formatting.day(start), "to": Formatting.day(end),
-                "previous": "/health/week?end=\(end.adding(days: -7))", "next": end < today ? "/health/week?end=\(end.adding(days: 7))" : "",
-                "hasNext": end < today,
-                "recoveryChart": HealthCharts.dayBars(title: "Recovery (%)", id: "recovery", labels: labels, values: recovery, maximum: 100, unit: "",
-                                                      color: "#009e73", average: RISE.weeklyAverage(recovery)),
-                "strainChart": HealthCharts.dayBars(title: "Strain (0–10, the day's highest)", id: "strain", labels: labels, values: strain, maximum: 10, unit: "",
-                                                    color: "#d55e00", average: RISE.weeklyAverage(strain)),
-                "intensityChart": HealthCharts.dayBars(title: "Hardest workout's intensity (0–10)", id: "intensity", labels: labels, values: intensity, maximum: 10, unit: "",
-                                                       color: "#0b6bcb", average: RISE.weeklyAverage(intensity)),
-                "averages": [
-                    ["name": "Recovery", "value": RISE.weeklyAverage(recovery).map { "\(Formatting.number($0)) %" } ?? "–"],
-                    ["name": "Strain", "value": RISE.weeklyAverage(strain).map { Formatting.number($0, decimals: 1) } ?? "–"],
-                    ["name": "Workout intensity", "value": RISE.weeklyAverage(intensity).map { Formatting.number($0, decimals: 1) } ?? "–"],
-                ],
-                "days": days.map { day -> [String: Any] in
-                    [
-                        "date": CalendarDay(iso: day.date).map(Formatting.day) ?? day.date, "href": "/today?date=\(day.date)", "hasData": day.hasData,
-                        "recovery": day.sleep?.recoveryPercent.map { "\(Formatting.number($0)) %" } ?? "–",
-                        "strain": day.rise.map { Formatting.number($0.maximumStrain, decimals: 1) } ?? "–",
-                        "workouts": day.rise?.workouts.count ?? 0,
-                        "readiness": Self.statusLabel(day.readiness.status), "readinessClass": "status-\(day.readiness.status.rawValue)",
-                        "acute": Formatting.number(day.load.acute), "chronic": Formatting.number(day.load.chronic),
-                        "ratio": day.load.ratio.map { Formatting.number($0, decimals: 2) } ?? "–",
-                    ]
-                },
-                "load": days.last.map { day -> [String: Any] in
-                    ["acute": Formatting.number(day.load.acute), "chronic": Formatting.number(day.load.chronic), "balance": Formatting.number(day.load.balance),
-                     "ratio": day.load.ratio.map { Formatting.number($0, decimals: 2) } ?? "–", "advice": Self.loadAdvice(day.load.ratio)]
-                } as Any,
-            ]
-            return pages.page("health-week", title: "Your week's health", values: values, request: request, identity: context.identity)
-        }
-        router.get("health/history") { request, context -> Response in
-            let user = context.user
-            let today = daily.today(for: user)
-            let range = request.uri.queryParameters.get("range").map { String($0) } ?? "day"
-            let count = range == "month" ? 30 : range == "week" ? 7 : 1
-            let history = try await daily.heartRateHistory(for: user, through: today, days: count)
-            let zone = TimeZones.zone(user.timeZone)
-            let title = count == 1 ? "Heart rate today" : "Heart rate, the last \(count) days"
-            let chart = HealthCharts.heartRate(history, title: title, id: "history", zone: zone)
-            let days = try await daily.days(from: today.adding(days: -29), through: today, for: user)
-            let steps = days.suffix(count == 1 ? 7 : count)
-            let stepValues = steps.map { $0.steps.map(Double.init) }
-            let values: [String: Any] = [
-                "ranges": [("day", "Last day"), ("week", "7 days"), ("month", "30 days")].map { key, label in
-                    ["href": "/health/history?range=\(key)", "label": label, "current": key == range || (key == "day" && count == 1)]
-                },
-                "title": title, "hasData": !history.bins.isEmpty,
-                "chart": chart.svg,
-                "minimum": history.minimum.map { Formatting.number($0) } ?? "–", "maximum": history.maximum.map { Formatting.number($0) } ?? "–",
-                "average": history.average.map { Formatting.number($0) } ?? "–",
-                "stepsChart": HealthCharts.dayBars(title: "Steps a day", id: "steps", labels: steps.map { CalendarDay(iso: $0.date).map { count > 7 ? String($0.day) : Self.weekday($0) } ?? "" },
-                                                   values: stepValues, maximum: 10_000, unit: "", color: "#56b4e9",
-                                                   average: RISE.weeklyAverage(stepValues), averageLabel: "average"),
-            ]
-            return pages.page("health-history", title: "Heart-rate history", values: values, request: request, identity: context.identity)
-        }
-        router.get("food") { request, context -> Response in
-            pages.page("food", title: "Food label", values: ["canReadPhotos": LabelReader.tesseract != nil, "text": ""], request: request, identity: context.identity)
-        }
-        router.post("food") { request, context -> Response in
-            let form = try await WebForm.decode(FoodForm.self, from: request)
-            let text = String((form.label ?? "").prefix(20_000))
-            var values: [String: Any] = ["canReadPhotos": LabelReader.tesseract != nil, "text": text]
-            do {
-                values["label"] = Self.labelValues(try LabelReader.read(Array(text.utf8)))
-                return pages.page("food", title: "Food label", values: values, request: request, identity: context.identity)
-            } catch let failure as LabelReader.Failure {
-                values["error"] = failure.description
-                values["hasError"] = true
-                return pages.page("food", title: "Food label", values: values, request: request, identity: context.identity, status: .unprocessableContent)
-            }
-        }
-        router.get("health/import") { request, context -> Response in
-            let imports = try await daily.imports(for: context.user)
-            let zone = TimeZones.zone(context.user.timeZone)
-            return pages.page("health-import", title: "Import from Apple Health", values: [
-                "imports": imports.map { Self.importValues($0, zone: zone) }, "hasImports": !imports.isEmpty,
-            ], request: request, identity: context.identity)
-        }
+    }
+
+    /// GET /health/import
+    func getHealthImport(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let imports = try await daily.imports(for: context.user)
+        let zone = TimeZones.zone(context.user.timeZone)
+        return pages.page("health-import", title: "Import from Apple Health", values: [
+            "imports": imports.map { Self.importValues($0, zone: zone) }, "hasImports": !imports.isEmpty,
+        ], request: request, identity: context.identity)
     }
 
     // MARK: values

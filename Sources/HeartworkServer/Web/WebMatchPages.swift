@@ -15,75 +15,96 @@ struct WebMatchPages {
     struct GhostForm: Decodable { let workoutID: String? }
 
     func register(on router: RouterGroup<AuthenticatedContext>) {
-        router.get("matches") { request, context -> Response in
-            try await overview(request, context)
-        }
-        router.post("matches") { request, context -> Response in
-            let form = try await WebForm.decode(ChallengeForm.self, from: request)
-            do {
-                guard let minutes = Int(form.minutes?.trimmingCharacters(in: .whitespaces) ?? "") else {
-                    throw AppError.invalid("a match lasts 1–120 minutes", field: "minutes")
-                }
-                let match = try await services.matches.invite(form.opponent ?? "", minutes: minutes, by: context.user)
-                return pages.redirect(to: "/matches/\(match.id)", notice: .challengeSent)
-            } catch let error as AppError where error.kind == .invalid || error.kind == .conflict {
-                return try await overview(request, context, error: error)
+        router.get("matches", use: getMatches)
+        router.post("matches", use: postMatches)
+        router.post("matches/ghost", use: postMatchesGhost)
+        router.post("matches/:matchID/:answer", use: postMatchesMatchIDAnswer)
+        router.get("matches/:matchID", use: getMatchesMatchID)
+        router.get("notifications", use: getNotifications)
+        router.post("notifications/read", use: postNotificationsRead)
+    }
+
+    /// GET /matches
+    func getMatches(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await overview(request, context)
+    }
+
+    /// POST /matches
+    func postMatches(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await WebForm.decode(ChallengeForm.self, from: request)
+        do {
+            guard let minutes = Int(form.minutes?.trimmingCharacters(in: .whitespaces) ?? "") else {
+                throw AppError.invalid("a match lasts 1–120 minutes", field: "minutes")
             }
+            let match = try await services.matches.invite(form.opponent ?? "", minutes: minutes, by: context.user)
+            return pages.redirect(to: "/matches/\(match.id)", notice: .challengeSent)
+        } catch let error as AppError where error.kind == .invalid || error.kind == .conflict {
+            return try await overview(request, context, error: error)
         }
-        router.post("matches/ghost") { request, context -> Response in
-            let form = try await WebForm.decode(GhostForm.self, from: request)
-            do {
-                let match = try await services.matches.ghost(form.workoutID ?? "", by: context.user)
-                return pages.redirect(to: "/matches/\(match.id)")
-            } catch let error as AppError where error.kind == .invalid || error.kind == .conflict {
-                return try await overview(request, context, error: error)
-            }
+    }
+
+    /// POST /matches/ghost
+    func postMatchesGhost(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await WebForm.decode(GhostForm.self, from: request)
+        do {
+            let match = try await services.matches.ghost(form.workoutID ?? "", by: context.user)
+            return pages.redirect(to: "/matches/\(match.id)")
+        } catch let error as AppError where error.kind == .invalid || error.kind == .conflict {
+            return try await overview(request, context, error: error)
         }
-        router.post("matches/:matchID/:answer") { _, context -> Response in
-            let id = try context.parameters.require("matchID")
-            switch try context.parameters.require("answer") {
-            case "accept":
-                _ = try await services.matches.accept(id, by: context.user)
-                return pages.redirect(to: "/matches/\(id)", notice: .challengeAccepted)
-            case "decline":
-                _ = try await services.matches.decline(id, by: context.user)
-                return pages.redirect(to: "/matches", notice: .challengeDeclined)
-            case "workout":
-                let workout = try await services.matches.saveWorkout(id, by: context.user)
-                return pages.redirect(to: "/workouts/\(workout.id)", notice: .matchSaved)
-            default:
-                throw AppError.notFound("action")
-            }
+    }
+
+    /// POST /matches/:matchID/:answer
+    func postMatchesMatchIDAnswer(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try context.parameters.require("matchID")
+        switch try context.parameters.require("answer") {
+        case "accept":
+            _ = try await services.matches.accept(id, by: context.user)
+            return pages.redirect(to: "/matches/\(id)", notice: .challengeAccepted)
+        case "decline":
+            _ = try await services.matches.decline(id, by: context.user)
+            return pages.redirect(to: "/matches", notice: .challengeDeclined)
+        case "workout":
+            let workout = try await services.matches.saveWorkout(id, by: context.user)
+            return pages.redirect(to: "/workouts/\(workout.id)", notice: .matchSaved)
+        default:
+            throw AppError.notFound("action")
         }
-        router.get("matches/:matchID") { request, context -> Response in
-            let match = try await services.matches.match(try context.parameters.require("matchID"), for: context.user)
-            let people = try await people(of: [match])
-            var values = describe(match, viewer: context.user, people: people)
-            values["secondMilliseconds"] = services.settings.matchSecondMilliseconds
-            let sensors = try await services.live.sensors(of: context.user)
-            values["sensors"] = sensors.map { ["id": $0.id, "name": $0.name ?? $0.address] }
-            values["hasSensors"] = !sensors.isEmpty
-            if let profile = try? await services.matches.anchors(of: context.user, now: Date(), field: nil, whose: "your") {
-                values["restingHeartRate"] = Int(profile.restingHeartRate.rounded())
-                values["maximumHeartRate"] = Int(profile.maximumHeartRate.rounded())
-            }
-            return pages.page("match", title: values["title"] as? String ?? "Match", values: values, request: request, identity: context.identity)
+    }
+
+    /// GET /matches/:matchID
+    func getMatchesMatchID(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let match = try await services.matches.match(try context.parameters.require("matchID"), for: context.user)
+        let people = try await people(of: [match])
+        var values = describe(match, viewer: context.user, people: people)
+        values["secondMilliseconds"] = services.settings.matchSecondMilliseconds
+        let sensors = try await services.live.sensors(of: context.user)
+        values["sensors"] = sensors.map { ["id": $0.id, "name": $0.name ?? $0.address] }
+        values["hasSensors"] = !sensors.isEmpty
+        if let profile = try? await services.matches.anchors(of: context.user, now: Date(), field: nil, whose: "your") {
+            values["restingHeartRate"] = Int(profile.restingHeartRate.rounded())
+            values["maximumHeartRate"] = Int(profile.maximumHeartRate.rounded())
         }
-        router.get("notifications") { request, context -> Response in
-            let (notices, unread) = try await services.inbox.list(for: context.user, page: Page(limit: 100))
-            let zone = TimeZones.zone(context.user.timeZone)
-            return pages.page("notifications", title: "Notifications", values: [
-                "unread": unread, "hasUnread": unread > 0, "hasNotifications": !notices.isEmpty,
-                "notifications": notices.map { notice in
-                    ["id": notice.id, "text": notice.text, "link": notice.link ?? "", "hasLink": notice.link != nil, "unread": notice.readAt == nil,
-                     "when": Formatting.dateTime(notice.createdAt, zone: zone), "kind": notice.kind] as [String: Any]
-                },
-            ], request: request, identity: context.identity)
-        }
-        router.post("notifications/read") { _, context -> Response in
-            _ = try await services.inbox.markRead(nil, for: context.user)
-            return pages.redirect(to: "/notifications", notice: .notificationsRead)
-        }
+        return pages.page("match", title: values["title"] as? String ?? "Match", values: values, request: request, identity: context.identity)
+    }
+
+    /// GET /notifications
+    func getNotifications(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let (notices, unread) = try await services.inbox.list(for: context.user, page: Page(limit: 100))
+        let zone = TimeZones.zone(context.user.timeZone)
+        return pages.page("notifications", title: "Notifications", values: [
+            "unread": unread, "hasUnread": unread > 0, "hasNotifications": !notices.isEmpty,
+            "notifications": notices.map { notice in
+                ["id": notice.id, "text": notice.text, "link": notice.link ?? "", "hasLink": notice.link != nil, "unread": notice.readAt == nil,
+                 "when": Formatting.dateTime(notice.createdAt, zone: zone), "kind": notice.kind] as [String: Any]
+            },
+        ], request: request, identity: context.identity)
+    }
+
+    /// POST /notifications/read
+    func postNotificationsRead(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        _ = try await services.inbox.markRead(nil, for: context.user)
+        return pages.redirect(to: "/notifications", notice: .notificationsRead)
     }
 
     private func overview(_ request: Request, _ context: AuthenticatedContext, error: AppError? = nil) async throws -> Response {

@@ -19,41 +19,52 @@ struct WebProfilePages {
 
     func register(on router: RouterGroup<AuthenticatedContext>) {
         let pages = pages
-        router.get("profile") { request, context -> Response in
-            pages.page("profile", title: "Your profile", values: try await profileValues(context.user.id), request: request, identity: context.identity)
-        }
-        router.post("profile") { request, context -> Response in
-            let form = try await WebForm.decode(ProfileForm.self, from: request, requiringFields: true)
-            do {
-                // Mistakes in what was typed and in what it means, all at once, before anything is saved.
-                let (edit, typingErrors) = changes(form, units: context.user.units)
-                var errors = typingErrors
-                func measurement(_ text: String?, field: String) -> Double? {
-                    do { return try WebForm.number(text, field: field) } catch let error as AppError {
-                        errors += error.allFieldErrors
-                    } catch {}
-                    return nil
-                }
-                // The weight is typed in the units the page showed (its label says kg or lb), like
-                // the height: a units change in the same save applies from the next page on.
-                let weight = measurement(form.weight, field: "weight").map { context.user.units == .imperial ? BodyMass.kilograms(fromPounds: $0) : $0 }
-                let resting = measurement(form.bpm, field: "bpm")
-                do { _ = try services.profiles.check(edit) } catch let error as AppError { errors += error.allFieldErrors }
-                if !errors.isEmpty { throw AppError.invalid(errors) }
-                _ = try await services.profiles.save(userID: context.user.id, edit, weightKilograms: weight, restingHeartRate: resting)
-                return pages.redirect(to: "/profile", notice: .profileSaved)
-            } catch let error as AppError {
-                // The form comes back as it was typed, every mistake next to its field.
-                var values = try await profileValues(context.user.id).merging(PageRenderer.formErrors(error)) { $1 }
-                values.merge(typed(form)) { $1 }
-                return pages.page("profile", title: "Your profile", values: values, request: request, identity: context.identity,
-                                  status: Problem(error).status)
-            }
-        }
+        router.get("profile", use: getProfile)
+        router.post("profile", use: postProfile)
         registerMeasurementForm(on: router, path: "profile/weights", kind: .weight, field: "weight", prompt: "enter your weight",
                                 anchor: "weight-history", notice: .weightAdded)
         registerMeasurementForm(on: router, path: "profile/resting-heart-rates", kind: .restingHeartRate, field: "bpm",
                                 prompt: "enter your resting heart rate", anchor: "resting-history", notice: .restingAdded)
+    }
+
+    /// GET /profile
+    func getProfile(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        pages.page("profile", title: "Your profile", values: try await profileValues(context.user.id), request: request, identity: context.identity)
+    }
+
+    /// POST /profile
+    func postProfile(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await WebForm.decode(ProfileForm.self, from: request, requiringFields: true)
+        do {
+            // Mistakes in what was typed and in what it means, all at once, before anything is saved.
+            let (edit, typingErrors) = changes(form, units: context.user.units)
+            var errors = typingErrors
+            func measurement(_ text: String?, field: String) -> Double? {
+                do { return try WebForm.number(text, field: field) } catch {
+                    if let error = error as? AppError { errors += error.allFieldErrors }
+                }
+                return nil
+            }
+            // The weight is typed in the units the page showed (its label says kg or lb), like
+            // the height: a units change in the same save applies from the next page on.
+            let weight = measurement(form.weight, field: "weight").map { context.user.units == .imperial ? BodyMass.kilograms(fromPounds: $0) : $0 }
+            let resting = measurement(form.bpm, field: "bpm")
+            do { _ = try services.profiles.check(edit) } catch {
+                guard let error = error as? AppError else { throw error }
+                errors += error.allFieldErrors
+            }
+            if !errors.isEmpty { throw AppError.invalid(errors) }
+            _ = try await services.profiles.save(userID: context.user.id, edit, weightKilograms: weight, restingHeartRate: resting)
+            return pages.redirect(to: "/profile", notice: .profileSaved)
+        } catch {
+            // (`catch let error as AppError` here crashes Swift 6.3's SILGen in a method.)
+            guard let error = error as? AppError else { throw error }
+            // The form comes back as it was typed, every mistake next to its field.
+            var values = try await profileValues(context.user.id).merging(PageRenderer.formErrors(error)) { $1 }
+            values.merge(typed(form)) { $1 }
+            return pages.page("profile", title: "Your profile", values: values, request: request, identity: context.identity,
+                              status: Problem(error).status)
+        }
     }
 
     /// A one-field form that adds a measurement now (a weight in the user's units).

@@ -24,248 +24,319 @@ struct WebStrengthPages {
     var strength: StrengthService { services.strength }
 
     func register(on router: RouterGroup<AuthenticatedContext>) {
-        router.get("strength") { request, context in try await hub(request, context) }
-        router.get("strength/disclaimer") { request, context -> Response in
-            let settings = try await strength.settings(for: context.user)
-            return pages.page("strength-disclaimer", title: "Before you lift", values: [
-                "disclaimer": StrengthService.disclaimer, "accepted": settings.disclaimerAcceptedAt != nil,
-                "next": SafeRedirect.next(request.uri.queryParameters.get("next").map { String($0) }),
-            ], request: request, identity: context.identity)
-        }
-        router.post("strength/disclaimer") { request, context -> Response in
-            struct Form: Decodable { let next: String? }
-            let form = try await WebForm.decode(Form.self, from: request)
-            _ = try await strength.updateSettings(.init(acceptDisclaimer: true), for: context.user)
-            return pages.redirect(to: SafeRedirect.next(form.next ?? "/strength"))
-        }
-        router.get("strength/exercises") { request, context -> Response in
-            let text = request.uri.queryParameters.get("group").map { String($0) }
-            let group = text.flatMap { t in MuscleGroup.allCases.first { $0.rawValue.lowercased() == t.lowercased() } }
-            let unit = WeightUnit(context.user)
-            let list = try await strength.exercises(for: context.user, group: group)
-            return pages.page("strength-exercises", title: "Exercise library", values: [
-                "groups": [["name": "All", "href": "/strength/exercises", "current": group == nil]]
-                    + MuscleGroup.displayOrder.map { ["name": $0.rawValue, "href": "/strength/exercises?group=\($0.rawValue)", "current": group == $0] },
-                "groupName": group?.rawValue ?? "All",
-                "count": list.count,
-                "exercises": list.map { view in
-                    ["id": view.exercise.id, "name": view.exercise.name, "group": view.exercise.group.rawValue, "equipment": view.exercise.equipment,
-                     "bodyweight": !view.exercise.loaded, "timed": view.exercise.timed, "cold": view.stats.isColdStart,
-                     "oneRepMax": view.exercise.loaded ? unit.text(view.stats.oneRepMaxKilograms) : "",
-                     "mostReps": view.stats.mostReps] as [String: Any]
-                },
-            ], request: request, identity: context.identity)
-        }
-        router.get("strength/exercises/:exerciseID") { request, context -> Response in
-            let (view, progress) = try await strength.exercise(try context.parameters.require("exerciseID"), for: context.user)
-            let unit = WeightUnit(context.user)
-            let zone = TimeZones.zone(context.user.timeZone)
-            let e = view.exercise
-            return pages.page("strength-exercise", title: e.name, values: [
-                "id": e.id, "name": e.name, "group": e.group.rawValue, "primary": e.primaryMuscle, "secondary": e.secondaryMuscles.joined(separator: ", "),
-                "hasSecondary": !e.secondaryMuscles.isEmpty, "equipment": e.equipment, "bodyweight": !e.loaded, "instructions": e.instructions,
-                "timed": e.timed, "baseline": baseline(e, settings: try await strength.settings(for: context.user), unit: unit),
-                "equipmentIsBodyweight": e.equipment == "bodyweight",
-                "licence": e.licence, "attribution": e.attribution, "cold": view.stats.isColdStart,
-                "oneRepMax": unit.text(view.stats.oneRepMaxKilograms), "mostWeight": unit.text(view.stats.mostWeightKilograms), "mostReps": view.stats.mostReps,
-                "resetAt": view.resetAt.map { Formatting.dateTime($0, zone: zone) } ?? "", "wasReset": view.resetAt != nil,
-                "chart": progressChart(progress, unit: unit, zone: TimeZones.zone(context.user.timeZone)) ?? "", "hasChart": progress.contains { $0.estimatedOneRepMax != nil },
-                "history": progress.reversed().prefix(20).map { point in
-                    ["date": Formatting.day(point.date, zone: zone), "session": point.sessionID,
-                     "best": point.bestSet.map { set in
-                         e.timed ? "\(set.reps ?? 0) s" + (set.weightKilograms > 0 ? " with \(unit.text(set.weightKilograms))" : "")
-                             : (set.weightKilograms > 0 ? "\(set.reps ?? 0) × \(unit.text(set.weightKilograms))" : "\(set.reps ?? 0) reps")
-                     } ?? "—",
-                     "estimate": point.estimatedOneRepMax.map { unit.text($0) } ?? "—"] as [String: Any]
-                },
-                "hasHistory": !progress.isEmpty,
-            ], request: request, identity: context.identity)
-        }
-        router.post("strength/exercises/:exerciseID/reset") { _, context -> Response in
-            let id = try context.parameters.require("exerciseID")
-            _ = try await strength.reset(id, for: context.user)
-            return pages.redirect(to: "/strength/exercises/\(id)", notice: .exerciseReset)
-        }
+        router.get("strength", use: hub)
+        router.get("strength/disclaimer", use: getStrengthDisclaimer)
+        router.post("strength/disclaimer", use: postStrengthDisclaimer)
+        router.get("strength/exercises", use: getStrengthExercises)
+        router.get("strength/exercises/:exerciseID", use: getStrengthExercisesExerciseID)
+        router.post("strength/exercises/:exerciseID/reset", use: postStrengthExercisesExerciseIDReset)
 
-        router.get("strength/routines/new") { request, context -> Response in
-            try await routineForm(request, context, routine: nil)
-        }
-        router.post("strength/routines") { request, context -> Response in
-            let form = try await WebForm.decode(RoutineForm.self, from: request)
-            do {
-                let routine = try await strength.createRoutine(try input(form), for: context.user)
-                return pages.redirect(to: "/strength/routines/\(routine.template.id)", notice: .routineSaved)
-            } catch let error as AppError where error.kind == .invalid || error.kind == .conflict {
-                return try await routineForm(request, context, routine: nil, form: form, error: error)
-            }
-        }
-        router.get("strength/routines/:routineID") { request, context -> Response in
-            let routine = try await strength.routine(try context.parameters.require("routineID"), for: context.user)
-            let settings = try await strength.settings(for: context.user)
-            let sensors = try await services.live.sensors(of: context.user)
-            let catalogue = strength.catalogue
-            return pages.page("strength-routine", title: routine.template.name, values: [
-                "id": routine.template.id, "name": routine.template.name, "goal": routine.template.goal.displayName,
-                "description": routine.template.description, "builtIn": routine.builtIn, "bodyweight": routine.bodyweight,
-                "groups": routine.groups.map(\.rawValue).joined(separator: ", "),
-                "exercises": routine.template.exerciseIDs.enumerated().compactMap { i, id in
-                    catalogue.exercise(id).map { ["n": i + 1, "id": $0.id, "name": $0.name, "group": $0.group.rawValue] as [String: Any] }
-                },
-                "accepted": settings.disclaimerAcceptedAt != nil,
-                "sensors": sensors.map { ["id": $0.id, "name": $0.name ?? $0.address] }, "hasSensors": !sensors.isEmpty,
-            ], request: request, identity: context.identity)
-        }
-        router.get("strength/routines/:routineID/edit") { request, context -> Response in
-            let routine = try await strength.routine(try context.parameters.require("routineID"), for: context.user)
-            guard !routine.builtIn else { throw AppError(.forbidden, "built-in routines cannot be changed; create your own") }
-            return try await routineForm(request, context, routine: routine)
-        }
-        router.post("strength/routines/:routineID") { request, context -> Response in
-            let id = try context.parameters.require("routineID")
-            let form = try await WebForm.decode(RoutineForm.self, from: request)
-            do {
-                _ = try await strength.updateRoutine(id, try input(form), for: context.user)
-                return pages.redirect(to: "/strength/routines/\(id)", notice: .routineSaved)
-            } catch let error as AppError where error.kind == .invalid || error.kind == .conflict {
-                return try await routineForm(request, context, routine: try await strength.routine(id, for: context.user), form: form, error: error)
-            }
-        }
-        router.post("strength/routines/:routineID/delete") { _, context -> Response in
-            try await strength.deleteRoutine(try context.parameters.require("routineID"), for: context.user)
-            return pages.redirect(to: "/strength", notice: .routineDeleted)
-        }
-        router.post("strength/routines/:routineID/move/:direction") { _, context -> Response in
-            let id = try context.parameters.require("routineID")
-            let own = try await strength.routines(for: context.user).filter { !$0.builtIn }.map(\.template.id)
-            guard var index = own.firstIndex(of: id) else { throw AppError.notFound("routine") }
-            var order = own
-            let up = try context.parameters.require("direction") == "up"
-            let target = up ? index - 1 : index + 1
-            if order.indices.contains(target) {
-                order.swapAt(index, target)
-                index = target
-            }
-            _ = try await strength.reorderRoutines(order, for: context.user)
-            return pages.redirect(to: "/strength#yours")
-        }
+        router.get("strength/routines/new", use: getStrengthRoutinesNew)
+        router.post("strength/routines", use: postStrengthRoutines)
+        router.get("strength/routines/:routineID", use: getStrengthRoutinesRoutineID)
+        router.get("strength/routines/:routineID/edit", use: getStrengthRoutinesRoutineIDEdit)
+        router.post("strength/routines/:routineID", use: postStrengthRoutinesRoutineID)
+        router.post("strength/routines/:routineID/delete", use: postStrengthRoutinesRoutineIDDelete)
+        router.post("strength/routines/:routineID/move/:direction", use: postStrengthRoutinesRoutineIDMoveDirection)
 
-        router.post("strength/sessions") { request, context -> Response in
-            let form = try await WebForm.decode(StartForm.self, from: request)
-            let settings = try await strength.settings(for: context.user)
-            guard settings.disclaimerAcceptedAt != nil else {
-                return pages.redirect(to: "/strength/disclaimer?next=/strength/routines/\(form.routine ?? "")")
+        router.post("strength/sessions", use: postStrengthSessions)
+        router.get("strength/sessions/:sessionID", use: getStrengthSessionsSessionID)
+        router.post("strength/sessions/:sessionID/sets/:n", use: postStrengthSessionsSessionIDSetsN)
+        router.post("strength/sessions/:sessionID/discard", use: postStrengthSessionsSessionIDDiscard)
+        router.post("strength/sessions/:sessionID/finish", use: postStrengthSessionsSessionIDFinish)
+        router.get("strength/history", use: history)
+        router.get("strength/settings", use: getStrengthSettings)
+        router.post("strength/settings", use: postStrengthSettings)
+        router.post("strength/settings/secret", use: postStrengthSettingsSecret)
+        router.get("strength/import", use: getStrengthImport)
+        router.post("strength/import", use: postStrengthImport)
+        router.get("nutrition", use: getNutrition)
+    }
+
+    /// GET /strength/settings
+    func getStrengthSettings(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await settingsPage(request, context)
+    }
+
+    /// GET /strength/disclaimer
+    func getStrengthDisclaimer(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let settings = try await strength.settings(for: context.user)
+        return pages.page("strength-disclaimer", title: "Before you lift", values: [
+            "disclaimer": StrengthService.disclaimer, "accepted": settings.disclaimerAcceptedAt != nil,
+            "next": SafeRedirect.next(request.uri.queryParameters.get("next").map { String($0) }),
+        ], request: request, identity: context.identity)
+    }
+
+    /// POST /strength/disclaimer
+    func postStrengthDisclaimer(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        struct Form: Decodable { let next: String? }
+        let form = try await WebForm.decode(Form.self, from: request)
+        _ = try await strength.updateSettings(.init(acceptDisclaimer: true), for: context.user)
+        return pages.redirect(to: SafeRedirect.next(form.next ?? "/strength"))
+    }
+
+    /// GET /strength/exercises
+    func getStrengthExercises(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let text = request.uri.queryParameters.get("group").map { String($0) }
+        let group = text.flatMap { t in MuscleGroup.allCases.first { $0.rawValue.lowercased() == t.lowercased() } }
+        let unit = WeightUnit(context.user)
+        let list = try await strength.exercises(for: context.user, group: group)
+        return pages.page("strength-exercises", title: "Exercise library", values: [
+            "groups": [["name": "All", "href": "/strength/exercises", "current": group == nil]]
+                + MuscleGroup.displayOrder.map { ["name": $0.rawValue, "href": "/strength/exercises?group=\($0.rawValue)", "current": group == $0] },
+            "groupName": group?.rawValue ?? "All",
+            "count": list.count,
+            "exercises": list.map { view in
+                ["id": view.exercise.id, "name": view.exercise.name, "group": view.exercise.group.rawValue, "equipment": view.exercise.equipment,
+                 "bodyweight": !view.exercise.loaded, "timed": view.exercise.timed, "cold": view.stats.isColdStart,
+                 "oneRepMax": view.exercise.loaded ? unit.text(view.stats.oneRepMaxKilograms) : "",
+                 "mostReps": view.stats.mostReps] as [String: Any]
+            },
+        ], request: request, identity: context.identity)
+    }
+
+    /// GET /strength/exercises/:exerciseID
+    func getStrengthExercisesExerciseID(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let (view, progress) = try await strength.exercise(try context.parameters.require("exerciseID"), for: context.user)
+        let unit = WeightUnit(context.user)
+        let zone = TimeZones.zone(context.user.timeZone)
+        let e = view.exercise
+        return pages.page("strength-exercise", title: e.name, values: [
+            "id": e.id, "name": e.name, "group": e.group.rawValue, "primary": e.primaryMuscle, "secondary": e.secondaryMuscles.joined(separator: ", "),
+            "hasSecondary": !e.secondaryMuscles.isEmpty, "equipment": e.equipment, "bodyweight": !e.loaded, "instructions": e.instructions,
+            "timed": e.timed, "baseline": baseline(e, settings: try await strength.settings(for: context.user), unit: unit),
+            "equipmentIsBodyweight": e.equipment == "bodyweight",
+            "licence": e.licence, "attribution": e.attribution, "cold": view.stats.isColdStart,
+            "oneRepMax": unit.text(view.stats.oneRepMaxKilograms), "mostWeight": unit.text(view.stats.mostWeightKilograms), "mostReps": view.stats.mostReps,
+            "resetAt": view.resetAt.map { Formatting.dateTime($0, zone: zone) } ?? "", "wasReset": view.resetAt != nil,
+            "chart": progressChart(progress, unit: unit, zone: TimeZones.zone(context.user.timeZone)) ?? "", "hasChart": progress.contains { $0.estimatedOneRepMax != nil },
+            "history": progress.reversed().prefix(20).map { point in
+                ["date": Formatting.day(point.date, zone: zone), "session": point.sessionID,
+                 "best": point.bestSet.map { set in
+                     e.timed ? "\(set.reps ?? 0) s" + (set.weightKilograms > 0 ? " with \(unit.text(set.weightKilograms))" : "")
+                         : (set.weightKilograms > 0 ? "\(set.reps ?? 0) × \(unit.text(set.weightKilograms))" : "\(set.reps ?? 0) reps")
+                 } ?? "—",
+                 "estimate": point.estimatedOneRepMax.map { unit.text($0) } ?? "—"] as [String: Any]
+            },
+            "hasHistory": !progress.isEmpty,
+        ], request: request, identity: context.identity)
+    }
+
+    /// POST /strength/exercises/:exerciseID/reset
+    func postStrengthExercisesExerciseIDReset(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try context.parameters.require("exerciseID")
+        _ = try await strength.reset(id, for: context.user)
+        return pages.redirect(to: "/strength/exercises/\(id)", notice: .exerciseReset)
+    }
+
+    /// GET /strength/routines/new
+    func getStrengthRoutinesNew(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await routineForm(request, context, routine: nil)
+    }
+
+    /// POST /strength/routines
+    func postStrengthRoutines(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await WebForm.decode(RoutineForm.self, from: request)
+        do {
+            let routine = try await strength.createRoutine(try input(form), for: context.user)
+            return pages.redirect(to: "/strength/routines/\(routine.template.id)", notice: .routineSaved)
+        } catch let error as AppError where error.kind == .invalid || error.kind == .conflict {
+            return try await routineForm(request, context, routine: nil, form: form, error: error)
+        }
+    }
+
+    /// GET /strength/routines/:routineID
+    func getStrengthRoutinesRoutineID(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let routine = try await strength.routine(try context.parameters.require("routineID"), for: context.user)
+        let settings = try await strength.settings(for: context.user)
+        let sensors = try await services.live.sensors(of: context.user)
+        let catalogue = strength.catalogue
+        return pages.page("strength-routine", title: routine.template.name, values: [
+            "id": routine.template.id, "name": routine.template.name, "goal": routine.template.goal.displayName,
+            "description": routine.template.description, "builtIn": routine.builtIn, "bodyweight": routine.bodyweight,
+            "groups": routine.groups.map(\.rawValue).joined(separator: ", "),
+            "exercises": routine.template.exerciseIDs.enumerated().compactMap { i, id in
+                catalogue.exercise(id).map { ["n": i + 1, "id": $0.id, "name": $0.name, "group": $0.group.rawValue] as [String: Any] }
+            },
+            "accepted": settings.disclaimerAcceptedAt != nil,
+            "sensors": sensors.map { ["id": $0.id, "name": $0.name ?? $0.address] }, "hasSensors": !sensors.isEmpty,
+        ], request: request, identity: context.identity)
+    }
+
+    /// GET /strength/routines/:routineID/edit
+    func getStrengthRoutinesRoutineIDEdit(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let routine = try await strength.routine(try context.parameters.require("routineID"), for: context.user)
+        guard !routine.builtIn else { throw AppError(.forbidden, "built-in routines cannot be changed; create your own") }
+        return try await routineForm(request, context, routine: routine)
+    }
+
+    /// POST /strength/routines/:routineID
+    func postStrengthRoutinesRoutineID(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try context.parameters.require("routineID")
+        let form = try await WebForm.decode(RoutineForm.self, from: request)
+        do {
+            _ = try await strength.updateRoutine(id, try input(form), for: context.user)
+            return pages.redirect(to: "/strength/routines/\(id)", notice: .routineSaved)
+        } catch let error as AppError where error.kind == .invalid || error.kind == .conflict {
+            return try await routineForm(request, context, routine: try await strength.routine(id, for: context.user), form: form, error: error)
+        }
+    }
+
+    /// POST /strength/routines/:routineID/delete
+    func postStrengthRoutinesRoutineIDDelete(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await strength.deleteRoutine(try context.parameters.require("routineID"), for: context.user)
+        return pages.redirect(to: "/strength", notice: .routineDeleted)
+    }
+
+    /// POST /strength/routines/:routineID/move/:direction
+    func postStrengthRoutinesRoutineIDMoveDirection(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try context.parameters.require("routineID")
+        let own = try await strength.routines(for: context.user).filter { !$0.builtIn }.map(\.template.id)
+        guard var index = own.firstIndex(of: id) else { throw AppError.notFound("routine") }
+        var order = own
+        let up = try context.parameters.require("direction") == "up"
+        let target = up ? index - 1 : index + 1
+        if order.indices.contains(target) {
+            order.swapAt(index, target)
+            index = target
+        }
+        _ = try await strength.reorderRoutines(order, for: context.user)
+        return pages.redirect(to: "/strength#yours")
+    }
+
+    /// POST /strength/sessions
+    func postStrengthSessions(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await WebForm.decode(StartForm.self, from: request)
+        let settings = try await strength.settings(for: context.user)
+        guard settings.disclaimerAcceptedAt != nil else {
+            return pages.redirect(to: "/strength/disclaimer?next=/strength/routines/\(form.routine ?? "")")
+        }
+        let view = try await strength.start(routineID: form.routine ?? "", sensorID: WebForm.nonEmpty(form.sensor), for: context.user)
+        return pages.redirect(to: "/strength/sessions/\(view.session.id)")
+    }
+
+    /// GET /strength/sessions/:sessionID
+    func getStrengthSessionsSessionID(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await sessionPage(request, context, id: try context.parameters.require("sessionID"))
+    }
+
+    /// POST /strength/sessions/:sessionID/sets/:n
+    func postStrengthSessionsSessionIDSetsN(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try context.parameters.require("sessionID")
+        guard let n = Int(try context.parameters.require("n")) else { throw AppError.notFound("set") }
+        let form = try await WebForm.decode(SetForm.self, from: request)
+        let unit = WeightUnit(context.user)
+        var change = StrengthService.SetChange()
+        do {
+            if let text = WebForm.nonEmpty(form.reps) {
+                guard let reps = Int(text) else { throw AppError.invalid("reps are a whole number", field: "reps") }
+                change.reps = .set(reps)
             }
-            let view = try await strength.start(routineID: form.routine ?? "", sensorID: WebForm.nonEmpty(form.sensor), for: context.user)
-            return pages.redirect(to: "/strength/sessions/\(view.session.id)")
+            if let weight = try WebForm.number(form.weight, field: "weight") { change.weightKilograms = unit.kilograms(weight) }
+            if let done = form.done { change.done = done == "1" || done == "true" }
+            _ = try await strength.logSet(id, number: n, change, for: context.user)
+        } catch let error as AppError where error.kind == .invalid || error.kind == .conflict {
+            return try await sessionPage(request, context, id: id, error: error)
         }
-        router.get("strength/sessions/:sessionID") { request, context -> Response in
-            try await sessionPage(request, context, id: try context.parameters.require("sessionID"))
+        return pages.redirect(to: "/strength/sessions/\(id)#set-\(n)")
+    }
+
+    /// POST /strength/sessions/:sessionID/discard
+    func postStrengthSessionsSessionIDDiscard(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await strength.discardSession(userID: context.user.id, sessionID: try context.parameters.require("sessionID"))
+        return pages.redirect(to: "/strength", notice: .strengthSessionDiscarded)
+    }
+
+    /// POST /strength/sessions/:sessionID/finish
+    func postStrengthSessionsSessionIDFinish(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try context.parameters.require("sessionID")
+        let form = try await WebForm.decode(FinishForm.self, from: request)
+        do {
+            var missing = [AppError.FieldError]()
+            if Int(form.enjoyment ?? "") == nil { missing.append(.init(field: "enjoyment", detail: "choose how much you enjoyed it (0 to 5 stars)")) }
+            if Int(form.difficulty ?? "") == nil { missing.append(.init(field: "difficulty", detail: "choose how hard it was (0 to 5 stars)")) }
+            guard missing.isEmpty else { throw AppError.invalid(missing) }
+            _ = try await strength.finish(
+                id, review: form.review ?? "", enjoyment: Int(form.enjoyment ?? "") ?? 0, difficulty: Int(form.difficulty ?? "") ?? 0, for: context.user)
+        } catch let error as AppError where error.kind == .invalid || error.kind == .conflict {
+            return try await sessionPage(request, context, id: id, error: error)
         }
-        router.post("strength/sessions/:sessionID/sets/:n") { request, context -> Response in
-            let id = try context.parameters.require("sessionID")
-            guard let n = Int(try context.parameters.require("n")) else { throw AppError.notFound("set") }
-            let form = try await WebForm.decode(SetForm.self, from: request)
-            let unit = WeightUnit(context.user)
-            var change = StrengthService.SetChange()
-            do {
-                if let text = WebForm.nonEmpty(form.reps) {
-                    guard let reps = Int(text) else { throw AppError.invalid("reps are a whole number", field: "reps") }
-                    change.reps = .set(reps)
-                }
-                if let weight = try WebForm.number(form.weight, field: "weight") { change.weightKilograms = unit.kilograms(weight) }
-                if let done = form.done { change.done = done == "1" || done == "true" }
-                _ = try await strength.logSet(id, number: n, change, for: context.user)
-            } catch let error as AppError where error.kind == .invalid || error.kind == .conflict {
-                return try await sessionPage(request, context, id: id, error: error)
+        return pages.redirect(to: "/strength/sessions/\(id)#result")
+    }
+
+    /// POST /strength/settings
+    func postStrengthSettings(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await WebForm.decode(SettingsForm.self, from: request)
+        var changes = StrengthService.SettingsChanges()
+        changes.goal = form.goal.flatMap(StrengthGoal.init(rawValue:))
+        changes.lifestyle = form.lifestyle.flatMap(Lifestyle.init(rawValue:))
+        do {
+            if let step = form.plateStep {
+                changes.plateStepKilograms = try WebForm.number(step, field: "plateStep").map { .set($0) } ?? .clear
             }
-            return pages.redirect(to: "/strength/sessions/\(id)#set-\(n)")
+            if let bar = form.barKg { changes.barKilograms = try WebForm.number(bar, field: "barKg").map { .set($0) } ?? .clear }
+            if let url = form.webhookUrl { changes.webhookURL = WebForm.nonEmpty(url).map { .set($0) } ?? .clear }
+            _ = try await strength.updateSettings(changes, for: context.user)
+        } catch let error as AppError where error.kind == .invalid {
+            return try await settingsPage(request, context, error: error)
         }
-        router.post("strength/sessions/:sessionID/discard") { _, context -> Response in
-            try await strength.discardSession(userID: context.user.id, sessionID: try context.parameters.require("sessionID"))
-            return pages.redirect(to: "/strength", notice: .strengthSessionDiscarded)
+        return pages.redirect(to: SafeRedirect.next(form.next ?? "/strength/settings"), notice: .settingsSaved)
+    }
+
+    /// POST /strength/settings/secret
+    func postStrengthSettingsSecret(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        _ = try await strength.updateSettings(.init(newWebhookSecret: true), for: context.user)
+        return pages.redirect(to: "/strength/settings#webhook", notice: .settingsSaved)
+    }
+
+    /// GET /strength/import
+    func getStrengthImport(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        pages.page("strength-import", title: "Import from Strong or Hevy", values: [:], request: request, identity: context.identity)
+    }
+
+    /// POST /strength/import
+    func postStrengthImport(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await WebForm.decode(ImportForm.self, from: request)
+        do {
+            let summary = try await strength.importLog(form.csv ?? "", for: context.user)
+            return pages.page("strength-import", title: "Import from Strong or Hevy", values: [
+                "done": true, "source": summary.source == "strong" ? "Strong" : "Hevy", "imported": Formatting.count(summary.imported, "session"), "duplicates": summary.duplicates,
+                "mapped": summary.mapped.sorted { $0.key < $1.key }.map { ["from": $0.key, "to": strength.catalogue.exercise($0.value)?.name ?? $0.value] },
+                "hasMapped": !summary.mapped.isEmpty,
+                "unmapped": summary.unmapped.sorted { $0.key < $1.key }.map { ["name": $0.key, "sets": $0.value == 1 ? "1 set" : "\($0.value) sets"] },
+                "hasUnmapped": !summary.unmapped.isEmpty, "skipped": summary.skippedRows, "hasSkipped": !summary.skippedRows.isEmpty,
+            ], request: request, identity: context.identity)
+        } catch let error as AppError where error.kind == .invalid {
+            var values = PageRenderer.formErrors(error)
+            values["csv"] = String((form.csv ?? "").prefix(200_000))
+            return pages.page("strength-import", title: "Import from Strong or Hevy", values: values, request: request, identity: context.identity, status: .unprocessableContent)
         }
-        router.post("strength/sessions/:sessionID/finish") { request, context -> Response in
-            let id = try context.parameters.require("sessionID")
-            let form = try await WebForm.decode(FinishForm.self, from: request)
-            do {
-                var missing = [AppError.FieldError]()
-                if Int(form.enjoyment ?? "") == nil { missing.append(.init(field: "enjoyment", detail: "choose how much you enjoyed it (0 to 5 stars)")) }
-                if Int(form.difficulty ?? "") == nil { missing.append(.init(field: "difficulty", detail: "choose how hard it was (0 to 5 stars)")) }
-                guard missing.isEmpty else { throw AppError.invalid(missing) }
-                _ = try await strength.finish(
-                    id, review: form.review ?? "", enjoyment: Int(form.enjoyment ?? "") ?? 0, difficulty: Int(form.difficulty ?? "") ?? 0, for: context.user)
-            } catch let error as AppError where error.kind == .invalid || error.kind == .conflict {
-                return try await sessionPage(request, context, id: id, error: error)
-            }
-            return pages.redirect(to: "/strength/sessions/\(id)#result")
+    }
+
+    /// GET /nutrition
+    func getNutrition(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let view = try await strength.nutrition(for: context.user)
+        let labels = ["sex": "sex", "dateOfBirth": "date of birth", "height": "height", "weight": "weight"]
+        var values: [String: Any] = [
+            "goals": StrengthGoal.allCases.map { ["value": $0.rawValue, "label": $0.displayName, "selected": $0 == view.goal] },
+            "lifestyles": Lifestyle.allCases.map { ["value": $0.rawValue, "label": $0.displayName, "selected": $0 == view.lifestyle] },
+            "goal": view.goal.displayName, "lifestyle": view.lifestyle.displayName,
+            "missing": view.missing.map { labels[$0] ?? $0 }.joined(separator: ", "), "hasMissing": !view.missing.isEmpty,
+        ]
+        if let t = view.targets {
+            let energy = t.proteinGrams * 4 + t.fatGrams * 9 + t.carbohydrateGrams * 4
+            func share(_ kcal: Int) -> Int { energy > 0 ? Int((Double(kcal) / Double(energy) * 100).rounded()) : 0 }
+            values["targets"] = [
+                "calories": Int(t.calories.rounded()), "tee": Int(t.totalEnergyExpenditure.rounded()),
+                "protein": t.proteinGrams, "fat": t.fatGrams, "carbs": t.carbohydrateGrams,
+                "proteinShare": share(t.proteinGrams * 4), "fatShare": share(t.fatGrams * 9), "carbShare": share(t.carbohydrateGrams * 4),
+                "adjustment": view.goal == .weightLoss ? "− \(Int(((view.weightKilograms ?? 0) * 7.5).rounded())) kcal for weight loss (7.5 kcal per kg of body weight)"
+                    : (view.goal == .massGain ? "+ 15 % for mass gain" : "no adjustment for maintenance"),
+                "warnings": t.warnings, "hasWarnings": !t.warnings.isEmpty,
+                "inputs": "\(view.sex?.rawValue ?? "") · \(view.ageYears ?? 0) years · \(Formatting.height(view.heightMeters, units: context.user.units)) · \(Formatting.weight(view.weightKilograms, units: context.user.units))",
+            ] as [String: Any]
         }
-        router.get("strength/history") { request, context in try await history(request, context) }
-        router.get("strength/settings") { request, context in try await settingsPage(request, context) }
-        router.post("strength/settings") { request, context -> Response in
-            let form = try await WebForm.decode(SettingsForm.self, from: request)
-            var changes = StrengthService.SettingsChanges()
-            changes.goal = form.goal.flatMap(StrengthGoal.init(rawValue:))
-            changes.lifestyle = form.lifestyle.flatMap(Lifestyle.init(rawValue:))
-            do {
-                if let step = form.plateStep {
-                    changes.plateStepKilograms = try WebForm.number(step, field: "plateStep").map { .set($0) } ?? .clear
-                }
-                if let bar = form.barKg { changes.barKilograms = try WebForm.number(bar, field: "barKg").map { .set($0) } ?? .clear }
-                if let url = form.webhookUrl { changes.webhookURL = WebForm.nonEmpty(url).map { .set($0) } ?? .clear }
-                _ = try await strength.updateSettings(changes, for: context.user)
-            } catch let error as AppError where error.kind == .invalid {
-                return try await settingsPage(request, context, error: error)
-            }
-            return pages.redirect(to: SafeRedirect.next(form.next ?? "/strength/settings"), notice: .settingsSaved)
-        }
-        router.post("strength/settings/secret") { _, context -> Response in
-            _ = try await strength.updateSettings(.init(newWebhookSecret: true), for: context.user)
-            return pages.redirect(to: "/strength/settings#webhook", notice: .settingsSaved)
-        }
-        router.get("strength/import") { request, context -> Response in
-            pages.page("strength-import", title: "Import from Strong or Hevy", values: [:], request: request, identity: context.identity)
-        }
-        router.post("strength/import") { request, context -> Response in
-            let form = try await WebForm.decode(ImportForm.self, from: request)
-            do {
-                let summary = try await strength.importLog(form.csv ?? "", for: context.user)
-                return pages.page("strength-import", title: "Import from Strong or Hevy", values: [
-                    "done": true, "source": summary.source == "strong" ? "Strong" : "Hevy", "imported": Formatting.count(summary.imported, "session"), "duplicates": summary.duplicates,
-                    "mapped": summary.mapped.sorted { $0.key < $1.key }.map { ["from": $0.key, "to": strength.catalogue.exercise($0.value)?.name ?? $0.value] },
-                    "hasMapped": !summary.mapped.isEmpty,
-                    "unmapped": summary.unmapped.sorted { $0.key < $1.key }.map { ["name": $0.key, "sets": $0.value == 1 ? "1 set" : "\($0.value) sets"] },
-                    "hasUnmapped": !summary.unmapped.isEmpty, "skipped": summary.skippedRows, "hasSkipped": !summary.skippedRows.isEmpty,
-                ], request: request, identity: context.identity)
-            } catch let error as AppError where error.kind == .invalid {
-                var values = PageRenderer.formErrors(error)
-                values["csv"] = String((form.csv ?? "").prefix(200_000))
-                return pages.page("strength-import", title: "Import from Strong or Hevy", values: values, request: request, identity: context.identity, status: .unprocessableContent)
-            }
-        }
-        router.get("nutrition") { request, context -> Response in
-            let view = try await strength.nutrition(for: context.user)
-            let labels = ["sex": "sex", "dateOfBirth": "date of birth", "height": "height", "weight": "weight"]
-            var values: [String: Any] = [
-                "goals": StrengthGoal.allCases.map { ["value": $0.rawValue, "label": $0.displayName, "selected": $0 == view.goal] },
-                "lifestyles": Lifestyle.allCases.map { ["value": $0.rawValue, "label": $0.displayName, "selected": $0 == view.lifestyle] },
-                "goal": view.goal.displayName, "lifestyle": view.lifestyle.displayName,
-                "missing": view.missing.map { labels[$0] ?? $0 }.joined(separator: ", "), "hasMissing": !view.missing.isEmpty,
-            ]
-            if let t = view.targets {
-                let energy = t.proteinGrams * 4 + t.fatGrams * 9 + t.carbohydrateGrams * 4
-                func share(_ kcal: Int) -> Int { energy > 0 ? Int((Double(kcal) / Double(energy) * 100).rounded()) : 0 }
-                values["targets"] = [
-                    "calories": Int(t.calories.rounded()), "tee": Int(t.totalEnergyExpenditure.rounded()),
-                    "protein": t.proteinGrams, "fat": t.fatGrams, "carbs": t.carbohydrateGrams,
-                    "proteinShare": share(t.proteinGrams * 4), "fatShare": share(t.fatGrams * 9), "carbShare": share(t.carbohydrateGrams * 4),
-                    "adjustment": view.goal == .weightLoss ? "− \(Int(((view.weightKilograms ?? 0) * 7.5).rounded())) kcal for weight loss (7.5 kcal per kg of body weight)"
-                        : (view.goal == .massGain ? "+ 15 % for mass gain" : "no adjustment for maintenance"),
-                    "warnings": t.warnings, "hasWarnings": !t.warnings.isEmpty,
-                    "inputs": "\(view.sex?.rawValue ?? "") · \(view.ageYears ?? 0) years · \(Formatting.height(view.heightMeters, units: context.user.units)) · \(Formatting.weight(view.weightKilograms, units: context.user.units))",
-                ] as [String: Any]
-            }
-            return pages.page("nutrition", title: "Nutrition", values: values, request: request, identity: context.identity)
-        }
+        return pages.page("nutrition", title: "Nutrition", values: values, request: request, identity: context.identity)
     }
 
     // MARK: pages

@@ -23,150 +23,204 @@ struct WebTeamPages {
     struct StartForm: Decodable { let countdownSeconds: String?, durationMinutes: String? }
 
     func register(on router: RouterGroup<AuthenticatedContext>) {
-        router.get("teams") { request, context -> Response in
-            try await overview(request, context)
+        router.get("teams", use: getTeams)
+        router.post("teams", use: postTeams)
+        router.post("players", use: postPlayers)
+        router.post("gateways", use: postGateways)
+        router.post("gateways/:gatewayID/revoke", use: postGatewaysGatewayIDRevoke)
+        router.post("sensors/:sensorID", use: postSensorsSensorID)
+        router.get("teams/:teamID", use: getTeamsTeamID)
+        router.post("teams/:teamID/delete", use: postTeamsTeamIDDelete)
+        router.post("teams/:teamID/players", use: postTeamsTeamIDPlayers)
+        router.post("teams/:teamID/players/:playerID/remove", use: postTeamsTeamIDPlayersPlayerIDRemove)
+        router.post("teams/:teamID/players/:playerID/sensor", use: postTeamsTeamIDPlayersPlayerIDSensor)
+        router.post("teams/:teamID/sessions", use: postTeamsTeamIDSessions)
+        router.get("teams/:teamID/live", use: getTeamsTeamIDLive)
+        router.post("team-sessions/:sessionID/:action", use: postTeamSessionsSessionIDAction)
+        router.get("team-sessions/:sessionID", use: getTeamSessionsSessionID)
+        router.get("players/:playerID", use: getPlayersPlayerID)
+        router.post("players/:playerID", use: postPlayersPlayerID)
+        router.post("players/:playerID/delete", use: postPlayersPlayerIDDelete)
+    }
+
+    /// GET /teams
+    func getTeams(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await overview(request, context)
+    }
+
+    /// POST /teams
+    func postTeams(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await WebForm.decode(NameForm.self, from: request)
+        do {
+            let team = try await services.teams.createTeam(name: form.name ?? "", for: context.user)
+            return pages.redirect(to: "/teams/\(team.id)", notice: .teamCreated)
+        } catch let error as AppError where error.kind == .invalid || error.kind == .conflict {
+            return try await overview(request, context, extra: ["teamForm": ["name": form.name ?? ""]], error: error)
         }
-        router.post("teams") { request, context -> Response in
-            let form = try await WebForm.decode(NameForm.self, from: request)
-            do {
-                let team = try await services.teams.createTeam(name: form.name ?? "", for: context.user)
-                return pages.redirect(to: "/teams/\(team.id)", notice: .teamCreated)
-            } catch let error as AppError where error.kind == .invalid || error.kind == .conflict {
-                return try await overview(request, context, extra: ["teamForm": ["name": form.name ?? ""]], error: error)
+    }
+
+    /// POST /players
+    func postPlayers(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await WebForm.decode(PlayerForm.self, from: request)
+        do {
+            let player = try await services.teams.createPlayer(try input(form, creating: true), for: context.user)
+            return pages.redirect(to: player.teamID.map { "/teams/\($0)" } ?? "/teams", notice: .playerAdded)
+        } catch let error as AppError where error.kind == .invalid || error.kind == .conflict {
+            return try await overview(request, context, extra: ["playerForm": formValues(form)], error: error)
+        }
+    }
+
+    /// POST /gateways
+    func postGateways(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await WebForm.decode(NameForm.self, from: request)
+        do {
+            let created = try await services.gateways.create(name: form.name ?? "", for: context.user)
+            // The token is shown on this page only, once.
+            return try await overview(request, context, extra: ["newGateway": ["name": created.gateway.name, "token": created.token]])
+        } catch let error as AppError where error.kind == .invalid || error.kind == .conflict {
+            return try await overview(request, context, error: error)
+        }
+    }
+
+    /// POST /gateways/:gatewayID/revoke
+    func postGatewaysGatewayIDRevoke(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await services.gateways.revoke(try context.parameters.require("gatewayID"), of: context.user)
+        return pages.redirect(to: "/teams#gateways", notice: .gatewayRevoked)
+    }
+
+    /// POST /sensors/:sensorID
+    func postSensorsSensorID(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await WebForm.decode(NameForm.self, from: request)
+        do {
+            _ = try await services.live.rename(try context.parameters.require("sensorID"), of: context.user, to: form.name ?? "")
+            return pages.redirect(to: "/teams#sensors", notice: .sensorRenamed)
+        } catch let error as AppError where error.kind == .invalid {
+            return try await overview(request, context, error: error)
+        }
+    }
+
+    /// GET /teams/:teamID
+    func getTeamsTeamID(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await team(request, context)
+    }
+
+    /// POST /teams/:teamID/delete
+    func postTeamsTeamIDDelete(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await services.teams.deleteTeam(try context.parameters.require("teamID"), of: context.user)
+        return pages.redirect(to: "/teams", notice: .teamDeleted)
+    }
+
+    /// POST /teams/:teamID/players
+    func postTeamsTeamIDPlayers(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let teamID = try context.parameters.require("teamID")
+        let form = try await WebForm.decode(AddForm.self, from: request)
+        do {
+            _ = try await services.teams.addPlayer(form.playerID ?? "", to: teamID, for: context.user)
+            return pages.redirect(to: "/teams/\(teamID)", notice: .playerAdded)
+        } catch let error as AppError where error.kind == .invalid || error.kind == .conflict || error.kind == .notFound {
+            return try await team(request, context, error: error.kind == .notFound ? AppError.invalid("choose one of your players", field: "playerID") : error)
+        }
+    }
+
+    /// POST /teams/:teamID/players/:playerID/remove
+    func postTeamsTeamIDPlayersPlayerIDRemove(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let teamID = try context.parameters.require("teamID")
+        try await services.teams.removePlayer(try context.parameters.require("playerID"), from: teamID, for: context.user)
+        return pages.redirect(to: "/teams/\(teamID)", notice: .playerRemoved)
+    }
+
+    /// POST /teams/:teamID/players/:playerID/sensor
+    func postTeamsTeamIDPlayersPlayerIDSensor(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let teamID = try context.parameters.require("teamID")
+        // Whose it is first: another coach's ids are 404 whatever the form holds.
+        _ = try await services.teams.team(teamID, of: context.user)
+        _ = try await services.teams.player(try context.parameters.require("playerID"), of: context.user)
+        let form = try await WebForm.decode(SensorForm.self, from: request, requiringFields: true)
+        guard form.sensorID != nil else { throw Problem.badRequest("choose a sensor, or none") }
+        do {
+            let sensor: FieldUpdate<String> = WebForm.nonEmpty(form.sensorID).map { .set($0) } ?? .clear
+            _ = try await services.teams.updatePlayer(try context.parameters.require("playerID"), PlayerInput(sensorID: sensor), of: context.user)
+            return pages.redirect(to: "/teams/\(teamID)", notice: .sensorAssigned)
+        } catch let error as AppError where error.kind == .invalid || error.kind == .conflict {
+            return try await team(request, context, error: error)
+        }
+    }
+
+    /// POST /teams/:teamID/sessions
+    func postTeamsTeamIDSessions(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let teamID = try context.parameters.require("teamID")
+        let form = try await WebForm.decode(StartForm.self, from: request)
+        do {
+            let countdown = try WebForm.number(form.countdownSeconds, field: "countdownSeconds").map { Int($0) } ?? 0
+            let minutes = try WebForm.number(form.durationMinutes, field: "durationMinutes")
+            let planned = try minutes.map { minutes -> Int in
+                guard minutes.isFinite, minutes >= 1, minutes <= 720 else { throw AppError.invalid("a duration is 1–720 minutes, or continuous", field: "durationMinutes") }
+                return Int(minutes * 60)
             }
+            _ = try await services.teamSessions.start(teamID: teamID, participants: nil, countdownSeconds: countdown, plannedSeconds: planned, for: context.user)
+            return pages.redirect(to: "/teams/\(teamID)/live")
+        } catch let error as AppError where error.kind == .invalid || error.kind == .conflict {
+            return try await coach(request, context, error: error)
         }
-        router.post("players") { request, context -> Response in
-            let form = try await WebForm.decode(PlayerForm.self, from: request)
-            do {
-                let player = try await services.teams.createPlayer(try input(form, creating: true), for: context.user)
-                return pages.redirect(to: player.teamID.map { "/teams/\($0)" } ?? "/teams", notice: .playerAdded)
-            } catch let error as AppError where error.kind == .invalid || error.kind == .conflict {
-                return try await overview(request, context, extra: ["playerForm": formValues(form)], error: error)
-            }
+    }
+
+    /// GET /teams/:teamID/live
+    func getTeamsTeamIDLive(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await coach(request, context)
+    }
+
+    /// POST /team-sessions/:sessionID/:action
+    func postTeamSessionsSessionIDAction(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try context.parameters.require("sessionID")
+        let session = try await services.teamSessions.session(id, of: context.user)
+        switch try context.parameters.require("action") {
+        case "stop":
+            _ = try await services.teamSessions.stop(id, of: context.user)
+            return pages.redirect(to: "/teams/\(session.teamID)/live", notice: .sessionStopped)
+        case "save":
+            _ = try await services.teamSessions.save(id, of: context.user)
+            return pages.redirect(to: "/team-sessions/\(id)", notice: .sessionSaved)
+        case "discard":
+            try await services.teamSessions.discard(id, of: context.user)
+            return pages.redirect(to: "/teams/\(session.teamID)", notice: .sessionDiscarded)
+        case "reviewed", "unreviewed":
+            _ = try await services.teamSessions.mark(id, of: context.user, reviewed: try context.parameters.require("action") == "reviewed", exported: nil)
+            return pages.redirect(to: "/team-sessions/\(id)")
+        default:
+            throw AppError.notFound("action")
         }
-        router.post("gateways") { request, context -> Response in
-            let form = try await WebForm.decode(NameForm.self, from: request)
-            do {
-                let created = try await services.gateways.create(name: form.name ?? "", for: context.user)
-                // The token is shown on this page only, once.
-                return try await overview(request, context, extra: ["newGateway": ["name": created.gateway.name, "token": created.token]])
-            } catch let error as AppError where error.kind == .invalid || error.kind == .conflict {
-                return try await overview(request, context, error: error)
-            }
+    }
+
+    /// GET /team-sessions/:sessionID
+    func getTeamSessionsSessionID(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let review = try await services.teamSessions.review(try context.parameters.require("sessionID"), of: context.user)
+        let team = try await services.teams.team(review.session.teamID, of: context.user)
+        let page = TeamSessionPage(review: review, team: team, zone: TimeZones.zone(context.user.timeZone))
+        return pages.page("team-session", title: page.title, values: page.values(), request: request, identity: context.identity)
+    }
+
+    /// GET /players/:playerID
+    func getPlayersPlayerID(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await player(request, context)
+    }
+
+    /// POST /players/:playerID
+    func postPlayersPlayerID(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try context.parameters.require("playerID")
+        _ = try await services.teams.player(id, of: context.user)
+        let form = try await WebForm.decode(PlayerForm.self, from: request, requiringFields: true)
+        do {
+            let player = try await services.teams.updatePlayer(id, try input(form, creating: false), of: context.user)
+            return pages.redirect(to: "/players/\(player.id)", notice: .playerSaved)
+        } catch let error as AppError where error.kind == .invalid || error.kind == .conflict {
+            return try await player(request, context, form: formValues(form), error: error)
         }
-        router.post("gateways/:gatewayID/revoke") { _, context -> Response in
-            try await services.gateways.revoke(try context.parameters.require("gatewayID"), of: context.user)
-            return pages.redirect(to: "/teams#gateways", notice: .gatewayRevoked)
-        }
-        router.post("sensors/:sensorID") { request, context -> Response in
-            let form = try await WebForm.decode(NameForm.self, from: request)
-            do {
-                _ = try await services.live.rename(try context.parameters.require("sensorID"), of: context.user, to: form.name ?? "")
-                return pages.redirect(to: "/teams#sensors", notice: .sensorRenamed)
-            } catch let error as AppError where error.kind == .invalid {
-                return try await overview(request, context, error: error)
-            }
-        }
-        router.get("teams/:teamID") { request, context -> Response in
-            try await team(request, context)
-        }
-        router.post("teams/:teamID/delete") { _, context -> Response in
-            try await services.teams.deleteTeam(try context.parameters.require("teamID"), of: context.user)
-            return pages.redirect(to: "/teams", notice: .teamDeleted)
-        }
-        router.post("teams/:teamID/players") { request, context -> Response in
-            let teamID = try context.parameters.require("teamID")
-            let form = try await WebForm.decode(AddForm.self, from: request)
-            do {
-                _ = try await services.teams.addPlayer(form.playerID ?? "", to: teamID, for: context.user)
-                return pages.redirect(to: "/teams/\(teamID)", notice: .playerAdded)
-            } catch let error as AppError where error.kind == .invalid || error.kind == .conflict || error.kind == .notFound {
-                return try await team(request, context, error: error.kind == .notFound ? AppError.invalid("choose one of your players", field: "playerID") : error)
-            }
-        }
-        router.post("teams/:teamID/players/:playerID/remove") { _, context -> Response in
-            let teamID = try context.parameters.require("teamID")
-            try await services.teams.removePlayer(try context.parameters.require("playerID"), from: teamID, for: context.user)
-            return pages.redirect(to: "/teams/\(teamID)", notice: .playerRemoved)
-        }
-        router.post("teams/:teamID/players/:playerID/sensor") { request, context -> Response in
-            let teamID = try context.parameters.require("teamID")
-            // Whose it is first: another coach's ids are 404 whatever the form holds.
-            _ = try await services.teams.team(teamID, of: context.user)
-            _ = try await services.teams.player(try context.parameters.require("playerID"), of: context.user)
-            let form = try await WebForm.decode(SensorForm.self, from: request, requiringFields: true)
-            guard form.sensorID != nil else { throw Problem.badRequest("choose a sensor, or none") }
-            do {
-                let sensor: FieldUpdate<String> = WebForm.nonEmpty(form.sensorID).map { .set($0) } ?? .clear
-                _ = try await services.teams.updatePlayer(try context.parameters.require("playerID"), PlayerInput(sensorID: sensor), of: context.user)
-                return pages.redirect(to: "/teams/\(teamID)", notice: .sensorAssigned)
-            } catch let error as AppError where error.kind == .invalid || error.kind == .conflict {
-                return try await team(request, context, error: error)
-            }
-        }
-        router.post("teams/:teamID/sessions") { request, context -> Response in
-            let teamID = try context.parameters.require("teamID")
-            let form = try await WebForm.decode(StartForm.self, from: request)
-            do {
-                let countdown = try WebForm.number(form.countdownSeconds, field: "countdownSeconds").map { Int($0) } ?? 0
-                let minutes = try WebForm.number(form.durationMinutes, field: "durationMinutes")
-                let planned = try minutes.map { minutes -> Int in
-                    guard minutes.isFinite, minutes >= 1, minutes <= 720 else { throw AppError.invalid("a duration is 1–720 minutes, or continuous", field: "durationMinutes") }
-                    return Int(minutes * 60)
-                }
-                _ = try await services.teamSessions.start(teamID: teamID, participants: nil, countdownSeconds: countdown, plannedSeconds: planned, for: context.user)
-                return pages.redirect(to: "/teams/\(teamID)/live")
-            } catch let error as AppError where error.kind == .invalid || error.kind == .conflict {
-                return try await coach(request, context, error: error)
-            }
-        }
-        router.get("teams/:teamID/live") { request, context -> Response in
-            try await coach(request, context)
-        }
-        router.post("team-sessions/:sessionID/:action") { _, context -> Response in
-            let id = try context.parameters.require("sessionID")
-            let session = try await services.teamSessions.session(id, of: context.user)
-            switch try context.parameters.require("action") {
-            case "stop":
-                _ = try await services.teamSessions.stop(id, of: context.user)
-                return pages.redirect(to: "/teams/\(session.teamID)/live", notice: .sessionStopped)
-            case "save":
-                _ = try await services.teamSessions.save(id, of: context.user)
-                return pages.redirect(to: "/team-sessions/\(id)", notice: .sessionSaved)
-            case "discard":
-                try await services.teamSessions.discard(id, of: context.user)
-                return pages.redirect(to: "/teams/\(session.teamID)", notice: .sessionDiscarded)
-            case "reviewed", "unreviewed":
-                _ = try await services.teamSessions.mark(id, of: context.user, reviewed: try context.parameters.require("action") == "reviewed", exported: nil)
-                return pages.redirect(to: "/team-sessions/\(id)")
-            default:
-                throw AppError.notFound("action")
-            }
-        }
-        router.get("team-sessions/:sessionID") { request, context -> Response in
-            let review = try await services.teamSessions.review(try context.parameters.require("sessionID"), of: context.user)
-            let team = try await services.teams.team(review.session.teamID, of: context.user)
-            let page = TeamSessionPage(review: review, team: team, zone: TimeZones.zone(context.user.timeZone))
-            return pages.page("team-session", title: page.title, values: page.values(), request: request, identity: context.identity)
-        }
-        router.get("players/:playerID") { request, context -> Response in
-            try await player(request, context)
-        }
-        router.post("players/:playerID") { request, context -> Response in
-            let id = try context.parameters.require("playerID")
-            _ = try await services.teams.player(id, of: context.user)
-            let form = try await WebForm.decode(PlayerForm.self, from: request, requiringFields: true)
-            do {
-                let player = try await services.teams.updatePlayer(id, try input(form, creating: false), of: context.user)
-                return pages.redirect(to: "/players/\(player.id)", notice: .playerSaved)
-            } catch let error as AppError where error.kind == .invalid || error.kind == .conflict {
-                return try await player(request, context, form: formValues(form), error: error)
-            }
-        }
-        router.post("players/:playerID/delete") { _, context -> Response in
-            try await services.teams.deletePlayer(try context.parameters.require("playerID"), of: context.user)
-            return pages.redirect(to: "/teams", notice: .playerDeleted)
-        }
+    }
+
+    /// POST /players/:playerID/delete
+    func postPlayersPlayerIDDelete(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await services.teams.deletePlayer(try context.parameters.require("playerID"), of: context.user)
+        return pages.redirect(to: "/teams", notice: .playerDeleted)
     }
 
     // MARK: Pages

@@ -9,114 +9,141 @@ import Hummingbird
 /// Apple Health imports and their progress, the per-day metrics, sleep ratings and marks.
 struct DailyRoutes {
     let services: HeartworkServices
+    var daily: DailyHealthService { services.daily }
+
     func register(on api: RouterGroup<AuthenticatedContext>) {
-        let daily = services.daily
-        Self.settingsRoutes(api, daily)
+        api.get("health/settings", use: getHealthSettings)
+        api.put("health/settings", use: putHealthSettings)
 
         // The raw export as the body: application/zip (export.zip) or application/xml (export.xml).
-        api.post("imports/apple-health") { request, context -> Response in
-            let body = OneShotBody(request.body)
-            let record: HealthImportRecord
-            do {
-                let format = try Self.importFormat(request)
-                record = try await daily.importExport(body.map(\.readableBytesView), format: format, for: context.user)
-            } catch {
-                // Refused (415, 429, 422, …) with the body not read to its end: the rest is
-                // read and dropped, never stored, so a client that sends the whole body before
-                // it reads sees this answer, not a broken connection.
-                try? await body.discardRest()
-                throw error
-            }
-            var answer = try APIJSON.response(HealthImportResponse(record), status: .accepted)
-            answer.headers[.location] = "/api/imports/\(record.id)"
-            return answer
-        }
-        api.get("imports") { _, context -> HealthImportListResponse in
-            HealthImportListResponse(imports: try await daily.imports(for: context.user).map(HealthImportResponse.init))
-        }
-        api.get("imports/:importID") { _, context -> HealthImportResponse in
-            HealthImportResponse(try await daily.importStatus(try context.parameters.require("importID"), for: context.user))
-        }
+        api.post("imports/apple-health", use: postImportsAppleHealth)
+        api.get("imports", use: getImports)
+        api.get("imports/:importID", use: getImportsImportID)
 
         // A nutrition label: its text (text/plain) or a photo (image/…, read by Tesseract when installed).
-        api.post("food-label") { request, _ -> Response in
-            let type = RequestBody.mediaType(request) ?? ""
-            guard type.hasPrefix("text/") || type.hasPrefix("image/") else {
-                throw Problem(.unsupportedMediaType, "Unsupported media type",
-                              detail: "send the label's text as text/plain or a photo as image/jpeg or image/png\(type.isEmpty ? " (the Content-Type is missing)" : ", not \(type)")")
-                    .withMessage("Upload a photo of the label (JPEG or PNG), or type its text.")
-            }
-            let bytes = try await RequestBody.bytes(request, limit: LabelReader.maximumImageBytes)
-            if type.hasPrefix("image/"), !LabelReader.isImage(bytes) {
-                throw Problem(AppError.invalid("the body is not a PNG, JPEG, TIFF, BMP, GIF or WebP image", field: nil))
-            }
-            if type.hasPrefix("text/"), LabelReader.isImage(bytes) {
-                throw Problem(AppError.invalid("the body is an image: send it as image/…", field: nil))
-            }
-            let label: NutritionLabel
-            do {
-                label = try await LabelReader.label(from: bytes)
-            } catch let failure as LabelReader.Failure {
-                if case .noOCR = failure { throw Problem(AppError(.unavailable, failure.description)) }
-                throw Problem(AppError.invalid(failure.description, field: nil))
-            }
-            return try APIJSON.response(label)
-        }
-        api.get("days") { request, context -> DayListResponse in
-            let parameters = request.uri.queryParameters
-            let from = try Self.day(parameters.get("from"), name: "from")
-            let to = try Self.day(parameters.get("to"), name: "to")
-            return DayListResponse(days: try await daily.days(from: from, through: to, for: context.user))
-        }
-        api.get("days/:date") { _, context -> Response in
-            let day = try Self.day(context.parameters.get("date"), name: "date")
-            return try APIJSON.response(try await daily.day(day, for: context.user))
-        }
-        api.put("days/:date/sleep-quality") { request, context -> Response in
-            let day = try Self.day(context.parameters.get("date"), name: "date")
-            let body = try await RequestBody.jsonObject(request, allowed: ["quality"])
-            return try APIJSON.response(try await daily.setSleepQuality(try body.integer("quality"), day: day, for: context.user))
-        }
-        api.put("days/:date/mark") { request, context -> Response in
-            let day = try Self.day(context.parameters.get("date"), name: "date")
-            let body = try await RequestBody.jsonObject(request, allowed: ["mark"])
-            guard body.contains("mark") else { throw Problem.badRequest("mark is required: sick, traveling or null", field: "mark") }
-            let mark: Readiness.Status?
-            switch try body.optionalString("mark") {
-            case nil: mark = nil
-            case "sick": mark = .sick
-            case "traveling": mark = .traveling
-            case let other?: throw Problem(AppError.invalid("mark is sick, traveling or null, not \(other.prefix(40))", field: "mark"))
-            }
-            return try APIJSON.response(try await daily.setMark(mark, day: day, for: context.user))
-        }
+        api.post("food-label", use: postFoodLabel)
+        api.get("days", use: getDays)
+        api.get("days/:date", use: getDaysDate)
+        api.put("days/:date/sleep-quality", use: putDaysDateSleepQuality)
+        api.put("days/:date/mark", use: putDaysDateMark)
     }
 
-    static func settingsRoutes(_ api: RouterGroup<AuthenticatedContext>, _ daily: DailyHealthService) {
-        api.get("health/settings") { _, context -> HealthSettingsResponse in
-            HealthSettingsResponse(try await daily.settings(for: context.user))
+    /// POST /api/imports/apple-health
+    func postImportsAppleHealth(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let body = OneShotBody(request.body)
+        let record: HealthImportRecord
+        do {
+            let format = try Self.importFormat(request)
+            record = try await daily.importExport(body.map(\.readableBytesView), format: format, for: context.user)
+        } catch {
+            // Refused (415, 429, 422, …) with the body not read to its end: the rest is
+            // read and dropped, never stored, so a client that sends the whole body before
+            // it reads sees this answer, not a broken connection.
+            try? await body.discardRest()
+            throw error
         }
-        api.put("health/settings") { request, context -> HealthSettingsResponse in
-            let body = try await RequestBody.jsonObject(request, allowed: [
-                "stepThreshold", "inactivityTime", "inactivityAlerts", "anomalyAlerts", "order", "bandSD", "consecutive", "intervalMinutes", "sourceOrder",
-            ])
-            var settings = try await daily.settings(for: context.user)
-            if let value = try body.optionalInteger("stepThreshold") { settings.stepThreshold = value }
-            if let text = try body.optionalString("inactivityTime") {
-                guard let minute = Self.minuteOfDay(text) else { throw Problem(AppError.invalid("a time of day such as 18:00", field: "inactivityTime")) }
-                settings.inactivityMinute = minute
-            }
-            if let value = try body.optionalBool("inactivityAlerts") { settings.inactivityAlerts = value }
-            if let value = try body.optionalBool("anomalyAlerts") { settings.anomalyAlerts = value }
-            if let value = try body.optionalInteger("order") { settings.order = value }
-            if let value = try body.optionalDouble("bandSD") { settings.bandSD = value }
-            if let value = try body.optionalInteger("consecutive") { settings.consecutive = value }
-            if let value = try body.optionalInteger("intervalMinutes") { settings.intervalMinutes = value }
-            if let list = try body.optionalArray("sourceOrder") {
-                settings.sourceOrder = try list.enumerated().map { i, v throws(JSONFieldError) in try JSONObjectReader.string(v, "sourceOrder[\(i)]") }
-            }
-            return HealthSettingsResponse(try await daily.updateSettings(settings, for: context.user))
+        var answer = try APIJSON.response(HealthImportResponse(record), status: .accepted)
+        answer.headers[.location] = "/api/imports/\(record.id)"
+        return answer
+    }
+
+    /// GET /api/imports
+    func getImports(_ request: Request, context: AuthenticatedContext) async throws -> HealthImportListResponse {
+        HealthImportListResponse(imports: try await daily.imports(for: context.user).map(HealthImportResponse.init))
+    }
+
+    /// GET /api/imports/:importID
+    func getImportsImportID(_ request: Request, context: AuthenticatedContext) async throws -> HealthImportResponse {
+        HealthImportResponse(try await daily.importStatus(try context.parameters.require("importID"), for: context.user))
+    }
+
+    /// POST /api/food-label
+    func postFoodLabel(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let type = RequestBody.mediaType(request) ?? ""
+        guard type.hasPrefix("text/") || type.hasPrefix("image/") else {
+            throw Problem(.unsupportedMediaType, "Unsupported media type",
+                          detail: "send the label's text as text/plain or a photo as image/jpeg or image/png\(type.isEmpty ? " (the Content-Type is missing)" : ", not \(type)")")
+                .withMessage("Upload a photo of the label (JPEG or PNG), or type its text.")
         }
+        let bytes = try await RequestBody.bytes(request, limit: LabelReader.maximumImageBytes)
+        if type.hasPrefix("image/"), !LabelReader.isImage(bytes) {
+            throw Problem(AppError.invalid("the body is not a PNG, JPEG, TIFF, BMP, GIF or WebP image", field: nil))
+        }
+        if type.hasPrefix("text/"), LabelReader.isImage(bytes) {
+            throw Problem(AppError.invalid("the body is an image: send it as image/…", field: nil))
+        }
+        let label: NutritionLabel
+        do {
+            label = try await LabelReader.label(from: bytes)
+        } catch let failure as LabelReader.Failure {
+            if case .noOCR = failure { throw Problem(AppError(.unavailable, failure.description)) }
+            throw Problem(AppError.invalid(failure.description, field: nil))
+        }
+        return try APIJSON.response(label)
+    }
+
+    /// GET /api/days
+    func getDays(_ request: Request, context: AuthenticatedContext) async throws -> DayListResponse {
+        let parameters = request.uri.queryParameters
+        let from = try Self.day(parameters.get("from"), name: "from")
+        let to = try Self.day(parameters.get("to"), name: "to")
+        return DayListResponse(days: try await daily.days(from: from, through: to, for: context.user))
+    }
+
+    /// GET /api/days/:date
+    func getDaysDate(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let day = try Self.day(context.parameters.get("date"), name: "date")
+        return try APIJSON.response(try await daily.day(day, for: context.user))
+    }
+
+    /// PUT /api/days/:date/sleep-quality
+    func putDaysDateSleepQuality(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let day = try Self.day(context.parameters.get("date"), name: "date")
+        let body = try await RequestBody.jsonObject(request, allowed: ["quality"])
+        return try APIJSON.response(try await daily.setSleepQuality(try body.integer("quality"), day: day, for: context.user))
+    }
+
+    /// PUT /api/days/:date/mark
+    func putDaysDateMark(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let day = try Self.day(context.parameters.get("date"), name: "date")
+        let body = try await RequestBody.jsonObject(request, allowed: ["mark"])
+        guard body.contains("mark") else { throw Problem.badRequest("mark is required: sick, traveling or null", field: "mark") }
+        let mark: Readiness.Status?
+        switch try body.optionalString("mark") {
+        case nil: mark = nil
+        case "sick": mark = .sick
+        case "traveling": mark = .traveling
+        case let other?: throw Problem(AppError.invalid("mark is sick, traveling or null, not \(other.prefix(40))", field: "mark"))
+        }
+        return try APIJSON.response(try await daily.setMark(mark, day: day, for: context.user))
+    }
+
+    /// GET /api/health/settings
+    func getHealthSettings(_ request: Request, context: AuthenticatedContext) async throws -> HealthSettingsResponse {
+        HealthSettingsResponse(try await daily.settings(for: context.user))
+    }
+
+    /// PUT /api/health/settings
+    func putHealthSettings(_ request: Request, context: AuthenticatedContext) async throws -> HealthSettingsResponse {
+        let body = try await RequestBody.jsonObject(request, allowed: [
+            "stepThreshold", "inactivityTime", "inactivityAlerts", "anomalyAlerts", "order", "bandSD", "consecutive", "intervalMinutes", "sourceOrder",
+        ])
+        var settings = try await daily.settings(for: context.user)
+        if let value = try body.optionalInteger("stepThreshold") { settings.stepThreshold = value }
+        if let text = try body.optionalString("inactivityTime") {
+            guard let minute = Self.minuteOfDay(text) else { throw Problem(AppError.invalid("a time of day such as 18:00", field: "inactivityTime")) }
+            settings.inactivityMinute = minute
+        }
+        if let value = try body.optionalBool("inactivityAlerts") { settings.inactivityAlerts = value }
+        if let value = try body.optionalBool("anomalyAlerts") { settings.anomalyAlerts = value }
+        if let value = try body.optionalInteger("order") { settings.order = value }
+        if let value = try body.optionalDouble("bandSD") { settings.bandSD = value }
+        if let value = try body.optionalInteger("consecutive") { settings.consecutive = value }
+        if let value = try body.optionalInteger("intervalMinutes") { settings.intervalMinutes = value }
+        if let list = try body.optionalArray("sourceOrder") {
+            settings.sourceOrder = try list.enumerated().map { i, v throws(JSONFieldError) in try JSONObjectReader.string(v, "sourceOrder[\(i)]") }
+        }
+        return HealthSettingsResponse(try await daily.updateSettings(settings, for: context.user))
     }
 
     /// "HH:MM" → minutes after midnight.

@@ -11,31 +11,43 @@ struct SensorRoutes {
 
     func register(on api: RouterGroup<AuthenticatedContext>) {
         // Paged, oldest first: `limit` 1–1000 (100), `offset`; `next` is the following page.
-        api.get("sensors") { request, context -> SensorListResponse in
-            let parameters = request.uri.queryParameters
-            let limit = try QueryParameters.integer(parameters.get("limit"), name: "limit", range: 1...1000) ?? 100
-            let offset = try QueryParameters.integer(parameters.get("offset"), name: "offset", range: 0...1_000_000) ?? 0
-            let players = try await services.teams.players(of: context.user)
-            let page = try await services.live.sensors(of: context.user, limit: limit, offset: offset)
-            return SensorListResponse(sensors: page.sensors.map { SensorResponse($0, players: players) },
-                                      next: page.more ? "/api/sensors?limit=\(limit)&offset=\(offset + limit)" : nil)
-        }
-        api.get("sensors/:sensorID") { _, context -> SensorResponse in
-            SensorResponse(try await services.live.sensor(try context.parameters.require("sensorID"), of: context.user),
-                           players: try await services.teams.players(of: context.user))
-        }
-        api.patch("sensors/:sensorID") { request, context -> SensorResponse in
-            let body = try await RequestBody.jsonObject(request, allowed: ["name"], limit: 4 * 1024)
-            return SensorResponse(try await services.live.rename(try context.parameters.require("sensorID"), of: context.user, to: try body.string("name")),
-                                  players: try await services.teams.players(of: context.user))
-        }
-        api.get("sensors/:sensorID/heart-rate") { request, context -> Response in
-            let parameters = request.uri.queryParameters
-            let to = try QueryParameters.date(parameters.get("to"), name: "to") ?? Date()
-            let from = try QueryParameters.date(parameters.get("from"), name: "from") ?? to.addingTimeInterval(-600)
-            let (sensor, readings) = try await services.live.readings(of: try context.parameters.require("sensorID"), for: context.user, from: from, to: to)
-            return APIJSON.response(SensorHeartRateResponse.json(sensor: sensor, from: from, to: to, readings: readings))
-        }
+        api.get("sensors", use: getSensors)
+        api.get("sensors/:sensorID", use: getSensorsSensorID)
+        api.patch("sensors/:sensorID", use: patchSensorsSensorID)
+        api.get("sensors/:sensorID/heart-rate", use: getSensorsSensorIDHeartRate)
+    }
+
+    /// GET /api/sensors
+    func getSensors(_ request: Request, context: AuthenticatedContext) async throws -> SensorListResponse {
+        let parameters = request.uri.queryParameters
+        let limit = try QueryParameters.integer(parameters.get("limit"), name: "limit", range: 1...1000) ?? 100
+        let offset = try QueryParameters.integer(parameters.get("offset"), name: "offset", range: 0...1_000_000) ?? 0
+        let players = try await services.teams.players(of: context.user)
+        let page = try await services.live.sensors(of: context.user, limit: limit, offset: offset)
+        return SensorListResponse(sensors: page.sensors.map { SensorResponse($0, players: players) },
+                                  next: page.more ? "/api/sensors?limit=\(limit)&offset=\(offset + limit)" : nil)
+    }
+
+    /// GET /api/sensors/:sensorID
+    func getSensorsSensorID(_ request: Request, context: AuthenticatedContext) async throws -> SensorResponse {
+        SensorResponse(try await services.live.sensor(try context.parameters.require("sensorID"), of: context.user),
+                       players: try await services.teams.players(of: context.user))
+    }
+
+    /// PATCH /api/sensors/:sensorID
+    func patchSensorsSensorID(_ request: Request, context: AuthenticatedContext) async throws -> SensorResponse {
+        let body = try await RequestBody.jsonObject(request, allowed: ["name"], limit: 4 * 1024)
+        return SensorResponse(try await services.live.rename(try context.parameters.require("sensorID"), of: context.user, to: try body.string("name")),
+                              players: try await services.teams.players(of: context.user))
+    }
+
+    /// GET /api/sensors/:sensorID/heart-rate
+    func getSensorsSensorIDHeartRate(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let parameters = request.uri.queryParameters
+        let to = try QueryParameters.date(parameters.get("to"), name: "to") ?? Date()
+        let from = try QueryParameters.date(parameters.get("from"), name: "from") ?? to.addingTimeInterval(-600)
+        let (sensor, readings) = try await services.live.readings(of: try context.parameters.require("sensorID"), for: context.user, from: from, to: to)
+        return APIJSON.response(SensorHeartRateResponse.json(sensor: sensor, from: from, to: to, readings: readings))
     }
 }
 

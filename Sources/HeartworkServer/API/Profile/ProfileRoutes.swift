@@ -9,42 +9,60 @@ struct ProfileRoutes {
     let services: HeartworkServices
 
     func register(on api: RouterGroup<AuthenticatedContext>) {
-        api.get("me") { _, context -> ProfileResponse in
-            ProfileResponse(try await services.profiles.profile(userID: context.user.id))
-        }
-        api.patch("me") { request, context -> ProfileResponse in
-            let changes = try ProfileUpdateRequest.changes(try await RequestBody.jsonObject(request, allowed: ProfileUpdateRequest.fields))
-            return ProfileResponse(try await services.profiles.update(userID: context.user.id, changes))
-        }
-        api.put("me/photo") { request, context -> HTTPResponse.Status in
-            let bytes = try await RequestBody.bytes(request, limit: ProfileService.maximumPhotoBytes)
-            do {
-                try await services.profiles.setPhoto(userID: context.user.id, bytes: bytes)
-            } catch let error as AppError where error.kind == .invalid {
-                throw Problem(.unsupportedMediaType, "Unsupported image", detail: error.detail, field: error.field)
-            }
-            return .noContent
-        }
-        api.get("users/:userID/photo") { _, context -> Response in
-            let photo = try await services.profiles.photo(of: try context.parameters.require("userID"), viewer: context.user)
-            var headers = HTTPFields()
-            headers[.contentType] = photo.contentType
-            headers[.cacheControl] = "private, max-age=60"
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(data: photo.data)))
-        }
-        api.get("me/settings") { _, context -> SettingsResponse in
-            SettingsResponse(context.user)
-        }
-        api.put("me/settings") { request, context -> SettingsResponse in
-            let changes = try SettingsUpdateRequest.changes(try await RequestBody.jsonObject(request, allowed: SettingsUpdateRequest.fields))
-            return SettingsResponse(try await services.profiles.updateSettings(userID: context.user.id, changes))
-        }
+        api.get("me", use: getMe)
+        api.patch("me", use: patchMe)
+        api.put("me/photo", use: putMePhoto)
+        api.get("users/:userID/photo", use: getUsersUserIDPhoto)
+        api.get("me/settings", use: getMeSettings)
+        api.put("me/settings", use: putMeSettings)
         // The first API's names for the two histories, and the general path every kind has.
         registerHistory(on: api, path: "me/weights", kind: .weight, generic: false)
         registerHistory(on: api, path: "me/resting-heart-rates", kind: .restingHeartRate, generic: false)
         for kind in MeasurementKind.allCases {
             registerHistory(on: api, path: RouterPath("me/measurements/\(kind.rawValue)"), kind: kind, generic: true)
         }
+    }
+
+    /// GET /api/me
+    func getMe(_ request: Request, context: AuthenticatedContext) async throws -> ProfileResponse {
+        ProfileResponse(try await services.profiles.profile(userID: context.user.id))
+    }
+
+    /// PATCH /api/me
+    func patchMe(_ request: Request, context: AuthenticatedContext) async throws -> ProfileResponse {
+        let changes = try ProfileUpdateRequest.changes(try await RequestBody.jsonObject(request, allowed: ProfileUpdateRequest.fields))
+        return ProfileResponse(try await services.profiles.update(userID: context.user.id, changes))
+    }
+
+    /// PUT /api/me/photo
+    func putMePhoto(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
+        let bytes = try await RequestBody.bytes(request, limit: ProfileService.maximumPhotoBytes)
+        do {
+            try await services.profiles.setPhoto(userID: context.user.id, bytes: bytes)
+        } catch let error as AppError where error.kind == .invalid {
+            throw Problem(.unsupportedMediaType, "Unsupported image", detail: error.detail, field: error.field)
+        }
+        return .noContent
+    }
+
+    /// GET /api/users/:userID/photo
+    func getUsersUserIDPhoto(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let photo = try await services.profiles.photo(of: try context.parameters.require("userID"), viewer: context.user)
+        var headers = HTTPFields()
+        headers[.contentType] = photo.contentType
+        headers[.cacheControl] = "private, max-age=60"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(data: photo.data)))
+    }
+
+    /// GET /api/me/settings
+    func getMeSettings(_ request: Request, context: AuthenticatedContext) async throws -> SettingsResponse {
+        SettingsResponse(context.user)
+    }
+
+    /// PUT /api/me/settings
+    func putMeSettings(_ request: Request, context: AuthenticatedContext) async throws -> SettingsResponse {
+        let changes = try SettingsUpdateRequest.changes(try await RequestBody.jsonObject(request, allowed: SettingsUpdateRequest.fields))
+        return SettingsResponse(try await services.profiles.updateSettings(userID: context.user.id, changes))
     }
 
     /// GET lists the history (oldest first), POST adds an entry, DELETE removes one.

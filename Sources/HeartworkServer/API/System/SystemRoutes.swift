@@ -13,21 +13,30 @@ struct SystemRoutes {
     }
 
     func register(on router: Router<AppRequestContext>) {
-        router.get("healthz") { _, _ -> Response in
-            do {
-                try await services.checkDatabase()
-                return try APIJSON.response(Health(status: "ok", database: "ok"))
-            } catch {
-                return try APIJSON.response(Health(status: "degraded", database: "unreachable"), status: .serviceUnavailable)
-            }
+        router.get("healthz", use: getHealthz)
+        router.get("metrics", use: getMetrics)
+        router.get("openapi.json", use: getOpenAPIDocument)
+    }
+
+    /// GET /healthz
+    func getHealthz(_ request: Request, context: AppRequestContext) async throws -> Response {
+        do {
+            try await services.checkDatabase()
+            return try APIJSON.response(Health(status: "ok", database: "ok"))
+        } catch {
+            return try APIJSON.response(Health(status: "degraded", database: "unreachable"), status: .serviceUnavailable)
         }
-        router.get("metrics") { _, _ -> Response in
-            var headers = HTTPFields()
-            headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: metrics.registry.emitToBuffer())))
-        }
-        router.get("openapi.json") { _, _ -> Response in
-            APIJSON.response(EmbeddedResources.openAPIDocument)
-        }
+    }
+
+    /// GET /metrics
+    func getMetrics(_ request: Request, context: AppRequestContext) async throws -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: metrics.registry.emitToBuffer())))
+    }
+
+    /// GET /openapi.json
+    func getOpenAPIDocument(_ request: Request, context: AppRequestContext) async throws -> Response {
+        APIJSON.response(EmbeddedResources.openAPIDocument)
     }
 }

@@ -15,151 +15,223 @@ struct TeamRoutes {
     }
 
     private func registerPlayers(on api: RouterGroup<AuthenticatedContext>) {
-        api.get("players") { _, context -> PlayerListResponse in
-            PlayerListResponse(players: try await services.teams.players(of: context.user).map(PlayerResponse.init))
+        api.get("players", use: getPlayers)
+        api.post("players", use: postPlayers)
+        api.get("players/:playerID", use: getPlayersPlayerID)
+        api.patch("players/:playerID", use: patchPlayersPlayerID)
+        api.delete("players/:playerID", use: deletePlayersPlayerID)
+        api.put("players/:playerID/photo", use: putPlayersPlayerIDPhoto)
+        api.get("players/:playerID/photo", use: getPlayersPlayerIDPhoto)
+    }
+
+    /// GET /api/players
+    func getPlayers(_ request: Request, context: AuthenticatedContext) async throws -> PlayerListResponse {
+        PlayerListResponse(players: try await services.teams.players(of: context.user).map(PlayerResponse.init))
+    }
+
+    /// POST /api/players
+    func postPlayers(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let input = try PlayerRequest.input(try await RequestBody.jsonObject(request, allowed: PlayerRequest.fields))
+        let player = try await services.teams.createPlayer(input, for: context.user)
+        var response = try APIJSON.response(PlayerResponse(player), status: .created)
+        response.headers[.location] = "/api/players/\(player.id)"
+        return response
+    }
+
+    /// GET /api/players/:playerID
+    func getPlayersPlayerID(_ request: Request, context: AuthenticatedContext) async throws -> PlayerResponse {
+        PlayerResponse(try await services.teams.player(try context.parameters.require("playerID"), of: context.user))
+    }
+
+    /// PATCH /api/players/:playerID
+    func patchPlayersPlayerID(_ request: Request, context: AuthenticatedContext) async throws -> PlayerResponse {
+        let input = try PlayerRequest.input(try await RequestBody.jsonObject(request, allowed: PlayerRequest.fields))
+        return PlayerResponse(try await services.teams.updatePlayer(try context.parameters.require("playerID"), input, of: context.user))
+    }
+
+    /// DELETE /api/players/:playerID
+    func deletePlayersPlayerID(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
+        try await services.teams.deletePlayer(try context.parameters.require("playerID"), of: context.user)
+        return .noContent
+    }
+
+    /// PUT /api/players/:playerID/photo
+    func putPlayersPlayerIDPhoto(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
+        let bytes = try await RequestBody.bytes(request, limit: TeamService.maximumPhotoBytes)
+        do {
+            try await services.teams.setPhoto(try context.parameters.require("playerID"), of: context.user, bytes: bytes)
+        } catch let error as AppError where error.kind == .invalid {
+            throw Problem(.unsupportedMediaType, "Unsupported image", detail: error.detail, field: error.field)
         }
-        api.post("players") { request, context -> Response in
-            let input = try PlayerRequest.input(try await RequestBody.jsonObject(request, allowed: PlayerRequest.fields))
-            let player = try await services.teams.createPlayer(input, for: context.user)
-            var response = try APIJSON.response(PlayerResponse(player), status: .created)
-            response.headers[.location] = "/api/players/\(player.id)"
-            return response
-        }
-        api.get("players/:playerID") { _, context -> PlayerResponse in
-            PlayerResponse(try await services.teams.player(try context.parameters.require("playerID"), of: context.user))
-        }
-        api.patch("players/:playerID") { request, context -> PlayerResponse in
-            let input = try PlayerRequest.input(try await RequestBody.jsonObject(request, allowed: PlayerRequest.fields))
-            return PlayerResponse(try await services.teams.updatePlayer(try context.parameters.require("playerID"), input, of: context.user))
-        }
-        api.delete("players/:playerID") { _, context -> HTTPResponse.Status in
-            try await services.teams.deletePlayer(try context.parameters.require("playerID"), of: context.user)
-            return .noContent
-        }
-        api.put("players/:playerID/photo") { request, context -> HTTPResponse.Status in
-            let bytes = try await RequestBody.bytes(request, limit: TeamService.maximumPhotoBytes)
-            do {
-                try await services.teams.setPhoto(try context.parameters.require("playerID"), of: context.user, bytes: bytes)
-            } catch let error as AppError where error.kind == .invalid {
-                throw Problem(.unsupportedMediaType, "Unsupported image", detail: error.detail, field: error.field)
-            }
-            return .noContent
-        }
-        api.get("players/:playerID/photo") { _, context -> Response in
-            let photo = try await services.teams.photo(try context.parameters.require("playerID"), of: context.user)
-            var headers = HTTPFields()
-            headers[.contentType] = photo.contentType
-            headers[.cacheControl] = "private, no-cache"
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(data: photo.data)))
-        }
+        return .noContent
+    }
+
+    /// GET /api/players/:playerID/photo
+    func getPlayersPlayerIDPhoto(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let photo = try await services.teams.photo(try context.parameters.require("playerID"), of: context.user)
+        var headers = HTTPFields()
+        headers[.contentType] = photo.contentType
+        headers[.cacheControl] = "private, no-cache"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(data: photo.data)))
     }
 
     private func registerTeams(on api: RouterGroup<AuthenticatedContext>) {
-        api.get("teams") { _, context -> TeamListResponse in
-            let players = try await services.teams.players(of: context.user)
-            return TeamListResponse(teams: try await services.teams.teams(of: context.user).map { team in
-                TeamResponse(team, players: players.filter { $0.teamID == team.id })
-            })
-        }
-        api.post("teams") { request, context -> Response in
-            let body = try await RequestBody.jsonObject(request, allowed: ["name"], limit: 4 * 1024)
-            let team = try await services.teams.createTeam(name: try body.string("name"), for: context.user)
-            var response = try APIJSON.response(TeamResponse(team, players: []), status: .created)
-            response.headers[.location] = "/api/teams/\(team.id)"
-            return response
-        }
-        api.get("teams/:teamID") { _, context -> TeamResponse in
-            let id = try context.parameters.require("teamID")
-            let team = try await services.teams.team(id, of: context.user)
-            return TeamResponse(team, players: try await services.teams.members(of: id, for: context.user))
-        }
-        api.patch("teams/:teamID") { request, context -> TeamResponse in
-            let body = try await RequestBody.jsonObject(request, allowed: ["name"], limit: 4 * 1024)
-            let id = try context.parameters.require("teamID")
-            let team = try await services.teams.renameTeam(id, of: context.user, to: try body.string("name"))
-            return TeamResponse(team, players: try await services.teams.members(of: id, for: context.user))
-        }
-        api.delete("teams/:teamID") { _, context -> HTTPResponse.Status in
-            try await services.teams.deleteTeam(try context.parameters.require("teamID"), of: context.user)
-            return .noContent
-        }
-        api.put("teams/:teamID/players/:playerID") { _, context -> PlayerResponse in
-            PlayerResponse(try await services.teams.addPlayer(
-                try context.parameters.require("playerID"), to: try context.parameters.require("teamID"), for: context.user))
-        }
-        api.delete("teams/:teamID/players/:playerID") { _, context -> HTTPResponse.Status in
-            try await services.teams.removePlayer(
-                try context.parameters.require("playerID"), from: try context.parameters.require("teamID"), for: context.user)
-            return .noContent
-        }
-        api.get("teams/:teamID/board") { _, context -> Response in
-            let board = try await services.teamSessions.board(of: try context.parameters.require("teamID"), for: context.user)
-            return try APIJSON.response(TeamBoardResponse(board))
-        }
+        api.get("teams", use: getTeams)
+        api.post("teams", use: postTeams)
+        api.get("teams/:teamID", use: getTeamsTeamID)
+        api.patch("teams/:teamID", use: patchTeamsTeamID)
+        api.delete("teams/:teamID", use: deleteTeamsTeamID)
+        api.put("teams/:teamID/players/:playerID", use: putTeamsTeamIDPlayersPlayerID)
+        api.delete("teams/:teamID/players/:playerID", use: deleteTeamsTeamIDPlayersPlayerID)
+        api.get("teams/:teamID/board", use: getTeamsTeamIDBoard)
+    }
+
+    /// GET /api/teams
+    func getTeams(_ request: Request, context: AuthenticatedContext) async throws -> TeamListResponse {
+        let players = try await services.teams.players(of: context.user)
+        return TeamListResponse(teams: try await services.teams.teams(of: context.user).map { team in
+            TeamResponse(team, players: players.filter { $0.teamID == team.id })
+        })
+    }
+
+    /// POST /api/teams
+    func postTeams(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let body = try await RequestBody.jsonObject(request, allowed: ["name"], limit: 4 * 1024)
+        let team = try await services.teams.createTeam(name: try body.string("name"), for: context.user)
+        var response = try APIJSON.response(TeamResponse(team, players: []), status: .created)
+        response.headers[.location] = "/api/teams/\(team.id)"
+        return response
+    }
+
+    /// GET /api/teams/:teamID
+    func getTeamsTeamID(_ request: Request, context: AuthenticatedContext) async throws -> TeamResponse {
+        let id = try context.parameters.require("teamID")
+        let team = try await services.teams.team(id, of: context.user)
+        return TeamResponse(team, players: try await services.teams.members(of: id, for: context.user))
+    }
+
+    /// PATCH /api/teams/:teamID
+    func patchTeamsTeamID(_ request: Request, context: AuthenticatedContext) async throws -> TeamResponse {
+        let body = try await RequestBody.jsonObject(request, allowed: ["name"], limit: 4 * 1024)
+        let id = try context.parameters.require("teamID")
+        let team = try await services.teams.renameTeam(id, of: context.user, to: try body.string("name"))
+        return TeamResponse(team, players: try await services.teams.members(of: id, for: context.user))
+    }
+
+    /// DELETE /api/teams/:teamID
+    func deleteTeamsTeamID(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
+        try await services.teams.deleteTeam(try context.parameters.require("teamID"), of: context.user)
+        return .noContent
+    }
+
+    /// PUT /api/teams/:teamID/players/:playerID
+    func putTeamsTeamIDPlayersPlayerID(_ request: Request, context: AuthenticatedContext) async throws -> PlayerResponse {
+        PlayerResponse(try await services.teams.addPlayer(
+            try context.parameters.require("playerID"), to: try context.parameters.require("teamID"), for: context.user))
+    }
+
+    /// DELETE /api/teams/:teamID/players/:playerID
+    func deleteTeamsTeamIDPlayersPlayerID(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
+        try await services.teams.removePlayer(
+            try context.parameters.require("playerID"), from: try context.parameters.require("teamID"), for: context.user)
+        return .noContent
+    }
+
+    /// GET /api/teams/:teamID/board
+    func getTeamsTeamIDBoard(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let board = try await services.teamSessions.board(of: try context.parameters.require("teamID"), for: context.user)
+        return try APIJSON.response(TeamBoardResponse(board))
     }
 
     private func registerSessions(on api: RouterGroup<AuthenticatedContext>) {
-        api.get("teams/:teamID/sessions") { _, context -> TeamSessionListResponse in
-            TeamSessionListResponse(sessions: try await services.teamSessions.sessions(of: try context.parameters.require("teamID"), for: context.user)
-                .map { TeamSessionResponse($0) })
+        api.get("teams/:teamID/sessions", use: getTeamsTeamIDSessions)
+        api.post("teams/:teamID/sessions", use: postTeamsTeamIDSessions)
+        api.get("team-sessions/:sessionID", use: getTeamSessionsSessionID)
+        api.patch("team-sessions/:sessionID", use: patchTeamSessionsSessionID)
+        api.delete("team-sessions/:sessionID", use: deleteTeamSessionsSessionID)
+        api.post("team-sessions/:sessionID/stop", use: postTeamSessionsSessionIDStop)
+        api.post("team-sessions/:sessionID/save", use: postTeamSessionsSessionIDSave)
+        api.get("team-sessions/:sessionID/review", use: getTeamSessionsSessionIDReview)
+        api.get("team-sessions/:sessionID/export", use: getTeamSessionsSessionIDExport)
+    }
+
+    /// GET /api/teams/:teamID/sessions
+    func getTeamsTeamIDSessions(_ request: Request, context: AuthenticatedContext) async throws -> TeamSessionListResponse {
+        TeamSessionListResponse(sessions: try await services.teamSessions.sessions(of: try context.parameters.require("teamID"), for: context.user)
+            .map { TeamSessionResponse($0) })
+    }
+
+    /// POST /api/teams/:teamID/sessions
+    func postTeamsTeamIDSessions(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let start = try TeamSessionStartRequest.read(try await RequestBody.jsonObject(request, allowed: TeamSessionStartRequest.fields))
+        let session = try await services.teamSessions.start(
+            teamID: try context.parameters.require("teamID"), participants: start.participants, countdownSeconds: start.countdown,
+            plannedSeconds: start.duration, for: context.user)
+        var response = try APIJSON.response(TeamSessionResponse(session), status: .created)
+        response.headers[.location] = "/api/team-sessions/\(session.id)"
+        return response
+    }
+
+    /// GET /api/team-sessions/:sessionID
+    func getTeamSessionsSessionID(_ request: Request, context: AuthenticatedContext) async throws -> TeamSessionResponse {
+        TeamSessionResponse(try await services.teamSessions.session(try context.parameters.require("sessionID"), of: context.user))
+    }
+
+    /// PATCH /api/team-sessions/:sessionID
+    func patchTeamSessionsSessionID(_ request: Request, context: AuthenticatedContext) async throws -> TeamSessionResponse {
+        let body = try await RequestBody.jsonObject(request, allowed: ["reviewed", "exported"], limit: 4 * 1024)
+        return TeamSessionResponse(try await services.teamSessions.mark(
+            try context.parameters.require("sessionID"), of: context.user,
+            reviewed: try body.optionalBool("reviewed"), exported: try body.optionalBool("exported")))
+    }
+
+    /// DELETE /api/team-sessions/:sessionID
+    func deleteTeamSessionsSessionID(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
+        try await services.teamSessions.discard(try context.parameters.require("sessionID"), of: context.user)
+        return .noContent
+    }
+
+    /// POST /api/team-sessions/:sessionID/stop
+    func postTeamSessionsSessionIDStop(_ request: Request, context: AuthenticatedContext) async throws -> TeamSessionResponse {
+        TeamSessionResponse(try await services.teamSessions.stop(try context.parameters.require("sessionID"), of: context.user))
+    }
+
+    /// POST /api/team-sessions/:sessionID/save
+    func postTeamSessionsSessionIDSave(_ request: Request, context: AuthenticatedContext) async throws -> TeamSessionResponse {
+        TeamSessionResponse(try await services.teamSessions.save(try context.parameters.require("sessionID"), of: context.user))
+    }
+
+    /// GET /api/team-sessions/:sessionID/review
+    func getTeamSessionsSessionIDReview(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let review = try await services.teamSessions.review(try context.parameters.require("sessionID"), of: context.user)
+        let team = try await services.teams.team(review.session.teamID, of: context.user)
+        return try APIJSON.response(TeamSessionReviewResponse(review, teamName: team.name))
+    }
+
+    /// GET /api/team-sessions/:sessionID/export
+    func getTeamSessionsSessionIDExport(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let format = request.uri.queryParameters.get("format") ?? "json"
+        guard format == "json" || format == "csv" else {
+            throw AppError.invalid("format is json or csv", field: "format")
         }
-        api.post("teams/:teamID/sessions") { request, context -> Response in
-            let start = try TeamSessionStartRequest.read(try await RequestBody.jsonObject(request, allowed: TeamSessionStartRequest.fields))
-            let session = try await services.teamSessions.start(
-                teamID: try context.parameters.require("teamID"), participants: start.participants, countdownSeconds: start.countdown,
-                plannedSeconds: start.duration, for: context.user)
-            var response = try APIJSON.response(TeamSessionResponse(session), status: .created)
-            response.headers[.location] = "/api/team-sessions/\(session.id)"
-            return response
+        let id = try context.parameters.require("sessionID")
+        let review = try await services.teamSessions.review(id, of: context.user)
+        let team = try await services.teams.team(review.session.teamID, of: context.user)
+        _ = try await services.teamSessions.mark(id, of: context.user, reviewed: nil, exported: true)
+        var response: Response
+        if format == "csv" {
+            var headers = HTTPFields()
+            headers[.contentType] = "text/csv; charset=utf-8"
+            response = Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: TeamSessionCSV.csv(review))))
+        } else {
+            response = try APIJSON.response(TeamSessionReviewResponse(review, teamName: team.name, includesRR: true))
         }
-        api.get("team-sessions/:sessionID") { _, context -> TeamSessionResponse in
-            TeamSessionResponse(try await services.teamSessions.session(try context.parameters.require("sessionID"), of: context.user))
-        }
-        api.patch("team-sessions/:sessionID") { request, context -> TeamSessionResponse in
-            let body = try await RequestBody.jsonObject(request, allowed: ["reviewed", "exported"], limit: 4 * 1024)
-            return TeamSessionResponse(try await services.teamSessions.mark(
-                try context.parameters.require("sessionID"), of: context.user,
-                reviewed: try body.optionalBool("reviewed"), exported: try body.optionalBool("exported")))
-        }
-        api.delete("team-sessions/:sessionID") { _, context -> HTTPResponse.Status in
-            try await services.teamSessions.discard(try context.parameters.require("sessionID"), of: context.user)
-            return .noContent
-        }
-        api.post("team-sessions/:sessionID/stop") { _, context -> TeamSessionResponse in
-            TeamSessionResponse(try await services.teamSessions.stop(try context.parameters.require("sessionID"), of: context.user))
-        }
-        api.post("team-sessions/:sessionID/save") { _, context -> TeamSessionResponse in
-            TeamSessionResponse(try await services.teamSessions.save(try context.parameters.require("sessionID"), of: context.user))
-        }
-        api.get("team-sessions/:sessionID/review") { _, context -> Response in
-            let review = try await services.teamSessions.review(try context.parameters.require("sessionID"), of: context.user)
-            let team = try await services.teams.team(review.session.teamID, of: context.user)
-            return try APIJSON.response(TeamSessionReviewResponse(review, teamName: team.name))
-        }
-        api.get("team-sessions/:sessionID/export") { request, context -> Response in
-            let format = request.uri.queryParameters.get("format") ?? "json"
-            guard format == "json" || format == "csv" else {
-                throw AppError.invalid("format is json or csv", field: "format")
-            }
-            let id = try context.parameters.require("sessionID")
-            let review = try await services.teamSessions.review(id, of: context.user)
-            let team = try await services.teams.team(review.session.teamID, of: context.user)
-            _ = try await services.teamSessions.mark(id, of: context.user, reviewed: nil, exported: true)
-            var response: Response
-            if format == "csv" {
-                var headers = HTTPFields()
-                headers[.contentType] = "text/csv; charset=utf-8"
-                response = Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: TeamSessionCSV.csv(review))))
-            } else {
-                response = try APIJSON.response(TeamSessionReviewResponse(review, teamName: team.name, includesRR: true))
-            }
-            // The day in the coach's zone, as the session list shows it.
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = TimeZones.zone(context.user.timeZone)
-            let parts = calendar.dateComponents([.year, .month, .day], from: review.session.startsAt)
-            let day = String(format: "%04d-%02d-%02d", parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1)
-            response.headers[.contentDisposition] = "attachment; filename=\"team-session-\(day).\(format)\""
-            return response
-        }
+        // The day in the coach's zone, as the session list shows it.
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZones.zone(context.user.timeZone)
+        let parts = calendar.dateComponents([.year, .month, .day], from: review.session.startsAt)
+        let day = String(format: "%04d-%02d-%02d", parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1)
+        response.headers[.contentDisposition] = "attachment; filename=\"team-session-\(day).\(format)\""
+        return response
     }
 }

@@ -17,51 +17,72 @@ struct WorkoutRoutes {
         // JSON (Heartwork's document), FIT, TCX or GPX by content type; application/octet-stream
         // is sniffed. The same activity twice (same start and device) answers 409 with the
         // Location of the one stored.
-        api.post("workouts") { request, context -> Response in
-            let format = try Self.uploadFormat(request)
-            let record = try await uploads.run {
-                try await services.workouts.upload(try await RequestBody.bytes(request, limit: maximumBodyBytes), format: format, for: context.user)
-            }
-            metrics.workoutsUploaded.increment()
-            var response = try APIJSON.response(WorkoutCreatedResponse(record), status: .created)
-            response.headers[.location] = "/api/workouts/\(record.id)"
-            return response
-        }
+        api.post("workouts", use: postWorkouts)
         // The owner's workout as a file: ?format=fit|tcx|gpx|json (json when left out).
-        api.get("workouts/:workoutID/export") { request, context -> Response in
-            let name = request.uri.queryParameters.get("format") ?? "json"
-            guard let format = ActivityFileFormat(rawValue: name.lowercased()) else {
-                throw Problem(AppError.invalid("format is one of fit, tcx, gpx, json", field: "format"))
-            }
-            let file = try await services.workouts.export(try context.parameters.require("workoutID"), owner: context.user, format: format)
-            var headers = HTTPFields()
-            headers[.contentType] = format.mediaType
-            headers[.contentDisposition] = "attachment; filename=\"\(file.fileName)\""
-            headers[.cacheControl] = "no-store"
-            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: file.bytes)))
+        api.get("workouts/:workoutID/export", use: getWorkoutsWorkoutIDExport)
+        api.get("workouts", use: getWorkouts)
+        api.get("workouts/:workoutID", use: getWorkoutsWorkoutID)
+        api.delete("workouts/:workoutID", use: deleteWorkoutsWorkoutID)
+        api.put("workouts/:workoutID/share", use: putWorkoutsWorkoutIDShare)
+        api.delete("workouts/:workoutID/share", use: deleteWorkoutsWorkoutIDShare)
+    }
+
+    /// POST /api/workouts
+    func postWorkouts(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let format = try Self.uploadFormat(request)
+        let record = try await uploads.run {
+            try await services.workouts.upload(try await RequestBody.bytes(request, limit: maximumBodyBytes), format: format, for: context.user)
         }
-        api.get("workouts") { request, context -> WorkoutListResponse in
-            let page = try QueryParameters.page(request)
-            let parameters = request.uri.queryParameters
-            let from = try QueryParameters.date(parameters.get("from"), name: "from")
-            let to = try QueryParameters.date(parameters.get("to"), name: "to")
-            let workouts = try await services.workouts.list(for: context.user, from: from, to: to, page: page)
-            return WorkoutListResponse(workouts: workouts.map { WorkoutSummaryResponse($0, viewerIsOwner: true) }, limit: page.limit, offset: page.offset)
+        metrics.workoutsUploaded.increment()
+        var response = try APIJSON.response(WorkoutCreatedResponse(record), status: .created)
+        response.headers[.location] = "/api/workouts/\(record.id)"
+        return response
+    }
+
+    /// GET /api/workouts/:workoutID/export
+    func getWorkoutsWorkoutIDExport(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let name = request.uri.queryParameters.get("format") ?? "json"
+        guard let format = ActivityFileFormat(rawValue: name.lowercased()) else {
+            throw Problem(AppError.invalid("format is one of fit, tcx, gpx, json", field: "format"))
         }
-        api.get("workouts/:workoutID") { _, context -> WorkoutDetailResponse in
-            let workout = try await services.workouts.workout(try context.parameters.require("workoutID"), viewer: context.user)
-            return WorkoutDetailResponse(workout, streams: try await services.workouts.streams(of: workout))
-        }
-        api.delete("workouts/:workoutID") { _, context -> HTTPResponse.Status in
-            try await services.workouts.delete(try context.parameters.require("workoutID"), owner: context.user)
-            return .noContent
-        }
-        api.put("workouts/:workoutID/share") { _, context -> WorkoutSummaryResponse in
-            try await share(context, shared: true)
-        }
-        api.delete("workouts/:workoutID/share") { _, context -> WorkoutSummaryResponse in
-            try await share(context, shared: false)
-        }
+        let file = try await services.workouts.export(try context.parameters.require("workoutID"), owner: context.user, format: format)
+        var headers = HTTPFields()
+        headers[.contentType] = format.mediaType
+        headers[.contentDisposition] = "attachment; filename=\"\(file.fileName)\""
+        headers[.cacheControl] = "no-store"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: file.bytes)))
+    }
+
+    /// GET /api/workouts
+    func getWorkouts(_ request: Request, context: AuthenticatedContext) async throws -> WorkoutListResponse {
+        let page = try QueryParameters.page(request)
+        let parameters = request.uri.queryParameters
+        let from = try QueryParameters.date(parameters.get("from"), name: "from")
+        let to = try QueryParameters.date(parameters.get("to"), name: "to")
+        let workouts = try await services.workouts.list(for: context.user, from: from, to: to, page: page)
+        return WorkoutListResponse(workouts: workouts.map { WorkoutSummaryResponse($0, viewerIsOwner: true) }, limit: page.limit, offset: page.offset)
+    }
+
+    /// GET /api/workouts/:workoutID
+    func getWorkoutsWorkoutID(_ request: Request, context: AuthenticatedContext) async throws -> WorkoutDetailResponse {
+        let workout = try await services.workouts.workout(try context.parameters.require("workoutID"), viewer: context.user)
+        return WorkoutDetailResponse(workout, streams: try await services.workouts.streams(of: workout))
+    }
+
+    /// DELETE /api/workouts/:workoutID
+    func deleteWorkoutsWorkoutID(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
+        try await services.workouts.delete(try context.parameters.require("workoutID"), owner: context.user)
+        return .noContent
+    }
+
+    /// PUT /api/workouts/:workoutID/share
+    func putWorkoutsWorkoutIDShare(_ request: Request, context: AuthenticatedContext) async throws -> WorkoutSummaryResponse {
+        try await share(context, shared: true)
+    }
+
+    /// DELETE /api/workouts/:workoutID/share
+    func deleteWorkoutsWorkoutIDShare(_ request: Request, context: AuthenticatedContext) async throws -> WorkoutSummaryResponse {
+        try await share(context, shared: false)
     }
 
     static let formatMessage = "Heartwork cannot tell what kind of file this is. Upload a .fit, .tcx or .gpx file from your watch or app (or Heartwork's own .json)."
@@ -74,8 +95,7 @@ struct WorkoutRoutes {
                 .withMessage(Self.formatMessage)
         }
         if let format = ActivityFileFormat(mediaType: contentType) { return format }
-        let bare = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-        if bare == "application/octet-stream" { return nil }
+        if RequestBody.bareMediaType(contentType) == "application/octet-stream" { return nil }
         throw Problem(.unsupportedMediaType, "Unsupported media type",
                       detail: "send application/json, application/vnd.ant.fit, application/vnd.garmin.tcx+xml, application/gpx+xml or application/octet-stream, not \(contentType)")
             .withMessage(Self.formatMessage)

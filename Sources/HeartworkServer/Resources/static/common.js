@@ -1,0 +1,40 @@
+// Shared by every page's module: the CSRF token, the people's text of a problem answer, and
+// one reconnecting WebSocket (one back-off for the feed, the notifications and the match).
+
+export function csrfToken() {
+  const meta = document.querySelector('meta[name="csrf-token"]');
+  return meta ? meta.content : "";
+}
+
+export async function problemText(response) {
+  try {
+    const problem = await response.json();
+    // `message` is written for people; `detail` (older servers, scripts) is the technical account.
+    return problem.message || (problem.field ? `${problem.detail} (${problem.field})` : problem.detail);
+  } catch {
+    return `the server answered ${response.status}`;
+  }
+}
+
+// The socket at `path` on this server (ws: or wss: as the page), opened again after a drop
+// with a pause that doubles from 1 s up to `maxDelay` ms and starts over once it is open.
+// `onClose(delay)` hears each drop with the pause before the next try.
+export function reconnectingSocket(path, { onOpen, onMessage, onClose, maxDelay = 30000 } = {}) {
+  let delay = 1000;
+  function connect() {
+    const scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
+    const socket = new WebSocket(scheme + window.location.host + path);
+    socket.addEventListener("open", () => { delay = 1000; if (onOpen) onOpen(socket); });
+    socket.addEventListener("message", (event) => {
+      let message;
+      try { message = JSON.parse(event.data); } catch { return; }
+      if (onMessage) onMessage(message, socket);
+    });
+    socket.addEventListener("close", () => {
+      if (onClose) onClose(delay);
+      setTimeout(connect, delay);
+      delay = Math.min(delay * 2, maxDelay);
+    });
+  }
+  connect();
+}

@@ -107,18 +107,32 @@ public final class HeartworkServices: Sendable {
         teamSessions = TeamSessionService(store: store, teams: teams)
         let policy = WebhookPolicy(allowPrivateAddresses: settings.allowPrivateWebhooks)
         strength = StrengthService(store: store, library: try StrengthLibrary.embedded(), webhookPolicy: policy)
-        webhooks = WebhookDeliverer(store: store, policy: policy, interval: settings.webhookInterval, logger: logger)
+        let webhooks = WebhookDeliverer(store: store, policy: policy, logger: logger)
+        self.webhooks = webhooks
         let daily = DailyHealthService(
             store: store, workouts: workouts, inbox: inbox,
             importDirectory: settings.importDirectory ?? URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("heartwork-imports").path,
             logger: logger)
         self.daily = daily
+        let healthAlerts = HealthAlertChecker(daily: daily, store: store, logger: logger)
+        self.healthAlerts = healthAlerts
         jobs = JobRunner(
             store: store, definitions: daily.jobDefinitions + workouts.jobDefinitions,
-            schedules: [JobRunner.Schedule("sweep the import directory", every: .seconds(3600)) { now in _ = try await daily.sweepUploads(now: now) }],
+            schedules: Self.schedules(store: store, daily: daily, alerts: healthAlerts, webhooks: webhooks, settings: settings),
             workers: settings.jobWorkers, pollInterval: settings.jobPollInterval, lease: settings.jobLeaseSeconds, logger: logger)
-        healthAlerts = HealthAlertChecker(daily: daily, store: store, interval: .seconds(300), logger: logger)
-        backgroundServices = [SessionSweeper(store: store, interval: settings.sweepInterval, logger: logger), bus, webhooks, jobs, healthAlerts]
+        backgroundServices = [bus, jobs]
+    }
+
+    /// The periodic work, all run by the job runner (once at start, then every interval, on
+    /// each instance; each is safe to run on several at once).
+    static func schedules(store: HeartworkStore, daily: DailyHealthService, alerts: HealthAlertChecker, webhooks: WebhookDeliverer,
+                          settings: Settings) -> [JobRunner.Schedule] {
+        [
+            JobRunner.Schedule("sweep expired sessions", every: settings.sweepInterval) { now in try await SessionSweeper(store: store).sweep(now: now) },
+            JobRunner.Schedule("deliver due webhooks", every: settings.webhookInterval) { now in _ = await webhooks.deliverDue(now: now) },
+            JobRunner.Schedule("check inactivity alerts", every: .seconds(300)) { now in _ = await alerts.checkOnce(now: now) },
+            JobRunner.Schedule("sweep the import directory", every: .seconds(3600)) { now in _ = try await daily.sweepUploads(now: now) },
+        ]
     }
 
     /// Throws when the database does not answer (for health checks).

@@ -49,7 +49,7 @@ struct WebhookPolicyTests {
     /// the errno that would map the server's network.
     @Test func aFailedDeliveryNamesNoPortOrCode() async throws {
         try await TestDatabase.sqlite.withStore { store in
-            let deliverer = WebhookDeliverer(store: store, policy: WebhookPolicy(allowPrivateAddresses: true), interval: .seconds(1), logger: TestDatabase.logger)
+            let deliverer = WebhookDeliverer(store: store, policy: WebhookPolicy(allowPrivateAddresses: true), logger: TestDatabase.logger)
             let record = WebhookDeliveryRecord(userID: "u", url: "http://127.0.0.1:9/hook", body: "{}", nextAttemptAt: Date(), createdAt: Date())
             let failure = await deliverer.send(record, secret: "secret")
             #expect(failure == "the receiver could not be reached", "\(failure ?? "delivered")")

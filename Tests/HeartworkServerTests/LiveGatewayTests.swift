@@ -135,11 +135,40 @@ struct LiveGatewayTests {
             }
             #expect(notProtocol?.closeCode == .policyViolation)
             let flood = try await client.ws("/api/live/gateway", configuration: Self.bearer(world.gatewayToken)) { inbound, outbound, _ in
-                for index in 0..<40 { try await outbound.write(.text(Self.frame([Self.item("flood", 100 + index, hrm: "zz")]))) }
+                // 5,500 readings within a second (refused ones count too): past the 5,000 allowed.
+                for round in 0..<11 {
+                    try await outbound.write(.text(Self.frame((0..<500).map { Self.item("flood", 100 + round * 500 + $0, hrm: "zz") })))
+                }
                 for try await _ in inbound {}
             }
             #expect(flood?.closeCode == .policyViolation)
             #expect(try await world.services.live.sensors(of: world.user).map(\.address) == ["kept"])
+        }
+    }
+
+    /// The one rate window: the frame and reading limits within any second, and a second later
+    /// the window is free again.
+    @Test func theRateWindowCountsFramesAndReadings() {
+        let start = ContinuousClock.now
+        var frames = RateWindow(frames: LiveRoutes.framesPerSecond, readings: LiveRoutes.readingsPerSecond)
+        let admitted = (0..<LiveRoutes.framesPerSecond).filter { _ in frames.admit(readings: 1, at: start) }.count
+        let oneMore = frames.admit(readings: 1, at: start)
+        #expect(admitted == LiveRoutes.framesPerSecond && !oneMore)
+        var readings = RateWindow(frames: LiveRoutes.framesPerSecond, readings: LiveRoutes.readingsPerSecond)
+        let first = readings.admit(readings: 4_999, at: start)
+        let past = readings.admit(readings: 2, at: start + .milliseconds(500))
+        let later = readings.admit(readings: 10, at: start + .milliseconds(2100))
+        #expect(first && !past && later)
+    }
+
+    /// A gateway that sends each reading as its own frame (a browser or a phone app, one
+    /// notification at a time): a coach's 30 straps, each heard twice, all acknowledged.
+    @Test func oneFramePerReadingAtThirtyStrapsIsWelcome() async throws {
+        try await Self.run { world, client in
+            let frames = (0..<60).map { index in Self.frame([Self.item("strap-\(index % 30)", 1 + index / 30)]) }
+            let answers = try await Self.exchange(client, path: "/api/live/gateway", configuration: Self.bearer(world.gatewayToken), send: frames, expect: 60)
+            #expect(answers.filter { $0["type"] as? String == "ack" }.count == 60)
+            #expect(try await world.services.live.sensors(of: world.user).count == 30)
         }
     }
 

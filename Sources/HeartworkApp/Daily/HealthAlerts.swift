@@ -92,22 +92,13 @@ extension DailyHealthService {
     }
 }
 
-/// Checks every few minutes whose inactivity alert is due (users with watch data in the last
-/// two days). With several instances, each alert is still given once (`claimAlert`).
-public struct HealthAlertChecker: Service {
+/// Checks whose inactivity alert is due (users with watch data in the last two days): one of
+/// the job runner's schedules, every five minutes. With several instances, each alert is
+/// still given once (`claimAlert`).
+public struct HealthAlertChecker: Sendable {
     let daily: DailyHealthService
     let store: HeartworkStore
-    let interval: Duration
     let logger: Logger
-
-    public func run() async throws {
-        await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                _ = await checkOnce()
-                do { try await Task.sleep(for: interval) } catch { return }
-            }
-        }
-    }
 
     /// One pass; returns how many alerts were given.
     @discardableResult

@@ -351,4 +351,23 @@ public actor MatchRooms {
     func close(_ id: String, reason: String, detail: String) async {
         await rooms[id]?.close(reason: reason, detail: detail)
     }
+
+}
+
+extension MatchService {
+    /// The people a list of matches names (challengers, opponents, ghost owners), by id, in
+    /// one call, for answers and pages that show names.
+    public func people(in matches: [MatchRecord]) async throws -> [String: UserRecord] {
+        var ids = Set<String>()
+        for match in matches {
+            ids.insert(match.challengerID)
+            if let id = match.opponentID { ids.insert(id) }
+            if let id = match.ghostOwnerID { ids.insert(id) }
+        }
+        var people = [String: UserRecord]()
+        for id in ids {
+            if let user = try await store.users.find(id: id) { people[id] = user }
+        }
+        return people
+    }
 }

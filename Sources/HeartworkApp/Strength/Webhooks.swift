@@ -244,23 +244,19 @@ enum WebhookPayload {
 /// a 2xx answer delivers; otherwise retried after 30 s, 1 min, 2 min … (doubling, at most
 /// 6 h), given up after 8 attempts. Every instance runs one; a delivery is claimed before it
 /// is sent, so two instances do not send the same one.
-public struct WebhookDeliverer: Service {
+public struct WebhookDeliverer: Sendable {
     let store: HeartworkStore
     let policy: WebhookPolicy
-    let interval: Duration
     let logger: Logger
     /// Eight attempts, 30 s after the first failure, doubling up to six hours (the job
     /// system's one back-off, `RetryStrategy`).
     public static let retry = RetryStrategy(attempts: 8, first: 30, maximum: 6 * 3600)
     public static var maximumAttempts: Int { retry.attempts }
 
-    public func run() async throws {
-        await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                _ = await deliverDue()
-                do { try await Task.sleep(for: interval) } catch { return }
-            }
-        }
+    public init(store: HeartworkStore, policy: WebhookPolicy, logger: Logger) {
+        self.store = store
+        self.policy = policy
+        self.logger = logger
     }
 
     /// One pass over what is due; returns how many were attempted.

@@ -12,8 +12,10 @@ import Synchronization
 /// sensors (`/api/live/feed`). The protocol is docs/PROTOCOL.md.
 struct LiveRoutes {
     let services: HeartworkServices
-    /// Sustained limits per gateway connection before it is closed with 1008.
-    static let framesPerSecond = 20
+    /// Limits per gateway connection within any second, past which it is closed with 1008:
+    /// far above real use (a gateway may send every reading as its own frame — 60 straps at
+    /// 4 notifications a second is 240 frames), low enough to stop a flood.
+    static let framesPerSecond = 1000
     static let readingsPerSecond = 5000
     /// Frames of one connection staged (their new readings already with the viewers) but not
     /// yet committed; a gateway past this waits for the store before its next frame is read.

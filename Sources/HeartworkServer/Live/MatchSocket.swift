@@ -143,7 +143,7 @@ enum MatchMessages {
     }
 
     static func end(_ match: MatchRecord, services: HeartworkServices, viewer: UserRecord) async throws -> String {
-        let response = MatchResponse(match, viewer: viewer, people: try await MatchResponse.people(of: [match], store: services.store))
+        let response = MatchResponse(match, viewer: viewer, people: try await services.matches.people(in: [match]))
         let result = try response.result.map { String(decoding: try APIJSON.encoder.encode($0), as: UTF8.self) } ?? "null"
         let whole = String(decoding: try APIJSON.encoder.encode(response), as: UTF8.self)
         return #"{"type":"end","result":\#(result),"match":\#(whole)}"#

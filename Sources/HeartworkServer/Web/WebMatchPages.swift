@@ -127,7 +127,7 @@ struct WebMatchPages {
     }
 
     func people(of matches: [MatchRecord]) async throws -> [String: UserRecord] {
-        try await MatchResponse.people(of: matches, store: services.store)
+        try await services.matches.people(in: matches)
     }
 
     /// What the match pages show of a match, from the viewer's side.

@@ -87,21 +87,6 @@ struct MatchResponse: ResponseEncodable {
                 b: side(stored.zonesB, stored.scoreB))
         }
     }
-
-    /// The people a list of matches names, read once.
-    static func people(of matches: [MatchRecord], store: HeartworkStore) async throws -> [String: UserRecord] {
-        var ids = Set<String>()
-        for match in matches {
-            ids.insert(match.challengerID)
-            if let id = match.opponentID { ids.insert(id) }
-            if let id = match.ghostOwnerID { ids.insert(id) }
-        }
-        var people = [String: UserRecord]()
-        for id in ids {
-            if let user = try await store.users.find(id: id) { people[id] = user }
-        }
-        return people
-    }
 }
 
 struct MatchListResponse: ResponseEncodable {

@@ -8,7 +8,7 @@ struct MatchRoutes {
     let services: HeartworkServices
 
     func response(_ match: MatchRecord, _ user: UserRecord) async throws -> MatchResponse {
-        MatchResponse(match, viewer: user, people: try await MatchResponse.people(of: [match], store: services.store))
+        MatchResponse(match, viewer: user, people: try await services.matches.people(in: [match]))
     }
 
     func register(on api: RouterGroup<AuthenticatedContext>) {
@@ -45,7 +45,7 @@ struct MatchRoutes {
     /// GET /api/matches
     func getMatches(_ request: Request, context: AuthenticatedContext) async throws -> MatchListResponse {
         let matches = try await services.matches.list(for: context.user, page: try QueryParameters.page(request))
-        let people = try await MatchResponse.people(of: matches, store: services.store)
+        let people = try await services.matches.people(in: matches)
         return MatchListResponse(matches: matches.map { MatchResponse($0, viewer: context.user, people: people) })
     }
 

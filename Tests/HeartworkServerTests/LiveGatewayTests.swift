@@ -16,7 +16,9 @@ import Testing
 /// The gateway protocol over a real socket (docs/PROTOCOL.md): acks after the commit, errors
 /// that keep the connection, resends stored once, tokens kept to their side, abuse closed
 /// with 1008, and a viewer's feed that carries only their own sensors.
-@Suite("Live: the gateway protocol", .timeLimit(.minutes(1)))
+// Three minutes: a hang still fails; a loaded two-core CI run (the whole suite at once)
+// once took tests that need 2 s alone past one minute.
+@Suite("Live: the gateway protocol", .timeLimit(.minutes(3)))
 struct LiveGatewayTests {
     struct World: Sendable {
         let services: HeartworkServices

@@ -147,8 +147,10 @@ struct LiveGatewayTests {
                 for try await _ in inbound {}
             }
             #expect(flood?.closeCode == .policyViolation)
-            // What came before the violation is kept (the flood's first frames included).
-            #expect(Set(try await world.services.live.sensors(of: world.user).map(\.address)) == ["kept", "flood"])
+            // What came before the violation is kept; the flood's first frames may or may not
+            // be committed yet when the client has read the close, and nothing else is there.
+            let addresses = Set(try await world.services.live.sensors(of: world.user).map(\.address))
+            #expect(addresses.contains("kept") && addresses.isSubset(of: ["kept", "flood"]), "\(addresses)")
         }
     }
 

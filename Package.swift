@@ -41,10 +41,13 @@ let package = Package(
         .systemLibrary(name: "HeartworkZlib", path: "Sources/HeartworkZlib"),
         .target(name: "HeartworkFormats", dependencies: ["HeartworkCore", "HeartworkZlib"]),
         .target(name: "HeartworkCharts", dependencies: ["HeartworkCore"]),
+        // The records the store keeps and every layer speaks (plain values, no SQL).
+        .target(name: "HeartworkModel", dependencies: ["HeartworkCore"]),
         .target(
             name: "HeartworkStore",
             dependencies: [
                 "HeartworkCore",
+                "HeartworkModel",
                 "HeartworkFormats",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
@@ -77,6 +80,7 @@ let package = Package(
                 "HeartworkCore",
                 "HeartworkFormats",
                 "HeartworkCharts",
+                "HeartworkModel",
                 "HeartworkStore",
                 "HeartworkApp",
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -17,8 +17,6 @@ public final class HeartworkServices: Sendable {
         public var matchSecondMilliseconds: Int
         /// Motivation webhooks to private and loopback addresses (off unless the operator allows).
         public var allowPrivateWebhooks: Bool
-        /// How often the webhook queue is looked at.
-        public var webhookInterval: Duration
         /// Where Apple Health uploads wait for their import (shared by instances that share a
         /// PostgreSQL database); nil: `heartwork-imports` in the system's temporary directory.
         public var importDirectory: String?
@@ -30,7 +28,7 @@ public final class HeartworkServices: Sendable {
         public var jobWorkers: Int
 
         public init(passwordHashCost: Int = 12, sessionLifetime: TimeInterval = 30 * 86_400, sweepInterval: Duration = .seconds(3600),
-                    matchSecondMilliseconds: Int = 1000, allowPrivateWebhooks: Bool = false, webhookInterval: Duration = .seconds(2),
+                    matchSecondMilliseconds: Int = 1000, allowPrivateWebhooks: Bool = false,
                     importDirectory: String? = nil, jobPollInterval: Duration = .milliseconds(500), jobLeaseSeconds: Double = 60,
                     jobWorkers: Int = 3) {
             self.jobWorkers = jobWorkers
@@ -38,7 +36,6 @@ public final class HeartworkServices: Sendable {
             self.importDirectory = importDirectory
             self.jobPollInterval = jobPollInterval
             self.allowPrivateWebhooks = allowPrivateWebhooks
-            self.webhookInterval = webhookInterval
             self.passwordHashCost = passwordHashCost
             self.sessionLifetime = sessionLifetime
             self.sweepInterval = sweepInterval
@@ -94,7 +91,7 @@ public final class HeartworkServices: Sendable {
         accounts.inbox = inbox
         self.accounts = accounts
         archives = AccountArchive(store: store)
-        let workouts = WorkoutService(store: store)
+        let workouts = WorkoutService(store: store, days: DayRecomputeQueue(store: store))
         self.workouts = workouts
         profiles = ProfileService(store: store, sessionCache: cache, workouts: workouts)
         gateways = GatewayService(store: store, revoker: bus)
@@ -106,9 +103,9 @@ public final class HeartworkServices: Sendable {
         self.teams = teams
         teamSessions = TeamSessionService(store: store, teams: teams)
         let policy = WebhookPolicy(allowPrivateAddresses: settings.allowPrivateWebhooks)
-        strength = StrengthService(store: store, library: try StrengthLibrary.embedded(), webhookPolicy: policy)
         let webhooks = WebhookDeliverer(store: store, policy: policy, logger: logger)
         self.webhooks = webhooks
+        strength = StrengthService(store: store, library: try StrengthLibrary.embedded(), webhookPolicy: policy, webhooks: webhooks)
         let daily = DailyHealthService(
             store: store, workouts: workouts, inbox: inbox,
             importDirectory: settings.importDirectory ?? URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("heartwork-imports").path,
@@ -117,19 +114,17 @@ public final class HeartworkServices: Sendable {
         let healthAlerts = HealthAlertChecker(daily: daily, store: store, logger: logger)
         self.healthAlerts = healthAlerts
         jobs = JobRunner(
-            store: store, definitions: daily.jobDefinitions + workouts.jobDefinitions,
-            schedules: Self.schedules(store: store, daily: daily, alerts: healthAlerts, webhooks: webhooks, settings: settings),
+            store: store, definitions: daily.jobDefinitions + workouts.jobDefinitions + webhooks.jobDefinitions,
+            schedules: Self.schedules(store: store, daily: daily, alerts: healthAlerts, settings: settings),
             workers: settings.jobWorkers, pollInterval: settings.jobPollInterval, lease: settings.jobLeaseSeconds, logger: logger)
         backgroundServices = [bus, jobs]
     }
 
     /// The periodic work, all run by the job runner (once at start, then every interval, on
     /// each instance; each is safe to run on several at once).
-    static func schedules(store: HeartworkStore, daily: DailyHealthService, alerts: HealthAlertChecker, webhooks: WebhookDeliverer,
-                          settings: Settings) -> [JobRunner.Schedule] {
+    static func schedules(store: HeartworkStore, daily: DailyHealthService, alerts: HealthAlertChecker, settings: Settings) -> [JobRunner.Schedule] {
         [
             JobRunner.Schedule("sweep expired sessions", every: settings.sweepInterval) { now in try await SessionSweeper(store: store).sweep(now: now) },
-            JobRunner.Schedule("deliver due webhooks", every: settings.webhookInterval) { now in _ = await webhooks.deliverDue(now: now) },
             JobRunner.Schedule("check inactivity alerts", every: .seconds(300)) { now in _ = await alerts.checkOnce(now: now) },
             JobRunner.Schedule("sweep the import directory", every: .seconds(3600)) { now in _ = try await daily.sweepUploads(now: now) },
         ]

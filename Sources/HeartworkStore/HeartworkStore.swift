@@ -3,6 +3,8 @@ import Logging
 import NIOCore
 import NIOPosix
 import SQLKit
+// The records are the store's vocabulary: whoever uses the store speaks them.
+@_exported import HeartworkModel
 
 /// Heartwork's persistence: one repository per aggregate, implemented once over SQLKit,
 /// so the same code runs on SQLite and PostgreSQL.

@@ -168,3 +168,26 @@ struct JobRunnerTests {
         }
     }
 }
+
+extension JobRunnerTests {
+    /// A webhook delivery and its job are one write: a job that cannot be stored leaves no
+    /// delivery behind (which no worker would ever send), and a stored one is sent by the
+    /// queue's worker.
+    @Test(arguments: TestDatabase.all)
+    func aWebhookDeliveryAndItsJobLandTogether(_ engine: TestDatabase) async throws {
+        try await engine.withStore { store in
+            let userID = try await Self.user(store, "hooked")
+            let taken = Jobs.record(Quick(label: "x", numbers: []), userID: userID, runAfter: Date())
+            try await store.jobs.enqueue(taken)
+            let delivery = WebhookDeliveryRecord(userID: userID, url: "http://127.0.0.1:9/hook", body: "{}", nextAttemptAt: Date(), createdAt: Date())
+            var clash = Jobs.record(WebhookDeliverer.WebhookJob(deliveryID: delivery.id), userID: userID, runAfter: Date())
+            clash.id = taken.id
+            await #expect(throws: (any Error).self) { try await store.strength.enqueueWebhook(delivery, job: clash) }
+            #expect(try await store.strength.webhookDelivery(id: delivery.id) == nil, "a delivery without its job was kept")
+            let job = Jobs.record(WebhookDeliverer.WebhookJob(deliveryID: delivery.id), userID: userID, runAfter: Date())
+            try await store.strength.enqueueWebhook(delivery, job: job)
+            #expect(try await store.strength.webhookDelivery(id: delivery.id) != nil)
+            #expect(try await store.jobs.find(id: job.id)?.kind == "webhook")
+        }
+    }
+}

@@ -12,6 +12,7 @@ public struct DailyHealthService: Sendable {
 
     let store: HeartworkStore
     let workouts: WorkoutService
+    let recomputation: any DayRecomputation
     /// Where alerts go (nil in tools that only compute days).
     let inbox: InboxService?
     /// Where uploads wait for their import job (shared by instances sharing a database).
@@ -21,6 +22,7 @@ public struct DailyHealthService: Sendable {
     public init(store: HeartworkStore, workouts: WorkoutService, inbox: InboxService? = nil, importDirectory: String, logger: Logger) {
         self.store = store
         self.workouts = workouts
+        recomputation = workouts.days
         self.inbox = inbox
         self.importDirectory = importDirectory
         self.logger = logger
@@ -379,7 +381,7 @@ public struct DailyHealthService: Sendable {
         let new = NewWorkout(sport: workout.sport, startTime: workout.start, heartRate: heartRate, track: track, distanceMeters: workout.distanceMeters,
                              kilocalories: workout.kilocalories, device: workout.device ?? workout.source)
         do {
-            _ = try await workouts.record(new, for: user, recomputeDays: false)
+            _ = try await workouts.insert(new, for: user)
             return .added
         } catch let error as AppError where error.kind == .conflict {
             return .duplicate
@@ -397,12 +399,7 @@ public struct DailyHealthService: Sendable {
     /// Queues the recomputation of a user's days from `from` on (later days depend on earlier
     /// ones: the 6-month maximum, the baselines, the load).
     public func queueRecompute(userID: String, from: CalendarDay, now: Date = Date()) async throws {
-        try await Self.queueRecompute(in: store, userID: userID, from: from, now: now)
-    }
-
-    /// The same, for services that hold only the store (`WorkoutService`).
-    static func queueRecompute(in store: HeartworkStore, userID: String, from: CalendarDay, now: Date) async throws {
-        _ = try await store.jobs.enqueueUnlessQueued(Jobs.record(RecomputeJob(userID: userID, from: from.description), userID: userID, runAfter: now, now: now))
+        try await recomputation.queueRecompute(userID: userID, from: from, now: now)
     }
 
     func runRecompute(_ job: RecomputeJob) async throws {

@@ -30,6 +30,9 @@ public final class LiveBus: Service, Sendable, CredentialRevoker {
     /// Match-room traffic goes out in order, one notification after the other (a room's
     /// frames must reach a player in the order the room wrote them).
     private let matchOutbox: AsyncStream<[String]>.Continuation
+    /// Match traffic for other instances, in order; passed on by `run` (a child of the
+    /// service group).
+    private let outbox: AsyncStream<[String]>
     /// Listening yet, and who waits for it (tests).
     private let listening = Mutex<(ready: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
 
@@ -40,19 +43,7 @@ public final class LiveBus: Service, Sendable, CredentialRevoker {
         self.inboxHub = inboxHub
         self.sessionCache = sessionCache
         self.logger = logger
-        let (outbox, continuation) = AsyncStream<[String]>.makeStream()
-        matchOutbox = continuation
-        if store.sharesNotifications {
-            Task { [store, logger] in
-                for await payloads in outbox {
-                    do {
-                        try await store.notify(channel: Self.channel, payloads: payloads)
-                    } catch {
-                        logger.warning("could not pass match traffic to another instance", metadata: ["error": "\(error)"])
-                    }
-                }
-            }
-        }
+        (outbox, matchOutbox) = AsyncStream<[String]>.makeStream()
         guard store.sharesNotifications else { return }
         sessionCache.announceForgetting { [weak self] forgotten in
             switch forgotten {
@@ -168,16 +159,29 @@ public final class LiveBus: Service, Sendable, CredentialRevoker {
             return
         }
         await cancelWhenGracefulShutdown { [self] in
-            await store.listen(channel: Self.channel, logger: logger, onConnected: { [self] in
-                let waiting = listening.withLock { state in
-                    state.ready = true
-                    defer { state.waiting.removeAll() }
-                    return state.waiting
+            await withDiscardingTaskGroup { group in
+                group.addTask { [self] in
+                    for await payloads in outbox {
+                        do {
+                            try await store.notify(channel: Self.channel, payloads: payloads)
+                        } catch {
+                            logger.warning("could not pass match traffic to another instance", metadata: ["error": "\(error)"])
+                        }
+                    }
                 }
-                for continuation in waiting { continuation.resume() }
-            }, receive: { [self] payload in
-                await receive(payload)
-            })
+                group.addTask { [self] in
+                    await store.listen(channel: Self.channel, logger: logger, onConnected: { [self] in
+                        let waiting = listening.withLock { state in
+                            state.ready = true
+                            defer { state.waiting.removeAll() }
+                            return state.waiting
+                        }
+                        for continuation in waiting { continuation.resume() }
+                    }, receive: { [self] payload in
+                        await receive(payload)
+                    })
+                }
+            }
         }
     }
 }

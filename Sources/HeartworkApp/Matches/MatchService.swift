@@ -354,7 +354,23 @@ public actor MatchRooms {
 
 }
 
+/// A match with the people it names, as a result frame or page shows it.
+public struct MatchView: Sendable {
+    public let match: MatchRecord
+    public let people: [String: UserRecord]
+}
+
 extension MatchService {
+    /// A match `user` may see, with its people: what the room's `end` frame carries.
+    public func view(_ id: String, for user: UserRecord) async throws -> MatchView {
+        try await view(of: try await match(id, for: user))
+    }
+
+    /// The match with its people.
+    public func view(of match: MatchRecord) async throws -> MatchView {
+        MatchView(match: match, people: try await people(in: [match]))
+    }
+
     /// The people a list of matches names (challengers, opponents, ghost owners), by id, in
     /// one call, for answers and pages that show names.
     public func people(in matches: [MatchRecord]) async throws -> [String: UserRecord] {

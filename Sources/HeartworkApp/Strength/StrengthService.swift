@@ -12,6 +12,8 @@ public struct StrengthService: Sendable {
     let store: HeartworkStore
     public let library: StrengthLibrary
     let webhookPolicy: WebhookPolicy
+    /// Where a finished session's motivation webhook is queued.
+    let webhooks: WebhookDeliverer
 
     /// How long a finished session's sets may still be corrected.
     public static let editWindow: TimeInterval = 24 * 3600
@@ -515,7 +517,7 @@ public struct StrengthService: Sendable {
         var queued = false
         if let url = settings.webhookURL {
             let body = WebhookPayload.body(user: user, session: session, score: scored.score, message: message)
-            try await store.strength.enqueueWebhook(WebhookDeliveryRecord(userID: user.id, url: url, body: body, nextAttemptAt: now, createdAt: now))
+            try await webhooks.enqueue(WebhookDeliveryRecord(userID: user.id, url: url, body: body, nextAttemptAt: now, createdAt: now), now: now)
             queued = true
         }
         let (heartRate, source) = try await heartRate(session, sets: sets, user: user)

@@ -240,10 +240,11 @@ enum WebhookPayload {
     }
 }
 
-/// Delivers queued webhooks: POST with the signature, 10 s timeout, no redirects followed;
-/// a 2xx answer delivers; otherwise retried after 30 s, 1 min, 2 min … (doubling, at most
-/// 6 h), given up after 8 attempts. Every instance runs one; a delivery is claimed before it
-/// is sent, so two instances do not send the same one.
+/// Delivers motivation webhooks as jobs on the queue (`WebhookJob`, one per delivery): POST
+/// with the signature, 10 s timeout, no redirects followed; a 2xx answer delivers; otherwise
+/// the job fails and the runner retries it after 30 s, 1 min, 2 min … (doubling, at most
+/// 6 h), giving up after 8 attempts. The delivery's row keeps its history for the user's
+/// settings page; the queue's claim makes sure one worker on one instance sends it.
 public struct WebhookDeliverer: Sendable {
     let store: HeartworkStore
     let policy: WebhookPolicy
@@ -259,38 +260,47 @@ public struct WebhookDeliverer: Sendable {
         self.logger = logger
     }
 
-    /// One pass over what is due; returns how many were attempted.
-    public func deliverDue(now: Date = Date()) async -> Int {
-        let due: [WebhookDeliveryRecord]
-        do { due = try await store.strength.dueWebhooks(now: now, limit: 20) } catch {
-            logger.warning("webhook queue unreadable", metadata: ["error": "\(error)"])
-            return 0
-        }
-        var attempted = 0
-        for var delivery in due {
-            do {
-                guard try await store.strength.claimWebhook(delivery, until: now.addingTimeInterval(120)) else { continue }
-                attempted += 1
-                let secret = try await store.strength.settings(userID: delivery.userID)?.webhookSecret ?? ""
-                let failure = await send(delivery, secret: secret)
-                delivery.attempts += 1
-                if let failure {
-                    delivery.lastError = String(failure.prefix(300))
-                    if delivery.attempts >= Self.maximumAttempts {
-                        delivery.givenUpAt = Date()
-                    } else {
-                        delivery.nextAttemptAt = Date().addingTimeInterval(Self.backoff(afterAttempt: delivery.attempts))
-                    }
-                } else {
-                    delivery.deliveredAt = Date()
-                    delivery.lastError = nil
-                }
-                try await store.strength.recordWebhookAttempt(delivery)
-            } catch {
-                logger.warning("webhook delivery not recorded", metadata: ["error": "\(error)"])
+    /// One delivery of a webhook: the job's parameters.
+    public struct WebhookJob: JobParameters {
+        public static let jobName = "webhook"
+        public var deliveryID: String
+    }
+
+    /// The failed attempt of a delivery, for the runner to retry.
+    struct NotDelivered: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    var jobDefinitions: [JobDefinition] {
+        [JobDefinition(WebhookJob.self, retry: Self.retry, timeLimit: .seconds(60)) { job, _ in try await deliver(job.deliveryID) }]
+    }
+
+    /// Stores a delivery and its job together.
+    func enqueue(_ delivery: WebhookDeliveryRecord, now: Date) async throws {
+        let job = Jobs.record(WebhookJob(deliveryID: delivery.id), userID: delivery.userID, attempts: Self.retry.attempts, runAfter: now, now: now)
+        try await store.strength.enqueueWebhook(delivery, job: job)
+    }
+
+    /// One attempt: sends the delivery and records how it went; throws when it was not
+    /// delivered, so the runner retries it.
+    func deliver(_ id: String, now: Date = Date()) async throws {
+        guard var delivery = try await store.strength.webhookDelivery(id: id), delivery.deliveredAt == nil, delivery.givenUpAt == nil else { return }
+        let secret = try await store.strength.settings(userID: delivery.userID)?.webhookSecret ?? ""
+        let failure = await send(delivery, secret: secret)
+        delivery.attempts += 1
+        if let failure {
+            delivery.lastError = String(failure.prefix(300))
+            if delivery.attempts >= Self.maximumAttempts {
+                delivery.givenUpAt = Date()
+            } else {
+                delivery.nextAttemptAt = Date().addingTimeInterval(Self.backoff(afterAttempt: delivery.attempts))
             }
+        } else {
+            delivery.deliveredAt = Date()
+            delivery.lastError = nil
         }
-        return attempted
+        try await store.strength.recordWebhookAttempt(delivery)
+        if let failure { throw NotDelivered(description: failure) }
     }
 
     public static func backoff(afterAttempt attempt: Int) -> TimeInterval {

@@ -8,6 +8,8 @@ import HeartworkStore
 /// visible to its owner, and to the owner's friends while it is shared.
 public struct WorkoutService: Sendable {
     let store: HeartworkStore
+    /// Daily health's recomputation, which a new or deleted workout asks for.
+    let days: any DayRecomputation
 
     /// The profile as it stood at `date`: age then, the latest weight and resting heart rate
     /// measured up to then (or the earliest one after, if none was measured before).
@@ -39,11 +41,17 @@ public struct WorkoutService: Sendable {
     }
 
     /// Cleans (`WorkoutCleaning`: artifacts left out and noted), validates and stores a
-    /// workout for `user`; the record carries the notes of both the file and the cleaning.
-    /// - Parameter recomputeDays: queue the recomputation of the user's days from this one
-    ///   (off for an import, which queues one for everything it brought).
-    public func record(_ workout: NewWorkout, for user: UserRecord, now: Date = Date(), recomputeDays: Bool = true,
-                       fileWarnings: [FileWarning] = []) async throws -> WorkoutRecord {
+    /// workout for `user`, and queues the recomputation of the user's days from it; the
+    /// record carries the notes of both the file and the cleaning.
+    public func record(_ workout: NewWorkout, for user: UserRecord, now: Date = Date(), fileWarnings: [FileWarning] = []) async throws -> WorkoutRecord {
+        let (record, timeZone) = try await insert(workout, for: user, now: now, fileWarnings: fileWarnings)
+        await queueDailyRecompute(userID: user.id, at: record.startedAt, timeZone: timeZone)
+        return record
+    }
+
+    /// `record` without the recomputation: for an import, which queues one for everything it
+    /// brought. Returns the record and the owner's time zone.
+    func insert(_ workout: NewWorkout, for user: UserRecord, now: Date = Date(), fileWarnings: [FileWarning] = []) async throws -> (WorkoutRecord, String?) {
         let (workout, cleaning) = WorkoutCleaning.clean(workout)
         let notes = fileWarnings.map { warning in
             WorkoutNote(line: warning.line, byte: warning.line == nil && warning.offset > 0 ? warning.offset : nil, message: warning.message)
@@ -60,14 +68,13 @@ public struct WorkoutService: Sendable {
             title: workout.title, notes: notes)
         do {
             try await store.workouts.insert(record, streams: streams)
-            if recomputeDays { await queueDailyRecompute(userID: user.id, at: workout.startTime, timeZone: user.timeZone) }
         } catch StoreError.duplicate(let existing) {
             let same = workout.device.map { "the same start time and device (\($0))" } ?? "the same start time"
             var error = AppError.conflict("this activity is already stored as workout \(existing) (\(same)); it was not stored twice")
             error.location = "/api/workouts/\(existing)"
             throw error
         }
-        return record
+        return (record, user.timeZone)
     }
 
     /// The job that completes a user's workout snapshots (see `completeSnapshots`).
@@ -217,7 +224,7 @@ public struct WorkoutService: Sendable {
         let zone = TimeZones.zone(timeZone)
         let day = CalendarDay(start, utcOffsetSeconds: zone.secondsFromGMT(for: start)).adding(days: -1)
         guard (try? await store.daily.dataRange(userID: userID)) != nil else { return }
-        try? await DailyHealthService.queueRecompute(in: store, userID: userID, from: day, now: Date())
+        try? await days.queueRecompute(userID: userID, from: day, now: Date())
     }
 
     /// Shares or unshares; sharing beyond the owner's cap unshares their oldest shared workouts.

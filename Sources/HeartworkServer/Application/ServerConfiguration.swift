@@ -34,8 +34,6 @@ public struct ServerConfiguration: Sendable {
     public var matchSecondMilliseconds = 1000
     /// Motivation webhooks may call private and loopback addresses (`--allow-private-webhooks`).
     public var allowPrivateWebhooks = false
-    /// How often the webhook queue is looked at (shorter in tests).
-    public var webhookInterval: Duration = .seconds(2)
     /// Where Apple Health uploads wait for their import job; nil: `imports` in the data
     /// directory. Instances sharing a PostgreSQL database must share it too.
     public var importDirectory: String?
@@ -73,7 +71,7 @@ public struct ServerConfiguration: Sendable {
     /// What the application layer needs of this.
     public var serviceSettings: HeartworkServices.Settings {
         HeartworkServices.Settings(passwordHashCost: passwordHashCost, sessionLifetime: sessionLifetime, matchSecondMilliseconds: matchSecondMilliseconds,
-                                   allowPrivateWebhooks: allowPrivateWebhooks, webhookInterval: webhookInterval,
+                                   allowPrivateWebhooks: allowPrivateWebhooks,
                                    importDirectory: importDirectory ?? URL(fileURLWithPath: dataDirectory).appendingPathComponent("imports").path,
                                    jobLeaseSeconds: jobLeaseSeconds, jobWorkers: jobWorkers)
     }

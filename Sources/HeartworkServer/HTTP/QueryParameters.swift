@@ -1,6 +1,6 @@
 import Foundation
 import HeartworkFormats
-import HeartworkStore
+import HeartworkModel
 import Hummingbird
 
 /// Query parameters shared by list routes, each bounded.

@@ -2,7 +2,7 @@ import Foundation
 import HeartworkApp
 import HeartworkCore
 import HeartworkFormats
-import HeartworkStore
+import HeartworkModel
 
 /// The JSON text frames the server sends on live sockets (docs/PROTOCOL.md).
 enum LiveMessages {

@@ -1,7 +1,7 @@
 import Foundation
 import HeartworkApp
 import HeartworkFormats
-import HeartworkStore
+import HeartworkModel
 import Hummingbird
 import HummingbirdWebSocket
 import Logging

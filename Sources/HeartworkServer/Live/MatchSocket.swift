@@ -2,7 +2,7 @@ import Foundation
 import HeartworkApp
 import HeartworkCore
 import HeartworkFormats
-import HeartworkStore
+import HeartworkModel
 import Hummingbird
 import HummingbirdWebSocket
 import NIOWebSocket
@@ -44,13 +44,13 @@ struct MatchSocket {
         do {
             join = try await services.matches.join(id, as: user)
         } catch {
-            try await outbound.write(.text(MatchMessages.encode(.closed(reason: "refused", detail: "\(error)"), services: services, viewer: user)))
+            try await outbound.write(.text(MatchMessage.closed(reason: "refused", detail: "\(error)").json))
             try await outbound.close(.normalClosure, reason: nil)
             return
         }
         guard let room = join.room else {
             // Over already: its result, then goodbye.
-            try await outbound.write(.text(MatchMessages.end(join.match, services: services, viewer: user)))
+            try await outbound.write(.text(MatchMessages.end(try await services.matches.view(of: join.match), viewer: user)))
             try await outbound.close(.normalClosure, reason: nil)
             return
         }
@@ -80,7 +80,14 @@ struct MatchSocket {
                                                           startMilliseconds: at, durationSeconds: duration, secondMilliseconds: length)
                         }
                     }
-                    try await outbound.write(.text(MatchMessages.encode(message, services: services, viewer: user)))
+                    // The end frame carries the result from the viewer's side: read here, so
+                    // encoding stays pure.
+                    let text = if case .end(let matchID) = message {
+                        try MatchMessages.end(try await services.matches.view(matchID, for: user), viewer: user)
+                    } else {
+                        message.json
+                    }
+                    try await outbound.write(.text(text))
                 }
                 try await outbound.close(.normalClosure, reason: nil)
             }
@@ -99,7 +106,7 @@ struct MatchSocket {
                     case .reading(let second, let bpm):
                         await room.reading(join.side, second: second, beatsPerMinute: bpm)
                     case .refused(let second, let detail):
-                        try await outbound.write(.text(MatchMessages.encode(.refused(second: second, detail: detail), services: services, viewer: user)))
+                        try await outbound.write(.text(MatchMessage.refused(second: second, detail: detail).json))
                     }
                 }
             }
@@ -135,15 +142,10 @@ enum MatchMessages {
         }
     }
 
-    /// A room frame for one viewer: as the room wrote it, except `end`, which carries the
-    /// result from the viewer's side as `GET /api/matches/{id}` gives it.
-    static func encode(_ message: MatchMessage, services: HeartworkServices, viewer: UserRecord) async throws -> String {
-        guard case .end(let matchID) = message else { return message.json }
-        return try await end(try await services.matches.match(matchID, for: viewer), services: services, viewer: viewer)
-    }
-
-    static func end(_ match: MatchRecord, services: HeartworkServices, viewer: UserRecord) async throws -> String {
-        let response = MatchResponse(match, viewer: viewer, people: try await services.matches.people(in: [match]))
+    /// The `end` frame for one viewer: the result from the viewer's side as
+    /// `GET /api/matches/{id}` gives it (every other room frame goes out as the room wrote it).
+    static func end(_ view: MatchView, viewer: UserRecord) throws -> String {
+        let response = MatchResponse(view.match, viewer: viewer, people: view.people)
         let result = try response.result.map { String(decoding: try APIJSON.encoder.encode($0), as: UTF8.self) } ?? "null"
         let whole = String(decoding: try APIJSON.encoder.encode(response), as: UTF8.self)
         return #"{"type":"end","result":\#(result),"match":\#(whole)}"#

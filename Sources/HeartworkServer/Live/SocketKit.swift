@@ -1,6 +1,6 @@
 import Foundation
 import HeartworkApp
-import HeartworkStore
+import HeartworkModel
 import Hummingbird
 import HummingbirdWebSocket
 import NIOWebSocket

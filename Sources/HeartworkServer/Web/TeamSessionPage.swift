@@ -2,7 +2,7 @@ import Foundation
 import HeartworkApp
 import HeartworkCharts
 import HeartworkCore
-import HeartworkStore
+import HeartworkModel
 
 /// A team session's review page (FitLabTeam F9–F10): the team side by side, then each
 /// player's heart rate coloured by zone, time in zones, TRIMP, calories and HRV over the

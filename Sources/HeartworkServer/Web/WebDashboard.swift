@@ -2,7 +2,7 @@ import Foundation
 import HeartworkApp
 import HeartworkCharts
 import HeartworkCore
-import HeartworkStore
+import HeartworkModel
 
 /// The signed-in start page: the week so far, a four-week calendar, friends' recent shared
 /// workouts and, for a new account, what to do next. Days are cut in the user's time zone.

@@ -1,6 +1,6 @@
 import Foundation
 import HeartworkApp
-import HeartworkStore
+import HeartworkModel
 import Hummingbird
 
 /// Friends: the list, requests, search and a friend's page.

@@ -3,7 +3,7 @@ import HeartworkApp
 import HeartworkCharts
 import HeartworkCore
 import HeartworkFormats
-import HeartworkStore
+import HeartworkModel
 import Hummingbird
 
 /// Daily health in the web app (issue 11; docs/DAILY-HEALTH.md): Today (recovery, strain so

@@ -2,7 +2,7 @@ import Foundation
 import HeartworkApp
 import HeartworkCharts
 import HeartworkCore
-import HeartworkStore
+import HeartworkModel
 import Hummingbird
 
 /// Pocket PT in the web app (issue 12): the strength hub with today's suggestion and the

@@ -2,7 +2,7 @@ import Foundation
 import HeartworkApp
 import HeartworkCharts
 import HeartworkCore
-import HeartworkStore
+import HeartworkModel
 import Hummingbird
 
 /// FitLabTeam in the web app: teams, players, sensors and gateways (`/teams`), a team

@@ -2,7 +2,7 @@ import HeartworkCharts
 import Foundation
 import HeartworkApp
 import HeartworkCore
-import HeartworkStore
+import HeartworkModel
 import Hummingbird
 
 /// Workouts: the list, upload, the detail page with charts, and owner actions.

@@ -1,7 +1,7 @@
 import Foundation
 import HeartworkCharts
 import HeartworkCore
-import HeartworkStore
+import HeartworkModel
 
 /// The SVG charts of the web pages, drawn with HeartworkCharts twice — 640 units wide for
 /// a desktop, 320 for a phone, the page showing the one that fits (CSS) — so text stays

@@ -2,7 +2,7 @@ import HeartworkCharts
 import Foundation
 import HeartworkApp
 import HeartworkCore
-import HeartworkStore
+import HeartworkModel
 
 /// Everything the workout page shows: the summary, the zones in bpm, the charts the data
 /// allows (heart rate always; speed, elevation and route with a track; HRV with RR

@@ -359,33 +359,19 @@ struct SQLStrengthRepository: StrengthRepository {
 
     static let deliveryColumns: SQLQueryString = "id, user_id, url, body, attempts, next_attempt_at, delivered_at, given_up_at, last_error, created_at"
 
-    func enqueueWebhook(_ d: WebhookDeliveryRecord) async throws {
-        try await database.execute("""
-            INSERT INTO webhook_deliveries (\(Self.deliveryColumns))
-            VALUES (\(bind: d.id), \(bind: d.userID), \(bind: d.url), \(bind: d.body), \(bind: d.attempts), \(bind: d.nextAttemptAt.millisecondsSince1970),
-                NULL, NULL, NULL, \(bind: d.createdAt.millisecondsSince1970))
-            """)
-    }
-
-    func dueWebhooks(now: Date, limit: Int) async throws -> [WebhookDeliveryRecord] {
-        try await database.all("""
-            SELECT \(Self.deliveryColumns) FROM webhook_deliveries
-            WHERE delivered_at IS NULL AND given_up_at IS NULL AND next_attempt_at <= \(bind: now.millisecondsSince1970)
-            ORDER BY next_attempt_at, id LIMIT \(bind: limit)
-            """).map(Self.delivery)
-    }
-
-    func claimWebhook(_ d: WebhookDeliveryRecord, until: Date) async throws -> Bool {
-        // FOR UPDATE on PostgreSQL: a second instance waits, then sees the moved time and skips.
-        let lock: SQLQueryString = database.engine == .postgres ? "FOR UPDATE" : ""
-        return try await database.transaction { sql in
-            guard try await sql.readFirst("""
-                SELECT id FROM webhook_deliveries WHERE id = \(bind: d.id) AND next_attempt_at = \(bind: d.nextAttemptAt.millisecondsSince1970)
-                    AND delivered_at IS NULL AND given_up_at IS NULL \(lock)
-                """) != nil else { return false }
-            try await sql.raw("UPDATE webhook_deliveries SET next_attempt_at = \(bind: until.millisecondsSince1970) WHERE id = \(bind: d.id)").run()
-            return true
+    func enqueueWebhook(_ d: WebhookDeliveryRecord, job: JobRecord) async throws {
+        try await database.transaction { sql in
+            try await sql.raw("""
+                INSERT INTO webhook_deliveries (\(Self.deliveryColumns))
+                VALUES (\(bind: d.id), \(bind: d.userID), \(bind: d.url), \(bind: d.body), \(bind: d.attempts), \(bind: d.nextAttemptAt.millisecondsSince1970),
+                    NULL, NULL, NULL, \(bind: d.createdAt.millisecondsSince1970))
+                """).run()
+            try await sql.raw(SQLJobRepository.insert(job)).run()
         }
+    }
+
+    func webhookDelivery(id: String) async throws -> WebhookDeliveryRecord? {
+        try await database.first("SELECT \(Self.deliveryColumns) FROM webhook_deliveries WHERE id = \(bind: id)").map(Self.delivery)
     }
 
     func recordWebhookAttempt(_ d: WebhookDeliveryRecord) async throws {

@@ -1,7 +1,7 @@
 import CompressNIO
 import Foundation
 import HeartworkApp
-import HeartworkStore
+import HeartworkModel
 import Hummingbird
 
 /// /api/auth/…, /api/me/password, the account export (GET /api/me/export) and deletion

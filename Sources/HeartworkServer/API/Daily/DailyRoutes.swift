@@ -1,7 +1,7 @@
 import Foundation
 import HeartworkApp
 import HeartworkCore
-import HeartworkStore
+import HeartworkModel
 import HeartworkFormats
 import Hummingbird
 

@@ -1,7 +1,7 @@
 import Foundation
 import HeartworkApp
 import HeartworkFormats
-import HeartworkStore
+import HeartworkModel
 import Hummingbird
 
 struct FriendListResponse: ResponseEncodable {

@@ -1,7 +1,7 @@
 import Foundation
 import HeartworkApp
 import HeartworkFormats
-import HeartworkStore
+import HeartworkModel
 import Hummingbird
 
 /// Search shows who someone is, nothing more: no status, no photo until you are friends.

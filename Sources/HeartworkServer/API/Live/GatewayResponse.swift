@@ -1,6 +1,6 @@
 import Foundation
 import HeartworkApp
-import HeartworkStore
+import HeartworkModel
 import Hummingbird
 
 /// A gateway as its owner sees it; `token` only in the answer that created it.

@@ -2,7 +2,7 @@ import Foundation
 import HeartworkApp
 import HeartworkCore
 import HeartworkFormats
-import HeartworkStore
+import HeartworkModel
 import Hummingbird
 
 /// The straps the caller's gateways have heard: list, name, and what they heard.

@@ -1,7 +1,7 @@
 import Foundation
 import HeartworkApp
 import HeartworkCore
-import HeartworkStore
+import HeartworkModel
 import Hummingbird
 
 /// A match as its players see it (docs/PROTOCOL.md §10).

@@ -1,6 +1,6 @@
 import Foundation
 import HeartworkApp
-import HeartworkStore
+import HeartworkModel
 import Hummingbird
 
 /// Matches and notifications (issue 10): docs/PROTOCOL.md §10 and the OpenAPI document.

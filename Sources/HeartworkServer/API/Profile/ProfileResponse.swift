@@ -2,7 +2,7 @@ import Foundation
 import HeartworkApp
 import HeartworkCore
 import HeartworkFormats
-import HeartworkStore
+import HeartworkModel
 import Hummingbird
 
 /// The signed-in user's own profile and settings.

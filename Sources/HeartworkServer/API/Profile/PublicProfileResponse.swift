@@ -2,7 +2,7 @@ import Foundation
 import HeartworkApp
 import HeartworkCore
 import HeartworkFormats
-import HeartworkStore
+import HeartworkModel
 import Hummingbird
 
 /// What a friend may see of someone: no e-mail, no birth date, no body measurements.

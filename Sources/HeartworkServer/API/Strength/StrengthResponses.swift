@@ -1,7 +1,7 @@
 import Foundation
 import HeartworkApp
 import HeartworkCore
-import HeartworkStore
+import HeartworkModel
 import Hummingbird
 
 /// Weights as a user wants them, in the API and on pages: kilograms (metric) or pounds

@@ -2,7 +2,7 @@ import Foundation
 import HeartworkApp
 import HeartworkCore
 import HeartworkFormats
-import HeartworkStore
+import HeartworkModel
 import Hummingbird
 
 /// Strength coaching and nutrition (issue 12, Pocket PT): docs/STRENGTH.md and the OpenAPI

@@ -1,7 +1,7 @@
 import Foundation
 import HeartworkApp
 import HeartworkCore
-import HeartworkStore
+import HeartworkModel
 import Hummingbird
 
 /// GET /api/teams/{teamID}/board: what the coach's screen draws before live readings arrive

@@ -1,6 +1,6 @@
 import Foundation
 import HeartworkApp
-import HeartworkStore
+import HeartworkModel
 import Hummingbird
 
 /// A coach's players, teams and team sessions (FitLabTeam): docs/PROTOCOL.md §8 and the

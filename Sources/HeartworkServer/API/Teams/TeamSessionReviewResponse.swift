@@ -1,7 +1,7 @@
 import Foundation
 import HeartworkApp
 import HeartworkCore
-import HeartworkStore
+import HeartworkModel
 import Hummingbird
 
 /// A team session's review: each player's heart rate, time in zones, TRIMP, calories and HRV.

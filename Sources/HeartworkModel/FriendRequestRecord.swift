@@ -10,4 +10,12 @@ public struct FriendRequestRecord: Sendable, Hashable {
     public var toUserID: String
     public var status: FriendRequestStatus
     public var createdAt: Date
+
+    public init(id: String, fromUserID: String, toUserID: String, status: FriendRequestStatus, createdAt: Date) {
+        self.id = id
+        self.fromUserID = fromUserID
+        self.toUserID = toUserID
+        self.status = status
+        self.createdAt = createdAt
+    }
 }

@@ -197,7 +197,7 @@ struct WebHealthPages {
         ), request: request, identity: context.identity)
     }
 
-    // MARK: values
+    // MARK: models
 
     static func labelModel(_ label: NutritionLabel) -> FoodPage.Label {
         func amount(_ value: Double?, _ unit: String) -> String? { value.map { "\(trimmed($0)) \(unit)" } }
@@ -280,7 +280,7 @@ struct WebHealthPages {
     }
 
     static func dayModel(_ summary: DailySummary, day: CalendarDay, today: CalendarDay) -> TodayPage {
-        var values = TodayPage(
+        var model = TodayPage(
             date: day.description, dateLabel: Formatting.day(day), isToday: day == today,
             previous: "/today?date=\(day.adding(days: -1))", next: day < today ? "/today?date=\(day.adding(days: 1))" : "", hasNext: day < today,
             hasData: summary.hasData,
@@ -303,17 +303,17 @@ struct WebHealthPages {
                 trimp: Formatting.number(summary.load.trimp), acute: Formatting.number(summary.load.acute), chronic: Formatting.number(summary.load.chronic),
                 ratio: summary.load.ratio.map { Formatting.number($0, decimals: 2) } ?? "–", advice: Self.loadAdvice(summary.load.ratio)))
         if let mark = summary.mark {
-            values.marked = mark == "sick" ? "You marked this day sick." : "You marked this day traveling."
+            model.marked = mark == "sick" ? "You marked this day sick." : "You marked this day traveling."
         }
         if let sleep = summary.sleep {
-            values.sleep = .init(
+            model.sleep = .init(
                 recovery: sleep.recoveryPercent.map { Formatting.number($0) } ?? "–",
                 recoveryBar: Self.meter(sleep.recoveryPercent ?? 0, of: 100, label: "Recovery", color: "#009e73"),
                 inBed: Formatting.number(sleep.inBedHours, decimals: 1), asleep: sleep.asleepHours.map { Formatting.number($0, decimals: 1) } ?? "",
                 hasAsleep: sleep.asleepHours != nil, quality: sleep.quality, estimated: sleep.qualitySource == "estimated")
         }
         if let rise = summary.rise {
-            values.rise = .init(
+            model.rise = .init(
                 strain: Formatting.number(rise.strain, decimals: 1), maximumStrain: Formatting.number(rise.maximumStrain, decimals: 1),
                 strainBar: Self.meter(rise.maximumStrain, of: 10, label: "Strain", color: "#d55e00"),
                 elevatedIntensity: Formatting.number(rise.elevatedIntensity, decimals: 1), elevatedHours: Formatting.number(rise.elevatedHours, decimals: 1),
@@ -325,9 +325,9 @@ struct WebHealthPages {
                 hasWorkouts: !rise.workouts.isEmpty)
         }
         if let heart = summary.heartRate {
-            values.heart = .init(minimum: Formatting.number(heart.minimum), maximum: Formatting.number(heart.maximum), average: Formatting.number(heart.average))
+            model.heart = .init(minimum: Formatting.number(heart.minimum), maximum: Formatting.number(heart.maximum), average: Formatting.number(heart.average))
         }
-        return values
+        return model
     }
 
     /// A horizontal gauge (SVG: the page's style policy allows no inline styles).

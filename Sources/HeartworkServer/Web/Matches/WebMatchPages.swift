@@ -139,7 +139,7 @@ struct WebMatchPages {
         case .ghost: ghostOwner.map { $0.id == viewer.id ? "your own workout" : "\($0.fullName)'s workout" } ?? "a workout"
         }
         let title = match.kind == .ghost ? "Ghost race against \(opponentName)" : "Match against \(opponentName)"
-        var values = MatchSummary(
+        var described = MatchSummary(
             id: match.id, title: title, opponentName: opponentName, kind: match.kind.rawValue, isGhost: match.kind == .ghost,
             state: match.state.rawValue, stateLabel: stateLabel(match.state), duration: Formatting.duration(match.durationSeconds),
             durationSeconds: match.durationSeconds, created: Formatting.dateTime(match.createdAt, zone: zone),
@@ -160,7 +160,7 @@ struct WebMatchPages {
             default: "time was up"
             }
             let (myZones, theirZones) = mine == "a" ? (result.zonesA, result.zonesB) : (result.zonesB, result.zonesA)
-            values.result = .init(
+            described.result = .init(
                 outcome: outcome, reason: reason, myScore: myScore, theirScore: theirScore,
                 margin: abs(result.scoreA - result.scoreB), played: Formatting.duration(result.secondsPlayed),
                 zones: ReserveZone.allCases.map { zone in
@@ -168,13 +168,13 @@ struct WebMatchPages {
                           mine: Formatting.duration(zone.rawValue < myZones.count ? myZones[zone.rawValue] : 0),
                           theirs: Formatting.duration(zone.rawValue < theirZones.count ? theirZones[zone.rawValue] : 0))
                 })
-            values.summary = "\(outcome) \(myScore)–\(theirScore)"
+            described.summary = "\(outcome) \(myScore)–\(theirScore)"
             let saved = side == "b" ? match.workoutB : match.workoutA
-            values.savedWorkout = saved
-            values.canSave = side != nil && saved == nil && result.forfeitedBy != side && result.forfeitedBy != "both"
+            described.savedWorkout = saved
+            described.canSave = side != nil && saved == nil && result.forfeitedBy != side && result.forfeitedBy != "both"
                 && (side == "b" ? result.heartRateB : result.heartRateA).contains { $0 != nil }
         }
-        return values
+        return described
     }
 
     private func stateLabel(_ state: MatchState) -> String {

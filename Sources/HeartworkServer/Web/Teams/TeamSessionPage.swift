@@ -87,7 +87,7 @@ struct TeamSessionPage {
     private func player(_ entry: TeamSessionReview.Player) -> TeamSessionReviewPage.Player {
         let analysis = entry.analysis
         let name = entry.player.name
-        var values = TeamSessionReviewPage.Player(
+        var model = TeamSessionReviewPage.Player(
             anchor: "player-\(entry.player.playerID)", name: name, number: entry.player.number ?? "",
             readings: analysis.readingCount, heard: Formatting.duration(Int(analysis.coveredSeconds.rounded())),
             average: Formatting.number(analysis.averageHeartRate, unit: "bpm"),
@@ -96,25 +96,25 @@ struct TeamSessionPage {
             notes: analysis.notes, hasNotes: !analysis.notes.isEmpty, hasReadings: analysis.readingCount > 0)
         if analysis.readingCount > 0 {
             let chart = WorkoutCharts.heartRate(analysis.heartRate, profile: analysis.zoneProfile, name: name, id: "hr-\(entry.player.playerID)", height: 260)
-            values.chart = chart.svg
+            model.chart = chart.svg
             if let zones = analysis.secondsInZones {
-                values.zonesChart = WorkoutCharts.timeInZones(zones.map { Int($0.rounded()) }, name: name, id: "zones-\(entry.player.playerID)").svg
+                model.zonesChart = WorkoutCharts.timeInZones(zones.map { Int($0.rounded()) }, name: name, id: "zones-\(entry.player.playerID)").svg
             }
         }
         if let hrv = analysis.hrv, let time = hrv.indices.timeDomain {
-            values.hrv = .init(
+            model.hrv = .init(
                 beats: hrv.indices.beatCount, rmssd: Formatting.number(time.rmssd, decimals: 1, unit: "ms"),
                 sdnn: Formatting.number(time.sdnn, decimals: 1, unit: "ms"), sdsd: Formatting.number(time.sdsd, decimals: 1, unit: "ms"),
                 pnn50: Formatting.number(time.pnn50, decimals: 1, unit: "%"), meanNN: Formatting.number(time.meanNN, unit: "ms"),
                 corrected: Formatting.number(hrv.correction.correctedPercent, decimals: 1, unit: "%"), reliable: hrv.correction.isReliable)
-            values.windows = analysis.hrvWindows.map { window in
+            model.windows = analysis.hrvWindows.map { window in
                 let time = window.indices.timeDomain
                 return .init(from: Formatting.duration(Int(window.startSeconds)), beats: window.indices.beatCount,
                              rmssd: Formatting.number(time?.rmssd, decimals: 1, unit: "ms"), sdnn: Formatting.number(time?.sdnn, decimals: 1, unit: "ms"),
                              meanHR: Formatting.number(time?.meanHR, unit: "bpm"))
             }
-            values.hasWindows = !analysis.hrvWindows.isEmpty
+            model.hasWindows = !analysis.hrvWindows.isEmpty
         }
-        return values
+        return model
     }
 }

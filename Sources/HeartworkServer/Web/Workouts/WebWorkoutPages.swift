@@ -76,7 +76,7 @@ struct WebWorkoutPages {
         }
     }
 
-    /// A workout's summary as template values, in the viewer's units and time zone.
+    /// A workout's summary as the pages show it, in the viewer's units and time zone.
     static func row(_ workout: WorkoutRecord, user: UserRecord) -> WorkoutRow {
         let metrics = workout.metrics
         let zone = TimeZones.zone(user.timeZone)

@@ -22,70 +22,62 @@ struct WorkoutDetail {
     var name: String { "\(record.sport.rawValue) on \(Formatting.day(record.startedAt, zone: zone))" }
     var title: String { "\(record.sport.rawValue.capitalized) on \(Formatting.day(record.startedAt, zone: zone))" }
 
-    func values() -> [String: Any] {
-        var values = WebWorkoutPages.row(record, user: viewer)
+    func model() -> WorkoutPage {
         let metrics = record.metrics, units = viewer.units
-        values["mine"] = workout.viewerIsOwner
-        values["hasTrack"] = record.trackCount > 0
-        values["ownerName"] = ownerName
-        values["ownerID"] = record.userID
 
         // Summary tiles: only what this workout has.
-        var tiles: [[String: String]] = [["label": "Duration", "value": Formatting.duration(metrics.durationSeconds)]]
-        if let value = metrics.averageHeartRate { tiles.append(["label": "Average HR", "value": Formatting.number(value, unit: "bpm")]) }
-        if let value = metrics.maximumHeartRate { tiles.append(["label": "Maximum HR", "value": Formatting.number(value, unit: "bpm")]) }
-        if let value = metrics.kilocalories { tiles.append(["label": "Energy", "value": Formatting.number(value, unit: "kcal")]) }
+        var tiles: [WorkoutPage.Tile] = [.init(label: "Duration", value: Formatting.duration(metrics.durationSeconds))]
+        if let value = metrics.averageHeartRate { tiles.append(.init(label: "Average HR", value: Formatting.number(value, unit: "bpm"))) }
+        if let value = metrics.maximumHeartRate { tiles.append(.init(label: "Maximum HR", value: Formatting.number(value, unit: "bpm"))) }
+        if let value = metrics.kilocalories { tiles.append(.init(label: "Energy", value: Formatting.number(value, unit: "kcal"))) }
         if let meters = metrics.distanceMeters, meters > 0 {
-            tiles.append(["label": "Distance", "value": Formatting.distance(meters, units: units)])
+            tiles.append(.init(label: "Distance", value: Formatting.distance(meters, units: units)))
             if metrics.durationSeconds > 0 {
                 let speed = meters / Double(metrics.durationSeconds)
                 tiles.append(record.sport == .running
-                    ? ["label": "Average pace", "value": WorkoutCharts.pace(speed, units: units)]
-                    : ["label": "Average speed", "value": Formatting.number(speed * (units == .imperial ? 3600 / Length.metersPerMile : 3.6), decimals: 1, unit: units == .imperial ? "mph" : "km/h")])
+                    ? .init(label: "Average pace", value: WorkoutCharts.pace(speed, units: units))
+                    : .init(label: "Average speed", value: Formatting.number(speed * (units == .imperial ? 3600 / Length.metersPerMile : 3.6), decimals: 1, unit: units == .imperial ? "mph" : "km/h")))
             }
         }
         let samples = TrackSample.along(streams.track)
         let climb = Self.climb(samples)
-        if climb > 0 { tiles.append(["label": "Climb", "value": Formatting.elevation(climb, units: units)]) }
-        values["tiles"] = tiles
+        if climb > 0 { tiles.append(.init(label: "Climb", value: Formatting.elevation(climb, units: units))) }
+
+        // The page's headings name the charts: no second title inside them.
+        let heartRate = WorkoutCharts.heartRate(record, streams: streams, name: name, titled: false)
+        var model = WorkoutPage(
+            base: WebWorkoutPages.row(record, user: viewer), mine: workout.viewerIsOwner, hasTrack: record.trackCount > 0,
+            ownerName: ownerName, ownerID: record.userID, tiles: tiles,
+            heartRateChart: heartRate.svg,
+            zoneChart: metrics.secondsInZones.map { WorkoutCharts.timeInZones($0, name: name, titled: false).svg } ?? "",
+            // Its own name and device, and what was left out on the way in.
+            ownTitle: record.title, device: record.device.map(Self.deviceName),
+            notes: record.notes.map { note in
+                .init(text: note.message + (note.line.map { " (line \($0))" } ?? note.byte.map { " (byte \($0))" } ?? ""))
+            },
+            hasNotes: !record.notes.isEmpty && workout.viewerIsOwner,
+            minutes: minuteTable(samples: samples), hasTrackColumns: !samples.isEmpty,
+            rrCount: 0, hasRR: false)
 
         // Zones, with their bounds in bpm for this workout's snapshot.
         let snapshot = record.profile
         if let profile = snapshot.zoneProfile {
             let thresholds = profile.reserveZoneThresholds
-            values["zoneBounds"] = ReserveZone.allCases.dropFirst().enumerated().map { index, zone in
-                ["name": zone.label, "class": "zone-\(zone.identifier)",
-                 "from": String(format: "%.0f", thresholds[index]), "to": index + 1 < 4 ? String(format: "%.0f", thresholds[index + 1]) : "maximum"]
+            model.zoneBounds = ReserveZone.allCases.dropFirst().enumerated().map { index, zone in
+                .init(name: zone.label, class: "zone-\(zone.identifier)",
+                      from: String(format: "%.0f", thresholds[index]), to: index + 1 < 4 ? String(format: "%.0f", thresholds[index + 1]) : "maximum")
             }
-            values["hasZones"] = true
-            values["zoneBasis"] = "resting \(Formatting.number(snapshot.restingHeartRate, unit: "bpm")), maximum \(Formatting.number(snapshot.maximumHeartRate, unit: "bpm"))"
+            model.hasZones = true
+            model.zoneBasis = "resting \(Formatting.number(snapshot.restingHeartRate, unit: "bpm")), maximum \(Formatting.number(snapshot.maximumHeartRate, unit: "bpm"))"
                 + (workout.viewerIsOwner ? snapshot.ageYears.map { ", age \($0)" } ?? "" : "")
         }
-
-        // The page's headings name the charts: no second title inside them.
-        let heartRate = WorkoutCharts.heartRate(record, streams: streams, name: name, titled: false)
-        values["heartRateChart"] = heartRate.svg
-        values["zoneChart"] = metrics.secondsInZones.map { WorkoutCharts.timeInZones($0, name: name, titled: false).svg } ?? ""
         if !record.indoor, streams.track.count >= 2 {
-            if let speed = WorkoutCharts.speed(samples, sport: record.sport, units: units, name: name, titled: false) {
-                values["speedChart"] = speed.svg
-            }
-            if let elevation = WorkoutCharts.elevation(samples, units: units, name: name, titled: false) {
-                values["elevationChart"] = elevation.svg
-            }
-            values["routeChart"] = WorkoutCharts.route(streams.track, units: units, name: name, tiles: mapTiles, titled: false).svg
+            model.speedChart = WorkoutCharts.speed(samples, sport: record.sport, units: units, name: name, titled: false)?.svg
+            model.elevationChart = WorkoutCharts.elevation(samples, units: units, name: name, titled: false)?.svg
+            model.routeChart = WorkoutCharts.route(streams.track, units: units, name: name, tiles: mapTiles, titled: false).svg
         }
-        // Its own name and device, and what was left out on the way in.
-        if let title = record.title { values["ownTitle"] = title }
-        if let device = record.device { values["device"] = Self.deviceName(device) }
-        values["notes"] = record.notes.map { note in
-            ["text": note.message + (note.line.map { " (line \($0))" } ?? note.byte.map { " (byte \($0))" } ?? "")]
-        }
-        values["hasNotes"] = !record.notes.isEmpty && workout.viewerIsOwner
-        values["minutes"] = minuteTable(samples: samples)
-        values["hasTrackColumns"] = !samples.isEmpty
-        values.merge(hrvValues()) { $1 }
-        return values
+        addHRV(to: &model)
+        return model
     }
 
     /// Height gained, counting rises of more than 2 m between turns (so GPS noise does not add up).
@@ -100,19 +92,20 @@ struct WorkoutDetail {
     }
 
     /// Minute by minute: average and highest heart rate, and distance and speed with a track.
-    private func minuteTable(samples: [TrackSample]) -> [[String: String]] {
+    private func minuteTable(samples: [TrackSample]) -> [WorkoutPage.Minute] {
         let seconds = streams.heartRate.count
-        var rows = [[String: String]]()
+        var rows = [WorkoutPage.Minute]()
         var sampleIndex = 0
         for minute in 0..<((seconds + 59) / 60) {
             let slice = streams.heartRate[(minute * 60)..<min(seconds, minute * 60 + 60)].compactMap { $0 }
-            var row = ["minute": String(minute + 1)]
-            row["average"] = slice.isEmpty ? "–" : String(Int((Double(slice.reduce(0, +)) / Double(slice.count)).rounded()))
-            row["maximum"] = slice.max().map(String.init) ?? "–"
+            var row = WorkoutPage.Minute(
+                minute: String(minute + 1),
+                average: slice.isEmpty ? "–" : String(Int((Double(slice.reduce(0, +)) / Double(slice.count)).rounded())),
+                maximum: slice.max().map(String.init) ?? "–")
             if !samples.isEmpty {
                 while sampleIndex + 1 < samples.count, samples[sampleIndex + 1].seconds <= Double(minute * 60 + 60) { sampleIndex += 1 }
-                row["distance"] = Formatting.distance(samples[sampleIndex].distance, units: viewer.units)
-                row["speed"] = samples[sampleIndex].speed.map {
+                row.distance = Formatting.distance(samples[sampleIndex].distance, units: viewer.units)
+                row.speed = samples[sampleIndex].speed.map {
                     Formatting.number($0 * (viewer.units == .imperial ? 3600 / Length.metersPerMile : 3.6), decimals: 1)
                 } ?? "–"
             }
@@ -122,16 +115,16 @@ struct WorkoutDetail {
     }
 
     /// HRV of the workout's beat-to-beat intervals (Kubios artifact correction, as `heartwork hrv`).
-    private func hrvValues() -> [String: Any] {
+    private func addHRV(to model: inout WorkoutPage) {
         let rr = streams.rrIntervalsMilliseconds
-        guard rr.count >= Self.minimumBeatsForHRV, let result = try? HRVAnalysis.analyze(rr) else {
-            return ["rrCount": rr.count, "hasRR": !rr.isEmpty]
-        }
+        model.rrCount = rr.count
+        model.hasRR = !rr.isEmpty
+        guard rr.count >= Self.minimumBeatsForHRV, let result = try? HRVAnalysis.analyze(rr) else { return }
         let indices = result.indices
-        var rows = [[String: String]]()
+        var rows = [WorkoutPage.HRVRow]()
         func add(_ name: String, _ value: Double?, decimals: Int, unit: String = "") {
             guard let value, value.isFinite else { return }
-            rows.append(["name": name, "value": Formatting.number(value, decimals: decimals, unit: unit)])
+            rows.append(.init(name: name, value: Formatting.number(value, decimals: decimals, unit: unit)))
         }
         if let time = indices.timeDomain {
             add("Mean RR", time.meanNN, decimals: 0, unit: "ms")
@@ -149,11 +142,12 @@ struct WorkoutDetail {
             add("SD2", nonlinear.sd2, decimals: 1, unit: "ms")
             add("DFA α1", nonlinear.dfaAlpha1, decimals: 2)
         }
-        return [
-            "rrCount": rr.count, "hasRR": true, "hasHRV": true, "hrvRows": rows,
-            "hrvCorrected": Formatting.number(result.correction.correctedPercent, decimals: 1, unit: "%"),
-            "hrvReliable": result.correction.isReliable, "poincareChart": WorkoutCharts.poincare(result, name: name).svg,
-        ]
+        model.hasRR = true
+        model.hasHRV = true
+        model.hrvRows = rows
+        model.hrvCorrected = Formatting.number(result.correction.correctedPercent, decimals: 1, unit: "%")
+        model.hrvReliable = result.correction.isReliable
+        model.poincareChart = WorkoutCharts.poincare(result, name: name).svg
     }
 
     /// A device as a person reads it: a FIT file's maker by name ("Garmin (product 2713)"),

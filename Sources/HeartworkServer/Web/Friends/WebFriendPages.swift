@@ -26,28 +26,27 @@ struct WebFriendPages {
         let query = (request.uri.queryParameters.get("q") ?? "").trimmingCharacters(in: .whitespaces)
         let friends = try await services.friends.friends(of: user).map(person)
         let incoming = try await services.friends.incoming(to: user).map { view in
-            ["id": view.request.id, "username": view.from.username, "fullName": view.from.fullName]
+            FriendsPage.Incoming(id: view.request.id, username: view.from.username, fullName: view.from.fullName)
         }
         let outgoing = try await services.friends.outgoing(from: user).map { view in
-            ["username": view.to.username, "fullName": view.to.fullName]
+            FriendsPage.Outgoing(username: view.to.username, fullName: view.to.fullName)
         }
-        var values: [String: Any] = [
-            "friends": friends, "hasFriends": !friends.isEmpty,
-            "incoming": incoming, "hasIncoming": !incoming.isEmpty,
-            "outgoing": outgoing, "hasOutgoing": !outgoing.isEmpty,
-            "query": query,
-        ]
+        var model = FriendsPage(
+            friends: friends, hasFriends: !friends.isEmpty,
+            incoming: incoming, hasIncoming: !incoming.isEmpty,
+            outgoing: outgoing, hasOutgoing: !outgoing.isEmpty,
+            query: query)
         if !query.isEmpty {
             var found = [UserSearchHit]()
             do {
                 found = try await services.friends.search(query, for: user, page: Page(limit: 20)).hits
             } catch let error as AppError where error.kind == .invalid {
-                values["searchError"] = error.sentence
+                model.searchError = error.sentence
             }
             let results = found.map { hit in
                 var entry = person(hit.user)
-                entry["canRequest"] = hit.relation == .none || hit.relation == .requestedYou
-                entry["relation"] = switch hit.relation {
+                entry.canRequest = hit.relation == .none || hit.relation == .requestedYou
+                entry.relation = switch hit.relation {
                 case .friend: "✓ Friend"
                 case .requested: "Request sent"
                 case .requestedYou: "Wants to be your friend"
@@ -55,11 +54,11 @@ struct WebFriendPages {
                 }
                 return entry
             }
-            values["results"] = results
-            values["hasResults"] = !results.isEmpty
-            values["searched"] = true
+            model.results = results
+            model.hasResults = !results.isEmpty
+            model.searched = true
         }
-        return pages.page("friends", title: "Friends", values: values, request: request, identity: context.identity)
+        return pages.page("friends", title: "Friends", model: model, request: request, identity: context.identity)
     }
 
     /// POST /friends/requests
@@ -90,17 +89,15 @@ struct WebFriendPages {
     func getFriendsUserID(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let friend = try await services.friends.friend(try context.parameters.require("userID"), of: context.user)
         let shared = try await services.workouts.shared(by: friend.id, to: context.user, page: Page(limit: 50))
-        var values = person(friend)
-        values["status"] = friend.status
-        values["hasStatus"] = !friend.status.isEmpty
-        values["workouts"] = shared.map { WebWorkoutPages.row($0, user: context.user) }
-        values["hasWorkouts"] = !shared.isEmpty
-        values["ghostRace"] = true  // one list: each row has its own "Race as a ghost"
-        return pages.page("friend", title: friend.fullName, values: values, request: request, identity: context.identity)
+        let model = FriendPage(
+            base: person(friend), status: friend.status, hasStatus: !friend.status.isEmpty,
+            workouts: shared.map { WebWorkoutPages.row($0, user: context.user) }, hasWorkouts: !shared.isEmpty,
+            ghostRace: true)  // one list: each row has its own "Race as a ghost"
+        return pages.page("friend", title: friend.fullName, model: model, request: request, identity: context.identity)
     }
 
-    private func person(_ user: UserRecord) -> [String: Any] {
-        ["id": user.id, "username": user.username, "fullName": user.fullName, "hasPhoto": user.hasPhoto,
-         "photoURL": "/api/users/\(user.id)/photo", "initial": String(user.fullName.prefix(1)).uppercased()]
+    private func person(_ user: UserRecord) -> PersonRow {
+        PersonRow(id: user.id, username: user.username, fullName: user.fullName, hasPhoto: user.hasPhoto,
+                  photoURL: "/api/users/\(user.id)/photo", initial: String(user.fullName.prefix(1)).uppercased())
     }
 }

@@ -49,14 +49,14 @@ struct WebAccountPages {
     /// GET //
     func get(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let identity = context.identity else {
-            return pages.page("home", title: "Heartwork", values: [:], request: request, identity: nil)
+            return pages.page("home", title: "Heartwork", model: EmptyPage(), request: request, identity: nil)
         }
-        return pages.page("dashboard", title: "Your week", values: try await dashboard.values(for: identity.user), request: request, identity: identity)
+        return pages.page("dashboard", title: "Your week", model: try await dashboard.model(for: identity.user), request: request, identity: identity)
     }
 
     /// GET /signup
     func getSignup(_ request: Request, context: AppRequestContext) async throws -> Response {
-        pages.page("signup", title: "Create your account", values: [:], request: request, identity: context.identity)
+        pages.page("signup", title: "Create your account", model: SignupPage(), request: request, identity: context.identity)
     }
 
     /// POST /signup
@@ -73,18 +73,15 @@ struct WebAccountPages {
             response.setCookie(sessionCookie(token))
             return response
         } catch let error as AppError {
-            var values = PageRenderer.formErrors(error)
-            values["username"] = registration.username
-            values["fullName"] = registration.fullName
-            values["email"] = registration.email
-            return pages.page("signup", title: "Create your account", values: values, request: request, identity: nil,
+            let model = SignupPage(username: registration.username, fullName: registration.fullName, email: registration.email)
+            return pages.page("signup", title: "Create your account", model: model, errors: PageRenderer.formErrors(error), request: request, identity: nil,
                               status: Problem(error).status)
         }
     }
 
     /// GET /login
     func getLogin(_ request: Request, context: AppRequestContext) async throws -> Response {
-        pages.page("login", title: "Sign in", values: ["next": request.uri.queryParameters.get("next") ?? ""], request: request, identity: context.identity)
+        pages.page("login", title: "Sign in", model: LoginPage(next: String(request.uri.queryParameters.get("next") ?? "")), request: request, identity: context.identity)
     }
 
     /// POST /login
@@ -100,7 +97,7 @@ struct WebAccountPages {
             return response
         } catch let error as AppError {
             let problem = Problem(error)
-            return pages.page("login", title: "Sign in", values: ["error": problem.sentence, "username": form.username ?? "", "next": next],
+            return pages.page("login", title: "Sign in", model: LoginPage(next: next, error: problem.sentence, username: form.username ?? ""),
                               request: request, identity: nil, status: problem.status)
         }
     }
@@ -115,7 +112,7 @@ struct WebAccountPages {
 
     /// GET /settings
     func getSettings(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        pages.page("settings", title: "Settings", values: settingsValues(context.user), request: request, identity: context.identity)
+        pages.page("settings", title: "Settings", model: settingsPage(context.user), request: request, identity: context.identity)
     }
 
     /// POST /settings
@@ -129,11 +126,11 @@ struct WebAccountPages {
                 userID: context.user.id, SettingsChanges(autoShareWorkouts: form.autoShareWorkouts == "on", maxSharedWorkouts: maxShared))
             return pages.redirect(to: "/settings", notice: .settingsSaved)
         } catch let error as AppError {
-            var values = settingsValues(context.user).merging(PageRenderer.formErrors(error)) { $1 }
-            values["autoShareWorkouts"] = form.autoShareWorkouts == "on"
-            values["maxSharedWorkouts"] = form.maxSharedWorkouts ?? ""
-            return pages.page("settings", title: "Settings", values: values, request: request, identity: context.identity,
-                              status: Problem(error).status)
+            var model = settingsPage(context.user)
+            model.autoShareWorkouts = form.autoShareWorkouts == "on"
+            model.maxSharedWorkouts = form.maxSharedWorkouts ?? ""
+            return pages.page("settings", title: "Settings", model: model, errors: PageRenderer.formErrors(error), request: request,
+                              identity: context.identity, status: Problem(error).status)
         }
     }
 
@@ -144,9 +141,9 @@ struct WebAccountPages {
             try await services.accounts.changePassword(context.identity, current: form.currentPassword ?? "", new: form.newPassword ?? "")
             return pages.redirect(to: "/settings", notice: .passwordChanged)
         } catch let error as AppError {
-            var values = settingsValues(context.user)
-            values["password"] = PageRenderer.formErrors(error)
-            return pages.page("settings", title: "Settings", values: values, request: request, identity: context.identity,
+            var model = settingsPage(context.user)
+            model.password = PageRenderer.formErrors(error)
+            return pages.page("settings", title: "Settings", model: model, request: request, identity: context.identity,
                               status: Problem(error).status)
         }
     }
@@ -171,9 +168,9 @@ struct WebAccountPages {
             response.setCookie(sessionCookie("", maxAge: 0))
             return response
         } catch let error as AppError {
-            var values = settingsValues(context.user)
-            values["deletion"] = PageRenderer.formErrors(error)
-            return pages.page("settings", title: "Settings", values: values, request: request, identity: context.identity,
+            var model = settingsPage(context.user)
+            model.deletion = PageRenderer.formErrors(error)
+            return pages.page("settings", title: "Settings", model: model, request: request, identity: context.identity,
                               status: Problem(error).status)
         }
     }
@@ -182,7 +179,7 @@ struct WebAccountPages {
         SessionCookie.make(token, maxAge: maxAge ?? Int(services.settings.sessionLifetime), secure: secureCookies)
     }
 
-    private func settingsValues(_ user: UserRecord) -> [String: Any] {
-        ["autoShareWorkouts": user.autoShareWorkouts, "maxSharedWorkouts": user.maxSharedWorkouts]
+    private func settingsPage(_ user: UserRecord) -> SettingsPage {
+        SettingsPage(autoShareWorkouts: user.autoShareWorkouts, maxSharedWorkouts: String(user.maxSharedWorkouts))
     }
 }

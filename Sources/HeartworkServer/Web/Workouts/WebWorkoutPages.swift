@@ -25,21 +25,21 @@ struct WebWorkoutPages {
         let workouts = try await services.workouts.list(for: context.user, page: Page(limit: Self.perPage + 1, offset: (page - 1) * Self.perPage))
         let total = try await services.workouts.count(for: context.user)
         let lastPage = max(1, (total + Self.perPage - 1) / Self.perPage)
-        return pages.page("workouts", title: "Your workouts", values: [
-            "workouts": workouts.prefix(Self.perPage).map { Self.row($0, user: context.user) },
-            "none": total == 0, "pastTheEnd": total > 0 && workouts.isEmpty,
-            "previous": page > 1 ? "/workouts?page=\(min(page - 1, lastPage))" : "",
-            "next": workouts.count > Self.perPage ? "/workouts?page=\(page + 1)" : "",
-            "page": page, "pages": lastPage, "paged": lastPage > 1,
-        ], request: request, identity: context.identity)
+        return pages.page("workouts", title: "Your workouts", model: WorkoutsPage(
+            workouts: workouts.prefix(Self.perPage).map { Self.row($0, user: context.user) },
+            none: total == 0, pastTheEnd: total > 0 && workouts.isEmpty,
+            previous: page > 1 ? "/workouts?page=\(min(page - 1, lastPage))" : "",
+            next: workouts.count > Self.perPage ? "/workouts?page=\(page + 1)" : "",
+            page: page, pages: lastPage, paged: lastPage > 1
+        ), request: request, identity: context.identity)
     }
 
     /// GET /workouts/upload
     func getWorkoutsUpload(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let profile = try await services.profiles.profile(of: context.user)
-        return pages.page("upload", title: "Upload a workout", values: [
-            "needsProfile": profile.zoneProfile == nil,
-        ], request: request, identity: context.identity)
+        return pages.page("upload", title: "Upload a workout", model: UploadPage(
+            needsProfile: profile.zoneProfile == nil
+        ), request: request, identity: context.identity)
     }
 
     /// GET /workouts/:workoutID
@@ -48,14 +48,14 @@ struct WebWorkoutPages {
         let streams = try await services.workouts.streams(of: visible)
         let ownerName = visible.viewerIsOwner ? context.user.fullName : try await services.friends.friend(visible.record.userID, of: context.user).fullName
         let detail = WorkoutDetail(workout: visible, streams: streams, viewer: context.user, ownerName: ownerName, mapTiles: mapTiles)
-        var values = detail.values()
+        var model = detail.model()
         // Saved from a match: the match, as the viewer sees it.
         if let match = try await services.matches.match(savedAs: visible.record.id, for: context.user) {
             let matchPages = WebMatchPages(services: services, pages: pages)
             let described = matchPages.describe(match, viewer: context.user, people: try await matchPages.people(of: [match]))
-            values["fromMatch"] = ["id": match.id, "title": described["title"] ?? "", "summary": described["summary"] ?? ""]
+            model.fromMatch = .init(id: match.id, title: described.title, summary: described.summary)
         }
-        return pages.page("workout", title: detail.title, values: values, request: request, identity: context.identity)
+        return pages.page("workout", title: detail.title, model: model, request: request, identity: context.identity)
     }
 
     /// POST /workouts/:workoutID/:action
@@ -76,18 +76,18 @@ struct WebWorkoutPages {
         }
     }
 
-    /// A workout's summary as template values, in the viewer's units and time zone.
-    static func row(_ workout: WorkoutRecord, user: UserRecord) -> [String: Any] {
+    /// A workout's summary as the pages show it, in the viewer's units and time zone.
+    static func row(_ workout: WorkoutRecord, user: UserRecord) -> WorkoutRow {
         let metrics = workout.metrics
         let zone = TimeZones.zone(user.timeZone)
-        return [
-            "id": workout.id, "sport": workout.sport.rawValue.capitalized, "day": Formatting.day(workout.startedAt, zone: zone),
-            "startTime": Formatting.dateTime(workout.startedAt, zone: zone), "duration": Formatting.duration(metrics.durationSeconds),
-            "averageHR": Formatting.number(metrics.averageHeartRate, unit: "bpm"), "maximumHR": Formatting.number(metrics.maximumHeartRate, unit: "bpm"),
-            "minimumHR": Formatting.number(metrics.minimumHeartRate, unit: "bpm"),
-            "calories": Formatting.number(metrics.kilocalories, unit: "kcal"), "distance": Formatting.distance(metrics.distanceMeters, units: user.units),
-            "hasDistance": metrics.distanceMeters != nil, "hasCalories": metrics.kilocalories != nil,
-            "place": workout.indoor ? "Indoor" : "Outdoor", "indoor": workout.indoor, "shared": workout.shared,
-        ]
+        return WorkoutRow(
+            id: workout.id, sport: workout.sport.rawValue.capitalized, day: Formatting.day(workout.startedAt, zone: zone),
+            startTime: Formatting.dateTime(workout.startedAt, zone: zone), duration: Formatting.duration(metrics.durationSeconds),
+            averageHR: Formatting.number(metrics.averageHeartRate, unit: "bpm"), maximumHR: Formatting.number(metrics.maximumHeartRate, unit: "bpm"),
+            minimumHR: Formatting.number(metrics.minimumHeartRate, unit: "bpm"),
+            calories: Formatting.number(metrics.kilocalories, unit: "kcal"), distance: Formatting.distance(metrics.distanceMeters, units: user.units),
+            hasDistance: metrics.distanceMeters != nil, hasCalories: metrics.kilocalories != nil,
+            place: workout.indoor ? "Indoor" : "Outdoor", indoor: workout.indoor, shared: workout.shared
+        )
     }
 }

@@ -22,21 +22,19 @@ final class PageRenderer: Sendable {
         self.secureCookies = secureCookies
     }
 
-    /// A full page. `values` are the template's own; the layout adds the title, the user
-    /// menu, the CSRF token and a pending notice (which it then clears).
+    /// A full page. `model` holds the template's own values (a page-model struct, see
+    /// `PageContext`); the layout adds the title, the user menu, the CSRF token, a pending
+    /// notice (which it then clears) and, for a form that failed, `errors`.
     func page(
-        _ template: String, title: String, values: [String: Any], request: Request, identity: Identity?,
+        _ template: String, title: String, model: some Sendable, errors: FormErrors? = nil, request: Request, identity: Identity?,
         status: HTTPResponse.Status = .ok
     ) -> Response {
-        var context = values
-        context["title"] = title
-        context["pageTitle"] = title == "Heartwork" ? title : "\(title) · Heartwork"
-        if let identity {
-            context["signedIn"] = ["username": identity.user.username, "fullName": identity.user.fullName]
-            context["csrf"] = identity.session.csrfToken.map(SessionToken.masked) ?? ""
-        }
         let notice = request.cookies[Notice.cookieName].flatMap { Notice(rawValue: $0.value) }
-        if let notice { context["notice"] = notice.message }
+        let context = PageContext(
+            title: title, pageTitle: title == "Heartwork" ? title : "\(title) · Heartwork",
+            signedIn: identity.map { SignedInUser(username: $0.user.username, fullName: $0.user.fullName) },
+            csrf: identity.map { $0.session.csrfToken.map(SessionToken.masked) ?? "" },
+            notice: notice?.message, errors: errors, model: model)
         let body = library.render(context, withTemplate: template) ?? "template \(template) is missing"
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"
@@ -50,13 +48,13 @@ final class PageRenderer: Sendable {
     /// friendly page for 404, the message otherwise.
     func errorPage(_ problem: Problem, request: Request, identity: Identity?) -> Response {
         if problem.status == .unauthorized {
-            return page("login", title: "Sign in", values: ["next": request.uri.description, "message": "Please sign in to continue."],
+            return page("login", title: "Sign in", model: LoginPage(next: request.uri.description, message: "Please sign in to continue."),
                         request: request, identity: nil, status: .unauthorized)
         }
         let notFound = problem.status == .notFound
-        var response = page("error", title: notFound ? "Page not found" : problem.title, values: [
-            "status": Int(problem.status.code), "message": problem.sentence, "detail": problem.detail, "notFound": notFound,
-        ], request: request, identity: identity, status: problem.status)
+        var response = page("error", title: notFound ? "Page not found" : problem.title, model: ErrorPage(
+            status: Int(problem.status.code), message: problem.sentence, detail: problem.detail, notFound: notFound,
+        ), request: request, identity: identity, status: problem.status)
         // Allow (405) and Retry-After (429) belong to the answer whatever its form.
         for field in problem.headers where field.name != .contentType { response.headers[field.name] = field.value }
         return response
@@ -71,16 +69,13 @@ final class PageRenderer: Sendable {
         return response
     }
 
-    /// Template values for a form that failed: every error next to its field
-    /// (`fieldErrors.NAME`) and a summary at the top that links to each field.
-    static func formErrors(_ error: AppError) -> [String: Any] {
+    /// A form that failed, for the page: every error next to its field (`fieldErrors.NAME`)
+    /// and a summary at the top that links to each field.
+    static func formErrors(_ error: AppError) -> FormErrors {
         let errors = (error.allFieldErrors.isEmpty ? [AppError.FieldError(field: "form", detail: error.sentence)] : error.allFieldErrors)
             .map { AppError.FieldError(field: $0.field, detail: AppError.sentence($0.detail)) }
         var byField = [String: String]()
         for error in errors where byField[error.field] == nil { byField[error.field] = error.detail }
-        return [
-            "hasErrors": true, "fieldErrors": byField,
-            "errorSummary": errors.map { ["field": $0.field, "detail": $0.detail] },
-        ]
+        return FormErrors(hasErrors: true, fieldErrors: byField, errorSummary: errors.map { .init(field: $0.field, detail: $0.detail) })
     }
 }

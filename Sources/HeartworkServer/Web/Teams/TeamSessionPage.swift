@@ -14,31 +14,29 @@ struct TeamSessionPage {
 
     var title: String { "\(team.name) · \(Formatting.dateTime(review.session.startsAt, zone: zone))" }
 
-    func values() -> [String: Any] {
+    func model() -> TeamSessionReviewPage {
         let session = review.session
         let now = Date()
         let seconds = max(0, Int(review.end.timeIntervalSince(session.startsAt).rounded()))
-        let teamRows = review.players.enumerated().map { index, entry -> [String: Any] in
+        let teamRows = review.players.enumerated().map { index, entry -> TeamSessionReviewPage.TeamRow in
             let analysis = entry.analysis
-            return [
-                "swatch": "<svg width=\"12\" height=\"12\" aria-hidden=\"true\"><rect width=\"12\" height=\"12\" rx=\"2\" fill=\"\(Self.playerColors[index % Self.playerColors.count])\"/></svg>",
-                "anchor": "player-\(entry.player.playerID)", "name": entry.player.name, "number": entry.player.number ?? "",
-                "average": Formatting.number(analysis.averageHeartRate, unit: "bpm"),
-                "maximum": Formatting.number(analysis.maximumHeartRate.map(Double.init), unit: "bpm"),
-                "trimp": Formatting.number(analysis.trimp, decimals: 1), "calories": Formatting.number(analysis.kilocalories, unit: "kcal"),
-                "rmssd": Formatting.number(analysis.hrv?.indices.timeDomain?.rmssd, decimals: 1, unit: "ms"),
-                "zoneBar": zoneBar(analysis),
-            ]
+            return .init(
+                swatch: "<svg width=\"12\" height=\"12\" aria-hidden=\"true\"><rect width=\"12\" height=\"12\" rx=\"2\" fill=\"\(Self.playerColors[index % Self.playerColors.count])\"/></svg>",
+                anchor: "player-\(entry.player.playerID)", name: entry.player.name, number: entry.player.number ?? "",
+                average: Formatting.number(analysis.averageHeartRate, unit: "bpm"),
+                maximum: Formatting.number(analysis.maximumHeartRate.map(Double.init), unit: "bpm"),
+                trimp: Formatting.number(analysis.trimp, decimals: 1), calories: Formatting.number(analysis.kilocalories, unit: "kcal"),
+                rmssd: Formatting.number(analysis.hrv?.indices.timeDomain?.rmssd, decimals: 1, unit: "ms"),
+                zoneBar: zoneBar(analysis))
         }
-        return [
-            "id": session.id, "teamID": team.id, "teamName": team.name, "when": Formatting.dateTime(session.startsAt, zone: zone),
-            "duration": Formatting.duration(seconds), "playerCount": review.players.count,
-            "saved": session.state == .saved, "open": session.state != .saved, "recording": session.isRecording(now: now),
-            "reviewed": session.reviewed, "exported": session.exported,
-            "teamRows": teamRows, "teamChart": teamChart(),
-            "players": review.players.map(player),
-            "legend": ReserveZone.allCases.map { ["name": $0.label, "color": Palette.reserveZones[$0.rawValue]] },
-        ]
+        return TeamSessionReviewPage(
+            id: session.id, teamID: team.id, teamName: team.name, when: Formatting.dateTime(session.startsAt, zone: zone),
+            duration: Formatting.duration(seconds), playerCount: review.players.count,
+            saved: session.state == .saved, open: session.state != .saved, recording: session.isRecording(now: now),
+            reviewed: session.reviewed, exported: session.exported,
+            teamRows: teamRows, teamChart: teamChart(),
+            players: review.players.map(player),
+            legend: ReserveZone.allCases.map { .init(name: $0.label, color: Palette.reserveZones[$0.rawValue]) })
     }
 
     /// Time in zones as one stacked bar (a small SVG: the content policy allows no inline
@@ -86,39 +84,37 @@ struct TeamSessionPage {
         }.svg
     }
 
-    private func player(_ entry: TeamSessionReview.Player) -> [String: Any] {
+    private func player(_ entry: TeamSessionReview.Player) -> TeamSessionReviewPage.Player {
         let analysis = entry.analysis
         let name = entry.player.name
-        var values: [String: Any] = [
-            "anchor": "player-\(entry.player.playerID)", "name": name, "number": entry.player.number ?? "",
-            "readings": analysis.readingCount, "heard": Formatting.duration(Int(analysis.coveredSeconds.rounded())),
-            "average": Formatting.number(analysis.averageHeartRate, unit: "bpm"),
-            "maximum": Formatting.number(analysis.maximumHeartRate.map(Double.init), unit: "bpm"),
-            "trimp": Formatting.number(analysis.trimp, decimals: 1), "calories": Formatting.number(analysis.kilocalories, unit: "kcal"),
-            "notes": analysis.notes, "hasNotes": !analysis.notes.isEmpty, "hasReadings": analysis.readingCount > 0,
-        ]
+        var model = TeamSessionReviewPage.Player(
+            anchor: "player-\(entry.player.playerID)", name: name, number: entry.player.number ?? "",
+            readings: analysis.readingCount, heard: Formatting.duration(Int(analysis.coveredSeconds.rounded())),
+            average: Formatting.number(analysis.averageHeartRate, unit: "bpm"),
+            maximum: Formatting.number(analysis.maximumHeartRate.map(Double.init), unit: "bpm"),
+            trimp: Formatting.number(analysis.trimp, decimals: 1), calories: Formatting.number(analysis.kilocalories, unit: "kcal"),
+            notes: analysis.notes, hasNotes: !analysis.notes.isEmpty, hasReadings: analysis.readingCount > 0)
         if analysis.readingCount > 0 {
             let chart = WorkoutCharts.heartRate(analysis.heartRate, profile: analysis.zoneProfile, name: name, id: "hr-\(entry.player.playerID)", height: 260)
-            values["chart"] = chart.svg
+            model.chart = chart.svg
             if let zones = analysis.secondsInZones {
-                values["zonesChart"] = WorkoutCharts.timeInZones(zones.map { Int($0.rounded()) }, name: name, id: "zones-\(entry.player.playerID)").svg
+                model.zonesChart = WorkoutCharts.timeInZones(zones.map { Int($0.rounded()) }, name: name, id: "zones-\(entry.player.playerID)").svg
             }
         }
         if let hrv = analysis.hrv, let time = hrv.indices.timeDomain {
-            values["hrv"] = [
-                "beats": hrv.indices.beatCount, "rmssd": Formatting.number(time.rmssd, decimals: 1, unit: "ms"),
-                "sdnn": Formatting.number(time.sdnn, decimals: 1, unit: "ms"), "sdsd": Formatting.number(time.sdsd, decimals: 1, unit: "ms"),
-                "pnn50": Formatting.number(time.pnn50, decimals: 1, unit: "%"), "meanNN": Formatting.number(time.meanNN, unit: "ms"),
-                "corrected": Formatting.number(hrv.correction.correctedPercent, decimals: 1, unit: "%"), "reliable": hrv.correction.isReliable,
-            ] as [String: Any]
-            values["windows"] = analysis.hrvWindows.map { window in
+            model.hrv = .init(
+                beats: hrv.indices.beatCount, rmssd: Formatting.number(time.rmssd, decimals: 1, unit: "ms"),
+                sdnn: Formatting.number(time.sdnn, decimals: 1, unit: "ms"), sdsd: Formatting.number(time.sdsd, decimals: 1, unit: "ms"),
+                pnn50: Formatting.number(time.pnn50, decimals: 1, unit: "%"), meanNN: Formatting.number(time.meanNN, unit: "ms"),
+                corrected: Formatting.number(hrv.correction.correctedPercent, decimals: 1, unit: "%"), reliable: hrv.correction.isReliable)
+            model.windows = analysis.hrvWindows.map { window in
                 let time = window.indices.timeDomain
-                return ["from": Formatting.duration(Int(window.startSeconds)), "beats": window.indices.beatCount,
-                        "rmssd": Formatting.number(time?.rmssd, decimals: 1, unit: "ms"), "sdnn": Formatting.number(time?.sdnn, decimals: 1, unit: "ms"),
-                        "meanHR": Formatting.number(time?.meanHR, unit: "bpm")] as [String: Any]
+                return .init(from: Formatting.duration(Int(window.startSeconds)), beats: window.indices.beatCount,
+                             rmssd: Formatting.number(time?.rmssd, decimals: 1, unit: "ms"), sdnn: Formatting.number(time?.sdnn, decimals: 1, unit: "ms"),
+                             meanHR: Formatting.number(time?.meanHR, unit: "bpm"))
             }
-            values["hasWindows"] = !analysis.hrvWindows.isEmpty
+            model.hasWindows = !analysis.hrvWindows.isEmpty
         }
-        return values
+        return model
     }
 }

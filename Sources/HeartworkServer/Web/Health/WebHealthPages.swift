@@ -40,18 +40,17 @@ struct WebHealthPages {
         let today = daily.today(for: user)
         let day = try Self.day(request.uri.queryParameters.get("date").map { String($0) }) ?? today
         let summary = try await daily.day(day, for: user)
-        var values = Self.dayValues(summary, day: day, today: today)
-        values["canRate"] = summary.hasData && daily.canRateSleep(day, summary: summary) && summary.sleep != nil
-        values["ratings"] = (1...10).map { ["value": $0, "selected": $0 == (summary.sleep?.quality ?? 8)] }
+        var model = Self.dayModel(summary, day: day, today: today)
+        model.canRate = summary.hasData && daily.canRateSleep(day, summary: summary) && summary.sleep != nil
+        model.ratings = (1...10).map { .init(value: $0, selected: $0 == (summary.sleep?.quality ?? 8)) }
         let zone = TimeZones.zone(user.timeZone)
-        values["imports"] = try await daily.imports(for: user).prefix(1).map { Self.importValues($0, zone: zone) }
+        model.imports = try await daily.imports(for: user).prefix(1).map { Self.importRow($0, zone: zone) }
         let settings = try await daily.settings(for: user)
-        values["settings"] = [
-            "stepThreshold": settings.stepThreshold, "inactivityTime": String(format: "%02d:%02d", settings.inactivityMinute / 60, settings.inactivityMinute % 60),
-            "inactivityAlerts": settings.inactivityAlerts, "anomalyAlerts": settings.anomalyAlerts,
-        ] as [String: Any]
-        values["neverImported"] = ((values["imports"] as? [Any])?.isEmpty ?? true) && !summary.hasData
-        return pages.page("today", title: day == today ? "Today" : Formatting.day(day), values: values, request: request, identity: context.identity)
+        model.settings = .init(
+            stepThreshold: settings.stepThreshold, inactivityTime: String(format: "%02d:%02d", settings.inactivityMinute / 60, settings.inactivityMinute % 60),
+            inactivityAlerts: settings.inactivityAlerts, anomalyAlerts: settings.anomalyAlerts)
+        model.neverImported = model.imports.isEmpty && !summary.hasData
+        return pages.page("today", title: day == today ? "Today" : Formatting.day(day), model: model, request: request, identity: context.identity)
     }
 
     /// POST /today/sleep-quality
@@ -108,38 +107,36 @@ struct WebHealthPages {
         let strain = days.map { $0.rise?.maximumStrain }
         // Days without a workout have no workout intensity (not 0: they are left out of the average).
         let intensity = days.map { day in day.rise?.workouts.map(\.intensity).max() }
-        let values: [String: Any] = [
-            "from": Formatting.day(start), "to": Formatting.day(end),
-            "previous": "/health/week?end=\(end.adding(days: -7))", "next": end < today ? "/health/week?end=\(end.adding(days: 7))" : "",
-            "hasNext": end < today,
-            "recoveryChart": HealthCharts.dayBars(title: "Recovery (%)", id: "recovery", labels: labels, values: recovery, maximum: 100, unit: "",
+        let model = HealthWeekPage(
+            from: Formatting.day(start), to: Formatting.day(end),
+            previous: "/health/week?end=\(end.adding(days: -7))", next: end < today ? "/health/week?end=\(end.adding(days: 7))" : "",
+            hasNext: end < today,
+            recoveryChart: HealthCharts.dayBars(title: "Recovery (%)", id: "recovery", labels: labels, values: recovery, maximum: 100, unit: "",
                                                   color: "#009e73", average: RISE.weeklyAverage(recovery)),
-            "strainChart": HealthCharts.dayBars(title: "Strain (0–10, the day's highest)", id: "strain", labels: labels, values: strain, maximum: 10, unit: "",
+            strainChart: HealthCharts.dayBars(title: "Strain (0–10, the day's highest)", id: "strain", labels: labels, values: strain, maximum: 10, unit: "",
                                                 color: "#d55e00", average: RISE.weeklyAverage(strain)),
-            "intensityChart": HealthCharts.dayBars(title: "Hardest workout's intensity (0–10)", id: "intensity", labels: labels, values: intensity, maximum: 10, unit: "",
+            intensityChart: HealthCharts.dayBars(title: "Hardest workout's intensity (0–10)", id: "intensity", labels: labels, values: intensity, maximum: 10, unit: "",
                                                    color: "#0b6bcb", average: RISE.weeklyAverage(intensity)),
-            "averages": [
-                ["name": "Recovery", "value": RISE.weeklyAverage(recovery).map { "\(Formatting.number($0)) %" } ?? "–"],
-                ["name": "Strain", "value": RISE.weeklyAverage(strain).map { Formatting.number($0, decimals: 1) } ?? "–"],
-                ["name": "Workout intensity", "value": RISE.weeklyAverage(intensity).map { Formatting.number($0, decimals: 1) } ?? "–"],
+            averages: [
+                .init(name: "Recovery", value: RISE.weeklyAverage(recovery).map { "\(Formatting.number($0)) %" } ?? "–"),
+                .init(name: "Strain", value: RISE.weeklyAverage(strain).map { Formatting.number($0, decimals: 1) } ?? "–"),
+                .init(name: "Workout intensity", value: RISE.weeklyAverage(intensity).map { Formatting.number($0, decimals: 1) } ?? "–"),
             ],
-            "days": days.map { day -> [String: Any] in
-                [
-                    "date": CalendarDay(iso: day.date).map(Formatting.day) ?? day.date, "href": "/today?date=\(day.date)", "hasData": day.hasData,
-                    "recovery": day.sleep?.recoveryPercent.map { "\(Formatting.number($0)) %" } ?? "–",
-                    "strain": day.rise.map { Formatting.number($0.maximumStrain, decimals: 1) } ?? "–",
-                    "workouts": day.rise?.workouts.count ?? 0,
-                    "readiness": Self.statusLabel(day.readiness.status), "readinessClass": "status-\(day.readiness.status.rawValue)",
-                    "acute": Formatting.number(day.load.acute), "chronic": Formatting.number(day.load.chronic),
-                    "ratio": day.load.ratio.map { Formatting.number($0, decimals: 2) } ?? "–",
-                ]
+            days: days.map { day in
+                .init(
+                    date: CalendarDay(iso: day.date).map(Formatting.day) ?? day.date, href: "/today?date=\(day.date)", hasData: day.hasData,
+                    recovery: day.sleep?.recoveryPercent.map { "\(Formatting.number($0)) %" } ?? "–",
+                    strain: day.rise.map { Formatting.number($0.maximumStrain, decimals: 1) } ?? "–",
+                    workouts: day.rise?.workouts.count ?? 0,
+                    readiness: Self.statusLabel(day.readiness.status), readinessClass: "status-\(day.readiness.status.rawValue)",
+                    acute: Formatting.number(day.load.acute), chronic: Formatting.number(day.load.chronic),
+                    ratio: day.load.ratio.map { Formatting.number($0, decimals: 2) } ?? "–")
             },
-            "load": days.last.map { day -> [String: Any] in
-                ["acute": Formatting.number(day.load.acute), "chronic": Formatting.number(day.load.chronic), "balance": Formatting.number(day.load.balance),
-                 "ratio": day.load.ratio.map { Formatting.number($0, decimals: 2) } ?? "–", "advice": Self.loadAdvice(day.load.ratio)]
-            } as Any,
-        ]
-        return pages.page("health-week", title: "Your week's health", values: values, request: request, identity: context.identity)
+            load: days.last.map { day in
+                .init(acute: Formatting.number(day.load.acute), chronic: Formatting.number(day.load.chronic), balance: Formatting.number(day.load.balance),
+                      ratio: day.load.ratio.map { Formatting.number($0, decimals: 2) } ?? "–", advice: Self.loadAdvice(day.load.ratio))
+            })
+        return pages.page("health-week", title: "Your week's health", model: model, request: request, identity: context.identity)
     }
 
     /// GET /health/history
@@ -155,40 +152,39 @@ struct WebHealthPages {
         let days = try await daily.days(from: today.adding(days: -29), through: today, for: user)
         let steps = days.suffix(count == 1 ? 7 : count)
         let stepValues = steps.map { $0.steps.map(Double.init) }
-        let values: [String: Any] = [
-            "ranges": [("day", "Last day"), ("week", "7 days"), ("month", "30 days")].map { key, label in
-                ["href": "/health/history?range=\(key)", "label": label, "current": key == range || (key == "day" && count == 1)]
+        let model = HealthHistoryPage(
+            ranges: [("day", "Last day"), ("week", "7 days"), ("month", "30 days")].map { key, label in
+                .init(href: "/health/history?range=\(key)", label: label, current: key == range || (key == "day" && count == 1))
             },
-            "title": title, "hasData": !history.bins.isEmpty,
-            "chart": chart.svg,
-            "minimum": history.minimum.map { Formatting.number($0) } ?? "–", "maximum": history.maximum.map { Formatting.number($0) } ?? "–",
-            "average": history.average.map { Formatting.number($0) } ?? "–",
-            "stepsChart": HealthCharts.dayBars(title: "Steps a day", id: "steps", labels: steps.map { CalendarDay(iso: $0.date).map { count > 7 ? String($0.day) : Self.weekday($0) } ?? "" },
+            title: title, hasData: !history.bins.isEmpty,
+            chart: chart.svg,
+            minimum: history.minimum.map { Formatting.number($0) } ?? "–", maximum: history.maximum.map { Formatting.number($0) } ?? "–",
+            average: history.average.map { Formatting.number($0) } ?? "–",
+            stepsChart: HealthCharts.dayBars(title: "Steps a day", id: "steps", labels: steps.map { CalendarDay(iso: $0.date).map { count > 7 ? String($0.day) : Self.weekday($0) } ?? "" },
                                                values: stepValues, maximum: 10_000, unit: "", color: "#56b4e9",
-                                               average: RISE.weeklyAverage(stepValues), averageLabel: "average"),
-        ]
-        return pages.page("health-history", title: "Heart-rate history", values: values, request: request, identity: context.identity)
+                                               average: RISE.weeklyAverage(stepValues), averageLabel: "average"))
+        return pages.page("health-history", title: "Heart-rate history", model: model, request: request, identity: context.identity)
     }
 
     /// GET /food
     func getFood(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        pages.page("food", title: "Food label", values: ["canReadPhotos": LabelReader.tesseract != nil, "text": ""], request: request, identity: context.identity)
+        pages.page("food", title: "Food label", model: FoodPage(canReadPhotos: LabelReader.tesseract != nil, text: ""), request: request, identity: context.identity)
     }
 
     /// POST /food
     func postFood(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let form = try await WebForm.decode(FoodForm.self, from: request)
         let text = String((form.label ?? "").prefix(20_000))
-        var values: [String: Any] = ["canReadPhotos": LabelReader.tesseract != nil, "text": text]
+        var model = FoodPage(canReadPhotos: LabelReader.tesseract != nil, text: text)
         do {
-            values["label"] = Self.labelValues(try LabelReader.read(Array(text.utf8)))
-            return pages.page("food", title: "Food label", values: values, request: request, identity: context.identity)
+            model.label = Self.labelModel(try LabelReader.read(Array(text.utf8)))
+            return pages.page("food", title: "Food label", model: model, request: request, identity: context.identity)
         } catch {
             // (`catch let failure as LabelReader.Failure` here crashes Swift 6.3's SILGen.)
             guard let failure = error as? LabelReader.Failure else { throw error }
-            values["error"] = failure.description
-            values["hasError"] = true
-            return pages.page("food", title: "Food label", values: values, request: request, identity: context.identity, status: .unprocessableContent)
+            model.error = failure.description
+            model.hasError = true
+            return pages.page("food", title: "Food label", model: model, request: request, identity: context.identity, status: .unprocessableContent)
         }
     }
 
@@ -196,14 +192,14 @@ struct WebHealthPages {
     func getHealthImport(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let imports = try await daily.imports(for: context.user)
         let zone = TimeZones.zone(context.user.timeZone)
-        return pages.page("health-import", title: "Import from Apple Health", values: [
-            "imports": imports.map { Self.importValues($0, zone: zone) }, "hasImports": !imports.isEmpty,
-        ], request: request, identity: context.identity)
+        return pages.page("health-import", title: "Import from Apple Health", model: HealthImportPage(
+            imports: imports.map { Self.importRow($0, zone: zone) }, hasImports: !imports.isEmpty
+        ), request: request, identity: context.identity)
     }
 
-    // MARK: values
+    // MARK: models
 
-    static func labelValues(_ label: NutritionLabel) -> [String: Any] {
+    static func labelModel(_ label: NutritionLabel) -> FoodPage.Label {
         func amount(_ value: Double?, _ unit: String) -> String? { value.map { "\(trimmed($0)) \(unit)" } }
         let rows: [(String, String?)] = [
             ("Calories", amount(label.calories, "kcal")), ("Fat", amount(label.totalFatGrams, "g")), ("Saturated fat", amount(label.saturatedFatGrams, "g")),
@@ -211,11 +207,10 @@ struct WebHealthPages {
             ("Carbohydrate", amount(label.carbohydrateGrams, "g")), ("Fibre", amount(label.fiberGrams, "g")), ("Sugars", amount(label.sugarsGrams, "g")),
             ("Added sugars", amount(label.addedSugarsGrams, "g")), ("Protein", amount(label.proteinGrams, "g")),
         ]
-        return [
-            "servingSize": label.servingSize ?? "", "unhealthy": label.unhealthy,
-            "heading": label.basis != "serving" ? "Per \(label.basis)" : label.servingSize.map { "Per serving (\($0))" } ?? "Per serving", "reasons": label.reasons.joined(separator: "; "),
-            "rows": rows.compactMap { name, value in value.map { ["name": name, "value": $0] } },
-        ]
+        return FoodPage.Label(
+            servingSize: label.servingSize ?? "", unhealthy: label.unhealthy,
+            heading: label.basis != "serving" ? "Per \(label.basis)" : label.servingSize.map { "Per serving (\($0))" } ?? "Per serving", reasons: label.reasons.joined(separator: "; "),
+            rows: rows.compactMap { name, value in value.map { .init(name: name, value: $0) } })
     }
 
     static func day(_ text: String?) throws -> CalendarDay? {
@@ -256,17 +251,16 @@ struct WebHealthPages {
 
     /// An import as the page lists it, in the user's time zone: what it added, what was
     /// already here, what it left out and why.
-    static func importValues(_ record: HealthImportRecord, zone: TimeZone) -> [String: Any] {
+    static func importRow(_ record: HealthImportRecord, zone: TimeZone) -> HealthImportRow {
         let states: [HealthImportRecord.State: String] = [
             .receiving: "arriving", .queued: "waiting", .running: "importing", .done: "done", .failed: "stopped",
         ]
-        return [
-            "state": states[record.state] ?? record.state.rawValue, "done": record.state == .done, "failed": record.state == .failed,
-            "created": Formatting.dateTime(record.createdAt, zone: zone),
-            "outcome": Self.outcome(record), "error": record.error ?? "",
-            "days": record.firstDay.flatMap { first in record.lastDay.map { "\(Formatting.day(first)) – \(Formatting.day($0))" } } ?? "",
-            "firstDay": record.firstDay?.description ?? "",
-        ]
+        return HealthImportRow(
+            state: states[record.state] ?? record.state.rawValue, done: record.state == .done, failed: record.state == .failed,
+            created: Formatting.dateTime(record.createdAt, zone: zone),
+            outcome: Self.outcome(record), error: record.error ?? "",
+            days: record.firstDay.flatMap { first in record.lastDay.map { "\(Formatting.day(first)) – \(Formatting.day($0))" } } ?? "",
+            firstDay: record.firstDay?.description ?? "")
     }
 
     /// "1,652 new samples; 2 workouts added, 1 already here, 1 left out: no heart rate was
@@ -285,60 +279,55 @@ struct WebHealthPages {
         return parts.joined(separator: "; ")
     }
 
-    static func dayValues(_ summary: DailySummary, day: CalendarDay, today: CalendarDay) -> [String: Any] {
-        var values: [String: Any] = [
-            "date": day.description, "dateLabel": Formatting.day(day), "isToday": day == today,
-            "previous": "/today?date=\(day.adding(days: -1))", "next": day < today ? "/today?date=\(day.adding(days: 1))" : "", "hasNext": day < today,
-            "hasData": summary.hasData,
-            "readiness": Self.statusLabel(summary.readiness.status), "readinessClass": "status-\(summary.readiness.status.rawValue)",
-            "readinessReason": summary.readiness.reason.prefix(1).uppercased() + summary.readiness.reason.dropFirst(),
-            "inputs": summary.readiness.inputs.map { input -> [String: Any] in
-                [
-                    "name": input.name, "value": input.value.map(Self.trimmed) ?? "–",
-                    "band": input.band.map { "\(Self.trimmed($0.low))–\(Self.trimmed($0.high))" } ?? "not yet known",
-                    "status": Self.statusLabel(input.status), "statusClass": "status-\(input.status.rawValue)", "reason": input.reason,
-                ]
+    static func dayModel(_ summary: DailySummary, day: CalendarDay, today: CalendarDay) -> TodayPage {
+        var model = TodayPage(
+            date: day.description, dateLabel: Formatting.day(day), isToday: day == today,
+            previous: "/today?date=\(day.adding(days: -1))", next: day < today ? "/today?date=\(day.adding(days: 1))" : "", hasNext: day < today,
+            hasData: summary.hasData,
+            readiness: Self.statusLabel(summary.readiness.status), readinessClass: "status-\(summary.readiness.status.rawValue)",
+            readinessReason: summary.readiness.reason.prefix(1).uppercased() + summary.readiness.reason.dropFirst(),
+            inputs: summary.readiness.inputs.map { input in
+                .init(
+                    name: input.name, value: input.value.map(Self.trimmed) ?? "–",
+                    band: input.band.map { "\(Self.trimmed($0.low))–\(Self.trimmed($0.high))" } ?? "not yet known",
+                    status: Self.statusLabel(input.status), statusClass: "status-\(input.status.rawValue)", reason: input.reason)
             },
-            "marks": [("none", "A normal day"), ("sick", "Sick"), ("traveling", "Traveling")].map { key, label in
-                ["value": key, "label": label, "selected": (summary.mark ?? "none") == key]
+            marks: [("none", "A normal day"), ("sick", "Sick"), ("traveling", "Traveling")].map { key, label in
+                .init(value: key, label: label, selected: (summary.mark ?? "none") == key)
             },
-            "steps": summary.steps.map { Formatting.number(Double($0)) } ?? "–",
-            "resting": summary.restingHeartRate.map { "\(Formatting.number($0)) bpm" } ?? "–",
-            "hrv": summary.hrvSDNNMilliseconds.map { "\(Formatting.number($0)) ms" } ?? "–",
-            "maximumHeartRate": summary.maximumHeartRate.map { Formatting.number($0) } ?? "–",
-        ]
+            steps: summary.steps.map { Formatting.number(Double($0)) } ?? "–",
+            resting: summary.restingHeartRate.map { "\(Formatting.number($0)) bpm" } ?? "–",
+            hrv: summary.hrvSDNNMilliseconds.map { "\(Formatting.number($0)) ms" } ?? "–",
+            maximumHeartRate: summary.maximumHeartRate.map { Formatting.number($0) } ?? "–",
+            load: .init(
+                trimp: Formatting.number(summary.load.trimp), acute: Formatting.number(summary.load.acute), chronic: Formatting.number(summary.load.chronic),
+                ratio: summary.load.ratio.map { Formatting.number($0, decimals: 2) } ?? "–", advice: Self.loadAdvice(summary.load.ratio)))
         if let mark = summary.mark {
-            values["marked"] = mark == "sick" ? "You marked this day sick." : "You marked this day traveling."
+            model.marked = mark == "sick" ? "You marked this day sick." : "You marked this day traveling."
         }
         if let sleep = summary.sleep {
-            values["sleep"] = [
-                "recovery": sleep.recoveryPercent.map { Formatting.number($0) } ?? "–",
-                "recoveryBar": Self.meter(sleep.recoveryPercent ?? 0, of: 100, label: "Recovery", color: "#009e73"),
-                "inBed": Formatting.number(sleep.inBedHours, decimals: 1), "asleep": sleep.asleepHours.map { Formatting.number($0, decimals: 1) } ?? "",
-                "hasAsleep": sleep.asleepHours != nil, "quality": sleep.quality, "estimated": sleep.qualitySource == "estimated",
-            ] as [String: Any]
+            model.sleep = .init(
+                recovery: sleep.recoveryPercent.map { Formatting.number($0) } ?? "–",
+                recoveryBar: Self.meter(sleep.recoveryPercent ?? 0, of: 100, label: "Recovery", color: "#009e73"),
+                inBed: Formatting.number(sleep.inBedHours, decimals: 1), asleep: sleep.asleepHours.map { Formatting.number($0, decimals: 1) } ?? "",
+                hasAsleep: sleep.asleepHours != nil, quality: sleep.quality, estimated: sleep.qualitySource == "estimated")
         }
         if let rise = summary.rise {
-            values["rise"] = [
-                "strain": Formatting.number(rise.strain, decimals: 1), "maximumStrain": Formatting.number(rise.maximumStrain, decimals: 1),
-                "strainBar": Self.meter(rise.maximumStrain, of: 10, label: "Strain", color: "#d55e00"),
-                "elevatedIntensity": Formatting.number(rise.elevatedIntensity, decimals: 1), "elevatedHours": Formatting.number(rise.elevatedHours, decimals: 1),
-                "inactiveHours": Formatting.number(rise.inactiveHours, decimals: 1),
-                "workouts": rise.workouts.map { w -> [String: Any] in
-                    ["name": w.name.capitalized, "href": "/workouts/\(w.id)", "intensity": Formatting.number(w.intensity, decimals: 1),
-                     "points": Formatting.number(w.points), "minutes": w.minutesInZones.map { Formatting.number($0) }.joined(separator: " / ")]
+            model.rise = .init(
+                strain: Formatting.number(rise.strain, decimals: 1), maximumStrain: Formatting.number(rise.maximumStrain, decimals: 1),
+                strainBar: Self.meter(rise.maximumStrain, of: 10, label: "Strain", color: "#d55e00"),
+                elevatedIntensity: Formatting.number(rise.elevatedIntensity, decimals: 1), elevatedHours: Formatting.number(rise.elevatedHours, decimals: 1),
+                inactiveHours: Formatting.number(rise.inactiveHours, decimals: 1),
+                workouts: rise.workouts.map { w in
+                    .init(name: w.name.capitalized, href: "/workouts/\(w.id)", intensity: Formatting.number(w.intensity, decimals: 1),
+                          points: Formatting.number(w.points), minutes: w.minutesInZones.map { Formatting.number($0) }.joined(separator: " / "))
                 },
-                "hasWorkouts": !rise.workouts.isEmpty,
-            ] as [String: Any]
+                hasWorkouts: !rise.workouts.isEmpty)
         }
-        values["load"] = [
-            "trimp": Formatting.number(summary.load.trimp), "acute": Formatting.number(summary.load.acute), "chronic": Formatting.number(summary.load.chronic),
-            "ratio": summary.load.ratio.map { Formatting.number($0, decimals: 2) } ?? "–", "advice": Self.loadAdvice(summary.load.ratio),
-        ]
         if let heart = summary.heartRate {
-            values["heart"] = ["minimum": Formatting.number(heart.minimum), "maximum": Formatting.number(heart.maximum), "average": Formatting.number(heart.average)]
+            model.heart = .init(minimum: Formatting.number(heart.minimum), maximum: Formatting.number(heart.maximum), average: Formatting.number(heart.average))
         }
-        return values
+        return model
     }
 
     /// A horizontal gauge (SVG: the page's style policy allows no inline styles).

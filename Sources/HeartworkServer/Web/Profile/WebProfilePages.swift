@@ -29,7 +29,7 @@ struct WebProfilePages {
 
     /// GET /profile
     func getProfile(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        pages.page("profile", title: "Your profile", values: try await profileValues(context.user.id), request: request, identity: context.identity)
+        pages.page("profile", title: "Your profile", model: try await profileModel(context.user.id), request: request, identity: context.identity)
     }
 
     /// POST /profile
@@ -60,10 +60,10 @@ struct WebProfilePages {
             // (`catch let error as AppError` here crashes Swift 6.3's SILGen in a method.)
             guard let error = error as? AppError else { throw error }
             // The form comes back as it was typed, every mistake next to its field.
-            var values = try await profileValues(context.user.id).merging(PageRenderer.formErrors(error)) { $1 }
-            values.merge(typed(form)) { $1 }
-            return pages.page("profile", title: "Your profile", values: values, request: request, identity: context.identity,
-                              status: Problem(error).status)
+            var model = try await profileModel(context.user.id)
+            typed(form, into: &model)
+            return pages.page("profile", title: "Your profile", model: model, errors: PageRenderer.formErrors(error), request: request,
+                              identity: context.identity, status: Problem(error).status)
         }
     }
 
@@ -80,10 +80,10 @@ struct WebProfilePages {
                 _ = try await services.profiles.addMeasurement(userID: context.user.id, kind: kind, value: value, measuredAt: nil, valueField: field)
                 return pages.redirect(to: "/profile#\(anchor)", notice: notice)
             } catch let error as AppError {
-                var values = try await profileValues(context.user.id).merging(PageRenderer.formErrors(error)) { $1 }
-                values["form"] = ((values["form"] as? [String: Any]) ?? [:]).merging([field: form[field] ?? ""]) { $1 }
-                return pages.page("profile", title: "Your profile", values: values, request: request, identity: context.identity,
-                                  status: Problem(error).status)
+                var model = try await profileModel(context.user.id)
+                if field == "weight" { model.form.weight = form[field] ?? "" } else { model.form.bpm = form[field] ?? "" }
+                return pages.page("profile", title: "Your profile", model: model, errors: PageRenderer.formErrors(error), request: request,
+                                  identity: context.identity, status: Problem(error).status)
             }
         }
     }
@@ -130,35 +130,31 @@ struct WebProfilePages {
     }
 
     /// What was typed, to show again: the text fields and the choices in the menus.
-    private func typed(_ form: ProfileForm) -> [String: Any] {
-        var values: [String: Any] = [
-            "form": [
-                "fullName": form.fullName ?? "", "email": form.email ?? "", "status": form.status ?? "", "dateOfBirth": form.dateOfBirth ?? "",
-                "height": form.height ?? "", "measuredMaxHeartRate": form.measuredMaxHeartRate ?? "",
-                "weight": form.weight ?? "", "bpm": form.bpm ?? "",
-            ],
-        ]
+    private func typed(_ form: ProfileForm, into model: inout ProfilePage) {
+        model.form = .init(
+            fullName: form.fullName ?? "", email: form.email ?? "", status: form.status ?? "", dateOfBirth: form.dateOfBirth ?? "",
+            height: form.height ?? "", measuredMaxHeartRate: form.measuredMaxHeartRate ?? "",
+            weight: form.weight ?? "", bpm: form.bpm ?? "")
         if let sex = form.sex {
-            values["isMale"] = sex == "male"
-            values["isFemale"] = sex == "female"
-            values["noSex"] = sex != "male" && sex != "female"
+            model.isMale = sex == "male"
+            model.isFemale = sex == "female"
+            model.noSex = sex != "male" && sex != "female"
         }
         if let units = form.units {
-            values["metric"] = units != "imperial"
-            values["imperial"] = units == "imperial"
+            model.metric = units != "imperial"
+            model.imperial = units == "imperial"
         }
-        if let method = form.maxHeartRateMethod { values["methods"] = Self.methods(selected: method) }
+        if let method = form.maxHeartRateMethod { model.methods = Self.methods(selected: method) }
         if let zone = form.timeZone {
-            values["timeZones"] = Self.timeZoneNames(including: zone.isEmpty ? nil : zone).map { ["name": $0, "selected": $0 == zone] }
-            values["noTimeZone"] = zone.isEmpty
+            model.timeZones = Self.timeZoneNames(including: zone.isEmpty ? nil : zone).map { .init(name: $0, selected: $0 == zone) }
+            model.noTimeZone = zone.isEmpty
         }
-        return values
     }
 
-    static func methods(selected: String) -> [[String: Any]] {
+    static func methods(selected: String) -> [ProfilePage.Method] {
         [
             ("gellish", "206.9 − 0.67 × age (Gellish)"), ("fox", "220 − age (Fox)"), ("tanaka", "208 − 0.7 × age (Tanaka)"), ("measured", "Measured"),
-        ].map { ["value": $0.0, "label": $0.1, "selected": selected == $0.0] }
+        ].map { .init(value: $0.0, label: $0.1, selected: selected == $0.0) }
     }
 
     /// The zones to choose from: the system's list, plus the user's own when the list lacks it
@@ -169,7 +165,7 @@ struct WebProfilePages {
         return names.sorted()
     }
 
-    private func profileValues(_ userID: String) async throws -> [String: Any] {
+    private func profileModel(_ userID: String) async throws -> ProfilePage {
         let profile = try await services.profiles.profile(userID: userID)
         let user = profile.user
         let weights = try await services.profiles.measurements(userID: user.id, kind: .weight)
@@ -177,41 +173,39 @@ struct WebProfilePages {
         let imperial = user.units == .imperial
         let zone = TimeZones.zone(user.timeZone)
         let heightText = user.heightMeters.map { imperial ? String(format: "%.0f", $0 / 0.0254) : String(format: "%.0f", $0 * 100) } ?? ""
-        var values: [String: Any] = [
-            "id": user.id, "username": user.username, "status": user.status,
-            "hasStatus": !user.status.isEmpty, "initial": String(user.fullName.prefix(1)).uppercased(), "displayName": user.fullName,
-            "form": [
-                "fullName": user.fullName, "email": user.email, "status": user.status, "dateOfBirth": user.dateOfBirth?.description ?? "",
-                "height": heightText, "measuredMaxHeartRate": user.measuredMaxHeartRate.map { String(format: "%.0f", $0) } ?? "",
-            ],
-            "isMale": user.sex == .male, "isFemale": user.sex == .female, "noSex": user.sex == nil,
-            "metric": !imperial, "imperial": imperial, "weightUnit": imperial ? "lb" : "kg", "heightUnit": imperial ? "in" : "cm",
-            "heightText": Formatting.height(user.heightMeters, units: user.units),
-            "ageYears": profile.ageYears.map(String.init) ?? "–",
-            "maxHeartRate": Formatting.number(profile.maximumHeartRate, decimals: 0, unit: "bpm"),
-            "restingHeartRate": Formatting.number(profile.restingHeartRate, decimals: 0, unit: "bpm"),
-            "hasPhoto": user.hasPhoto, "photoURL": "/api/users/\(user.id)/photo",
-            "weightChart": WorkoutCharts.weights(weights, units: user.units, zone: TimeZones.zone(user.timeZone))?.svg ?? "",
-            "weights": weights.reversed().prefix(10).map { entry in
-                ["day": Formatting.day(entry.measuredAt, zone: zone), "value": Formatting.weight(entry.value, units: user.units)]
+        var model = ProfilePage(
+            id: user.id, username: user.username, status: user.status,
+            hasStatus: !user.status.isEmpty, initial: String(user.fullName.prefix(1)).uppercased(), displayName: user.fullName,
+            form: .init(
+                fullName: user.fullName, email: user.email, status: user.status, dateOfBirth: user.dateOfBirth?.description ?? "",
+                height: heightText, measuredMaxHeartRate: user.measuredMaxHeartRate.map { String(format: "%.0f", $0) } ?? ""),
+            isMale: user.sex == .male, isFemale: user.sex == .female, noSex: user.sex == nil,
+            metric: !imperial, imperial: imperial, weightUnit: imperial ? "lb" : "kg", heightUnit: imperial ? "in" : "cm",
+            heightText: Formatting.height(user.heightMeters, units: user.units),
+            ageYears: profile.ageYears.map(String.init) ?? "–",
+            maxHeartRate: Formatting.number(profile.maximumHeartRate, decimals: 0, unit: "bpm"),
+            restingHeartRate: Formatting.number(profile.restingHeartRate, decimals: 0, unit: "bpm"),
+            hasPhoto: user.hasPhoto, photoURL: "/api/users/\(user.id)/photo",
+            weightChart: WorkoutCharts.weights(weights, units: user.units, zone: TimeZones.zone(user.timeZone))?.svg ?? "",
+            weights: weights.reversed().prefix(10).map { entry in
+                .init(day: Formatting.day(entry.measuredAt, zone: zone), value: Formatting.weight(entry.value, units: user.units))
             },
-            "hasWeights": !weights.isEmpty,
-            "restings": restings.reversed().prefix(10).map { ["day": Formatting.day($0.measuredAt, zone: zone), "value": String(format: "%.0f", $0.value)] },
-            "hasRestings": !restings.isEmpty,
-            "lastWeight": weights.last.map { Formatting.weight($0.value, units: user.units) } ?? "",
-            "lastResting": restings.last.map { String(format: "%.0f bpm", $0.value) } ?? "",
-            "timeZones": Self.timeZoneNames(including: user.timeZone).map { ["name": $0, "selected": $0 == user.timeZone] },
-            "noTimeZone": user.timeZone == nil,
-        ]
-        values["methods"] = Self.methods(selected: user.maxHeartRateSource.rawValue)
+            hasWeights: !weights.isEmpty,
+            restings: restings.reversed().prefix(10).map { .init(day: Formatting.day($0.measuredAt, zone: zone), value: String(format: "%.0f", $0.value)) },
+            hasRestings: !restings.isEmpty,
+            lastWeight: weights.last.map { Formatting.weight($0.value, units: user.units) } ?? "",
+            lastResting: restings.last.map { String(format: "%.0f bpm", $0.value) } ?? "",
+            timeZones: Self.timeZoneNames(including: user.timeZone).map { .init(name: $0, selected: $0 == user.timeZone) },
+            noTimeZone: user.timeZone == nil,
+            methods: Self.methods(selected: user.maxHeartRateSource.rawValue))
         if let zones = profile.zoneProfile {
             let thresholds = zones.reserveZoneThresholds
-            values["zones"] = ReserveZone.allCases.dropFirst().enumerated().map { index, zone in
-                ["name": zone.label, "from": String(format: "%.0f", thresholds[index]),
-                 "to": index + 1 < 4 ? String(format: "%.0f", thresholds[index + 1]) : "maximum", "class": "zone-\(zone.identifier)"]
+            model.zones = ReserveZone.allCases.dropFirst().enumerated().map { index, zone in
+                .init(name: zone.label, from: String(format: "%.0f", thresholds[index]),
+                      to: index + 1 < 4 ? String(format: "%.0f", thresholds[index + 1]) : "maximum", class: "zone-\(zone.identifier)")
             }
-            values["hasZones"] = true
+            model.hasZones = true
         }
-        return values
+        return model
     }
 }

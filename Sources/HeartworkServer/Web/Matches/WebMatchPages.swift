@@ -76,29 +76,28 @@ struct WebMatchPages {
     func getMatchesMatchID(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let match = try await services.matches.match(try context.parameters.require("matchID"), for: context.user)
         let people = try await people(of: [match])
-        var values = describe(match, viewer: context.user, people: people)
-        values["secondMilliseconds"] = services.settings.matchSecondMilliseconds
         let sensors = try await services.live.sensors(of: context.user)
-        values["sensors"] = sensors.map { ["id": $0.id, "name": $0.name ?? $0.address] }
-        values["hasSensors"] = !sensors.isEmpty
+        var model = MatchPage(
+            base: describe(match, viewer: context.user, people: people), secondMilliseconds: services.settings.matchSecondMilliseconds,
+            sensors: sensors.map { .init(id: $0.id, name: $0.name ?? $0.address) }, hasSensors: !sensors.isEmpty)
         if let profile = try? await services.matches.anchors(of: context.user, now: Date(), field: nil, whose: "your") {
-            values["restingHeartRate"] = Int(profile.restingHeartRate.rounded())
-            values["maximumHeartRate"] = Int(profile.maximumHeartRate.rounded())
+            model.restingHeartRate = Int(profile.restingHeartRate.rounded())
+            model.maximumHeartRate = Int(profile.maximumHeartRate.rounded())
         }
-        return pages.page("match", title: values["title"] as? String ?? "Match", values: values, request: request, identity: context.identity)
+        return pages.page("match", title: model.base.title, model: model, request: request, identity: context.identity)
     }
 
     /// GET /notifications
     func getNotifications(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let (notices, unread) = try await services.inbox.list(for: context.user, page: Page(limit: 100))
         let zone = TimeZones.zone(context.user.timeZone)
-        return pages.page("notifications", title: "Notifications", values: [
-            "unread": unread, "hasUnread": unread > 0, "hasNotifications": !notices.isEmpty,
-            "notifications": notices.map { notice in
-                ["id": notice.id, "text": notice.text, "link": notice.link ?? "", "hasLink": notice.link != nil, "unread": notice.readAt == nil,
-                 "when": Formatting.dateTime(notice.createdAt, zone: zone), "kind": notice.kind] as [String: Any]
-            },
-        ], request: request, identity: context.identity)
+        return pages.page("notifications", title: "Notifications", model: NotificationsPage(
+            unread: unread, hasUnread: unread > 0, hasNotifications: !notices.isEmpty,
+            notifications: notices.map { notice in
+                .init(id: notice.id, text: notice.text, link: notice.link ?? "", hasLink: notice.link != nil, unread: notice.readAt == nil,
+                      when: Formatting.dateTime(notice.createdAt, zone: zone), kind: notice.kind)
+            }
+        ), request: request, identity: context.identity)
     }
 
     /// POST /notifications/read
@@ -112,18 +111,16 @@ struct WebMatchPages {
         let matches = try await services.matches.list(for: user, page: Page(limit: 50))
         let people = try await people(of: matches)
         let described = matches.map { describe($0, viewer: user, people: people) }
-        let toAnswer = described.filter { ($0["canAnswer"] as? Bool) == true }
-        let open = described.filter { ($0["isOpen"] as? Bool) == true && ($0["canAnswer"] as? Bool) != true }
-        let past = described.filter { ($0["isOpen"] as? Bool) != true }
+        let toAnswer = described.filter(\.canAnswer)
+        let open = described.filter { $0.isOpen && !$0.canAnswer }
+        let past = described.filter { !$0.isOpen }
         let friends = try await services.friends.friends(of: user)
-        var values: [String: Any] = [
-            "toAnswer": toAnswer, "hasToAnswer": !toAnswer.isEmpty, "open": open, "hasOpen": !open.isEmpty,
-            "past": past, "hasPast": !past.isEmpty,
-            "friends": friends.map { ["id": $0.id, "fullName": $0.fullName, "username": $0.username] }, "hasFriends": !friends.isEmpty,
-        ]
-        if let error { values.merge(PageRenderer.formErrors(error)) { $1 } }
-        return pages.page("matches", title: "Matches", values: values, request: request, identity: context.identity,
-                          status: error == nil ? .ok : .unprocessableContent)
+        let model = MatchesPage(
+            toAnswer: toAnswer, hasToAnswer: !toAnswer.isEmpty, open: open, hasOpen: !open.isEmpty,
+            past: past, hasPast: !past.isEmpty,
+            friends: friends.map { .init(id: $0.id, fullName: $0.fullName, username: $0.username) }, hasFriends: !friends.isEmpty)
+        return pages.page("matches", title: "Matches", model: model, errors: error.map(PageRenderer.formErrors), request: request,
+                          identity: context.identity, status: error == nil ? .ok : .unprocessableContent)
     }
 
     func people(of matches: [MatchRecord]) async throws -> [String: UserRecord] {
@@ -131,7 +128,7 @@ struct WebMatchPages {
     }
 
     /// What the match pages show of a match, from the viewer's side.
-    func describe(_ match: MatchRecord, viewer: UserRecord, people: [String: UserRecord]) -> [String: Any] {
+    func describe(_ match: MatchRecord, viewer: UserRecord, people: [String: UserRecord]) -> MatchSummary {
         let side = match.side(of: viewer.id)
         let zone = TimeZones.zone(viewer.timeZone)
         let otherID = side == "b" ? match.challengerID : match.opponentID
@@ -142,16 +139,15 @@ struct WebMatchPages {
         case .ghost: ghostOwner.map { $0.id == viewer.id ? "your own workout" : "\($0.fullName)'s workout" } ?? "a workout"
         }
         let title = match.kind == .ghost ? "Ghost race against \(opponentName)" : "Match against \(opponentName)"
-        var values: [String: Any] = [
-            "id": match.id, "title": title, "opponentName": opponentName, "kind": match.kind.rawValue, "isGhost": match.kind == .ghost,
-            "state": match.state.rawValue, "stateLabel": stateLabel(match.state), "duration": Formatting.duration(match.durationSeconds),
-            "durationSeconds": match.durationSeconds, "created": Formatting.dateTime(match.createdAt, zone: zone),
-            "isPlayer": side != nil, "side": side ?? "",
-            "canAnswer": match.state == .invited && side == "b", "isWaiting": match.state == .invited && side == "a",
-            "isOpen": [.invited, .accepted, .running].contains(match.state),
-            "canPlay": side != nil && (match.state == .accepted || match.state == .running || (match.state == .invited && side == "a")),
-            "isOver": match.state.isOver,
-        ]
+        var described = MatchSummary(
+            id: match.id, title: title, opponentName: opponentName, kind: match.kind.rawValue, isGhost: match.kind == .ghost,
+            state: match.state.rawValue, stateLabel: stateLabel(match.state), duration: Formatting.duration(match.durationSeconds),
+            durationSeconds: match.durationSeconds, created: Formatting.dateTime(match.createdAt, zone: zone),
+            isPlayer: side != nil, side: side ?? "",
+            canAnswer: match.state == .invited && side == "b", isWaiting: match.state == .invited && side == "a",
+            isOpen: [.invited, .accepted, .running].contains(match.state),
+            canPlay: side != nil && (match.state == .accepted || match.state == .running || (match.state == .invited && side == "a")),
+            isOver: match.state.isOver, summary: stateLabel(match.state))
         if let result = match.result {
             let mine = side == "b" ? "b" : "a"
             let (myScore, theirScore) = mine == "a" ? (result.scoreA, result.scoreB) : (result.scoreB, result.scoreA)
@@ -164,24 +160,21 @@ struct WebMatchPages {
             default: "time was up"
             }
             let (myZones, theirZones) = mine == "a" ? (result.zonesA, result.zonesB) : (result.zonesB, result.zonesA)
-            values["result"] = [
-                "outcome": outcome, "reason": reason, "myScore": myScore, "theirScore": theirScore,
-                "margin": abs(result.scoreA - result.scoreB), "played": Formatting.duration(result.secondsPlayed),
-                "zones": ReserveZone.allCases.map { zone in
-                    ["name": zone.label, "id": zone.identifier,
-                     "mine": Formatting.duration(zone.rawValue < myZones.count ? myZones[zone.rawValue] : 0),
-                     "theirs": Formatting.duration(zone.rawValue < theirZones.count ? theirZones[zone.rawValue] : 0)]
-                },
-            ] as [String: Any]
-            values["summary"] = "\(outcome) \(myScore)–\(theirScore)"
+            described.result = .init(
+                outcome: outcome, reason: reason, myScore: myScore, theirScore: theirScore,
+                margin: abs(result.scoreA - result.scoreB), played: Formatting.duration(result.secondsPlayed),
+                zones: ReserveZone.allCases.map { zone in
+                    .init(name: zone.label, id: zone.identifier,
+                          mine: Formatting.duration(zone.rawValue < myZones.count ? myZones[zone.rawValue] : 0),
+                          theirs: Formatting.duration(zone.rawValue < theirZones.count ? theirZones[zone.rawValue] : 0))
+                })
+            described.summary = "\(outcome) \(myScore)–\(theirScore)"
             let saved = side == "b" ? match.workoutB : match.workoutA
-            if let saved { values["savedWorkout"] = saved }
-            values["canSave"] = side != nil && saved == nil && result.forfeitedBy != side && result.forfeitedBy != "both"
+            described.savedWorkout = saved
+            described.canSave = side != nil && saved == nil && result.forfeitedBy != side && result.forfeitedBy != "both"
                 && (side == "b" ? result.heartRateB : result.heartRateA).contains { $0 != nil }
-        } else {
-            values["summary"] = stateLabel(match.state)
         }
-        return values
+        return described
     }
 
     private func stateLabel(_ state: MatchState) -> String {

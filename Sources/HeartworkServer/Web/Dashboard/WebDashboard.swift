@@ -9,7 +9,7 @@ import HeartworkModel
 struct WebDashboard {
     let services: HeartworkServices
 
-    func values(for user: UserRecord, now: Date = Date()) async throws -> [String: Any] {
+    func model(for user: UserRecord, now: Date = Date()) async throws -> DashboardPage {
         let zone = TimeZones.zone(user.timeZone)
         let offset = zone.secondsFromGMT(for: now)
         let today = CalendarDay(now, utcOffsetSeconds: offset)
@@ -19,8 +19,6 @@ struct WebDashboard {
         let calendarStart = today.adding(days: -weekday - 21)
         let recent = try await services.workouts.all(for: user, from: calendarStart.start(utcOffsetSeconds: offset), to: now.addingTimeInterval(86_400))
         let week = recent.filter { $0.startedAt >= weekStart.start(utcOffsetSeconds: offset) }
-        var values: [String: Any] = ["firstName": String(user.fullName.split(separator: " ").first ?? Substring(user.fullName))]
-
         // The week.
         let seconds = week.reduce(0) { $0 + $1.metrics.durationSeconds }
         let meters = week.compactMap(\.metrics.distanceMeters).reduce(0, +)
@@ -30,71 +28,70 @@ struct WebDashboard {
         var zoneSeconds = [0, 0, 0, 0, 0]
         for workout in week { for (index, value) in (workout.metrics.secondsInZones ?? []).enumerated() where index < 5 { zoneSeconds[index] += value } }
         let zoneTotal = max(1, zoneSeconds.reduce(0, +))
-        values["week"] = [
-            "count": week.count, "duration": Formatting.duration(seconds), "distance": Formatting.distance(meters, units: user.units),
-            "calories": Formatting.number(kilocalories, unit: "kcal"), "caloriesUnknown": kilocalories == nil && !week.isEmpty, "from": Formatting.day(weekStart), "to": Formatting.day(today),
-        ]
-        values["weekEmpty"] = week.isEmpty
-        values["zones"] = ReserveZone.allCases.map { zone in
-            [
-                "name": zone.label, "class": "zone-\(zone.identifier)", "time": Formatting.duration(zoneSeconds[zone.rawValue]),
-                "percent": Int((100 * Double(zoneSeconds[zone.rawValue]) / Double(zoneTotal)).rounded()),
-            ] as [String: Any]
-        }
-        values["hasZoneTime"] = zoneSeconds.reduce(0, +) > 0
-        values["zoneBar"] = Self.zoneBar(zoneSeconds)
+        var model = DashboardPage(
+            firstName: String(user.fullName.split(separator: " ").first ?? Substring(user.fullName)),
+            week: .init(
+                count: week.count, duration: Formatting.duration(seconds), distance: Formatting.distance(meters, units: user.units),
+                calories: Formatting.number(kilocalories, unit: "kcal"), caloriesUnknown: kilocalories == nil && !week.isEmpty,
+                from: Formatting.day(weekStart), to: Formatting.day(today)),
+            weekEmpty: week.isEmpty,
+            zones: ReserveZone.allCases.map { zone in
+                .init(name: zone.label, class: "zone-\(zone.identifier)", time: Formatting.duration(zoneSeconds[zone.rawValue]),
+                      percent: Int((100 * Double(zoneSeconds[zone.rawValue]) / Double(zoneTotal)).rounded()))
+            },
+            hasZoneTime: zoneSeconds.reduce(0, +) > 0,
+            zoneBar: Self.zoneBar(zoneSeconds))
 
         // Four weeks of days, oldest first, in rows of seven.
         var byDay = [CalendarDay: [WorkoutRecord]]()
         for workout in recent {
             byDay[CalendarDay(workout.startedAt, utcOffsetSeconds: zone.secondsFromGMT(for: workout.startedAt)), default: []].append(workout)
         }
-        values["calendar"] = (0..<4).map { row in
-            ["days": (0..<7).map { column -> [String: Any] in
+        model.calendar = (0..<4).map { row in
+            .init(days: (0..<7).map { column -> DashboardPage.Day in
                 let day = calendarStart.adding(days: row * 7 + column)
                 let workouts = (byDay[day] ?? []).sorted { $0.startedAt < $1.startedAt }
-                return [
-                    "day": day.day, "label": Formatting.day(day), "today": day == today, "hasWorkouts": !workouts.isEmpty,
-                    "workouts": workouts.map { ["id": $0.id, "sport": $0.sport.rawValue.capitalized, "initial": String($0.sport.rawValue.prefix(1)).uppercased()] },
-                ]
-            }]
+                return .init(
+                    day: day.day, label: Formatting.day(day), today: day == today, hasWorkouts: !workouts.isEmpty,
+                    workouts: workouts.map { .init(id: $0.id, sport: $0.sport.rawValue.capitalized, initial: String($0.sport.rawValue.prefix(1)).uppercased()) })
+            })
         }
 
         // Friends' shared workouts.
         let friends = try await services.friends.friends(of: user)
         let names = Dictionary(friends.map { ($0.id, $0.fullName) }, uniquingKeysWith: { first, _ in first })
         let feed = try await services.workouts.friendsFeed(for: user, limit: 10)
-        values["feed"] = feed.map { workout -> [String: Any] in
+        model.feed = feed.map { workout -> WorkoutRow in
             var row = WebWorkoutPages.row(workout, user: user)
-            row["ownerName"] = names[workout.userID] ?? "A friend"
-            row["ownerID"] = workout.userID
+            row.ownerName = names[workout.userID] ?? "A friend"
+            row.ownerID = workout.userID
             return row
         }
-        values["hasFeed"] = !feed.isEmpty
-        values["hasFriends"] = !friends.isEmpty
+        model.hasFeed = !feed.isEmpty
+        model.hasFriends = !friends.isEmpty
 
         // What a new account does next.
         let profile = try await services.profiles.profile(of: user, now: now)
         let workoutCount = try await services.workouts.count(for: user)
-        let steps: [[String: Any]] = [
-            ["text": "Add your date of birth", "href": "/profile#dateOfBirth", "done": user.dateOfBirth != nil],
-            ["text": "Add your resting heart rate", "href": "/profile#bpm", "done": profile.restingHeartRate != nil],
-            ["text": "Upload your first workout", "href": "/workouts/upload", "done": workoutCount > 0],
-            ["text": "Find a friend to compare with", "href": "/friends", "done": !friends.isEmpty],
+        let steps: [DashboardPage.Step] = [
+            .init(text: "Add your date of birth", href: "/profile#dateOfBirth", done: user.dateOfBirth != nil),
+            .init(text: "Add your resting heart rate", href: "/profile#bpm", done: profile.restingHeartRate != nil),
+            .init(text: "Upload your first workout", href: "/workouts/upload", done: workoutCount > 0),
+            .init(text: "Find a friend to compare with", href: "/friends", done: !friends.isEmpty),
         ]
-        values["steps"] = steps
+        model.steps = steps
         // A coach's account: the teams first, and the personal steps only once they have begun
         // (a coach who does not train with Heartwork is not asked for a birth date).
         let teams = try await services.teams.teams(of: user)
         let players = teams.isEmpty ? [] : try await services.teams.players(of: user)
-        values["teams"] = teams.map { team -> [String: Any] in
+        model.teams = teams.map { team -> DashboardPage.Team in
             let count = players.filter { $0.teamID == team.id }.count
-            return ["id": team.id, "name": team.name, "players": "\(count) player\(count == 1 ? "" : "s")"]
+            return .init(id: team.id, name: team.name, players: "\(count) player\(count == 1 ? "" : "s")")
         }
-        values["hasTeams"] = !teams.isEmpty
-        values["showSteps"] = steps.contains { $0["done"] as? Bool == false } && (teams.isEmpty || workoutCount > 0)
-        values["hasZones"] = profile.zoneProfile != nil
-        return values
+        model.hasTeams = !teams.isEmpty
+        model.showSteps = steps.contains { !$0.done } && (teams.isEmpty || workoutCount > 0)
+        model.hasZones = profile.zoneProfile != nil
+        return model
     }
 
     /// One bar split by time in each zone (SVG: the page's style policy allows no inline styles).

@@ -55,7 +55,7 @@ struct WebTeamPages {
             let team = try await services.teams.createTeam(name: form.name ?? "", for: context.user)
             return pages.redirect(to: "/teams/\(team.id)", notice: .teamCreated)
         } catch let error as AppError where error.kind == .invalid || error.kind == .conflict {
-            return try await overview(request, context, extra: ["teamForm": ["name": form.name ?? ""]], error: error)
+            return try await overview(request, context, extra: { $0.teamForm = .init(name: form.name ?? "") }, error: error)
         }
     }
 
@@ -66,7 +66,7 @@ struct WebTeamPages {
             let player = try await services.teams.createPlayer(try input(form, creating: true), for: context.user)
             return pages.redirect(to: player.teamID.map { "/teams/\($0)" } ?? "/teams", notice: .playerAdded)
         } catch let error as AppError where error.kind == .invalid || error.kind == .conflict {
-            return try await overview(request, context, extra: ["playerForm": formValues(form)], error: error)
+            return try await overview(request, context, extra: { $0.playerForm = formValues(form) }, error: error)
         }
     }
 
@@ -76,7 +76,7 @@ struct WebTeamPages {
         do {
             let created = try await services.gateways.create(name: form.name ?? "", for: context.user)
             // The token is shown on this page only, once.
-            return try await overview(request, context, extra: ["newGateway": ["name": created.gateway.name, "token": created.token]])
+            return try await overview(request, context, extra: { $0.newGateway = .init(name: created.gateway.name, token: created.token) })
         } catch let error as AppError where error.kind == .invalid || error.kind == .conflict {
             return try await overview(request, context, error: error)
         }
@@ -196,7 +196,7 @@ struct WebTeamPages {
         let review = try await services.teamSessions.review(try context.parameters.require("sessionID"), of: context.user)
         let team = try await services.teams.team(review.session.teamID, of: context.user)
         let page = TeamSessionPage(review: review, team: team, zone: TimeZones.zone(context.user.timeZone))
-        return pages.page("team-session", title: page.title, values: page.values(), request: request, identity: context.identity)
+        return pages.page("team-session", title: page.title, model: page.model(), request: request, identity: context.identity)
     }
 
     /// GET /players/:playerID
@@ -225,7 +225,7 @@ struct WebTeamPages {
 
     // MARK: Pages
 
-    private func overview(_ request: Request, _ context: AuthenticatedContext, extra: [String: Any] = [:], error: AppError? = nil) async throws -> Response {
+    private func overview(_ request: Request, _ context: AuthenticatedContext, extra: (inout TeamsPage) -> Void = { _ in }, error: AppError? = nil) async throws -> Response {
         let user = context.user
         let zone = TimeZones.zone(user.timeZone)
         let teams = try await services.teams.teams(of: user)
@@ -234,34 +234,32 @@ struct WebTeamPages {
         let gateways = try await services.gateways.list(for: user)
         let teamNames = Dictionary(teams.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         let sensorNames = Dictionary(sensors.map { ($0.id, $0.name ?? $0.address) }, uniquingKeysWith: { first, _ in first })
-        var values: [String: Any] = [
-            "teams": teams.map { team in
-                ["id": team.id, "name": team.name, "playerCount": players.filter { $0.teamID == team.id }.count]
+        var model = TeamsPage(
+            teams: teams.map { team in
+                .init(id: team.id, name: team.name, playerCount: players.filter { $0.teamID == team.id }.count)
             },
-            "hasTeams": !teams.isEmpty,
-            "players": players.map { player in
-                ["id": player.id, "name": player.name, "number": player.number ?? "", "team": player.teamID.flatMap { teamNames[$0] } ?? "—",
-                 "sensor": player.sensorID.flatMap { sensorNames[$0] } ?? "—"]
+            hasTeams: !teams.isEmpty,
+            players: players.map { player in
+                .init(id: player.id, name: player.name, number: player.number ?? "", team: player.teamID.flatMap { teamNames[$0] } ?? "—",
+                      sensor: player.sensorID.flatMap { sensorNames[$0] } ?? "—")
             },
-            "hasPlayers": !players.isEmpty,
-            "sensors": sensors.map { sensor in
-                ["id": sensor.id, "address": sensor.address, "name": sensor.name ?? "", "battery": sensor.battery.map { "\($0) %" } ?? "—",
-                 "lastSeen": sensor.lastAt.map { Formatting.dateTime($0, zone: zone) } ?? "—", "bpm": sensor.lastBeatsPerMinute.map { "\($0)" } ?? "—",
-                 "wornBy": players.filter { $0.sensorID == sensor.id }.map(\.name).joined(separator: ", ")]
+            hasPlayers: !players.isEmpty,
+            sensors: sensors.map { sensor in
+                .init(id: sensor.id, address: sensor.address, name: sensor.name ?? "", battery: sensor.battery.map { "\($0) %" } ?? "—",
+                      lastSeen: sensor.lastAt.map { Formatting.dateTime($0, zone: zone) } ?? "—", bpm: sensor.lastBeatsPerMinute.map { "\($0)" } ?? "—",
+                      wornBy: players.filter { $0.sensorID == sensor.id }.map(\.name).joined(separator: ", "))
             },
-            "hasSensors": !sensors.isEmpty,
-            "gateways": gateways.map { gateway in
-                ["id": gateway.id, "name": gateway.name, "lastSeen": gateway.lastSeenAt.map { Formatting.dateTime($0, zone: zone) } ?? "never"]
+            hasSensors: !sensors.isEmpty,
+            gateways: gateways.map { gateway in
+                .init(id: gateway.id, name: gateway.name, lastSeen: gateway.lastSeenAt.map { Formatting.dateTime($0, zone: zone) } ?? "never")
             },
-            "hasGateways": !gateways.isEmpty,
-            "teamOptions": teams.map { ["id": $0.id, "name": $0.name] },
-            "sensorOptions": sensors.map { ["id": $0.id, "name": $0.name ?? $0.address] },
-            "serverURL": request.head.authority.map { "http://\($0)" } ?? "http://localhost:8080",
-        ]
-        values.merge(extra) { _, new in new }
-        if let error { values.merge(PageRenderer.formErrors(error)) { _, new in new } }
-        return pages.page("teams", title: "Teams", values: values, request: request, identity: context.identity,
-                          status: error.map { $0.kind == .conflict ? .conflict : .unprocessableContent } ?? .ok)
+            hasGateways: !gateways.isEmpty,
+            teamOptions: teams.map { .init(id: $0.id, name: $0.name) },
+            sensorOptions: sensors.map { .init(id: $0.id, name: $0.name ?? $0.address) },
+            serverURL: request.head.authority.map { "http://\($0)" } ?? "http://localhost:8080")
+        extra(&model)
+        return pages.page("teams", title: "Teams", model: model, errors: error.map(PageRenderer.formErrors), request: request,
+                          identity: context.identity, status: error.map { $0.kind == .conflict ? .conflict : .unprocessableContent } ?? .ok)
     }
 
     private func team(_ request: Request, _ context: AuthenticatedContext, error: AppError? = nil) async throws -> Response {
@@ -273,38 +271,34 @@ struct WebTeamPages {
         let sessions = try await services.teamSessions.sessions(of: teamID, for: user)
         let zone = TimeZones.zone(user.timeZone)
         let members = players.filter { $0.teamID == teamID }
-        var values: [String: Any] = [
-            "id": team.id, "teamID": team.id, "name": team.name,
-            "members": members.map { player in
-                [
-                    "id": player.id, "name": player.name, "number": player.number ?? "", "hasPhoto": player.hasPhoto,
-                    "initial": String(player.name.prefix(1)).uppercased(),
-                    "sensorOptions": sensors.map { sensor -> [String: Any] in
+        let model = TeamPage(
+            id: team.id, teamID: team.id, name: team.name,
+            members: members.map { player in
+                .init(
+                    id: player.id, name: player.name, number: player.number ?? "", hasPhoto: player.hasPhoto,
+                    initial: String(player.name.prefix(1)).uppercased(),
+                    sensorOptions: sensors.map { sensor in
                         let wearer = members.first { $0.id != player.id && $0.sensorID == sensor.id }?.name
-                        return ["id": sensor.id, "name": sensor.name ?? sensor.address, "selected": sensor.id == player.sensorID,
-                                "taken": wearer != nil, "takenBy": wearer ?? ""]
+                        return .init(id: sensor.id, name: sensor.name ?? sensor.address, selected: sensor.id == player.sensorID,
+                                     taken: wearer != nil, takenBy: wearer ?? "")
                     },
-                    "noSensor": player.sensorID == nil,
-                ] as [String: Any]
+                    noSensor: player.sensorID == nil)
             },
-            "hasMembers": !members.isEmpty,
-            "candidates": players.filter { $0.teamID != teamID }.map { ["id": $0.id, "name": $0.name] },
-            "hasCandidates": players.contains { $0.teamID != teamID },
-            "sessions": sessions.map { session in
+            hasMembers: !members.isEmpty,
+            candidates: players.filter { $0.teamID != teamID }.map { .init(id: $0.id, name: $0.name) },
+            hasCandidates: players.contains { $0.teamID != teamID },
+            sessions: sessions.map { session in
                 let now = Date()
-                return [
-                    "id": session.id, "when": Formatting.dateTime(session.startsAt, zone: zone), "players": session.players.count,
-                    "state": session.isRecording(now: now) ? "Recording" : session.isCountingDown(now: now) ? "Counting down"
+                return .init(
+                    id: session.id, when: Formatting.dateTime(session.startsAt, zone: zone), players: session.players.count,
+                    state: session.isRecording(now: now) ? "Recording" : session.isCountingDown(now: now) ? "Counting down"
                         : session.state == .saved ? "Saved" : "Stopped, not saved",
-                    "open": session.state != .saved, "reviewed": session.reviewed, "exported": session.exported,
-                ] as [String: Any]
+                    open: session.state != .saved, reviewed: session.reviewed, exported: session.exported)
             },
-            "hasSessions": !sessions.isEmpty,
-            "pending": sessions.filter { $0.state == .saved && !$0.reviewed }.count,
-        ]
-        if let error { values.merge(PageRenderer.formErrors(error)) { _, new in new } }
-        return pages.page("team", title: team.name, values: values, request: request, identity: context.identity,
-                          status: error.map { $0.kind == .conflict ? .conflict : .unprocessableContent } ?? .ok)
+            hasSessions: !sessions.isEmpty,
+            pending: sessions.filter { $0.state == .saved && !$0.reviewed }.count)
+        return pages.page("team", title: team.name, model: model, errors: error.map(PageRenderer.formErrors), request: request,
+                          identity: context.identity, status: error.map { $0.kind == .conflict ? .conflict : .unprocessableContent } ?? .ok)
     }
 
     private func coach(_ request: Request, _ context: AuthenticatedContext, error: AppError? = nil) async throws -> Response {
@@ -312,60 +306,56 @@ struct WebTeamPages {
         let board = try await services.teamSessions.board(of: teamID, for: context.user)
         let session = board.session
         let now = board.now
-        var values: [String: Any] = [
-            "teamID": board.team.id, "teamName": board.team.name, "tileCount": board.tiles.count, "noTiles": board.tiles.isEmpty,
-            "tiles": board.tiles.map { tile in
-                ["sensorID": tile.player.sensorID, "name": tile.player.name, "number": tile.player.number ?? "",
-                 "initial": String(tile.player.name.prefix(1)).uppercased(), "hasPhoto": tile.hasPhoto, "playerID": tile.player.playerID]
+        var model = CoachPage(
+            teamID: board.team.id, teamName: board.team.name, tileCount: board.tiles.count, noTiles: board.tiles.isEmpty,
+            tiles: board.tiles.map { tile in
+                .init(sensorID: tile.player.sensorID, name: tile.player.name, number: tile.player.number ?? "",
+                      initial: String(tile.player.name.prefix(1)).uppercased(), hasPhoto: tile.hasPhoto, playerID: tile.player.playerID)
             },
-            "withoutSensor": board.playersWithoutSensor.map(\.name).joined(separator: ", "),
-            "hasWithoutSensor": !board.playersWithoutSensor.isEmpty && session == nil,
-        ]
+            withoutSensor: board.playersWithoutSensor.map(\.name).joined(separator: ", "),
+            hasWithoutSensor: !board.playersWithoutSensor.isEmpty && session == nil)
         if let session {
-            values["session"] = [
-                "id": session.id, "recording": session.isRecording(now: now), "countingDown": session.isCountingDown(now: now),
-                "stopped": session.state == .stopped || (session.state == .recording && session.end(now: now) != nil),
-                "startsAt": Int64(session.startsAt.timeIntervalSince1970 * 1000),
-                "plannedEndAt": session.plannedSeconds.map { Int64(session.startsAt.addingTimeInterval(TimeInterval($0)).timeIntervalSince1970 * 1000) } ?? 0,
-            ] as [String: Any]
+            model.session = .init(
+                id: session.id, recording: session.isRecording(now: now), countingDown: session.isCountingDown(now: now),
+                stopped: session.state == .stopped || (session.state == .recording && session.end(now: now) != nil),
+                startsAt: Int64(session.startsAt.timeIntervalSince1970 * 1000),
+                plannedEndAt: session.plannedSeconds.map { Int64(session.startsAt.addingTimeInterval(TimeInterval($0)).timeIntervalSince1970 * 1000) } ?? 0)
         }
-        if let error { values.merge(PageRenderer.formErrors(error)) { _, new in new } }
-        return pages.page("coach", title: "\(board.team.name) · live", values: values, request: request, identity: context.identity,
-                          status: error.map { $0.kind == .conflict ? .conflict : .unprocessableContent } ?? .ok)
+        return pages.page("coach", title: "\(board.team.name) · live", model: model, errors: error.map(PageRenderer.formErrors), request: request,
+                          identity: context.identity, status: error.map { $0.kind == .conflict ? .conflict : .unprocessableContent } ?? .ok)
     }
 
-    private func player(_ request: Request, _ context: AuthenticatedContext, form: [String: String]? = nil, error: AppError? = nil) async throws -> Response {
+    private func player(_ request: Request, _ context: AuthenticatedContext, form: PlayerFields? = nil, error: AppError? = nil) async throws -> Response {
         let player = try await services.teams.player(try context.parameters.require("playerID"), of: context.user)
         let teams = try await services.teams.teams(of: context.user)
         let sensors = try await services.live.sensors(of: context.user)
-        let typed = form ?? [
-            "name": player.name, "number": player.number ?? "", "birthDate": player.birthDate?.description ?? "",
-            "restingHeartRate": player.restingHeartRate.map { "\($0)" } ?? "", "maximumHeartRate": player.maximumHeartRate.map { "\($0)" } ?? "",
-            "weightKilograms": player.weightKilograms.map { Formatting.number($0, decimals: 1) } ?? "", "sex": player.sex?.rawValue ?? "",
-            "teamID": player.teamID ?? "", "sensorID": player.sensorID ?? "",
-        ]
-        var values: [String: Any] = [
-            "id": player.id, "name": player.name, "hasPhoto": player.hasPhoto, "initial": String(player.name.prefix(1)).uppercased(),
-            "form": typed,
-            "isFemale": typed["sex"] == "female", "isMale": typed["sex"] == "male", "noSex": (typed["sex"] ?? "").isEmpty,
-            "teamOptions": teams.map { ["id": $0.id, "name": $0.name, "selected": $0.id == typed["teamID"]] },
-            "noTeam": (typed["teamID"] ?? "").isEmpty,
-            "sensorOptions": sensors.map { ["id": $0.id, "name": $0.name ?? $0.address, "selected": $0.id == typed["sensorID"]] },
-            "noSensor": (typed["sensorID"] ?? "").isEmpty,
-            "backURL": player.teamID.map { "/teams/\($0)" } ?? "/teams#players",
-            "backName": player.teamID.flatMap { id in teams.first { $0.id == id }?.name } ?? "Players",
-        ]
-        if let error { values.merge(PageRenderer.formErrors(error)) { _, new in new } }
-        return pages.page("player", title: player.name, values: values, request: request, identity: context.identity,
-                          status: error.map { $0.kind == .conflict ? .conflict : .unprocessableContent } ?? .ok)
+        let typed = form ?? PlayerFields(
+            name: player.name, number: player.number ?? "", birthDate: player.birthDate?.description ?? "",
+            sex: player.sex?.rawValue ?? "",
+            restingHeartRate: player.restingHeartRate.map { "\($0)" } ?? "", maximumHeartRate: player.maximumHeartRate.map { "\($0)" } ?? "",
+            weightKilograms: player.weightKilograms.map { Formatting.number($0, decimals: 1) } ?? "",
+            teamID: player.teamID ?? "", sensorID: player.sensorID ?? "")
+        let model = PlayerPage(
+            id: player.id, name: player.name, hasPhoto: player.hasPhoto, initial: String(player.name.prefix(1)).uppercased(),
+            form: typed,
+            isFemale: typed.sex == "female", isMale: typed.sex == "male", noSex: typed.sex.isEmpty,
+            teamOptions: teams.map { .init(id: $0.id, name: $0.name, selected: $0.id == typed.teamID) },
+            noTeam: typed.teamID.isEmpty,
+            sensorOptions: sensors.map { .init(id: $0.id, name: $0.name ?? $0.address, selected: $0.id == typed.sensorID) },
+            noSensor: typed.sensorID.isEmpty,
+            backURL: player.teamID.map { "/teams/\($0)" } ?? "/teams#players",
+            backName: player.teamID.flatMap { id in teams.first { $0.id == id }?.name } ?? "Players")
+        return pages.page("player", title: player.name, model: model, errors: error.map(PageRenderer.formErrors), request: request,
+                          identity: context.identity, status: error.map { $0.kind == .conflict ? .conflict : .unprocessableContent } ?? .ok)
     }
 
     // MARK: Forms
 
-    private func formValues(_ form: PlayerForm) -> [String: String] {
-        ["name": form.name ?? "", "number": form.number ?? "", "birthDate": form.birthDate ?? "", "sex": form.sex ?? "",
-         "restingHeartRate": form.restingHeartRate ?? "", "maximumHeartRate": form.maximumHeartRate ?? "", "weightKilograms": form.weightKilograms ?? "",
-         "teamID": form.teamID ?? "", "sensorID": form.sensorID ?? ""]
+    private func formValues(_ form: PlayerForm) -> PlayerFields {
+        PlayerFields(
+            name: form.name ?? "", number: form.number ?? "", birthDate: form.birthDate ?? "", sex: form.sex ?? "",
+            restingHeartRate: form.restingHeartRate ?? "", maximumHeartRate: form.maximumHeartRate ?? "", weightKilograms: form.weightKilograms ?? "",
+            teamID: form.teamID ?? "", sensorID: form.sensorID ?? "")
     }
 
     /// A form's fields as a player edit: a blank optional field clears it. Every mistake in

@@ -1,0 +1,203 @@
+/// An Apple Health import as the pages list it.
+struct HealthImportRow: Sendable {
+    let state: String
+    let done: Bool
+    let failed: Bool
+    let created: String
+    let outcome: String
+    let error: String
+    let days: String
+    let firstDay: String
+}
+
+/// A choice in a menu.
+struct HealthOption: Sendable {
+    let value: String
+    let label: String
+    let selected: Bool
+}
+
+/// today.mustache: a day's recovery, strain, readiness, load and marks.
+struct TodayPage: Sendable {
+    struct Input: Sendable {
+        let name: String
+        let value: String
+        let band: String
+        let status: String
+        let statusClass: String
+        let reason: String
+    }
+
+    struct Sleep: Sendable {
+        let recovery: String
+        let recoveryBar: String
+        let inBed: String
+        let asleep: String
+        let hasAsleep: Bool
+        let quality: Int
+        let estimated: Bool
+    }
+
+    struct Rise: Sendable {
+        struct Workout: Sendable {
+            let name: String
+            let href: String
+            let intensity: String
+            let points: String
+            let minutes: String
+        }
+
+        let strain: String
+        let maximumStrain: String
+        let strainBar: String
+        let elevatedIntensity: String
+        let elevatedHours: String
+        let inactiveHours: String
+        let workouts: [Workout]
+        let hasWorkouts: Bool
+    }
+
+    struct Load: Sendable {
+        let trimp: String
+        let acute: String
+        let chronic: String
+        let ratio: String
+        let advice: String
+    }
+
+    struct Heart: Sendable {
+        let minimum: String
+        let maximum: String
+        let average: String
+    }
+
+    struct Rating: Sendable {
+        let value: Int
+        let selected: Bool
+    }
+
+    struct Settings: Sendable {
+        let stepThreshold: Int
+        let inactivityTime: String
+        let inactivityAlerts: Bool
+        let anomalyAlerts: Bool
+    }
+
+    let date: String
+    let dateLabel: String
+    let isToday: Bool
+    let previous: String
+    let next: String
+    let hasNext: Bool
+    let hasData: Bool
+    let readiness: String
+    let readinessClass: String
+    let readinessReason: String
+    let inputs: [Input]
+    let marks: [HealthOption]
+    let steps: String
+    let resting: String
+    let hrv: String
+    let maximumHeartRate: String
+    /// Only what the day has.
+    var marked: String?
+    var sleep: Sleep?
+    var rise: Rise?
+    var load: Load
+    var heart: Heart?
+    var canRate = false
+    var ratings: [Rating] = []
+    var imports: [HealthImportRow] = []
+    var settings: Settings?
+    var neverImported = false
+}
+
+/// health-week.mustache.
+struct HealthWeekPage: Sendable {
+    struct Average: Sendable {
+        let name: String
+        let value: String
+    }
+
+    struct Day: Sendable {
+        let date: String
+        let href: String
+        let hasData: Bool
+        let recovery: String
+        let strain: String
+        let workouts: Int
+        let readiness: String
+        let readinessClass: String
+        let acute: String
+        let chronic: String
+        let ratio: String
+    }
+
+    struct Load: Sendable {
+        let acute: String
+        let chronic: String
+        let balance: String
+        let ratio: String
+        let advice: String
+    }
+
+    let from: String
+    let to: String
+    let previous: String
+    let next: String
+    let hasNext: Bool
+    let recoveryChart: String
+    let strainChart: String
+    let intensityChart: String
+    let averages: [Average]
+    let days: [Day]
+    /// The last day's training load.
+    let load: Load?
+}
+
+/// health-history.mustache.
+struct HealthHistoryPage: Sendable {
+    struct Range: Sendable {
+        let href: String
+        let label: String
+        let current: Bool
+    }
+
+    let ranges: [Range]
+    /// (The layout's `title` is the one the page shows.)
+    let title: String
+    let hasData: Bool
+    let chart: String
+    let minimum: String
+    let maximum: String
+    let average: String
+    let stepsChart: String
+}
+
+/// food.mustache: the label's text, and what it says or why it could not be read.
+struct FoodPage: Sendable {
+    struct Label: Sendable {
+        struct Row: Sendable {
+            let name: String
+            let value: String
+        }
+
+        let servingSize: String
+        let unhealthy: Bool
+        let heading: String
+        let reasons: String
+        let rows: [Row]
+    }
+
+    let canReadPhotos: Bool
+    let text: String
+    var label: Label?
+    var error: String?
+    var hasError: Bool?
+}
+
+/// health-import.mustache.
+struct HealthImportPage: Sendable {
+    let imports: [HealthImportRow]
+    let hasImports: Bool
+}

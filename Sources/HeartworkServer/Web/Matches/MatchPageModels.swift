@@ -1,0 +1,95 @@
+/// What the match pages show of a match, from the viewer's side (a row of matches.mustache,
+/// and the base of match.mustache).
+struct MatchSummary: Sendable {
+    struct Result: Sendable {
+        struct Zone: Sendable {
+            let name: String
+            let id: String
+            let mine: String
+            let theirs: String
+        }
+
+        let outcome: String
+        let reason: String
+        let myScore: Int
+        let theirScore: Int
+        let margin: Int
+        let played: String
+        let zones: [Zone]
+    }
+
+    let id: String
+    let title: String
+    let opponentName: String
+    let kind: String
+    let isGhost: Bool
+    let state: String
+    let stateLabel: String
+    let duration: String
+    let durationSeconds: Int
+    let created: String
+    let isPlayer: Bool
+    let side: String
+    let canAnswer: Bool
+    let isWaiting: Bool
+    let isOpen: Bool
+    let canPlay: Bool
+    let isOver: Bool
+    var summary: String
+    /// A match that ended with a result.
+    var result: Result?
+    var savedWorkout: String?
+    var canSave: Bool?
+}
+
+/// matches.mustache: challenges to answer, open matches, the history and the challenge form.
+struct MatchesPage: Sendable {
+    struct Friend: Sendable {
+        let id: String
+        let fullName: String
+        let username: String
+    }
+
+    let toAnswer: [MatchSummary]
+    let hasToAnswer: Bool
+    let open: [MatchSummary]
+    let hasOpen: Bool
+    let past: [MatchSummary]
+    let hasPast: Bool
+    let friends: [Friend]
+    let hasFriends: Bool
+}
+
+/// match.mustache: the match (`base`) and what its room needs.
+struct MatchPage: ExtendingPageModel {
+    struct Sensor: Sendable {
+        let id: String
+        let name: String
+    }
+
+    let base: MatchSummary
+    let secondMilliseconds: Int
+    let sensors: [Sensor]
+    let hasSensors: Bool
+    /// The viewer's anchors, when their profile has them.
+    var restingHeartRate: Int?
+    var maximumHeartRate: Int?
+}
+
+/// notifications.mustache.
+struct NotificationsPage: Sendable {
+    struct Notification: Sendable {
+        let id: String
+        let text: String
+        let link: String
+        let hasLink: Bool
+        let unread: Bool
+        let when: String
+        let kind: String
+    }
+
+    let unread: Int
+    let hasUnread: Bool
+    let hasNotifications: Bool
+    let notifications: [Notification]
+}

@@ -1,0 +1,371 @@
+/// A choice in a menu (a goal, a lifestyle).
+struct StrengthOption: Sendable {
+    let value: String
+    let label: String
+    let selected: Bool
+}
+
+/// A sensor to record a session's heart rate with.
+struct StrengthSensor: Sendable {
+    let id: String
+    let name: String
+}
+
+/// strength.mustache: the hub.
+struct StrengthHubPage: Sendable {
+    struct Suggestion: Sendable {
+        let id: String
+        let name: String
+        let reason: String
+        let groups: String
+    }
+
+    struct OpenSession: Sendable {
+        let id: String
+        let name: String
+        let started: String
+    }
+
+    /// A routine's card; the user's own also say whether they are first or last (to move them).
+    struct Card: Sendable {
+        let id: String
+        let name: String
+        let groups: String
+        let goal: String
+        let count: String
+        let bodyweight: Bool
+        let description: String
+        var first: Bool?
+        var last: Bool?
+    }
+
+    struct Section: Sendable {
+        let title: String
+        let routines: [Card]
+    }
+
+    struct Recent: Sendable {
+        let id: String
+        let name: String
+        let date: String
+        let stars: String
+        let source: String
+    }
+
+    let accepted: Bool
+    let goal: String
+    let suggestion: Suggestion?
+    let hasSuggestion: Bool
+    let open: [OpenSession]
+    let hasOpen: Bool
+    let own: [Card]
+    let hasOwn: Bool
+    let sections: [Section]
+    let recent: [Recent]
+}
+
+/// strength-disclaimer.mustache.
+struct StrengthDisclaimerPage: Sendable {
+    let disclaimer: String
+    let accepted: Bool
+    let next: String
+}
+
+/// strength-exercises.mustache: the library.
+struct StrengthExercisesPage: Sendable {
+    struct Group: Sendable {
+        let name: String
+        let href: String
+        let current: Bool
+    }
+
+    struct Exercise: Sendable {
+        let id: String
+        let name: String
+        let group: String
+        let equipment: String
+        let bodyweight: Bool
+        let timed: Bool
+        let cold: Bool
+        let oneRepMax: String
+        let mostReps: Int
+    }
+
+    let groups: [Group]
+    let groupName: String
+    let count: Int
+    let exercises: [Exercise]
+}
+
+/// strength-exercise.mustache: an exercise and the user's progress in it.
+struct StrengthExercisePage: Sendable {
+    struct HistoryEntry: Sendable {
+        let date: String
+        let session: String
+        let best: String
+        let estimate: String
+    }
+
+    let id: String
+    let name: String
+    let group: String
+    let primary: String
+    let secondary: String
+    let hasSecondary: Bool
+    let equipment: String
+    let bodyweight: Bool
+    let instructions: String
+    let timed: Bool
+    let baseline: String
+    let equipmentIsBodyweight: Bool
+    let licence: String
+    let attribution: String
+    let cold: Bool
+    let oneRepMax: String
+    let mostWeight: String
+    let mostReps: Int
+    let resetAt: String
+    let wasReset: Bool
+    let chart: String
+    let hasChart: Bool
+    let history: [HistoryEntry]
+    let hasHistory: Bool
+}
+
+/// strength-routine.mustache.
+struct StrengthRoutinePage: Sendable {
+    struct Exercise: Sendable {
+        let n: Int
+        let id: String
+        let name: String
+        let group: String
+    }
+
+    let id: String
+    let name: String
+    let goal: String
+    let description: String
+    let builtIn: Bool
+    let bodyweight: Bool
+    let groups: String
+    let exercises: [Exercise]
+    let accepted: Bool
+    let sensors: [StrengthSensor]
+    let hasSensors: Bool
+}
+
+/// strength-routine-form.mustache: a new routine, or one being edited.
+struct StrengthRoutineFormPage: Sendable {
+    struct Group: Sendable {
+        struct Exercise: Sendable {
+            let id: String
+            let name: String
+            let equipment: String
+            let checked: Bool
+            let position: Int
+        }
+
+        let name: String
+        let exercises: [Exercise]
+    }
+
+    struct Chosen: Sendable {
+        let n: Int
+        let name: String
+    }
+
+    let editing: Bool
+    let id: String
+    let name: String
+    let description: String
+    let order: String
+    let goals: [StrengthOption]
+    let groups: [Group]
+    let chosen: [Chosen]
+}
+
+/// strength-session.mustache: a session's exercises and sets, and its result once finished.
+struct StrengthSessionPage: Sendable {
+    struct Block: Sendable {
+        let name: String
+        let exerciseID: String
+        let known: Bool
+        let group: String
+        let bodyweight: Bool
+        let timed: Bool
+        var sets: [SetEntry]
+        /// A finished session's estimate from the sets.
+        var estimate: String?
+    }
+
+    struct SetEntry: Sendable {
+        let n: Int
+        let sessionID: String
+        let reps: String
+        let maximum: Bool
+        let timed: Bool
+        let weight: String
+        let done: Bool
+        let kind: String
+        let warmup: Bool
+        let target: String
+        let hasHeartRate: Bool
+        let peak: Int
+        let recovery: String
+        let setLabel: String
+        let index: Int
+    }
+
+    struct Result: Sendable {
+        let duration: String
+        let volume: String
+        let reps: Int
+        let sets: Int
+        let message: String
+        let hasMessage: Bool
+        let review: String
+        let hasReview: Bool
+        let enjoyment: String
+        let difficulty: String
+        let score: Int
+    }
+
+    struct Change: Sendable {
+        let name: String
+        let before: String
+        let after: String
+    }
+
+    struct Rating: Sendable {
+        let value: Int
+        let label: String
+    }
+
+    let id: String
+    let name: String
+    let goal: String
+    let unit: String
+    let started: String
+    let startedAt: Int
+    let finished: Bool
+    let editable: Bool
+    let blocks: [Block]
+    let source: String
+    let imported: Bool
+    let hasHeartRate: Bool
+    let heartRateSource: String
+    let editableUntil: String
+    /// Once finished.
+    var result: Result?
+    var changes: [Change]?
+    var hasChanges: Bool?
+    var ratings: [Rating] = []
+}
+
+/// strength-history.mustache: a month's calendar and the sessions.
+struct StrengthHistoryPage: Sendable {
+    /// A day of the month, or a blank before the first.
+    struct Cell: Sendable {
+        var blank: Bool?
+        var day: Int?
+        var has: Bool?
+        var count: Int?
+        var sessionsLabel: String?
+        var today: Bool?
+        var selected: Bool?
+        var href: String?
+    }
+
+    struct Row: Sendable {
+        let id: String
+        let name: String
+        let date: String
+        let stars: String
+        let open: Bool
+        let source: String
+    }
+
+    let month: String
+    let cells: [Cell]
+    let previous: String
+    let next: String
+    let hasSelected: Bool
+    let selectedDay: Int
+    let selectedSessions: [Row]
+    let selectedEmpty: Bool
+    let sessions: [Row]
+    let hasSessions: Bool
+}
+
+/// strength-settings.mustache.
+struct StrengthSettingsPage: Sendable {
+    struct Delivery: Sendable {
+        let when: String
+        let attempts: Int
+        let state: String
+        let error: String
+    }
+
+    let goals: [StrengthOption]
+    let lifestyles: [StrengthOption]
+    let plateStep: String
+    let barKg: String
+    let webhookUrl: String
+    let secret: String
+    let accepted: String
+    let hasAccepted: Bool
+    let deliveries: [Delivery]
+    let hasDeliveries: Bool
+}
+
+/// strength-import.mustache: the form, what an import did, or the CSV back with its mistake.
+struct StrengthImportPage: Sendable {
+    struct Mapped: Sendable {
+        let from: String
+        let to: String
+    }
+
+    struct Unmapped: Sendable {
+        let name: String
+        let sets: String
+    }
+
+    var done: Bool?
+    var source: String?
+    var imported: String?
+    var duplicates: Int?
+    var mapped: [Mapped]?
+    var hasMapped: Bool?
+    var unmapped: [Unmapped]?
+    var hasUnmapped: Bool?
+    var skipped: [String]?
+    var hasSkipped: Bool?
+    var csv: String?
+}
+
+/// nutrition.mustache.
+struct NutritionPage: Sendable {
+    struct Targets: Sendable {
+        let calories: Int
+        let tee: Int
+        let protein: Int
+        let fat: Int
+        let carbs: Int
+        let proteinShare: Int
+        let fatShare: Int
+        let carbShare: Int
+        let adjustment: String
+        let warnings: [String]
+        let hasWarnings: Bool
+        let inputs: String
+    }
+
+    let goals: [StrengthOption]
+    let lifestyles: [StrengthOption]
+    let goal: String
+    let lifestyle: String
+    let missing: String
+    let hasMissing: Bool
+    /// With sex, age, height and weight.
+    var targets: Targets?
+}

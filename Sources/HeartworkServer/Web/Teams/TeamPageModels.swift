@@ -1,0 +1,257 @@
+/// A player's form fields as text: as saved, or as typed when the form comes back.
+struct PlayerFields: Sendable {
+    let name: String
+    let number: String
+    let birthDate: String
+    let sex: String
+    let restingHeartRate: String
+    let maximumHeartRate: String
+    let weightKilograms: String
+    let teamID: String
+    let sensorID: String
+}
+
+/// teams.mustache: teams, players, sensors and gateways.
+struct TeamsPage: Sendable {
+    struct Team: Sendable {
+        let id: String
+        let name: String
+        let playerCount: Int
+    }
+
+    struct Player: Sendable {
+        let id: String
+        let name: String
+        let number: String
+        let team: String
+        let sensor: String
+    }
+
+    struct Sensor: Sendable {
+        let id: String
+        let address: String
+        let name: String
+        let battery: String
+        let lastSeen: String
+        let bpm: String
+        let wornBy: String
+    }
+
+    struct Gateway: Sendable {
+        let id: String
+        let name: String
+        let lastSeen: String
+    }
+
+    struct Option: Sendable {
+        let id: String
+        let name: String
+    }
+
+    struct TeamForm: Sendable {
+        let name: String
+    }
+
+    /// A gateway just created: its token, shown this once.
+    struct NewGateway: Sendable {
+        let name: String
+        let token: String
+    }
+
+    let teams: [Team]
+    let hasTeams: Bool
+    let players: [Player]
+    let hasPlayers: Bool
+    let sensors: [Sensor]
+    let hasSensors: Bool
+    let gateways: [Gateway]
+    let hasGateways: Bool
+    let teamOptions: [Option]
+    let sensorOptions: [Option]
+    let serverURL: String
+    /// A form that came back, as typed; a new gateway's token.
+    var teamForm: TeamForm?
+    var playerForm: PlayerFields?
+    var newGateway: NewGateway?
+}
+
+/// team.mustache: a team's players, their sensors, and its sessions.
+struct TeamPage: Sendable {
+    struct Member: Sendable {
+        struct SensorOption: Sendable {
+            let id: String
+            let name: String
+            let selected: Bool
+            let taken: Bool
+            let takenBy: String
+        }
+
+        let id: String
+        let name: String
+        let number: String
+        let hasPhoto: Bool
+        let initial: String
+        let sensorOptions: [SensorOption]
+        let noSensor: Bool
+    }
+
+    struct Candidate: Sendable {
+        let id: String
+        let name: String
+    }
+
+    struct Session: Sendable {
+        let id: String
+        let when: String
+        let players: Int
+        let state: String
+        let open: Bool
+        let reviewed: Bool
+        let exported: Bool
+    }
+
+    let id: String
+    let teamID: String
+    let name: String
+    let members: [Member]
+    let hasMembers: Bool
+    let candidates: [Candidate]
+    let hasCandidates: Bool
+    let sessions: [Session]
+    let hasSessions: Bool
+    let pending: Int
+}
+
+/// coach.mustache: the coach's big screen.
+struct CoachPage: Sendable {
+    struct Tile: Sendable {
+        let sensorID: String
+        let name: String
+        let number: String
+        let initial: String
+        let hasPhoto: Bool
+        let playerID: String
+    }
+
+    struct Session: Sendable {
+        let id: String
+        let recording: Bool
+        let countingDown: Bool
+        let stopped: Bool
+        let startsAt: Int64
+        let plannedEndAt: Int64
+    }
+
+    let teamID: String
+    let teamName: String
+    let tileCount: Int
+    let noTiles: Bool
+    let tiles: [Tile]
+    let withoutSensor: String
+    let hasWithoutSensor: Bool
+    /// A session recording, counting down or stopped and not yet saved.
+    var session: Session?
+}
+
+/// player.mustache: a player's form.
+struct PlayerPage: Sendable {
+    struct Option: Sendable {
+        let id: String
+        let name: String
+        let selected: Bool
+    }
+
+    let id: String
+    let name: String
+    let hasPhoto: Bool
+    let initial: String
+    let form: PlayerFields
+    let isFemale: Bool
+    let isMale: Bool
+    let noSex: Bool
+    let teamOptions: [Option]
+    let noTeam: Bool
+    let sensorOptions: [Option]
+    let noSensor: Bool
+    let backURL: String
+    let backName: String
+}
+
+/// team-session.mustache: a team session's review.
+struct TeamSessionReviewPage: Sendable {
+    struct TeamRow: Sendable {
+        let swatch: String
+        let anchor: String
+        let name: String
+        let number: String
+        let average: String
+        let maximum: String
+        let trimp: String
+        let calories: String
+        let rmssd: String
+        let zoneBar: String
+    }
+
+    struct Player: Sendable {
+        struct HRV: Sendable {
+            let beats: Int
+            let rmssd: String
+            let sdnn: String
+            let sdsd: String
+            let pnn50: String
+            let meanNN: String
+            let corrected: String
+            let reliable: Bool
+        }
+
+        struct Window: Sendable {
+            let from: String
+            let beats: Int
+            let rmssd: String
+            let sdnn: String
+            let meanHR: String
+        }
+
+        let anchor: String
+        let name: String
+        let number: String
+        let readings: Int
+        let heard: String
+        let average: String
+        let maximum: String
+        let trimp: String
+        let calories: String
+        let notes: [String]
+        let hasNotes: Bool
+        let hasReadings: Bool
+        /// With readings.
+        var chart: String?
+        var zonesChart: String?
+        /// With beat-to-beat intervals.
+        var hrv: HRV?
+        var windows: [Window]?
+        var hasWindows: Bool?
+    }
+
+    struct LegendEntry: Sendable {
+        let name: String
+        let color: String
+    }
+
+    let id: String
+    let teamID: String
+    let teamName: String
+    let when: String
+    let duration: String
+    let playerCount: Int
+    let saved: Bool
+    let open: Bool
+    let recording: Bool
+    let reviewed: Bool
+    let exported: Bool
+    let teamRows: [TeamRow]
+    /// Nil when no player has a reading.
+    let teamChart: String?
+    let players: [Player]
+    let legend: [LegendEntry]
+}

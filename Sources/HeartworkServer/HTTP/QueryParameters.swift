@@ -1,4 +1,6 @@
 import Foundation
+import HeartworkApp
+import HeartworkCore
 import HeartworkFormats
 import HeartworkModel
 import Hummingbird
@@ -20,9 +22,24 @@ enum QueryParameters {
         return value
     }
 
+    /// An instant of the query: a date-time or a day (`InputParsing.dateTimeOrDay`).
     static func date(_ text: String?, name: String) throws -> Date? {
-        guard let text else { return nil }
-        if let date = RFC3339.parseDateTimeOrDay(text) { return date }
-        throw Problem.badRequest("\(name) is a date or date-time, such as 2026-11-01 or 2026-11-01T06:00:00Z", field: name)
+        try parsed { () throws(AppError) in try InputParsing.dateTimeOrDay(text, field: name) }
+    }
+
+    /// A day of the query or the path, required (`InputParsing.requiredDay`).
+    static func day(_ text: String?, name: String) throws -> CalendarDay {
+        try parsed { () throws(AppError) in try InputParsing.requiredDay(text, field: name) }
+    }
+
+    /// A value of the query or the path read by `InputParsing` (shared with the web pages and
+    /// bodies): a mistake there is a malformed request, 400, where the same mistake in a body
+    /// is an invalid entity, 422.
+    private static func parsed<T>(_ parse: () throws(AppError) -> T) throws -> T {
+        do {
+            return try parse()
+        } catch {
+            throw Problem.badRequest(error.detail, field: error.field)
+        }
     }
 }

@@ -85,36 +85,30 @@ struct DailyRoutes {
     /// GET /api/days
     func getDays(_ request: Request, context: AuthenticatedContext) async throws -> DayListResponse {
         let parameters = request.uri.queryParameters
-        let from = try Self.day(parameters.get("from"), name: "from")
-        let to = try Self.day(parameters.get("to"), name: "to")
+        let from = try QueryParameters.day(parameters.get("from"), name: "from")
+        let to = try QueryParameters.day(parameters.get("to"), name: "to")
         return DayListResponse(days: try await daily.days(from: from, through: to, for: context.user))
     }
 
     /// GET /api/days/:date
     func getDaysDate(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let day = try Self.day(context.parameters.get("date"), name: "date")
+        let day = try QueryParameters.day(context.parameters.get("date"), name: "date")
         return try APIJSON.response(try await daily.day(day, for: context.user))
     }
 
     /// PUT /api/days/:date/sleep-quality
     func putDaysDateSleepQuality(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let day = try Self.day(context.parameters.get("date"), name: "date")
+        let day = try QueryParameters.day(context.parameters.get("date"), name: "date")
         let body = try await RequestBody.jsonObject(request, allowed: ["quality"])
         return try APIJSON.response(try await daily.setSleepQuality(try body.integer("quality"), day: day, for: context.user))
     }
 
     /// PUT /api/days/:date/mark
     func putDaysDateMark(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let day = try Self.day(context.parameters.get("date"), name: "date")
+        let day = try QueryParameters.day(context.parameters.get("date"), name: "date")
         let body = try await RequestBody.jsonObject(request, allowed: ["mark"])
         guard body.contains("mark") else { throw Problem.badRequest("mark is required: sick, traveling or null", field: "mark") }
-        let mark: Readiness.Status?
-        switch try body.optionalString("mark") {
-        case nil: mark = nil
-        case "sick": mark = .sick
-        case "traveling": mark = .traveling
-        case let other?: throw Problem(AppError.invalid("mark is sick, traveling or null, not \(other.prefix(40))", field: "mark"))
-        }
+        let mark = try InputParsing.dayMark(try body.optionalString("mark"), field: "mark")
         return try APIJSON.response(try await daily.setMark(mark, day: day, for: context.user))
     }
 
@@ -130,10 +124,7 @@ struct DailyRoutes {
         ])
         var settings = try await daily.settings(for: context.user)
         if let value = try body.optionalInteger("stepThreshold") { settings.stepThreshold = value }
-        if let text = try body.optionalString("inactivityTime") {
-            guard let minute = Self.minuteOfDay(text) else { throw Problem(AppError.invalid("a time of day such as 18:00", field: "inactivityTime")) }
-            settings.inactivityMinute = minute
-        }
+        if let text = try body.optionalString("inactivityTime") { settings.inactivityMinute = try InputParsing.minuteOfDay(text, field: "inactivityTime") }
         if let value = try body.optionalBool("inactivityAlerts") { settings.inactivityAlerts = value }
         if let value = try body.optionalBool("anomalyAlerts") { settings.anomalyAlerts = value }
         if let value = try body.optionalInteger("order") { settings.order = value }
@@ -147,21 +138,6 @@ struct DailyRoutes {
     }
 
     /// "HH:MM" → minutes after midnight.
-    static func minuteOfDay(_ text: String) -> Int? {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0].count <= 2, parts[1].count == 2, let hours = Int(parts[0]), let minutes = Int(parts[1]),
-              (0..<24).contains(hours), (0..<60).contains(minutes) else { return nil }
-        return hours * 60 + minutes
-    }
-
-    static func day(_ text: String?, name: String) throws -> CalendarDay {
-        guard let text, !text.isEmpty else { throw Problem.badRequest("\(name) is required, a date such as 2026-11-01", field: name) }
-        guard text.utf8.count == 10, let day = CalendarDay(iso: text) else {
-            throw Problem.badRequest("\(name) is a date such as 2026-11-01, not \(text.prefix(40))", field: name)
-        }
-        return day
-    }
-
     static func importFormat(_ request: Request) throws -> DailyHealthService.ExportFormat {
         let bare = RequestBody.mediaType(request)
         switch bare {

@@ -38,7 +38,7 @@ struct WebHealthPages {
     func getToday(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let user = context.user
         let today = daily.today(for: user)
-        let day = try Self.day(request.uri.queryParameters.get("date").map { String($0) }) ?? today
+        let day = try InputParsing.optionalDay(request.uri.queryParameters.get("date"), field: "date") ?? today
         let summary = try await daily.day(day, for: user)
         var model = Self.dayModel(summary, day: day, today: today)
         model.canRate = summary.hasData && daily.canRateSleep(day, summary: summary) && summary.sleep != nil
@@ -56,7 +56,7 @@ struct WebHealthPages {
     /// POST /today/sleep-quality
     func postTodaySleepQuality(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let form = try await WebForm.decode(RatingForm.self, from: request, requiringFields: true)
-        let day = try Self.day(form.date) ?? daily.today(for: context.user)
+        let day = try InputParsing.optionalDay(form.date, field: "date") ?? daily.today(for: context.user)
         guard let quality = form.quality.flatMap({ Int($0) }) else { throw AppError.invalid("choose a quality from 1 to 10", field: "quality") }
         _ = try await daily.setSleepQuality(quality, day: day, for: context.user)
         return pages.redirect(to: "/today?date=\(day)")
@@ -69,7 +69,7 @@ struct WebHealthPages {
         guard let threshold = form.stepThreshold.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) else {
             throw AppError.invalid("a number of steps", field: "stepThreshold")
         }
-        guard let minute = form.inactivityTime.flatMap(DailyRoutes.minuteOfDay) else { throw AppError.invalid("a time of day such as 18:00", field: "inactivityTime") }
+        let minute = try InputParsing.minuteOfDay(form.inactivityTime, field: "inactivityTime")
         settings.stepThreshold = threshold
         settings.inactivityMinute = minute
         settings.inactivityAlerts = form.inactivityAlerts != nil
@@ -81,13 +81,9 @@ struct WebHealthPages {
     /// POST /today/mark
     func postTodayMark(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let form = try await WebForm.decode(MarkForm.self, from: request, requiringFields: true)
-        let day = try Self.day(form.date) ?? daily.today(for: context.user)
-        let mark: Readiness.Status? = switch form.mark {
-        case "sick": .sick
-        case "traveling": .traveling
-        case "none": nil
-        default: throw AppError.invalid("a day is marked sick or traveling", field: "mark")
-        }
+        let day = try InputParsing.optionalDay(form.date, field: "date") ?? daily.today(for: context.user)
+        guard let text = form.mark else { throw AppError.invalid("a day is marked sick, traveling or none", field: "mark") }
+        let mark = try InputParsing.dayMark(text, field: "mark")
         _ = try await daily.setMark(mark, day: day, for: context.user)
         return pages.redirect(to: "/today?date=\(day)")
     }
@@ -96,7 +92,7 @@ struct WebHealthPages {
     func getHealthWeek(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let user = context.user
         let today = daily.today(for: user)
-        let end = try Self.day(request.uri.queryParameters.get("end").map { String($0) }) ?? today
+        let end = try InputParsing.optionalDay(request.uri.queryParameters.get("end"), field: "end") ?? today
         let start = end.adding(days: -6)
         let days = try await daily.days(from: start, through: end, for: user)
         let labels = days.map { day -> String in
@@ -211,12 +207,6 @@ struct WebHealthPages {
             servingSize: label.servingSize ?? "", unhealthy: label.unhealthy,
             heading: label.basis != "serving" ? "Per \(label.basis)" : label.servingSize.map { "Per serving (\($0))" } ?? "Per serving", reasons: label.reasons.joined(separator: "; "),
             rows: rows.compactMap { name, value in value.map { .init(name: name, value: $0) } })
-    }
-
-    static func day(_ text: String?) throws -> CalendarDay? {
-        guard let text, !text.isEmpty else { return nil }
-        guard text.utf8.count == 10, let day = CalendarDay(iso: text) else { throw AppError.invalid("a day is written 2026-11-24", field: "date") }
-        return day
     }
 
     static func weekday(_ day: CalendarDay) -> String {

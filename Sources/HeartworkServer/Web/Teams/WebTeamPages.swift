@@ -374,7 +374,7 @@ struct WebTeamPages {
         input.name = form.name ?? (creating ? "" : nil)
         input.number = WebForm.nonEmpty(form.number).map { .set($0) } ?? .clear
         if let text = WebForm.nonEmpty(form.birthDate) {
-            if let day = CalendarDay(iso: text) { input.birthDate = .set(day) } else { errors.append(.init(field: "birthDate", detail: "'\(text)' is not a date (YYYY-MM-DD)")) }
+            do { input.birthDate = .set(try InputParsing.calendarDay(text, field: "birthDate")) } catch { errors.append(.init(field: "birthDate", detail: error.detail)) }
         } else {
             input.birthDate = .clear
         }

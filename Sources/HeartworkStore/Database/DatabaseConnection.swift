@@ -19,8 +19,8 @@ public final class DatabaseConnection: Sendable {
     /// that runs the queries, so writers queue here instead, without blocking anything.
     private let writeGate = AsyncGate()
     private let isOpen = Mutex(true)
-    /// How to open a connection of its own (PostgreSQL's LISTEN needs one that stays open).
-    let postgresConfiguration: PostgresConnection.Configuration?
+    /// The PostgreSQL pool, which also lends the connection LISTEN keeps.
+    let postgresClient: PostgresClient?
 
     public static func open(
         _ location: DatabaseLocation,
@@ -53,20 +53,27 @@ public final class DatabaseConnection: Sendable {
             } catch {
                 throw StoreError.invalidConfiguration("cannot read the PostgreSQL URL: \(error)")
             }
-            let pool = SharedPool(EventLoopGroupConnectionPool(
-                source: PostgresConnectionSource(sqlConfiguration: configuration),
-                maxConnectionsPerEventLoop: maxConnectionsPerEventLoop, requestTimeout: connectionWait, logger: logger, on: eventLoopGroup))
-            let database = pool.pool.database(logger: logger).sql(queryLogLevel: .trace)
-            return DatabaseConnection(engine: .postgres, sql: database, sqlite: nil, postgres: configuration.coreConfiguration) {
-                try await pool.pool.shutdownAsync()
+            guard var clientConfiguration = PostgresClient.Configuration(configuration.coreConfiguration) else {
+                throw StoreError.invalidConfiguration("the PostgreSQL URL names neither a host nor a socket")
+            }
+            clientConfiguration.options.maximumConnections = maxConnectionsPerEventLoop * 4
+            let client = PostgresClient(configuration: clientConfiguration, backgroundLogger: logger)
+            // The client's background work runs as long as the store is open: the store is
+            // opened by `serve` inside its service group and by tools and tests outside any,
+            // so the store owns this task and `shutdown` cancels it (ARCHITECTURE: tasks).
+            let running = Task { await client.run() }
+            let database = PostgresClientDatabase(client: client, logger: logger)
+            return DatabaseConnection(engine: .postgres, sql: database, sqlite: nil, postgres: client) {
+                running.cancel()
+                await running.value
             }
         }
     }
 
-    private init(engine: SQLEngine, sql: any SQLDatabase, sqlite: PooledSQLiteDatabase?, postgres: PostgresConnection.Configuration?,
+    private init(engine: SQLEngine, sql: any SQLDatabase, sqlite: PooledSQLiteDatabase?, postgres: PostgresClient?,
                  shutdown: @escaping @Sendable () async throws -> Void) {
         self.engine = engine
-        postgresConfiguration = postgres
+        postgresClient = postgres
         self.sql = sql
         self.sqlite = sqlite
         self.shutdownPool = shutdown

@@ -19,25 +19,23 @@ extension HeartworkStore {
         }
     }
 
-    /// Listens on a connection of its own until the task is cancelled, calling `receive` for
+    /// Listens on a connection of the pool (held while listening) until the task is cancelled, calling `receive` for
     /// each notification in order; a lost connection is opened again after a pause (1 s,
     /// doubling to 30 s), and `onConnected` is told each time listening (re)starts.
     public func listen(channel: String, logger: Logger, onConnected: @Sendable () async -> Void = {},
                        receive: @escaping @Sendable (String) async -> Void) async {
-        guard let configuration = database.postgresConfiguration else { return }
+        guard let client = database.postgresClient else { return }
         var pause = Duration.seconds(1)
-        var connectionID = 0
         while !Task.isCancelled {
-            connectionID += 1
             do {
-                let connection = try await PostgresConnection.connect(
-                    on: MultiThreadedEventLoopGroup.singleton.next(), configuration: configuration, id: connectionID, logger: logger)
-                defer { Task { try? await connection.close() } }
-                try await connection.listen(on: channel) { notifications in
-                    pause = .seconds(1)
-                    await onConnected()
-                    for try await notification in notifications {
-                        await receive(notification.payload)
+                // One of the pool's connections, kept while listening.
+                try await client.withConnection { connection in
+                    try await connection.listen(on: channel) { notifications in
+                        pause = .seconds(1)
+                        await onConnected()
+                        for try await notification in notifications {
+                            await receive(notification.payload)
+                        }
                     }
                 }
             } catch {

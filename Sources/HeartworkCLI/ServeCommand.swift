@@ -1,4 +1,5 @@
 import ArgumentParser
+import Configuration
 import Foundation
 import ServiceLifecycle
 import HeartworkApp
@@ -85,14 +86,41 @@ struct ServeCommand: AsyncParsableCommand {
         valueName: "text"))
     var tileAttribution: String?
 
-    /// The map tile server from the options or their variables; nil when none is set.
-    private func mapTiles() throws -> MapTiles? {
-        let environment = ProcessInfo.processInfo.environment
-        guard let template = tileURLTemplate ?? environment["HEARTWORK_TILE_URL_TEMPLATE"].flatMap({ $0.isEmpty ? nil : $0 }) else {
-            return nil
+    /// `serve`'s settings through swift-configuration: an option given on the command line
+    /// first, then its `HEARTWORK_*` environment variable (the key `heartwork.max.body.mb` is
+    /// `HEARTWORK_MAX_BODY_MB`), then the default at the call.
+    private func settings(environment: [String: String] = ProcessInfo.processInfo.environment) -> ConfigReader {
+        var given = [AbsoluteConfigKey: ConfigValue]()
+        func put(_ key: String, _ value: (any CustomStringConvertible)?) {
+            if let value { given[AbsoluteConfigKey(key.split(separator: ".").map(String.init))] = ConfigValue(.string(value.description), isSecret: false) }
         }
+        put("heartwork.host", host)
+        put("heartwork.port", port)
+        put("heartwork.data.dir", dataDirectory)
+        put("heartwork.database.url", database)
+        put("heartwork.log.level", logLevel)
+        put("heartwork.bcrypt.cost", bcryptCost)
+        put("heartwork.max.connections", maximumConnections)
+        put("heartwork.idle.timeout", idleTimeout)
+        put("heartwork.request.head.timeout", requestHeadTimeout)
+        put("heartwork.max.body.mb", maximumBodyMegabytes)
+        put("heartwork.concurrent.uploads", concurrentUploads)
+        put("heartwork.job.workers", jobWorkers)
+        put("heartwork.tile.url.template", tileURLTemplate)
+        put("heartwork.tile.attribution", tileAttribution)
+        if allowPrivateWebhooks { put("heartwork.allow.private.webhooks", "on") }
+        return ConfigReader(providers: [
+            InMemoryProvider(name: "command line", values: given),
+            EnvironmentVariablesProvider(environmentVariables: environment, secretsSpecifier: .specific(["HEARTWORK_DATABASE_URL"])),
+        ])
+    }
+
+    /// The map tile server from the options or their variables; nil when none is set.
+    private func mapTiles(_ config: ConfigReader) throws -> MapTiles? {
+        let template = config.string(forKey: "heartwork.tile.url.template", default: "")
+        guard !template.isEmpty else { return nil }
         let openStreetMap = template.contains("tile.openstreetmap.org")
-        let attribution = tileAttribution ?? environment["HEARTWORK_TILE_ATTRIBUTION"] ?? (openStreetMap ? "© OpenStreetMap contributors" : "")
+        let attribution = config.string(forKey: "heartwork.tile.attribution", default: openStreetMap ? "© OpenStreetMap contributors" : "")
         do {
             return try MapTiles(urlTemplate: template, attribution: attribution)
         } catch {
@@ -100,10 +128,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
-    /// A whole-number option, its HEARTWORK_* variable, or the default; within `range`.
-    private func limit(_ value: Int?, _ variable: String, default fallback: Int, range: ClosedRange<Int>, name: String) throws -> Int {
-        let environment = ProcessInfo.processInfo.environment
-        let text = value.map(String.init) ?? environment[variable] ?? String(fallback)
+    /// A whole-number setting within `range`; a value that is not one is refused by name.
+    private func limit(_ config: ConfigReader, _ key: ConfigKey, default fallback: Int, range: ClosedRange<Int>, name: String) throws -> Int {
+        let text = config.string(forKey: key, default: String(fallback))
         guard let number = Int(text), range.contains(number) else {
             throw ValidationError("\(name) '\(text)' is not a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
@@ -111,39 +138,34 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let environment = ProcessInfo.processInfo.environment
-        let level = Logger.Level(rawValue: logLevel ?? environment["HEARTWORK_LOG_LEVEL"] ?? "info") ?? .info
+        let config = settings()
+        let level = Logger.Level(rawValue: config.string(forKey: "heartwork.log.level", default: "info")) ?? .info
         LoggingSystem.bootstrap { label in
             var handler = JSONLogHandler(label: label)
             handler.logLevel = level
             return handler
         }
         let logger = Logger(label: "heartwork")
-        let dataDirectory = dataDirectory ?? environment["HEARTWORK_DATA_DIR"] ?? ServerConfiguration.defaultDataDirectory
-        let databaseArgument = database ?? environment["HEARTWORK_DATABASE_URL"]
-        let location: DatabaseLocation? = try databaseArgument.map { try DatabaseLocation(argument: $0) }
-        let portText = port.map(String.init) ?? environment["HEARTWORK_PORT"] ?? "8080"
-        guard let port = Int(portText), (0...65_535).contains(port) else {
-            throw ValidationError("port '\(portText)' is not a number from 0 to 65535")
-        }
-        let cost = bcryptCost ?? Int(environment["HEARTWORK_BCRYPT_COST"] ?? "") ?? 12
-        guard (4...16).contains(cost) else { throw ValidationError("the bcrypt cost must be 4–16") }
+        let dataDirectory = config.string(forKey: "heartwork.data.dir", default: ServerConfiguration.defaultDataDirectory)
+        let location: DatabaseLocation? = try config.string(forKey: "heartwork.database.url", isSecret: true).map { try DatabaseLocation(argument: $0) }
+        let port = try limit(config, "heartwork.port", default: 8080, range: 0...65_535, name: "port")
+        let cost = try limit(config, "heartwork.bcrypt.cost", default: 12, range: 4...16, name: "the bcrypt cost")
         // HEARTWORK_READ_CACHE=off reads every workout list from the database (SQLite only caches).
-        let cachesReads = (environment["HEARTWORK_READ_CACHE"] ?? "on").lowercased() != "off"
+        let cachesReads = config.string(forKey: "heartwork.read.cache", default: "on").lowercased() != "off"
         var configuration = ServerConfiguration(
-            host: host ?? environment["HEARTWORK_HOST"] ?? "127.0.0.1", port: port, dataDirectory: dataDirectory,
+            host: config.string(forKey: "heartwork.host", default: "127.0.0.1"), port: port, dataDirectory: dataDirectory,
             database: location, passwordHashCost: cost, secureCookies: secureCookies,
-            maximumBodyBytes: try limit(maximumBodyMegabytes, "HEARTWORK_MAX_BODY_MB", default: 32, range: 1...1024, name: "--max-body-mb") * 1024 * 1024,
+            maximumBodyBytes: try limit(config, "heartwork.max.body.mb", default: 32, range: 1...1024, name: "--max-body-mb") * 1024 * 1024,
             cachesReads: cachesReads,
-            maximumConnections: try limit(maximumConnections, "HEARTWORK_MAX_CONNECTIONS", default: 1000, range: 1...1_000_000, name: "--max-connections"),
-            idleTimeout: .seconds(try limit(idleTimeout, "HEARTWORK_IDLE_TIMEOUT", default: 60, range: 1...86_400, name: "--idle-timeout")),
-            requestHeadTimeout: .seconds(try limit(requestHeadTimeout, "HEARTWORK_REQUEST_HEAD_TIMEOUT", default: 10, range: 1...3600, name: "--request-head-timeout")),
-            concurrentUploads: try limit(concurrentUploads, "HEARTWORK_CONCURRENT_UPLOADS", default: 2, range: 1...256, name: "--concurrent-uploads"),
-            mapTiles: try mapTiles())
-        configuration.importDirectory = environment["HEARTWORK_IMPORT_DIR"].flatMap { $0.isEmpty ? nil : $0 }
-        configuration.jobWorkers = try limit(jobWorkers, "HEARTWORK_JOB_WORKERS", default: 3, range: 1...64, name: "--job-workers")
-        configuration.jobLeaseSeconds = Double(try limit(nil, "HEARTWORK_JOB_LEASE_SECONDS", default: 60, range: 1...3600, name: "HEARTWORK_JOB_LEASE_SECONDS"))
-        configuration.allowPrivateWebhooks = allowPrivateWebhooks || (environment["HEARTWORK_ALLOW_PRIVATE_WEBHOOKS"] ?? "").lowercased() == "on"
+            maximumConnections: try limit(config, "heartwork.max.connections", default: 1000, range: 1...1_000_000, name: "--max-connections"),
+            idleTimeout: .seconds(try limit(config, "heartwork.idle.timeout", default: 60, range: 1...86_400, name: "--idle-timeout")),
+            requestHeadTimeout: .seconds(try limit(config, "heartwork.request.head.timeout", default: 10, range: 1...3600, name: "--request-head-timeout")),
+            concurrentUploads: try limit(config, "heartwork.concurrent.uploads", default: 2, range: 1...256, name: "--concurrent-uploads"),
+            mapTiles: try mapTiles(config))
+        configuration.importDirectory = config.string(forKey: "heartwork.import.dir").flatMap { $0.isEmpty ? nil : $0 }
+        configuration.jobWorkers = try limit(config, "heartwork.job.workers", default: 3, range: 1...64, name: "--job-workers")
+        configuration.jobLeaseSeconds = Double(try limit(config, "heartwork.job.lease.seconds", default: 60, range: 1...3600, name: "HEARTWORK_JOB_LEASE_SECONDS"))
+        configuration.allowPrivateWebhooks = config.string(forKey: "heartwork.allow.private.webhooks", default: "").lowercased() == "on"
 
         let runtime = try await ServerRuntime.prepare(configuration: configuration, logger: logger)
         var extra = [any Service]()

@@ -63,7 +63,8 @@ public func heartworkFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
         // The store's blocks of samples: refused or read, and what is read writes back the same.
         if let samples = try? HealthBlockCodec.decode(bytes), let again = try? HealthBlockCodec.decode(HealthBlockCodec.encode(samples)),
-           again != samples.sorted(by: { $0.start < $1.start }) {
+            again != samples.sorted(by: { $0.start < $1.start })
+        {
             fatalError("a decoded health block does not survive a round trip")
         }
     case "zip":

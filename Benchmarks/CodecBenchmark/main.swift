@@ -42,16 +42,28 @@ func asyncTime(rounds: Int = 15, repetitions: Int, _ body: () async throws -> Vo
 
 func report(_ name: String, ours: Double, library: Double, libraryName: String) {
     let label = name.padding(toLength: 42, withPad: " ", startingAt: 0)
-    print(label + String(format: " ours %8.3f ms   ", ours * 1000) + libraryName.padding(toLength: 15, withPad: " ", startingAt: 0)
-          + String(format: " %8.3f ms   ratio %5.1f×", library * 1000, library / ours))
+    print(
+        label + String(format: " ours %8.3f ms   ", ours * 1000) + libraryName.padding(toLength: 15, withPad: " ", startingAt: 0)
+            + String(format: " %8.3f ms   ratio %5.1f×", library * 1000, library / ours))
 }
 
 // MARK: 1. Reading an upload
 
-struct CodableTrackPoint: Codable { let lat: Double; let lon: Double; let ele: Double?; let t: Double }
+struct CodableTrackPoint: Codable {
+    let lat: Double
+    let lon: Double
+    let ele: Double?
+    let t: Double
+}
 struct CodableUpload: Codable {
-    let sport: String; let startTime: String; let indoor: Bool?; let heartRate: [Int?]; let rrIntervals: [Double]?
-    let track: [CodableTrackPoint]?; let distanceMeters: Double?; let kilocalories: Double?
+    let sport: String
+    let startTime: String
+    let indoor: Bool?
+    let heartRate: [Int?]
+    let rrIntervals: [Double]?
+    let track: [CodableTrackPoint]?
+    let distanceMeters: Double?
+    let kilocalories: Double?
 }
 
 let heartRate = (0..<7200).map { String(120 + $0 % 40) }.joined(separator: ",")
@@ -59,7 +71,8 @@ let rr = (0..<9000).map { String(600 + $0 % 50) }.joined(separator: ",")
 let trackText = (0..<7200).map { index -> String in
     "{\"lat\":\(48.2 + Double(index) * 1e-5),\"lon\":\(16.37 + Double(index % 100) * 1e-5),\"ele\":180.0,\"t\":\(index)}"
 }.joined(separator: ",")
-let upload = Array("{\"sport\":\"running\",\"startTime\":\"2026-11-01T07:00:00Z\",\"indoor\":false,\"heartRate\":[\(heartRate)],\"rrIntervals\":[\(rr)],\"track\":[\(trackText)]}".utf8)
+let upload = Array(
+    "{\"sport\":\"running\",\"startTime\":\"2026-11-01T07:00:00Z\",\"indoor\":false,\"heartRate\":[\(heartRate)],\"rrIntervals\":[\(rr)],\"track\":[\(trackText)]}".utf8)
 let uploadData = Data(upload)
 print("Upload: \(upload.count / 1024) KiB")
 let decoder = JSONDecoder()
@@ -74,24 +87,42 @@ struct CodableSummary: Codable {
     let averageHeartRate: Double?, minimumHeartRate: Double?, maximumHeartRate: Double?, kilocalories: Double?, distanceMeters: Double?
     let rrIntervalCount: Int, trackPointCount: Int, shared: Bool
 }
-struct CodableList: Codable { let workouts: [CodableSummary]; let limit: Int; let offset: Int }
+struct CodableList: Codable {
+    let workouts: [CodableSummary]
+    let limit: Int
+    let offset: Int
+}
 struct CodablePoint: Codable { let lat: Double, lon: Double, ele: Double?, t: Double }
-struct CodableDetail: Codable { let summary: CodableSummary; let heartRate: [Int?]; let rrIntervals: [Double]; let track: [CodablePoint] }
+struct CodableDetail: Codable {
+    let summary: CodableSummary
+    let heartRate: [Int?]
+    let rrIntervals: [Double]
+    let track: [CodablePoint]
+}
 
 let summaries = (0..<20).map { index in
-    CodableSummary(id: UUID().uuidString.lowercased(), ownerID: UUID().uuidString.lowercased(), sport: "running",
-                   startTime: Date(timeIntervalSince1970: 1_763_000_000 + Double(index) * 86_400), indoor: false, durationSeconds: 3600,
-                   averageHeartRate: 145.3, minimumHeartRate: 98, maximumHeartRate: 181, kilocalories: 612.4, distanceMeters: 10_234,
-                   rrIntervalCount: 4500, trackPointCount: 1800, shared: index % 2 == 0)
+    CodableSummary(
+        id: UUID().uuidString.lowercased(), ownerID: UUID().uuidString.lowercased(), sport: "running",
+        startTime: Date(timeIntervalSince1970: 1_763_000_000 + Double(index) * 86_400), indoor: false, durationSeconds: 3600,
+        averageHeartRate: 145.3, minimumHeartRate: 98, maximumHeartRate: 181, kilocalories: 612.4, distanceMeters: 10_234,
+        rrIntervalCount: 4500, trackPointCount: 1800, shared: index % 2 == 0)
 }
 func write(_ summary: CodableSummary, to json: inout JSONWriter) {
     json.beginObject()
-    json.field("averageHeartRate", summary.averageHeartRate); json.field("distanceMeters", summary.distanceMeters)
-    json.field("durationSeconds", summary.durationSeconds); json.field("id", summary.id); json.field("indoor", summary.indoor)
-    json.field("kilocalories", summary.kilocalories); json.field("maximumHeartRate", summary.maximumHeartRate)
-    json.field("minimumHeartRate", summary.minimumHeartRate); json.field("ownerID", summary.ownerID)
-    json.field("rrIntervalCount", summary.rrIntervalCount); json.field("shared", summary.shared); json.field("sport", summary.sport)
-    json.field("startTime", summary.startTime); json.field("trackPointCount", summary.trackPointCount)
+    json.field("averageHeartRate", summary.averageHeartRate)
+    json.field("distanceMeters", summary.distanceMeters)
+    json.field("durationSeconds", summary.durationSeconds)
+    json.field("id", summary.id)
+    json.field("indoor", summary.indoor)
+    json.field("kilocalories", summary.kilocalories)
+    json.field("maximumHeartRate", summary.maximumHeartRate)
+    json.field("minimumHeartRate", summary.minimumHeartRate)
+    json.field("ownerID", summary.ownerID)
+    json.field("rrIntervalCount", summary.rrIntervalCount)
+    json.field("shared", summary.shared)
+    json.field("sport", summary.sport)
+    json.field("startTime", summary.startTime)
+    json.field("trackPointCount", summary.trackPointCount)
     json.endObject()
 }
 let encoder = JSONEncoder()
@@ -100,9 +131,14 @@ encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
 let list = CodableList(workouts: summaries, limit: 20, offset: 0)
 let ours2 = time(repetitions: 200) {
     var json = JSONWriter(capacity: 512 * 21)
-    json.beginObject(); json.field("limit", 20); json.field("offset", 0); json.key("workouts"); json.beginArray()
+    json.beginObject()
+    json.field("limit", 20)
+    json.field("offset", 0)
+    json.key("workouts")
+    json.beginArray()
     for summary in summaries { write(summary, to: &json) }
-    json.endArray(); json.endObject()
+    json.endArray()
+    json.endObject()
     _ = json.bytes.count
 }
 let library2 = try time(repetitions: 200) { _ = try encoder.encode(list) }
@@ -115,16 +151,28 @@ let detail = CodableDetail(
 let ours3 = time(repetitions: 5) {
     var json = JSONWriter(capacity: 600_000)
     json.beginObject()
-    json.key("heartRate"); json.beginArray()
+    json.key("heartRate")
+    json.beginArray()
     for value in detail.heartRate { if let value { json.integer(value) } else { json.null() } }
     json.endArray()
-    json.key("rrIntervals"); json.beginArray(); for value in detail.rrIntervals { json.number(value) }; json.endArray()
-    json.key("summary"); write(detail.summary, to: &json)
-    json.key("track"); json.beginArray()
+    json.key("rrIntervals")
+    json.beginArray()
+    for value in detail.rrIntervals { json.number(value) }
+    json.endArray()
+    json.key("summary")
+    write(detail.summary, to: &json)
+    json.key("track")
+    json.beginArray()
     for point in detail.track {
-        json.beginObject(); json.field("ele", point.ele); json.field("lat", point.lat); json.field("lon", point.lon); json.field("t", point.t); json.endObject()
+        json.beginObject()
+        json.field("ele", point.ele)
+        json.field("lat", point.lat)
+        json.field("lon", point.lon)
+        json.field("t", point.t)
+        json.endObject()
     }
-    json.endArray(); json.endObject()
+    json.endArray()
+    json.endObject()
     _ = json.bytes.count
 }
 let library3 = try time(repetitions: 5) { _ = try encoder.encode(detail) }
@@ -150,8 +198,9 @@ try await store.users.create(owner)
 for index in 0..<200 {
     let record = WorkoutRecord(
         userID: owner.id, sport: .running, startedAt: Date(timeIntervalSince1970: 1_763_000_000 + Double(index) * 3600), indoor: false,
-        metrics: WorkoutMetrics(durationSeconds: 3600, averageHeartRate: 145, minimumHeartRate: 98, maximumHeartRate: 181,
-                                secondsInZones: [100, 200, 300, 400, 500], kilocalories: 600, distanceMeters: 10_000),
+        metrics: WorkoutMetrics(
+            durationSeconds: 3600, averageHeartRate: 145, minimumHeartRate: 98, maximumHeartRate: 181,
+            secondsInZones: [100, 200, 300, 400, 500], kilocalories: 600, distanceMeters: 10_000),
         profile: ProfileSnapshot(ageYears: 30, restingHeartRate: 55, maximumHeartRate: 186.8, maximumHeartRateSource: .gellish, weightKilograms: 70, sex: .female),
         rrCount: 4500, trackCount: 1800)
     try await store.workouts.insert(record, streams: WorkoutStreams(heartRate: [120]))
@@ -164,10 +213,12 @@ let columns = """
     """
 let ours4 = try await asyncTime(repetitions: 200) { _ = try await store.workouts.list(userID: owner.id, from: nil, to: nil, sharedOnly: false, page: Page(limit: 20)) }
 let library4 = try await asyncTime(repetitions: 200) {
-    _ = try await store.database.sql.raw("""
+    _ = try await store.database.sql.raw(
+        """
         SELECT \(unsafeRaw: columns) FROM workouts WHERE user_id = \(bind: owner.id)
         ORDER BY started_at DESC, id DESC LIMIT 20 OFFSET 0
-        """).all(decoding: CodableWorkoutRow.self)
+        """
+    ).all(decoding: CodableWorkoutRow.self)
 }
 report("read 20 workout rows from SQLite", ours: ours4, library: library4, libraryName: "SQLKit Codable")
 try await store.shutdown()

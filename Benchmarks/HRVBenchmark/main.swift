@@ -78,7 +78,13 @@ if arguments.count > 1 && arguments[1] == "--profile" {
     print("fft plan", measure(repeats: 51) { _ = FFT(size: 1024) } * 1e3, "ms")
     let plan = FFT(size: 1024)
     let a = [Double](repeating: 1, count: 1024)
-    print("fft", measure(repeats: 51) { var re = a, im = a; plan.forward(real: &re, imaginary: &im) } * 1e3, "ms")
+    print(
+        "fft",
+        measure(repeats: 51) {
+            var re = a
+            var im = a
+            plan.forward(real: &re, imaginary: &im)
+        } * 1e3, "ms")
     print("kubios", measure(repeats: 21) { _ = KubiosArtifactCorrector.correct(hour) } * 1e3, "ms")
     print("time", measure(repeats: 21) { _ = TimeDomainIndices(rrMilliseconds: rr) } * 1e3, "ms")
     print("nonlinear", measure(repeats: 21) { _ = NonlinearIndices(rrMilliseconds: rr) } * 1e3, "ms")
@@ -109,8 +115,9 @@ try child.run()
 let childOutput = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
 child.waitUntilExit()
 if let data = childOutput.data(using: .utf8),
-   let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-   let megabytes = object["peakMegabytes"] as? Double {
+    let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+    let megabytes = object["peakMegabytes"] as? Double
+{
     print(String(format: "24 h, peak resident memory of the whole process:       %7.1f MB   target ≤ 100 MB", megabytes))
 }
 print("")
@@ -138,7 +145,7 @@ try python.run()
 let pythonOutput = pythonPipe.fileHandleForReading.readDataToEndOfFile()
 python.waitUntilExit()
 guard python.terminationStatus == 0,
-      let baseline = try? JSONSerialization.jsonObject(with: pythonOutput) as? [String: Any]
+    let baseline = try? JSONSerialization.jsonObject(with: pythonOutput) as? [String: Any]
 else {
     print("NeuroKit2 baseline unavailable (pip install neurokit2 pandas); Heartwork figures only:")
     for entry in ours { print("  \(entry.name.padding(toLength: 15, withPad: " ", startingAt: 0))" + String(format: " %9.3f ms", entry.seconds * 1000)) }

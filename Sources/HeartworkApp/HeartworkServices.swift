@@ -27,10 +27,12 @@ public final class HeartworkServices: Sendable {
         /// How many jobs run at once on this instance (one user's jobs one at a time).
         public var jobWorkers: Int
 
-        public init(passwordHashCost: Int = 12, sessionLifetime: TimeInterval = 30 * 86_400, sweepInterval: Duration = .seconds(3600),
-                    matchSecondMilliseconds: Int = 1000, allowPrivateWebhooks: Bool = false,
-                    importDirectory: String? = nil, jobPollInterval: Duration = .milliseconds(500), jobLeaseSeconds: Double = 60,
-                    jobWorkers: Int = 3) {
+        public init(
+            passwordHashCost: Int = 12, sessionLifetime: TimeInterval = 30 * 86_400, sweepInterval: Duration = .seconds(3600),
+            matchSecondMilliseconds: Int = 1000, allowPrivateWebhooks: Bool = false,
+            importDirectory: String? = nil, jobPollInterval: Duration = .milliseconds(500), jobLeaseSeconds: Double = 60,
+            jobWorkers: Int = 3
+        ) {
             self.jobWorkers = jobWorkers
             self.jobLeaseSeconds = jobLeaseSeconds
             self.importDirectory = importDirectory

@@ -64,10 +64,12 @@ struct CompeteCommand: ParsableCommand {
     func render() throws -> String {
         let profileA = try zoneProfile(
             ageYears: ageA, restingHeartRate: restingA,
-            formula: maxA == nil ? formula : nil, measuredMaximum: maxA, optionPrefix: "a-").profile
+            formula: maxA == nil ? formula : nil, measuredMaximum: maxA, optionPrefix: "a-"
+        ).profile
         let profileB = try zoneProfile(
             ageYears: ageB, restingHeartRate: restingB,
-            formula: maxB == nil ? formula : nil, measuredMaximum: maxB, optionPrefix: "b-").profile
+            formula: maxB == nil ? formula : nil, measuredMaximum: maxB, optionPrefix: "b-"
+        ).profile
         let seriesA = try series(from: fileA)
         let seriesB = try series(from: fileB)
         let result = CompetitionEngine.evaluate(
@@ -116,26 +118,30 @@ struct CompetitionReport: Encodable {
 
     init(result: CompetitionResult, includeEvents: Bool) {
         durationSeconds = result.durationSeconds
-        outcome = switch result.outcome {
-        case .winner(let side): side.rawValue
-        case .draw: "draw"
-        }
+        outcome =
+            switch result.outcome {
+            case .winner(let side): side.rawValue
+            case .draw: "draw"
+            }
         marginSeconds = result.marginSeconds
         func side(_ record: CompetitorRecord) -> Side {
             Side(
                 score: record.score,
-                timeInZoneSeconds: Dictionary(uniqueKeysWithValues: ReserveZone.allCases.map {
-                    ($0.identifier, record.timeInZone[$0])
-                }))
+                timeInZoneSeconds: Dictionary(
+                    uniqueKeysWithValues: ReserveZone.allCases.map {
+                        ($0.identifier, record.timeInZone[$0])
+                    }))
         }
         a = side(result.a)
         b = side(result.b)
-        events = includeEvents ? result.events.map { event in
-            Event(
-                second: event.second, competitor: event.competitor.rawValue,
-                from: event.from.identifier, to: event.to.identifier, direction: event.direction.rawValue,
-                announcementForA: event.announcement(for: .a), announcementForB: event.announcement(for: .b))
-        } : nil
+        events =
+            includeEvents
+            ? result.events.map { event in
+                Event(
+                    second: event.second, competitor: event.competitor.rawValue,
+                    from: event.from.identifier, to: event.to.identifier, direction: event.direction.rawValue,
+                    announcementForA: event.announcement(for: .a), announcementForB: event.announcement(for: .b))
+            } : nil
     }
 
     var table: String {

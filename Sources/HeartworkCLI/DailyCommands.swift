@@ -21,14 +21,17 @@ struct ServerOptions: ParsableArguments {
 
     func url(_ path: String) -> URL? {
         guard var components = URLComponents(string: server), let scheme = components.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", components.host?.isEmpty == false else { return nil }
+            scheme == "http" || scheme == "https", components.host?.isEmpty == false
+        else { return nil }
         let base = components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path
         components.path = base + path
         return components.url
     }
 
     /// A GET or PUT with the token; the status and the body as JSON (a problem's detail when it failed).
-    func call(_ client: HTTPClient, _ method: HTTPMethod, _ path: String, body: [UInt8]? = nil, contentType: String = "application/json") async throws -> (status: Int, json: [String: Any]) {
+    func call(
+        _ client: HTTPClient, _ method: HTTPMethod, _ path: String, body: [UInt8]? = nil, contentType: String = "application/json"
+    ) async throws -> (status: Int, json: [String: Any]) {
         guard let url = url(path) else { throw CommandFailure("bad --server") }
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = method
@@ -109,7 +112,8 @@ struct AppleHealthImportCommand: AsyncParsableCommand {
     func run() async throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue,
-              let size = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? NSNumber else {
+            let size = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? NSNumber
+        else {
             throw CommandFailure("\(file): no such file")
         }
         let lower = file.lowercased()
@@ -122,8 +126,9 @@ struct AppleHealthImportCommand: AsyncParsableCommand {
             throw CommandFailure("\(file): not export.zip or export.xml (name it .zip or .xml)")
         }
         guard let url = options.url("/api/imports/apple-health") else { throw CommandFailure("bad --server") }
-        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-                                configuration: .init(timeout: .init(connect: .seconds(10), read: .seconds(600))))
+        let client = HTTPClient(
+            eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+            configuration: .init(timeout: .init(connect: .seconds(10), read: .seconds(600))))
         do {
             try await run(client: client, url: url, mediaType: mediaType, size: size.int64Value)
             try? await client.shutdown()
@@ -142,10 +147,11 @@ struct AppleHealthImportCommand: AsyncParsableCommand {
         request.headers.add(name: "Authorization", value: "Bearer \(options.token)")
         request.headers.add(name: "Content-Type", value: mediaType)
         request.headers.add(name: "Accept", value: "application/json")
-        request.body = .stream(FileChunks(path: file) { count in
-            let sent = sentSoFar.add(count)
-            ProgressBar.draw(fraction: Double(sent) / total, "uploading \(Self.megabytes(sent)) of \(Self.megabytes(size))", enabled: terminal)
-        }, length: .known(size))
+        request.body = .stream(
+            FileChunks(path: file) { count in
+                let sent = sentSoFar.add(count)
+                ProgressBar.draw(fraction: Double(sent) / total, "uploading \(Self.megabytes(sent)) of \(Self.megabytes(size))", enabled: terminal)
+            }, length: .known(size))
         let response: HTTPClientResponse
         do {
             response = try await client.execute(request, timeout: .seconds(3600))
@@ -183,7 +189,12 @@ struct AppleHealthImportCommand: AsyncParsableCommand {
     final class SentBytes: @unchecked Sendable {
         private let lock = NSLock()
         private var total: Int64 = 0
-        func add(_ count: Int) -> Int64 { lock.withLock { total += Int64(count); return total } }
+        func add(_ count: Int) -> Int64 {
+            lock.withLock {
+                total += Int64(count)
+                return total
+            }
+        }
     }
 
     struct Summary: Encodable {
@@ -217,8 +228,10 @@ struct AppleHealthImportCommand: AsyncParsableCommand {
         }
 
         func table() -> String {
-            var rows: [(String, String)] = [("Import", id), ("State", state), ("Samples", "\(samplesRead) read, \(samplesAdded) new"),
-                                            ("Workouts", "\(workoutsAdded) new, \(workoutsDuplicate) already stored, \(workoutsSkipped.values.reduce(0, +)) left out")]
+            var rows: [(String, String)] = [
+                ("Import", id), ("State", state), ("Samples", "\(samplesRead) read, \(samplesAdded) new"),
+                ("Workouts", "\(workoutsAdded) new, \(workoutsDuplicate) already stored, \(workoutsSkipped.values.reduce(0, +)) left out"),
+            ]
             for (reason, count) in workoutsSkipped.sorted(by: { $0.value > $1.value }) { rows.append(("Left out", "\(count) × \(reason)")) }
             if let firstDay, let lastDay { rows.append(("Days", "\(firstDay) – \(lastDay)")) }
             return LabelledRows.render(rows, warnings: error.map { ["the import stopped: \($0); what came before it is kept"] } ?? [])
@@ -301,7 +314,11 @@ struct DayCommand: AsyncParsableCommand {
         if let sleep = day["sleep"] as? [String: Any] {
             let recovery = number(sleep["recoveryPercent"]).map { "\($0) %" } ?? "–"
             let asleep = number(sleep["asleepHours"], places: 2).map { ", asleep \($0) h" } ?? ""
-            rows.append(("Recovery", "\(recovery) (in bed \(number(sleep["inBedHours"], places: 2) ?? "?") h\(asleep), quality \(sleep["quality"] as? Int ?? 0)/10 \(sleep["qualitySource"] as? String ?? ""))"))
+            rows.append(
+                (
+                    "Recovery",
+                    "\(recovery) (in bed \(number(sleep["inBedHours"], places: 2) ?? "?") h\(asleep), quality \(sleep["quality"] as? Int ?? 0)/10 \(sleep["qualitySource"] as? String ?? ""))"
+                ))
         } else {
             rows.append(("Recovery", "– (no night recorded)"))
         }

@@ -1,10 +1,11 @@
 import ArgumentParser
 import Foundation
+import HeartworkCore
+import HeartworkFormats
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import HeartworkCore
-import HeartworkFormats
 
 /// A file on disk as the file commands see it: an activity file (FIT, TCX, GPX, Heartwork
 /// JSON) or an RR export (any other extension: .txt, .csv, .rr …), read by `RRFile`.
@@ -47,7 +48,11 @@ enum LocalFile {
                 var total = 0
                 while total < chunk {
                     let n = Glibc.read(descriptor, base + before + total, chunk - total)
-                    if n < 0 { if errno == EINTR { continue }; failed = true; break }
+                    if n < 0 {
+                        if errno == EINTR { continue }
+                        failed = true
+                        break
+                    }
                     if n == 0 { break }
                     total += n
                 }
@@ -245,7 +250,8 @@ struct FileSummary: Encodable {
     mutating func fill(from recording: ActivityRecording) {
         device = recording.device
         // One pass over the records (a 4-hour file has 14,400).
-        var earliest: Date?, latest: Date?
+        var earliest: Date?
+        var latest: Date?
         var rates = [Int]()
         rates.reserveCapacity(recording.records.count)
         var points = 0
@@ -382,9 +388,11 @@ struct ConvertCommand: ParsableCommand {
             guard !workout.rrIntervalsMilliseconds.isEmpty else {
                 throw CommandFailure("\(input) has no RR intervals to write (only a file recorded with RR, such as a FIT file with hrv messages, has them)")
             }
-            out = Array(workout.rrIntervalsMilliseconds.map { value in
-                value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : String(value)
-            }.joined(separator: "\n").utf8) + [0x0A]
+            out =
+                Array(
+                    workout.rrIntervalsMilliseconds.map { value in
+                        value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : String(value)
+                    }.joined(separator: "\n").utf8) + [0x0A]
         }
         if !force && FileManager.default.fileExists(atPath: output) {
             throw CommandFailure("\(output) exists; give --force to replace it")
@@ -392,6 +400,8 @@ struct ConvertCommand: ParsableCommand {
         guard FileManager.default.createFile(atPath: output, contents: Data(out)) else {
             throw CommandFailure("\(output) cannot be written")
         }
-        StandardError.write("wrote \(output) (\(out.count) bytes): \(workout.heartRate.count) s of heart rate, \(workout.track.count) track points, \(workout.rrIntervalsMilliseconds.count) RR intervals")
+        StandardError.write(
+            "wrote \(output) (\(out.count) bytes): \(workout.heartRate.count) s of heart rate, \(workout.track.count) track points, \(workout.rrIntervalsMilliseconds.count) RR intervals"
+        )
     }
 }

@@ -133,11 +133,12 @@ struct DecodedPayload: Encodable {
         var parts = [hex + ":"]
         if let bpm { parts.append("\(bpm) bpm,") }
         if let sensorContact {
-            let wording = switch sensorContact {
-            case SensorContact.detected.rawValue: "contact detected,"
-            case SensorContact.notDetected.rawValue: "no skin contact,"
-            default: "contact not supported,"
-            }
+            let wording =
+                switch sensorContact {
+                case SensorContact.detected.rawValue: "contact detected,"
+                case SensorContact.notDetected.rawValue: "no skin contact,"
+                default: "contact not supported,"
+                }
             parts.append(wording)
         }
         if let energyExpendedKilojoules { parts.append("energy \(energyExpendedKilojoules) kJ,") }

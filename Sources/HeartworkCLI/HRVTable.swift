@@ -26,8 +26,10 @@ enum HRVTable {
             var table = TextTable(header: ["Band", "Peak (Hz)", "Power (ms²)", "Power (log)", "Power (%)", "Power (n.u.)"], rightAligned: [1, 2, 3, 4, 5])
             let total = frequency.totalPower
             func row(_ name: String, _ peak: Double?, _ power: Double, _ normalized: Double?) -> [String] {
-                [name, peak.map { f($0, 4) } ?? "–", f(power, 1), power > 0 ? f(log(power), 3) : "–",
-                 total > 0 ? f(100 * power / total, 1) : "–", normalized.map { f($0, 1) } ?? "–"]
+                [
+                    name, peak.map { f($0, 4) } ?? "–", f(power, 1), power > 0 ? f(log(power), 3) : "–",
+                    total > 0 ? f(100 * power / total, 1) : "–", normalized.map { f($0, 1) } ?? "–",
+                ]
             }
             table.rows = [
                 row("VLF (0.0033–0.04 Hz)", frequency.vlfPeak, frequency.vlfPower, nil),
@@ -76,7 +78,8 @@ enum HRVTable {
     }
 
     private static func header(_ report: HRVFileReport) -> String {
-        let minutes = Int(report.durationSeconds / 60), seconds = Int(report.durationSeconds.rounded()) % 60
+        let minutes = Int(report.durationSeconds / 60)
+        let seconds = Int(report.durationSeconds.rounded()) % 60
         var text = "\(report.file): \(report.beats) beats, \(minutes) min \(seconds) s"
         if report.correction.method == "none" {
             text += ", no artifact correction"
@@ -117,14 +120,18 @@ enum HRVCSV {
         for report in reports {
             if let windows = report.windows {
                 for window in windows {
-                    lines.append(row(file: report.file, start: window.startSeconds, duration: window.durationSeconds, beats: window.beats,
-                                     artifacts: report.correction.correctedPercent,
-                                     time: window.timeDomain, frequency: window.frequencyDomain, nonlinear: window.nonlinear))
+                    lines.append(
+                        row(
+                            file: report.file, start: window.startSeconds, duration: window.durationSeconds, beats: window.beats,
+                            artifacts: report.correction.correctedPercent,
+                            time: window.timeDomain, frequency: window.frequencyDomain, nonlinear: window.nonlinear))
                 }
             } else {
-                lines.append(row(file: report.file, start: nil, duration: report.durationSeconds, beats: report.correctedBeats,
-                                 artifacts: report.correction.correctedPercent,
-                                 time: report.timeDomain, frequency: report.frequencyDomain, nonlinear: report.nonlinear))
+                lines.append(
+                    row(
+                        file: report.file, start: nil, duration: report.durationSeconds, beats: report.correctedBeats,
+                        artifacts: report.correction.correctedPercent,
+                        time: report.timeDomain, frequency: report.frequencyDomain, nonlinear: report.nonlinear))
             }
         }
         return lines.joined(separator: "\n")

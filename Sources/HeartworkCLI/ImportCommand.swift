@@ -1,9 +1,9 @@
 import ArgumentParser
 import AsyncHTTPClient
 import Foundation
-import NIOCore
 import HeartworkCore
 import HeartworkFormats
+import NIOCore
 
 /// `heartwork import`: activity files (`heartwork import FILE…`, the default) or an Apple
 /// Health export (`heartwork import apple-health FILE`) to a server.
@@ -102,9 +102,11 @@ struct ImportFilesCommand: AsyncParsableCommand {
             throw CommandFailure("no activity files (.fit, .tcx, .gpx, .json) in \(files.joined(separator: ", "))")
         }
         guard let url = options.url("/api/workouts") else { throw CommandFailure("bad --server") }
-        let session = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-                                 configuration: .init(timeout: .init(connect: .seconds(10), read: .seconds(300)),
-                                                      connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: jobs)))
+        let session = HTTPClient(
+            eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+            configuration: .init(
+                timeout: .init(connect: .seconds(10), read: .seconds(300)),
+                connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: jobs)))
         do {
             try await send(paths, to: url, session: session)
             try? await session.shutdown()
@@ -143,8 +145,9 @@ struct ImportFilesCommand: AsyncParsableCommand {
                     result.failures.append(.init(file: path, reason: reason))
                     if case .fatal = Self.severity(reason), fatal == nil { fatal = reason }
                 }
-                progress.update(done: result.imported + result.duplicates + result.failed, imported: result.imported,
-                                duplicates: result.duplicates, failed: result.failed)
+                progress.update(
+                    done: result.imported + result.duplicates + result.failed, imported: result.imported,
+                    duplicates: result.duplicates, failed: result.failed)
                 add()
             }
         }
@@ -160,8 +163,9 @@ struct ImportFilesCommand: AsyncParsableCommand {
             for warning in result.warnings { print("note    \(warning.file): \(warning.message)") }
             for failure in result.failures { print("failed  \(failure.file): \(failure.reason)") }
             let rate = result.seconds > 0 ? Double(paths.count) / result.seconds : 0
-            print("\(result.imported) imported, \(result.duplicates) duplicate\(result.duplicates == 1 ? "" : "s") skipped, \(result.failed) failed"
-                  + " (\(paths.count) file\(paths.count == 1 ? "" : "s") in \(result.seconds.formatted(places: 1)) s, \(rate.formatted(places: 1)) files/s)")
+            print(
+                "\(result.imported) imported, \(result.duplicates) duplicate\(result.duplicates == 1 ? "" : "s") skipped, \(result.failed) failed"
+                    + " (\(paths.count) file\(paths.count == 1 ? "" : "s") in \(result.seconds.formatted(places: 1)) s, \(rate.formatted(places: 1)) files/s)")
         }
         if result.failed > 0 { throw ExitCode(1) }
     }
@@ -189,7 +193,8 @@ struct ImportFilesCommand: AsyncParsableCommand {
             while let relative = walker.nextObject() as? String {
                 let name = relative.split(separator: "/").last.map(String.init) ?? relative
                 guard !name.hasPrefix("."), relative.split(separator: "/").allSatisfy({ !$0.hasPrefix(".") }),
-                      ActivityFileFormat(path: name) != nil else { continue }
+                    ActivityFileFormat(path: name) != nil
+                else { continue }
                 let full = argument.hasSuffix("/") ? argument + relative : argument + "/" + relative
                 var isFolder: ObjCBool = false
                 if manager.fileExists(atPath: full, isDirectory: &isFolder), !isFolder.boolValue { found.append(full) }

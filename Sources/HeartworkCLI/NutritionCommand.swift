@@ -77,7 +77,8 @@ struct NutritionCommand: ParsableCommand {
                     ["Protein", "\(targets.proteinGrams) g"],
                     ["Fat", "\(targets.fatGrams) g"],
                     ["Carbohydrate", "\(targets.carbohydrateGrams) g"],
-                ]).render() + "\n(\(sex.rawValue), \(age) years, \(heightMeters.formattedForDisplay) m, \(weightKilograms.formattedForDisplay) kg, "
+                ]
+            ).render() + "\n(\(sex.rawValue), \(age) years, \(heightMeters.formattedForDisplay) m, \(weightKilograms.formattedForDisplay) kg, "
                 + "\(lifestyle.displayName.lowercased()), PA \(GerriorEnergy.physicalActivity(lifestyle, sex: sex).formattedForDisplay); Gerrior et al. 2006)"
                 + targets.warnings.map { "\nNote: \($0)." }.joined()
         }

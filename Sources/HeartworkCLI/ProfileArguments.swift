@@ -24,7 +24,8 @@ func zoneProfile(
     case (.measured?, nil):
         throw CommandFailure("--\(optionPrefix)max-hr-formula measured needs --\(optionPrefix)max-hr N (your measured maximum in bpm)")
     case (let named?, let bpm?):
-        throw CommandFailure("--\(optionPrefix)max-hr \(bpm.formattedForDisplay) is a measured maximum; it cannot be combined with --\(optionPrefix)max-hr-formula \(named.rawValue)")
+        throw CommandFailure(
+            "--\(optionPrefix)max-hr \(bpm.formattedForDisplay) is a measured maximum; it cannot be combined with --\(optionPrefix)max-hr-formula \(named.rawValue)")
     case (.gellish?, nil), (nil, nil): method = .gellish
     case (.fox?, nil): method = .fox
     case (.tanaka?, nil): method = .tanaka

@@ -1,13 +1,13 @@
 import ArgumentParser
 import Configuration
 import Foundation
-import ServiceLifecycle
 import HeartworkApp
 import HeartworkCharts
 import HeartworkServer
 import HeartworkStore
 import Hummingbird
 import Logging
+import ServiceLifecycle
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -46,7 +46,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String?
 
-    @Flag(help: "Seed a demo account with friends and several weeks of workouts, and a coach with a 12-player team streamed live by an in-process simulated gateway; print both logins.")
+    @Flag(
+        help:
+            "Seed a demo account with friends and several weeks of workouts, and a coach with a 12-player team streamed live by an in-process simulated gateway; print both logins."
+    )
     var demo = false
 
     @Flag(name: .customLong("secure-cookies"), help: "Mark session cookies Secure (when served over HTTPS).")
@@ -76,14 +79,18 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("job-workers"), help: "Background jobs (imports, recomputations) run at once (default 3); one user's one at a time.")
     var jobWorkers: Int?
 
-    @Option(name: .customLong("tile-url-template"), help: ArgumentHelp(
-        "Draw routes on map tiles from this server, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png (default: no map; viewers' browsers load the tiles).",
-        valueName: "url"))
+    @Option(
+        name: .customLong("tile-url-template"),
+        help: ArgumentHelp(
+            "Draw routes on map tiles from this server, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png (default: no map; viewers' browsers load the tiles).",
+            valueName: "url"))
     var tileURLTemplate: String?
 
-    @Option(name: .customLong("tile-attribution"), help: ArgumentHelp(
-        "The attribution the tile server's licence requires, shown on every map (default for tile.openstreetmap.org: © OpenStreetMap contributors).",
-        valueName: "text"))
+    @Option(
+        name: .customLong("tile-attribution"),
+        help: ArgumentHelp(
+            "The attribution the tile server's licence requires, shown on every map (default for tile.openstreetmap.org: © OpenStreetMap contributors).",
+            valueName: "text"))
     var tileAttribution: String?
 
     /// `serve`'s settings through swift-configuration: an option given on the command line
@@ -181,16 +188,18 @@ struct ServeCommand: AsyncParsableCommand {
             }
             extra.append(DemoGateway(services: runtime.services, seeded: team, logger: logger))
             let base = "http://\(configuration.host == "0.0.0.0" ? "127.0.0.1" : configuration.host):\(configuration.port)"
-            FileHandle.standardOutput.write(Data("""
-                Demo ready: open \(base)/login
-                  username: \(login.username)
-                  password: \(login.password)
-                The coach, with a 12-player team streaming live from a simulated gateway:
-                  username: \(team.login.username)
-                  password: \(team.login.password)
-                  then open \(base)/teams/\(team.teamID)/live
+            FileHandle.standardOutput.write(
+                Data(
+                    """
+                    Demo ready: open \(base)/login
+                      username: \(login.username)
+                      password: \(login.password)
+                    The coach, with a 12-player team streaming live from a simulated gateway:
+                      username: \(team.login.username)
+                      password: \(team.login.password)
+                      then open \(base)/teams/\(team.teamID)/live
 
-                """.utf8))
+                    """.utf8))
         }
         logger.info("starting", metadata: ["address": "\(configuration.host):\(configuration.port)", "database": "\(configuration.database)"])
         try await runtime.run(extra: extra)

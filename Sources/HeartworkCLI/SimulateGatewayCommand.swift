@@ -1,10 +1,10 @@
 import ArgumentParser
+import AsyncHTTPClient
 import Foundation
+import HTTPTypes
+import HeartworkApp
 import HeartworkCore
 import HeartworkFormats
-import HeartworkApp
-import HTTPTypes
-import AsyncHTTPClient
 import HummingbirdWSClient
 import Logging
 import NIOWebSocket
@@ -139,8 +139,10 @@ struct SimulateGatewayCommand: AsyncParsableCommand {
                                 connection.addTask {
                                     for try await message in inbound.messages(maxSize: 1 << 16) {
                                         guard case .text(let text) = message,
-                                              let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else { continue }
-                                        let sensor = object["sensor"] as? String, sequence = object["seq"] as? Int
+                                            let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+                                        else { continue }
+                                        let sensor = object["sensor"] as? String
+                                        let sequence = object["seq"] as? Int
                                         switch object["type"] as? String {
                                         case "ack": if let sensor, let sequence { state.acknowledge(sensor: sensor, upTo: sequence) }
                                         case "error": state.refuse(sensor: sensor, sequence: sequence)
@@ -256,8 +258,9 @@ final class GatewayState: @unchecked Sendable {
 
     func summary(sensors: Int) -> GatewayRunSummary {
         lock.withLock {
-            GatewayRunSummary(sensors: sensors, sent: produced, acknowledged: acknowledged, refused: refused,
-                              unacknowledged: pending.values.reduce(0) { $0 + $1.count })
+            GatewayRunSummary(
+                sensors: sensors, sent: produced, acknowledged: acknowledged, refused: refused,
+                unacknowledged: pending.values.reduce(0) { $0 + $1.count })
         }
     }
 }

@@ -116,12 +116,13 @@ struct ZonesReport: Encodable {
     private func zoneTable(_ zones: [Zone], unit: String, names: [String]) -> String {
         var table = TextTable(header: ["Zone", unit, "From bpm", "Below bpm"], rightAligned: [2, 3])
         for (zone, name) in zip(zones, names) {
-            let percent = switch (zone.fromPercent, zone.toPercent) {
-            case (nil, let to?): "< \(to.formattedForDisplay)"
-            case (let from?, nil): "≥ \(from.formattedForDisplay)"
-            case (let from?, let to?): "\(from.formattedForDisplay)–\(to.formattedForDisplay)"
-            case (nil, nil): ""
-            }
+            let percent =
+                switch (zone.fromPercent, zone.toPercent) {
+                case (nil, let to?): "< \(to.formattedForDisplay)"
+                case (let from?, nil): "≥ \(from.formattedForDisplay)"
+                case (let from?, let to?): "\(from.formattedForDisplay)–\(to.formattedForDisplay)"
+                case (nil, nil): ""
+                }
             table.rows.append([
                 name, percent,
                 zone.fromBPM.map { $0.formatted(places: 3) } ?? "",

@@ -28,7 +28,8 @@ public struct BarChart: Sendable {
 
     public func draw(in frame: Frame, on svg: inout SVGDocument) {
         if drawsTitle { svg.text(title, x: frame.x + 8, y: frame.y + 18, size: 14, weight: "600") }
-        let labelWidth = 112.0, valueWidth = 110.0
+        let labelWidth = 112.0
+        let valueWidth = 110.0
         let top = frame.y + (drawsTitle ? 32 : 8)
         let rowHeight = min(34, (frame.height - 40) / Double(max(1, bars.count)))
         let trackWidth = max(10, frame.width - labelWidth - valueWidth - 24)

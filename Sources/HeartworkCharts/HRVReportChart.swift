@@ -32,7 +32,8 @@ public enum HRVReportChart {
 
     static func summaryLine(_ result: HRVResult) -> String {
         let correction = result.correction
-        let minutes = Int(result.indices.durationSeconds / 60), seconds = Int(result.indices.durationSeconds) % 60
+        let minutes = Int(result.indices.durationSeconds / 60)
+        let seconds = Int(result.indices.durationSeconds) % 60
         var parts = ["\(correction.inputCount) beats", "\(minutes) min \(seconds) s"]
         switch correction.method {
         case .none: parts.append("no artifact correction")
@@ -67,7 +68,8 @@ public enum HRVReportChart {
             let mean = Statistics.mean(rr)
             let center = ChartPoint(x: mean, y: mean)
             layers.append(.ellipse(center: center, semiMajor: nonlinear.sd2, semiMinor: nonlinear.sd1, degrees: 45, stroke: Palette.accent))
-            let d2 = nonlinear.sd2 / 2.0.squareRoot(), d1 = nonlinear.sd1 / 2.0.squareRoot()
+            let d2 = nonlinear.sd2 / 2.0.squareRoot()
+            let d1 = nonlinear.sd1 / 2.0.squareRoot()
             layers.append(.segment(from: center, to: ChartPoint(x: mean + d2, y: mean + d2), stroke: Palette.text, dash: nil))
             layers.append(.segment(from: center, to: ChartPoint(x: mean - d1, y: mean + d1), stroke: Palette.text, dash: "3 2"))
         }
@@ -124,7 +126,9 @@ public enum HRVReportChart {
             guard let value, value.isFinite else { return "–" }
             return String(format: "%.\(decimals)f", value)
         }
-        let time = indices.timeDomain, frequency = indices.frequencyDomain, nonlinear = indices.nonlinear
+        let time = indices.timeDomain
+        let frequency = indices.frequencyDomain
+        let nonlinear = indices.nonlinear
         let cells: [(String, String)] = [
             ("Mean RR", "\(format(time?.meanNN, 0)) ms"), ("SDNN", "\(format(time?.sdnn, 1)) ms"),
             ("RMSSD", "\(format(time?.rmssd, 1)) ms"), ("pNN50", "\(format(time?.pnn50, 1)) %"),
@@ -133,8 +137,10 @@ public enum HRVReportChart {
         ]
         let cellWidth = (width - 48) / Double(cells.count / 2)
         for (index, cell) in cells.enumerated() {
-            let column = Double(index % (cells.count / 2)), row = Double(index / (cells.count / 2))
-            let x = 24 + column * cellWidth, top = y + row * 66
+            let column = Double(index % (cells.count / 2))
+            let row = Double(index / (cells.count / 2))
+            let x = 24 + column * cellWidth
+            let top = y + row * 66
             svg.rect(x: x, y: top, width: cellWidth - 12, height: 56, fill: "#f5f7fa", stroke: Palette.grid, radius: 6)
             svg.text(cell.0, x: x + 12, y: top + 20, size: 12, fill: Palette.mutedText)
             svg.text(cell.1, x: x + 12, y: top + 44, size: 20, weight: "600")

@@ -15,7 +15,9 @@ public struct MapTiles: Sendable, Equatable {
     public enum TemplateError: Error, CustomStringConvertible {
         case invalid(String)
         public var description: String {
-            switch self { case .invalid(let reason): reason }
+            switch self {
+            case .invalid(let reason): reason
+            }
         }
     }
 
@@ -26,8 +28,8 @@ public struct MapTiles: Sendable, Equatable {
         let probe = urlTemplate.replacingOccurrences(of: "{z}", with: "0").replacingOccurrences(of: "{x}", with: "0")
             .replacingOccurrences(of: "{y}", with: "0")
         guard let components = URLComponents(string: probe), let scheme = components.scheme?.lowercased(),
-              scheme == "https" || scheme == "http", let host = components.host, !host.isEmpty,
-              !urlTemplate.contains("\""), !urlTemplate.contains("<"), !urlTemplate.contains(" ")
+            scheme == "https" || scheme == "http", let host = components.host, !host.isEmpty,
+            !urlTemplate.contains("\""), !urlTemplate.contains("<"), !urlTemplate.contains(" ")
         else { throw .invalid("the tile URL template must be an http or https URL, as in https://tile.example.org/{z}/{x}/{y}.png") }
         guard !attribution.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw .invalid("a tile server needs its attribution (for OpenStreetMap: \"© OpenStreetMap contributors\")")

@@ -35,8 +35,10 @@ public struct RouteChart: Sendable {
         }
         let meanLatitude = points.map(\.latitude).reduce(0, +) / Double(points.count)
         let shrink = cos(meanLatitude * Double.pi / 180)
-        let xs = points.map { $0.longitude * shrink }, ys = points.map(\.latitude)
-        let (minX, maxX) = (xs.min() ?? 0, xs.max() ?? 0), (minY, maxY) = (ys.min() ?? 0, ys.max() ?? 0)
+        let xs = points.map { $0.longitude * shrink }
+        let ys = points.map(\.latitude)
+        let (minX, maxX) = (xs.min() ?? 0, xs.max() ?? 0)
+        let (minY, maxY) = (ys.min() ?? 0, ys.max() ?? 0)
         let span = max(maxX - minX, maxY - minY, 1e-6)
         let scale = min(plot.width, plot.height) * 0.86 / span
         let offsetX = plot.x + (plot.width - (maxX - minX) * scale) / 2
@@ -53,10 +55,11 @@ public struct RouteChart: Sendable {
         let base = points.map { MapTiles.worldPixel(latitude: $0.latitude, longitude: $0.longitude, zoom: 0) }
         let baseWidth = (base.map(\.x).max() ?? 0) - (base.map(\.x).min() ?? 0)
         let baseHeight = (base.map(\.y).max() ?? 0) - (base.map(\.y).min() ?? 0)
-        let zoom = (0...MapTiles.maximumZoom).last { level in
-            let factor = pow(2, Double(level))
-            return baseWidth * factor <= plot.width * 0.86 && baseHeight * factor <= plot.height * 0.86
-        } ?? 0
+        let zoom =
+            (0...MapTiles.maximumZoom).last { level in
+                let factor = pow(2, Double(level))
+                return baseWidth * factor <= plot.width * 0.86 && baseHeight * factor <= plot.height * 0.86
+            } ?? 0
         let factor = pow(2, Double(zoom))
         let world = base.map { (x: $0.x * factor, y: $0.y * factor) }
         let (minX, maxX) = (world.map(\.x).min() ?? 0, world.map(\.x).max() ?? 0)
@@ -66,15 +69,18 @@ public struct RouteChart: Sendable {
         let shiftY = plot.y + plot.height / 2 - (minY + maxY) / 2
         let size = MapTiles.tileSize
         let count = 1 << zoom
-        let firstColumn = Int(floor((plot.x - shiftX) / size)), lastColumn = Int(floor((plot.x + plot.width - shiftX) / size))
-        let firstRow = max(0, Int(floor((plot.y - shiftY) / size))), lastRow = min(count - 1, Int(floor((plot.y + plot.height - shiftY) / size)))
+        let firstColumn = Int(floor((plot.x - shiftX) / size))
+        let lastColumn = Int(floor((plot.x + plot.width - shiftX) / size))
+        let firstRow = max(0, Int(floor((plot.y - shiftY) / size)))
+        let lastRow = min(count - 1, Int(floor((plot.y + plot.height - shiftY) / size)))
         svg.beginClippedGroup(plot.x, plot.y, plot.width, plot.height)
         if firstRow <= lastRow {
             for row in firstRow...lastRow {
                 for column in firstColumn...lastColumn {
                     let wrapped = ((column % count) + count) % count
-                    svg.image(href: tiles.url(zoom: zoom, x: wrapped, y: row),
-                              x: Double(column) * size + shiftX, y: Double(row) * size + shiftY, width: size, height: size)
+                    svg.image(
+                        href: tiles.url(zoom: zoom, x: wrapped, y: row),
+                        x: Double(column) * size + shiftX, y: Double(row) * size + shiftY, width: size, height: size)
                 }
             }
         }
@@ -95,7 +101,8 @@ public struct RouteChart: Sendable {
         }
         svg.polyline(projected, stroke: "#ffffff", width: 6)
         svg.polyline(projected, stroke: Palette.accent, width: 3)
-        let start = projected[0], finish = projected[projected.count - 1]
+        let start = projected[0]
+        let finish = projected[projected.count - 1]
         svg.circle(cx: finish.x, cy: finish.y, r: 7, fill: Palette.text, stroke: "#ffffff")
         svg.circle(cx: start.x, cy: start.y, r: 7, fill: "#007a5a", stroke: "#ffffff")
         label("Start", at: start, dy: -9, fill: "#005c44")
@@ -109,12 +116,15 @@ public struct RouteChart: Sendable {
         let magnitude = pow(10, floor(log10(max(target, 1e-9))))
         let step = [1.0, 2.0, 5.0].map { $0 * magnitude }.last { $0 <= target } ?? magnitude
         let pixels = step * unit / metersPerPixel
-        let x = plot.x + 14, y = plot.y + plot.height - 16
+        let x = plot.x + 14
+        let y = plot.y + plot.height - 16
         svg.rect(x: x - 6, y: y - 20, width: pixels + 12, height: 30, fill: "#ffffff", opacity: 0.85, radius: 4)
         svg.line(x1: x, y1: y, x2: x + pixels, y2: y, stroke: Palette.text, width: 2)
         svg.line(x1: x, y1: y - 5, x2: x, y2: y + 3, stroke: Palette.text, width: 2)
         svg.line(x1: x + pixels, y1: y - 5, x2: x + pixels, y2: y + 3, stroke: Palette.text, width: 2)
-        let label = step >= 1 ? "\(step.formatted(.number.precision(.fractionLength(0)))) \(imperial ? "mi" : "km")"
+        let label =
+            step >= 1
+            ? "\(step.formatted(.number.precision(.fractionLength(0)))) \(imperial ? "mi" : "km")"
             : "\((step * (imperial ? 5280 : 1000)).formatted(.number.precision(.fractionLength(0)))) \(imperial ? "ft" : "m")"
         svg.text(label, x: x + pixels / 2, y: y - 7, size: 11, anchor: "middle", fill: Palette.text)
     }

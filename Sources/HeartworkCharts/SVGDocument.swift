@@ -71,7 +71,9 @@ public struct SVGDocument: Sendable {
     ) {
         let transform = rotate.map { " transform=\"rotate(\(number($0)) \(number(x)) \(number(y)))\"" } ?? ""
         let outline = halo ? " stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\"" : ""
-        add("<text x=\"\(number(x))\" y=\"\(number(y))\" font-size=\"\(number(size))\" font-weight=\"\(weight)\" text-anchor=\"\(anchor)\" fill=\"\(fill)\"\(outline)\(transform)>\(SVGDocument.escape(content))</text>")
+        add(
+            "<text x=\"\(number(x))\" y=\"\(number(y))\" font-size=\"\(number(size))\" font-weight=\"\(weight)\" text-anchor=\"\(anchor)\" fill=\"\(fill)\"\(outline)\(transform)>\(SVGDocument.escape(content))</text>"
+        )
     }
 
     /// An external image (a map tile); decorative, hidden from assistive technology.
@@ -81,7 +83,9 @@ public struct SVGDocument: Sendable {
 
     public mutating func rect(x: Double, y: Double, width: Double, height: Double, fill: String, opacity: Double = 1, stroke: String? = nil, radius: Double = 0) {
         let strokeAttribute = stroke.map { " stroke=\"\($0)\"" } ?? ""
-        add("<rect x=\"\(number(x))\" y=\"\(number(y))\" width=\"\(number(max(0, width)))\" height=\"\(number(max(0, height)))\" rx=\"\(number(radius))\" fill=\"\(fill)\" fill-opacity=\"\(number(opacity))\"\(strokeAttribute)/>")
+        add(
+            "<rect x=\"\(number(x))\" y=\"\(number(y))\" width=\"\(number(max(0, width)))\" height=\"\(number(max(0, height)))\" rx=\"\(number(radius))\" fill=\"\(fill)\" fill-opacity=\"\(number(opacity))\"\(strokeAttribute)/>"
+        )
     }
 
     public mutating func line(x1: Double, y1: Double, x2: Double, y2: Double, stroke: String, width: Double = 1, dash: String? = nil) {
@@ -107,7 +111,9 @@ public struct SVGDocument: Sendable {
     }
 
     public mutating func ellipse(cx: Double, cy: Double, rx: Double, ry: Double, rotation: Double, stroke: String, width: Double = 2) {
-        add("<ellipse cx=\"\(number(cx))\" cy=\"\(number(cy))\" rx=\"\(number(rx))\" ry=\"\(number(ry))\" transform=\"rotate(\(number(rotation)) \(number(cx)) \(number(cy)))\" fill=\"none\" stroke=\"\(stroke)\" stroke-width=\"\(number(width))\"/>")
+        add(
+            "<ellipse cx=\"\(number(cx))\" cy=\"\(number(cy))\" rx=\"\(number(rx))\" ry=\"\(number(ry))\" transform=\"rotate(\(number(rotation)) \(number(cx)) \(number(cy)))\" fill=\"none\" stroke=\"\(stroke)\" stroke-width=\"\(number(width))\"/>"
+        )
     }
 }
 

@@ -7,7 +7,8 @@ public struct LinearScale: Sendable {
 
     public init(domain: ClosedRange<Double>, range: (start: Double, end: Double)) {
         // A degenerate domain still gets a visible span.
-        self.domain = domain.lowerBound == domain.upperBound
+        self.domain =
+            domain.lowerBound == domain.upperBound
             ? (domain.lowerBound - 1)...(domain.upperBound + 1) : domain
         self.range = range
     }
@@ -40,13 +41,17 @@ public struct LinearScale: Sendable {
 
     /// A domain widened to round tick values around the data, with optional padding.
     public static func niceDomain(_ values: some Sequence<Double>, padding: Double = 0, includeZero: Bool = false) -> ClosedRange<Double> {
-        var low = Double.infinity, high = -Double.infinity
+        var low = Double.infinity
+        var high = -Double.infinity
         for value in values where value.isFinite {
             low = min(low, value)
             high = max(high, value)
         }
         if !low.isFinite { return 0...1 }
-        if includeZero { low = min(low, 0); high = max(high, 0) }
+        if includeZero {
+            low = min(low, 0)
+            high = max(high, 0)
+        }
         let span = max(high - low, abs(high) * 0.01, 1e-9)
         low -= span * padding
         high += span * padding

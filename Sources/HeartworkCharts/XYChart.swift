@@ -88,7 +88,8 @@ public struct XYChart: Sendable {
         var xDomain = self.xDomain ?? LinearScale.niceDomain(allValues(\.x))
         var yDomain = self.yDomain ?? LinearScale.niceDomain(allValues(\.y), padding: 0.05)
         if equalAspect {
-            let low = min(xDomain.lowerBound, yDomain.lowerBound), high = max(xDomain.upperBound, yDomain.upperBound)
+            let low = min(xDomain.lowerBound, yDomain.lowerBound)
+            let high = max(xDomain.upperBound, yDomain.upperBound)
             xDomain = low...high
             yDomain = low...high
             let side = min(plot.width, plot.height)
@@ -104,10 +105,14 @@ public struct XYChart: Sendable {
     /// How many rows the legend takes at `width` (it wraps).
     func legendRows(width: Double) -> Int {
         guard !legend.isEmpty else { return 0 }
-        var rows = 1, x = 8.0
+        var rows = 1
+        var x = 8.0
         for entry in legend {
             let entryWidth = 22 + Double(entry.label.count) * 6.2
-            if x > 8, x + entryWidth > width { rows += 1; x = 8 }
+            if x > 8, x + entryWidth > width {
+                rows += 1
+                x = 8
+            }
             x += entryWidth
         }
         return rows
@@ -118,10 +123,14 @@ public struct XYChart: Sendable {
         let (plot, x, y) = (layout.plot, layout.x, layout.y)
         if drawsTitle { svg.text(title, x: frame.x + 8, y: frame.y + 18, size: 14, weight: "600") }
         // The legend wraps onto a second row when it does not fit the width.
-        var legendX = frame.x + 8, legendY = frame.y + (drawsTitle ? 28 : 4)
+        var legendX = frame.x + 8
+        var legendY = frame.y + (drawsTitle ? 28 : 4)
         for entry in legend {
             let entryWidth = 22 + Double(entry.label.count) * 6.2
-            if legendX > frame.x + 8, legendX + entryWidth > frame.x + frame.width { legendX = frame.x + 8; legendY += 14 }
+            if legendX > frame.x + 8, legendX + entryWidth > frame.x + frame.width {
+                legendX = frame.x + 8
+                legendY += 14
+            }
             svg.rect(x: legendX, y: legendY, width: 10, height: 10, fill: entry.color, radius: 2)
             svg.text(entry.label, x: legendX + 14, y: legendY + 9, size: 11, fill: Palette.mutedText)
             legendX += entryWidth
@@ -139,7 +148,7 @@ public struct XYChart: Sendable {
         layers.flatMap { layer -> [Double] in
             switch layer {
             case .line(let points, _, _), .coloredLine(let points, _, _), .points(let points, _, _, _),
-                 .markers(let points, _, _), .area(let points, _, _):
+                .markers(let points, _, _), .area(let points, _, _):
                 return points.map { $0[keyPath: coordinate] }
             case .ellipse(let center, let major, _, _, _):
                 return [center[keyPath: coordinate] - major, center[keyPath: coordinate] + major]
@@ -173,7 +182,8 @@ public struct XYChart: Sendable {
         func clampY(_ value: Double) -> Double { min(max(value, plot.y), plot.y + plot.height) }
         switch layer {
         case .band(let range, let fill, let opacity, let label):
-            let left = clampX(x(range.lowerBound)), right = clampX(x(range.upperBound))
+            let left = clampX(x(range.lowerBound))
+            let right = clampX(x(range.upperBound))
             svg.rect(x: left, y: plot.y, width: right - left, height: plot.height, fill: fill, opacity: opacity)
             if let label, right - left > 18 {
                 svg.text(label, x: (left + right) / 2, y: plot.y + 14, size: 11, weight: "600", anchor: "middle", fill: Palette.mutedText)
@@ -224,7 +234,8 @@ public struct XYChart: Sendable {
         var start = 0
         while start < points.count {
             let bucket = points[start..<min(points.count, start + bucketSize)]
-            let low = bucket.min { $0.y < $1.y }!, high = bucket.max { $0.y < $1.y }!
+            let low = bucket.min { $0.y < $1.y }!
+            let high = bucket.max { $0.y < $1.y }!
             result += low.x <= high.x ? [low, high] : [high, low]
             start += bucketSize
         }

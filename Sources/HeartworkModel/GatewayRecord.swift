@@ -9,8 +9,10 @@ public struct GatewayRecord: Sendable, Hashable {
     public var createdAt: Date
     public var lastSeenAt: Date?
 
-    public init(id: String = UUID().uuidString.lowercased(), userID: String, name: String, tokenHash: String, createdAt: Date,
-                lastSeenAt: Date? = nil) {
+    public init(
+        id: String = UUID().uuidString.lowercased(), userID: String, name: String, tokenHash: String, createdAt: Date,
+        lastSeenAt: Date? = nil
+    ) {
         self.id = id
         self.userID = userID
         self.name = name

@@ -85,8 +85,10 @@ public struct HealthSettingsRecord: Sendable, Hashable {
         stepThreshold: 5000, inactivityMinute: 18 * 60, inactivityAlerts: true, anomalyAlerts: true, order: 3, bandSD: 3, consecutive: 3,
         intervalMinutes: 5, sourceOrder: [], updatedAt: Date(timeIntervalSince1970: 0))
 
-    public init(stepThreshold: Int, inactivityMinute: Int, inactivityAlerts: Bool, anomalyAlerts: Bool, order: Int, bandSD: Double, consecutive: Int,
-                intervalMinutes: Int, sourceOrder: [String], updatedAt: Date) {
+    public init(
+        stepThreshold: Int, inactivityMinute: Int, inactivityAlerts: Bool, anomalyAlerts: Bool, order: Int, bandSD: Double, consecutive: Int,
+        intervalMinutes: Int, sourceOrder: [String], updatedAt: Date
+    ) {
         self.stepThreshold = stepThreshold
         self.inactivityMinute = inactivityMinute
         self.inactivityAlerts = inactivityAlerts
@@ -99,4 +101,3 @@ public struct HealthSettingsRecord: Sendable, Hashable {
         self.updatedAt = updatedAt
     }
 }
-

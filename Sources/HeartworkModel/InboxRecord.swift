@@ -16,8 +16,10 @@ public struct InboxRecord: Sendable, Hashable {
     public var createdAt: Date
     public var readAt: Date?
 
-    public init(id: String = UUID().uuidString.lowercased(), userID: String, kind: String, text: String, link: String? = nil,
-                actorID: String? = nil, createdAt: Date, readAt: Date? = nil) {
+    public init(
+        id: String = UUID().uuidString.lowercased(), userID: String, kind: String, text: String, link: String? = nil,
+        actorID: String? = nil, createdAt: Date, readAt: Date? = nil
+    ) {
         self.id = id
         self.userID = userID
         self.kind = kind

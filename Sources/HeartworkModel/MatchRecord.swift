@@ -50,8 +50,10 @@ public struct MatchResultRecord: Sendable, Hashable {
     public var heartRateA: [Int?]
     public var heartRateB: [Int?]
 
-    public init(scoreA: Int, scoreB: Int, winner: String?, reason: String, forfeitedBy: String?, secondsPlayed: Int, zonesA: [Int], zonesB: [Int],
-                heartRateA: [Int?] = [], heartRateB: [Int?] = []) {
+    public init(
+        scoreA: Int, scoreB: Int, winner: String?, reason: String, forfeitedBy: String?, secondsPlayed: Int, zonesA: [Int], zonesB: [Int],
+        heartRateA: [Int?] = [], heartRateB: [Int?] = []
+    ) {
         self.heartRateA = heartRateA
         self.heartRateB = heartRateB
         self.scoreA = scoreA
@@ -89,11 +91,13 @@ public struct MatchRecord: Sendable, Hashable {
     public var workoutA: String?
     public var workoutB: String?
 
-    public init(id: String = UUID().uuidString.lowercased(), kind: MatchKind, challengerID: String, opponentID: String? = nil,
-                ghostWorkoutID: String? = nil, ghostOwnerID: String? = nil, durationSeconds: Int, state: MatchState,
-                createdAt: Date, expiresAt: Date, startedAt: Date? = nil, endedAt: Date? = nil,
-                anchorsA: MatchAnchors? = nil, anchorsB: MatchAnchors? = nil, result: MatchResultRecord? = nil,
-                workoutA: String? = nil, workoutB: String? = nil) {
+    public init(
+        id: String = UUID().uuidString.lowercased(), kind: MatchKind, challengerID: String, opponentID: String? = nil,
+        ghostWorkoutID: String? = nil, ghostOwnerID: String? = nil, durationSeconds: Int, state: MatchState,
+        createdAt: Date, expiresAt: Date, startedAt: Date? = nil, endedAt: Date? = nil,
+        anchorsA: MatchAnchors? = nil, anchorsB: MatchAnchors? = nil, result: MatchResultRecord? = nil,
+        workoutA: String? = nil, workoutB: String? = nil
+    ) {
         self.workoutA = workoutA
         self.workoutB = workoutB
         self.id = id

@@ -17,8 +17,10 @@ public struct SensorRecord: Sendable, Hashable {
     public var lastContact: SensorContact?
     public var battery: Int?
 
-    public init(id: String = UUID().uuidString.lowercased(), userID: String, address: String, name: String? = nil, gatewayID: String? = nil,
-                createdAt: Date, lastAt: Date? = nil, lastBeatsPerMinute: Int? = nil, lastContact: SensorContact? = nil, battery: Int? = nil) {
+    public init(
+        id: String = UUID().uuidString.lowercased(), userID: String, address: String, name: String? = nil, gatewayID: String? = nil,
+        createdAt: Date, lastAt: Date? = nil, lastBeatsPerMinute: Int? = nil, lastContact: SensorContact? = nil, battery: Int? = nil
+    ) {
         self.id = id
         self.userID = userID
         self.address = address

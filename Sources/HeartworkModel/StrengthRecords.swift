@@ -18,9 +18,11 @@ public struct StrengthSettingsRecord: Sendable, Hashable {
     public var webhookSecret: String
     public var updatedAt: Date
 
-    public init(userID: String, goal: StrengthGoal = .muscleMaintenance, lifestyle: Lifestyle = .lowActive, plateStepKilograms: Double? = nil,
-                barKilograms: Double = WorkoutGenerator.defaultBarKilograms, disclaimerAcceptedAt: Date? = nil, webhookURL: String? = nil,
-                webhookSecret: String, updatedAt: Date) {
+    public init(
+        userID: String, goal: StrengthGoal = .muscleMaintenance, lifestyle: Lifestyle = .lowActive, plateStepKilograms: Double? = nil,
+        barKilograms: Double = WorkoutGenerator.defaultBarKilograms, disclaimerAcceptedAt: Date? = nil, webhookURL: String? = nil,
+        webhookSecret: String, updatedAt: Date
+    ) {
         self.userID = userID
         self.goal = goal
         self.lifestyle = lifestyle
@@ -45,8 +47,10 @@ public struct UserRoutineRecord: Sendable, Hashable {
     public var createdAt: Date
     public var updatedAt: Date
 
-    public init(id: String = UUID().uuidString.lowercased(), userID: String, name: String, goal: StrengthGoal, description: String,
-                exerciseIDs: [String], position: Int, createdAt: Date, updatedAt: Date) {
+    public init(
+        id: String = UUID().uuidString.lowercased(), userID: String, name: String, goal: StrengthGoal, description: String,
+        exerciseIDs: [String], position: Int, createdAt: Date, updatedAt: Date
+    ) {
         self.id = id
         self.userID = userID
         self.name = name
@@ -101,8 +105,10 @@ public struct StrengthSessionRecord: Sendable, Hashable {
     public var totalSets: Int?
     public var durationSeconds: Double?
 
-    public init(id: String = UUID().uuidString.lowercased(), userID: String, routineID: String?, name: String, goal: StrengthGoal,
-                source: String = "heartwork", importKey: String? = nil, sensorID: String? = nil, startedAt: Date) {
+    public init(
+        id: String = UUID().uuidString.lowercased(), userID: String, routineID: String?, name: String, goal: StrengthGoal,
+        source: String = "heartwork", importKey: String? = nil, sensorID: String? = nil, startedAt: Date
+    ) {
         self.id = id
         self.userID = userID
         self.routineID = routineID
@@ -132,8 +138,10 @@ public struct StrengthSetRecord: Sendable, Hashable {
     public var done: Bool
     public var doneAt: Date?
 
-    public init(position: Int, exerciseID: String, exerciseName: String, exerciseIndex: Int, kind: String = "normal", prescribedReps: Int?,
-                prescribedWeightKilograms: Double, reps: Int?, weightKilograms: Double, done: Bool, doneAt: Date?) {
+    public init(
+        position: Int, exerciseID: String, exerciseName: String, exerciseIndex: Int, kind: String = "normal", prescribedReps: Int?,
+        prescribedWeightKilograms: Double, reps: Int?, weightKilograms: Double, done: Bool, doneAt: Date?
+    ) {
         self.position = position
         self.exerciseID = exerciseID
         self.exerciseName = exerciseName
@@ -162,8 +170,10 @@ public struct WebhookDeliveryRecord: Sendable, Hashable {
     public var lastError: String?
     public var createdAt: Date
 
-    public init(id: String = UUID().uuidString.lowercased(), userID: String, url: String, body: String, attempts: Int = 0, nextAttemptAt: Date,
-                deliveredAt: Date? = nil, givenUpAt: Date? = nil, lastError: String? = nil, createdAt: Date) {
+    public init(
+        id: String = UUID().uuidString.lowercased(), userID: String, url: String, body: String, attempts: Int = 0, nextAttemptAt: Date,
+        deliveredAt: Date? = nil, givenUpAt: Date? = nil, lastError: String? = nil, createdAt: Date
+    ) {
         self.id = id
         self.userID = userID
         self.url = url

@@ -20,9 +20,11 @@ public struct PlayerRecord: Sendable, Hashable {
     public var createdAt: Date
     public var hasPhoto: Bool
 
-    public init(id: String = UUID().uuidString.lowercased(), userID: String, name: String, number: String? = nil, birthDate: CalendarDay? = nil,
-                sex: Sex? = nil, restingHeartRate: Int? = nil, maximumHeartRate: Int? = nil, weightKilograms: Double? = nil,
-                teamID: String? = nil, sensorID: String? = nil, createdAt: Date = Date(), hasPhoto: Bool = false) {
+    public init(
+        id: String = UUID().uuidString.lowercased(), userID: String, name: String, number: String? = nil, birthDate: CalendarDay? = nil,
+        sex: Sex? = nil, restingHeartRate: Int? = nil, maximumHeartRate: Int? = nil, weightKilograms: Double? = nil,
+        teamID: String? = nil, sensorID: String? = nil, createdAt: Date = Date(), hasPhoto: Bool = false
+    ) {
         self.id = id
         self.userID = userID
         self.name = name
@@ -98,9 +100,11 @@ public struct TeamSessionRecord: Sendable, Hashable {
     public var createdAt: Date
     public var players: [TeamSessionPlayer]
 
-    public init(id: String = UUID().uuidString.lowercased(), userID: String, teamID: String, state: TeamSessionState = .recording, startsAt: Date,
-                plannedSeconds: Int? = nil, endedAt: Date? = nil, reviewed: Bool = false, exported: Bool = false, createdAt: Date = Date(),
-                players: [TeamSessionPlayer]) {
+    public init(
+        id: String = UUID().uuidString.lowercased(), userID: String, teamID: String, state: TeamSessionState = .recording, startsAt: Date,
+        plannedSeconds: Int? = nil, endedAt: Date? = nil, reviewed: Bool = false, exported: Bool = false, createdAt: Date = Date(),
+        players: [TeamSessionPlayer]
+    ) {
         self.id = id
         self.userID = userID
         self.teamID = teamID

@@ -1,10 +1,10 @@
 import Foundation
+// The records are the store's vocabulary: whoever uses the store speaks them.
+@_exported import HeartworkModel
 import Logging
 import NIOCore
 import NIOPosix
 import SQLKit
-// The records are the store's vocabulary: whoever uses the store speaks them.
-@_exported import HeartworkModel
 
 /// Heartwork's persistence: one repository per aggregate, implemented once over SQLKit,
 /// so the same code runs on SQLite and PostgreSQL.
@@ -37,8 +37,9 @@ public final class HeartworkStore: Sendable {
         connectionWaitSeconds: Int64 = 10
     ) async throws -> HeartworkStore {
         if case .sqlite(let path) = location { try prepareFile(path) }
-        let database = try await DatabaseConnection.open(location, logger: logger, eventLoopGroup: eventLoopGroup,
-                                                         connectionWait: .seconds(max(1, connectionWaitSeconds)))
+        let database = try await DatabaseConnection.open(
+            location, logger: logger, eventLoopGroup: eventLoopGroup,
+            connectionWait: .seconds(max(1, connectionWaitSeconds)))
         do {
             let applied = try await Migrations.run(on: database)
             if !applied.isEmpty { logger.info("applied migrations", metadata: ["versions": "\(applied)", "database": "\(location)"]) }

@@ -1,10 +1,11 @@
 import Foundation
-@testable import HeartworkApp
 import HeartworkStore
 import HeartworkTestSupport
 import ServiceLifecycle
 import Synchronization
 import Testing
+
+@testable import HeartworkApp
 
 /// The job system (issue 29, issue 27): typed parameters, several workers, fairness between
 /// users, time limits, schedules, and a row written together with its job — on both engines.
@@ -55,15 +56,18 @@ struct JobRunnerTests {
     func aLongJobDoesNotHoldAnotherUsersWork(_ engine: TestDatabase) async throws {
         try await engine.withStore { store in
             let journal = Journal()
-            let runner = JobRunner(store: store, definitions: [
-                JobDefinition(Slow.self) { job, _ in
-                    journal.note("start \(job.label)")
-                    try await journal.waitUntilReleased()
-                    journal.note("end \(job.label)")
-                },
-                JobDefinition(Quick.self) { job, _ in journal.note("quick \(job.label) \(job.numbers)") },
-            ], workers: 3, pollInterval: .milliseconds(50), logger: TestDatabase.logger)
-            let hostile = try await Self.user(store, "hostile"), other = try await Self.user(store, "other")
+            let runner = JobRunner(
+                store: store,
+                definitions: [
+                    JobDefinition(Slow.self) { job, _ in
+                        journal.note("start \(job.label)")
+                        try await journal.waitUntilReleased()
+                        journal.note("end \(job.label)")
+                    },
+                    JobDefinition(Quick.self) { job, _ in journal.note("quick \(job.label) \(job.numbers)") },
+                ], workers: 3, pollInterval: .milliseconds(50), logger: TestDatabase.logger)
+            let hostile = try await Self.user(store, "hostile")
+            let other = try await Self.user(store, "other")
             try await store.jobs.enqueue(Jobs.record(Slow(label: "a1"), userID: hostile, runAfter: Date()))
             try await store.jobs.enqueue(Jobs.record(Slow(label: "a2"), userID: hostile, runAfter: Date()))
             try await store.jobs.enqueue(Jobs.record(Quick(label: "b", numbers: [1, 2, 3]), userID: other, runAfter: Date()))
@@ -91,15 +95,17 @@ struct JobRunnerTests {
     /// one that ignores it is cancelled after the grace.
     @Test func aJobPastItsTimeFailsForGood() async throws {
         try await TestDatabase.sqlite.withStore { store in
-            let runner = JobRunner(store: store, definitions: [
-                JobDefinition(Slow.self, retry: RetryStrategy(attempts: 5), timeLimit: .milliseconds(300)) { job, context in
-                    if job.label == "polite" {
-                        while !context.isExpired { try await Task.sleep(for: .milliseconds(20)) }
-                        throw JobExpired("gave up politely")
+            let runner = JobRunner(
+                store: store,
+                definitions: [
+                    JobDefinition(Slow.self, retry: RetryStrategy(attempts: 5), timeLimit: .milliseconds(300)) { job, context in
+                        if job.label == "polite" {
+                            while !context.isExpired { try await Task.sleep(for: .milliseconds(20)) }
+                            throw JobExpired("gave up politely")
+                        }
+                        try await Task.sleep(for: .seconds(60))  // ignores the limit
                     }
-                    try await Task.sleep(for: .seconds(60))  // ignores the limit
-                },
-            ], workers: 1, lease: 0.6, grace: .milliseconds(300), logger: TestDatabase.logger)
+                ], workers: 1, lease: 0.6, grace: .milliseconds(300), logger: TestDatabase.logger)
             let polite = Jobs.record(Slow(label: "polite"), userID: nil, runAfter: Date())
             let stubborn = Jobs.record(Slow(label: "stubborn"), userID: nil, runAfter: Date())
             try await store.jobs.enqueue(polite)
@@ -117,8 +123,9 @@ struct JobRunnerTests {
     @Test func typedParametersRoundTrip() async throws {
         try await TestDatabase.sqlite.withStore { store in
             let seen = Mutex<[Quick]>([])
-            let runner = JobRunner(store: store, definitions: [JobDefinition(Quick.self) { job, _ in seen.withLock { $0.append(job) } }],
-                                   workers: 1, logger: TestDatabase.logger)
+            let runner = JobRunner(
+                store: store, definitions: [JobDefinition(Quick.self) { job, _ in seen.withLock { $0.append(job) } }],
+                workers: 1, logger: TestDatabase.logger)
             let sent = Quick(label: "naïve \"quoted\" 🙂", numbers: [0, -1, Int.max])
             try await store.jobs.enqueue(Jobs.record(sent, userID: nil, runAfter: Date()))
             let broken = JobRecord(kind: Quick.jobName, userID: nil, payload: #"{"label":3}"#, runAfter: Date(), createdAt: Date())
@@ -134,9 +141,13 @@ struct JobRunnerTests {
     @Test func schedulesRunAtStartAndThenEveryInterval() async throws {
         try await TestDatabase.sqlite.withStore { store in
             let count = Mutex(0)
-            let runner = JobRunner(store: store, definitions: [], schedules: [JobRunner.Schedule("count", every: .milliseconds(100)) { _ in
-                count.withLock { $0 += 1 }
-            }], workers: 1, logger: TestDatabase.logger)
+            let runner = JobRunner(
+                store: store, definitions: [],
+                schedules: [
+                    JobRunner.Schedule("count", every: .milliseconds(100)) { _ in
+                        count.withLock { $0 += 1 }
+                    }
+                ], workers: 1, logger: TestDatabase.logger)
             let running = Task { try await runner.run() }
             let deadline = ContinuousClock.now + .seconds(30)
             while count.withLock({ $0 }) < 3, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }

@@ -2,6 +2,7 @@ import Foundation
 import HeartworkCore
 import HeartworkStore
 import Testing
+
 @testable import HeartworkApp
 
 /// Which readings may reach viewers before their commit (issue 9): only readings of a sensor

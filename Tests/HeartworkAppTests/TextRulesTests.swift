@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HeartworkApp
 
 @Suite("Text rules")

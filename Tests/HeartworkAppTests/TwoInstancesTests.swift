@@ -1,9 +1,10 @@
 import Foundation
-import Testing
-@testable import HeartworkApp
 import HeartworkCore
 import HeartworkStore
 import HeartworkTestSupport
+import Testing
+
+@testable import HeartworkApp
 
 /// Two server instances on one PostgreSQL database: an edit on one is never undone by an
 /// edit of other fields on the other, whatever each has cached.

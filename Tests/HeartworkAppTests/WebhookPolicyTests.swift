@@ -1,8 +1,9 @@
 import Foundation
-@testable import HeartworkApp
 import HeartworkStore
 import HeartworkTestSupport
 import Testing
+
+@testable import HeartworkApp
 
 /// Issue 29: webhooks never reach the server's own network — every special-purpose block of
 /// IANA's IPv4 and IPv6 registries, the IPv4 inside NAT64, 6to4, mapped and compatible forms,

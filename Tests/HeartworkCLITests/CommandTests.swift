@@ -1,9 +1,10 @@
-import Testing
-import Foundation
 import ArgumentParser
-@testable import HeartworkCLI
+import Foundation
 import HeartworkCore
 import HeartworkTestSupport
+import Testing
+
+@testable import HeartworkCLI
 
 @Suite("heartwork commands, in process")
 struct CommandTests {
@@ -46,17 +47,26 @@ struct CommandTests {
 
     /// Golden: seed-002 digest §3.2 worked examples (TEE 3213.578 and 2156.0367 kcal).
     @Test func nutritionGoldenValuesInJSONAndTable() throws {
-        let json = try render(NutritionCommand.self, ["nutrition", "--sex", "male", "--age", "25", "--height-m", "1.80", "--weight-kg", "80",
-                                                       "--lifestyle", "active", "--goal", "mass-gain", "--format", "json"])
+        let json = try render(
+            NutritionCommand.self,
+            [
+                "nutrition", "--sex", "male", "--age", "25", "--height-m", "1.80", "--weight-kg", "80",
+                "--lifestyle", "active", "--goal", "mass-gain", "--format", "json",
+            ])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         #expect(object["totalEnergyExpenditure"] as? Double == 3213.578)
         #expect(object["calories"] as? Double == 3695.6147)
         #expect(object["proteinGrams"] as? Int == 277 && object["carbohydrateGrams"] as? Int == 508 && object["fatGrams"] as? Int == 61)
-        let table = try render(NutritionCommand.self, ["nutrition", "--sex", "female", "--age", "30", "--height-m", "1.65", "--weight-kg", "60",
-                                                        "--lifestyle", "Low active", "--goal", "muscle-maintenance"])
+        let table = try render(
+            NutritionCommand.self,
+            [
+                "nutrition", "--sex", "female", "--age", "30", "--height-m", "1.65", "--weight-kg", "60",
+                "--lifestyle", "Low active", "--goal", "muscle-maintenance",
+            ])
         #expect(table.contains("2156.0 kcal/day") && table.contains("PA 1.14"))
         #expect(throws: (any Error).self) {
-            try render(NutritionCommand.self, ["nutrition", "--sex", "male", "--age", "25", "--height-m", "180", "--weight-kg", "80", "--lifestyle", "active", "--goal", "mass-gain"])
+            try render(
+                NutritionCommand.self, ["nutrition", "--sex", "male", "--age", "25", "--height-m", "180", "--weight-kg", "80", "--lifestyle", "active", "--goal", "mass-gain"])
         }
         #expect(throws: (any Error).self) {
             try HeartworkCommand.parseAsRoot(["nutrition", "--sex", "male", "--age", "25", "--height-m", "1.8", "--weight-kg", "80", "--lifestyle", "lazy", "--goal", "mass-gain"])
@@ -83,10 +93,11 @@ struct CommandTests {
     @Test func hrmDecodeReportsEachPacket() throws {
         let command = try #require(try HeartworkCommand.parseAsRoot(["hrm", "decode", "16480004", "1948", "18 50 E8 03 00 04"]) as? HRMDecodeCommand)
         let result = try command.decodeAll()
-        #expect(try result.render(format: .table) == """
-            16480004: 72 bpm, contact detected, RR [1000.0 ms]
-            1850E8030004: 80 bpm, contact not supported, energy 1000 kJ, RR [1000.0 ms]
-            """)
+        #expect(
+            try result.render(format: .table) == """
+                16480004: 72 bpm, contact detected, RR [1000.0 ms]
+                1850E8030004: 80 bpm, contact not supported, energy 1000 kJ, RR [1000.0 ms]
+                """)
         #expect(result.failures.count == 1)
         #expect(result.failures[0].contains("byte offset 1"))
     }
@@ -115,7 +126,9 @@ struct CommandTests {
         let pounds = try render(CaloriesCommand.self, ["calories", "--sex", "male", "--weight-lb", "154.324", "--age", "24", "--avg-hr", "150", "--minutes", "30"])
         #expect(pounds.hasPrefix("Energy  417.98 kcal"))
         #expect(throws: (any Error).self) { try render(CaloriesCommand.self, ["calories", "--sex", "male", "--age", "24", "--avg-hr", "150", "--minutes", "30"]) }
-        #expect(throws: (any Error).self) { try HeartworkCommand.parseAsRoot(["calories", "--sex", "robot", "--weight-kg", "70", "--age", "24", "--avg-hr", "150", "--minutes", "30"]) }
+        #expect(throws: (any Error).self) {
+            try HeartworkCommand.parseAsRoot(["calories", "--sex", "robot", "--weight-kg", "70", "--age", "24", "--avg-hr", "150", "--minutes", "30"])
+        }
     }
 
     @Test func competeScoresTwoFiles() throws {

@@ -1,6 +1,6 @@
-import Testing
 import Foundation
 import HeartworkTestSupport
+import Testing
 
 /// Runs the built `heartwork` binary, as a user would, to check exit codes and streams.
 @Suite("heartwork executable")
@@ -29,7 +29,8 @@ struct ExecutableTests {
         process.executableURL = try Self.executable()
         process.arguments = arguments
         if !extra.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(extra) { _, new in new } }
-        let output = Pipe(), error = Pipe()
+        let output = Pipe()
+        let error = Pipe()
         process.standardOutput = output
         process.standardError = error
         try process.run()

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import HeartworkTestSupport
+import Testing
 
 /// `heartwork inspect`, `convert` and `import` as a user runs them, on the fixtures of the
 /// format tests (Tests/HeartworkFormatsTests/Resources: a fit-tool FIT file, Garmin and Strava
@@ -19,7 +19,8 @@ struct FileCommandTests {
         var environment = ProcessInfo.processInfo.environment
         environment["TZ"] = "UTC"
         process.environment = environment
-        let output = Pipe(), error = Pipe()
+        let output = Pipe()
+        let error = Pipe()
         process.standardOutput = output
         process.standardError = error
         try process.run()
@@ -61,7 +62,8 @@ struct FileCommandTests {
 
     @Test func inspectSummarisesAnAppleHealthExport() throws {
         let directory = try TemporaryDirectory()
-        let export = try directory.write("""
+        let export = try directory.write(
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <!DOCTYPE HealthData [
             <!ELEMENT HealthData (ExportDate,Me,(Record|Workout)*)>
@@ -107,9 +109,11 @@ struct FileCommandTests {
     @Test func convertGoesThroughEveryFormatAndBack() throws {
         let directory = try TemporaryDirectory()
         func path(_ name: String) -> String { directory.url.appendingPathComponent(name).path }
-        for (input, output) in [(Self.fixture("fit/ride.fit"), "ride.tcx"), (path("ride.tcx"), "ride-via-tcx.json"),
-                                (Self.fixture("fit/ride.fit"), "ride.json"), (Self.fixture("fit/ride.fit"), "ride.gpx"),
-                                (path("ride.gpx"), "ride-via-gpx.fit"), (path("ride-via-gpx.fit"), "ride-via-gpx-fit.json")] {
+        for (input, output) in [
+            (Self.fixture("fit/ride.fit"), "ride.tcx"), (path("ride.tcx"), "ride-via-tcx.json"),
+            (Self.fixture("fit/ride.fit"), "ride.json"), (Self.fixture("fit/ride.fit"), "ride.gpx"),
+            (path("ride.gpx"), "ride-via-gpx.fit"), (path("ride-via-gpx.fit"), "ride-via-gpx-fit.json"),
+        ] {
             let run = try run(["convert", input, path(output)])
             #expect(run.status == 0, "\(input) → \(output): \(run.standardError)")
         }
@@ -156,8 +160,10 @@ struct FileCommandTests {
         let kubios = try self.run(["convert", Self.fixture("rr/kubios-export.txt"), directory.url.appendingPathComponent("k.json").path])
         #expect(kubios.status != 0)
         #expect(kubios.standardError.contains("--start"))
-        let given = try self.run(["convert", Self.fixture("rr/kubios-export.txt"), directory.url.appendingPathComponent("k.json").path,
-                                  "--start", "2026-06-04T06:58:00Z", "--sport", "running"])
+        let given = try self.run([
+            "convert", Self.fixture("rr/kubios-export.txt"), directory.url.appendingPathComponent("k.json").path,
+            "--start", "2026-06-04T06:58:00Z", "--sport", "running",
+        ])
         #expect(given.status == 0, "\(given.standardError)")
     }
 

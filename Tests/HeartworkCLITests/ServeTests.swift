@@ -1,10 +1,11 @@
 import Foundation
+import HeartworkTestSupport
+import Synchronization
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import HeartworkTestSupport
-import Synchronization
 
 /// `heartwork serve` as a process: it starts, answers, and on SIGTERM stops cleanly without
 /// losing anything it acknowledged.
@@ -25,8 +26,10 @@ struct ServeTests {
         let errors = Pipe()
         private(set) var port = 0
 
-        init(dataDirectory: String, executable: URL? = nil, workingDirectory: URL? = nil, options: [String] = [], port fixed: Int = 0,
-             environment extra: [String: String] = [:]) throws {
+        init(
+            dataDirectory: String, executable: URL? = nil, workingDirectory: URL? = nil, options: [String] = [], port fixed: Int = 0,
+            environment extra: [String: String] = [:]
+        ) throws {
             process.executableURL = try executable ?? ExecutableTests.executable()
             process.arguments = ["serve", "--port", String(fixed), "--data-dir", dataDirectory] + options
             if let workingDirectory { process.currentDirectoryURL = workingDirectory }
@@ -82,8 +85,10 @@ struct ServeTests {
             return (status, data)
         }
 
-        func exchange(_ method: String, _ path: String, token: String? = nil, body: Data? = nil,
-                      contentType: String = "application/json") async throws -> (status: Int, data: Data, contentType: String) {
+        func exchange(
+            _ method: String, _ path: String, token: String? = nil, body: Data? = nil,
+            contentType: String = "application/json"
+        ) async throws -> (status: Int, data: Data, contentType: String) {
             var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
             request.httpMethod = method
             request.timeoutInterval = 60
@@ -113,7 +118,8 @@ struct ServeTests {
         let heartRate = (0..<7200).map { String(120 + $0 % 40) }.joined(separator: ",")
         let rr = (0..<9000).map { String(600 + $0 % 50) }.joined(separator: ",")
         let track = (0..<7200).map { index -> String in
-            let lat = 48.2 + Double(index) * 1e-5, lon = 16.37 + Double(index % 100) * 1e-5
+            let lat = 48.2 + Double(index) * 1e-5
+            let lon = 16.37 + Double(index % 100) * 1e-5
             return "{\"lat\":\(lat),\"lon\":\(lon),\"ele\":180.0,\"t\":\(index)}"
         }.joined(separator: ",")
         let json = "{\"sport\":\"running\",\"startTime\":\"\(start)\",\"indoor\":false,\"heartRate\":[\(heartRate)],\"rrIntervals\":[\(rr)],\"track\":[\(track)]}"
@@ -168,8 +174,9 @@ struct ServeTests {
         let imported = try cli.run(["import", "apple-health", file.path, "--server", address, "--token", token])
         #expect(imported.status == 0, "\(imported.standardError)")
         #expect(imported.standardOutput.contains("State     done"), "\(imported.standardOutput)")
-        #expect(imported.standardOutput.contains("Samples   1658 read, 1658 new") && imported.standardOutput.contains("Workouts  2 new, 0 already stored"),
-                "\(imported.standardOutput)")
+        #expect(
+            imported.standardOutput.contains("Samples   1658 read, 1658 new") && imported.standardOutput.contains("Workouts  2 new, 0 already stored"),
+            "\(imported.standardOutput)")
         let again = try cli.run(["import", "apple-health", file.path, "--server", address, "--token", token, "--format", "json"])
         let summary = (try JSONSerialization.jsonObject(with: Data(again.standardOutput.utf8)) as? [String: Any]) ?? [:]
         #expect(summary["samplesAdded"] as? Int == 0 && summary["workoutsDuplicate"] as? Int == 2, "\(again.standardOutput)")
@@ -252,7 +259,8 @@ struct ServeTests {
             #expect("\(killed.state[key] ?? "none")" == "\(clean.state[key] ?? "none")", "\(key): \(killed.state[key] ?? "none") after the kill")
         }
         #expect(clean.state["workoutsAdded"] as? Int == 40)
-        let samplesAdded = killed.state["samplesAdded"] as? Int ?? 0, cleanSamples = clean.state["samplesAdded"] as? Int ?? 0
+        let samplesAdded = killed.state["samplesAdded"] as? Int ?? 0
+        let cleanSamples = clean.state["samplesAdded"] as? Int ?? 0
         #expect(samplesAdded <= cleanSamples && samplesAdded >= cleanSamples - 20_000, "samples added \(samplesAdded) of \(cleanSamples) (one batch may go uncounted)")
         #expect(Self.withoutWorkoutIDs(clean.days) == Self.withoutWorkoutIDs(killed.days), "the days after a kill -9 and a restart differ from a clean import's")
     }
@@ -368,8 +376,10 @@ struct ServeTests {
     static func simulateGateway(port: Int, token: String, sensors: Int, minutes: Double, rate: Double) throws -> (Process, Pipe) {
         let simulator = Process()
         simulator.executableURL = try ExecutableTests.executable()
-        simulator.arguments = ["simulate", "gateway", "--server", "http://127.0.0.1:\(port)", "--token", token,
-                               "--sensors", String(sensors), "--minutes", String(minutes), "--rate", String(rate)]
+        simulator.arguments = [
+            "simulate", "gateway", "--server", "http://127.0.0.1:\(port)", "--token", token,
+            "--sensors", String(sensors), "--minutes", String(minutes), "--rate", String(rate),
+        ]
         let output = Pipe()
         simulator.standardOutput = output
         simulator.standardError = FileHandle.nullDevice

@@ -1,10 +1,11 @@
 import Foundation
+import HeartworkCharts
+import HeartworkCore
+import Testing
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import Testing
-import HeartworkCharts
-import HeartworkCore
 
 /// Counts elements by name while checking the document is well-formed XML.
 final class SVGInspector: NSObject, XMLParserDelegate {
@@ -41,9 +42,9 @@ struct ChartTests {
         let inspector = try SVGInspector.inspect(svg)
         let text = inspector.texts.joined()
         #expect(text.contains("RR tachogram") && text.contains("Poincaré plot") && text.contains("Power spectral density"))
-        #expect(text.contains("Player <7> & co"))        // escaped in the file, intact when read
+        #expect(text.contains("Player <7> & co"))  // escaped in the file, intact when read
         #expect(inspector.elementCounts["ellipse"] == 1)  // the SD1/SD2 ellipse
-        #expect(inspector.elementCounts["title"] == 1)    // accessible name
+        #expect(inspector.elementCounts["title"] == 1)  // accessible name
         #expect((inspector.elementCounts["circle"] ?? 0) == result.correction.correctedIndices.count)
         #expect(!result.correction.correctedIndices.isEmpty)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeartworkCharts
 
 /// Slippy-map tiles. Golden tile numbers: the OpenStreetMap wiki's `deg2num` ("Slippy map
@@ -12,9 +13,9 @@ struct MapTilesTests {
     }
 
     @Test func positionsFallOnTheTilesOpenStreetMapNames() {
-        #expect(Self.tile(48.2082, 16.3738, 13) == (4468, 2840))   // Vienna, Stephansplatz
-        #expect(Self.tile(51.5007, -0.1246, 15) == (16372, 10897)) // London, Westminster
-        #expect(Self.tile(-33.8568, 151.2153, 12) == (3768, 2457)) // Sydney Opera House
+        #expect(Self.tile(48.2082, 16.3738, 13) == (4468, 2840))  // Vienna, Stephansplatz
+        #expect(Self.tile(51.5007, -0.1246, 15) == (16372, 10897))  // London, Westminster
+        #expect(Self.tile(-33.8568, 151.2153, 12) == (3768, 2457))  // Sydney Opera House
     }
 
     @Test func templatesAreCheckedAndFilledIn() throws {

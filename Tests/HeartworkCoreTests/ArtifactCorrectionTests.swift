@@ -1,23 +1,25 @@
 import Foundation
-import Testing
 import HeartworkCore
+import Testing
 
 @Suite("Artifact correction")
 struct ArtifactCorrectionTests {
     /// Golden: seed-001 digest §3.2 "Derived worked example" (a faithful port of the Octave code).
     @Test func fitlabReproducesTheSeedTrace() {
-        let input = [Double](repeating: 800, count: 20)
+        let input =
+            [Double](repeating: 800, count: 20)
             + [800, 800, 300, 500, 800, 800, 1600, 800, 800, 550, 1050, 800, 450, 620, 800]
         let result = FitLabArtifactCorrector.correct(input)
         #expect(result.corrected.count == 33)
         #expect(Array(result.corrected.prefix(20)) == [Double](repeating: 800, count: 20))
         #expect(Array(result.corrected.dropFirst(20)) == [800, 800, 800, 800, 800, 800, 800, 800, 800, 800, 800, 1070, 800])
-        #expect(result.artifacts == [
-            RRArtifact(index: 22, type: .extra),    // 300 stored, 500 merged → 800
-            RRArtifact(index: 26, type: .missed),   // 1600 split, the previous 800 overwritten
-            RRArtifact(index: 29, type: .ectopic),  // 550 + 1050 averaged → 800, 800
-            RRArtifact(index: 32, type: .extra),    // 450 + 620 merged → 1070 ("positive slope")
-        ])
+        #expect(
+            result.artifacts == [
+                RRArtifact(index: 22, type: .extra),  // 300 stored, 500 merged → 800
+                RRArtifact(index: 26, type: .missed),  // 1600 split, the previous 800 overwritten
+                RRArtifact(index: 29, type: .ectopic),  // 550 + 1050 averaged → 800, 800
+                RRArtifact(index: 32, type: .extra),  // 450 + 620 merged → 1070 ("positive slope")
+            ])
     }
 
     @Test func fitlabStreamingEmitsOneBeatLateAndAgreesWithBatch() {
@@ -73,7 +75,10 @@ struct ArtifactCorrectionTests {
     /// false positives ≤ 1 % of beats, RMSSD after correction within 5 % of the clean series
     /// at a 2 % artifact rate. Ten recordings, fixed seeds.
     @Test func kubiosValidationOnInjectedArtifacts() throws {
-        var injected = 0, detected = 0, falsePositives = 0, beats = 0
+        var injected = 0
+        var detected = 0
+        var falsePositives = 0
+        var beats = 0
         var worstRMSSDError = 0.0
         for seed in UInt64(1)...10 {
             var random = SplitMix64(seed: 1000 + seed)

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import HeartworkCore
 import HeartworkTestSupport
+import Testing
 
 @Suite("Calendar days")
 struct CalendarDayTests {

@@ -1,6 +1,6 @@
-import Testing
 import HeartworkCore
 import HeartworkTestSupport
+import Testing
 
 @Suite("Competition")
 struct CompetitionTests {
@@ -8,8 +8,8 @@ struct CompetitionTests {
     private let thesisAthlete = try! ZoneProfile(ageYears: 24, restingHeartRate: 65)
 
     @Test func higherConfirmedZoneScoresEachSecond() {
-        let a = [Double?](repeating: 160, count: 60)   // moderate
-        let b = [Double?](repeating: 145, count: 60)   // low
+        let a = [Double?](repeating: 160, count: 60)  // moderate
+        let b = [Double?](repeating: 145, count: 60)  // low
         let result = CompetitionEngine.evaluate(a: a, b: b, profileA: thesisAthlete, profileB: thesisAthlete)
         // Both confirm on second 14 (the 15th); from then on A is strictly higher: 60 − 14 = 46.
         #expect(result.a.confirmedZones[13] == .none && result.a.confirmedZones[14] == .moderate)

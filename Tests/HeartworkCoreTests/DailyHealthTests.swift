@@ -90,8 +90,11 @@ struct DailyHealthTests {
             #expect(RISE.day(samples: shuffled, workouts: workouts, restingHeartRate: 60, maximumHeartRate: 200) == reference)
         }
         // Samples outside the day, and nonsense, are left out.
-        let noisy = samples + [.init(timeSeconds: -5, beatsPerMinute: 190), .init(timeSeconds: 90_000, beatsPerMinute: 190),
-                               .init(timeSeconds: .nan, beatsPerMinute: 100), .init(timeSeconds: 20 * 3600, beatsPerMinute: .infinity)]
+        let noisy =
+            samples + [
+                .init(timeSeconds: -5, beatsPerMinute: 190), .init(timeSeconds: 90_000, beatsPerMinute: 190),
+                .init(timeSeconds: .nan, beatsPerMinute: 100), .init(timeSeconds: 20 * 3600, beatsPerMinute: .infinity),
+            ]
         #expect(RISE.day(samples: noisy, workouts: workouts, restingHeartRate: 60, maximumHeartRate: 200) == reference)
         let empty = RISE.day(samples: [], workouts: [], restingHeartRate: 60, maximumHeartRate: 200)
         #expect(empty.strain == 0 && empty.coveredSeconds == 0)
@@ -201,8 +204,9 @@ struct HealthSampleMergeTests {
     static let t0 = Date(timeIntervalSince1970: 1_774_594_800)
 
     static func steps(_ minute: Int, _ length: Int, _ value: Double, _ source: String, device: String? = nil) -> HealthSample {
-        HealthSample(kind: .steps, start: t0.addingTimeInterval(Double(minute * 60)), end: t0.addingTimeInterval(Double((minute + length) * 60)),
-                     utcOffsetSeconds: 3600, value: value, source: source, device: device)
+        HealthSample(
+            kind: .steps, start: t0.addingTimeInterval(Double(minute * 60)), end: t0.addingTimeInterval(Double((minute + length) * 60)),
+            utcOffsetSeconds: 3600, value: value, source: source, device: device)
     }
 
     @Test func exactRepeatsAreStoredOnce() {
@@ -214,17 +218,20 @@ struct HealthSampleMergeTests {
     }
 
     @Test func theWatchOutranksThePhoneAndTheUserCanChangeIt() {
-        let samples = [Self.steps(0, 10, 812, "Anna’s iPhone"), Self.steps(0, 10, 790, "Anna’s Apple Watch"),
-                       Self.steps(5, 10, 300, "Anna’s iPhone"),  // overlaps the watch's: left out
-                       Self.steps(20, 5, 100, "Anna’s iPhone")]  // the watch recorded nothing then: kept
+        let samples = [
+            Self.steps(0, 10, 812, "Anna’s iPhone"), Self.steps(0, 10, 790, "Anna’s Apple Watch"),
+            Self.steps(5, 10, 300, "Anna’s iPhone"),  // overlaps the watch's: left out
+            Self.steps(20, 5, 100, "Anna’s iPhone"),
+        ]  // the watch recorded nothing then: kept
         let resolved = HealthSourcePriority().resolve(samples)
         #expect(resolved.map(\.value) == [790, 100])
         let phoneFirst = HealthSourcePriority(order: ["Anna’s iPhone"]).resolve(samples)
         #expect(phoneFirst.map(\.value) == [812, 300, 100], "the phone's own samples never displace each other")
         // Instants: two straps at the same second give one reading; a second apart, both.
         let hr = { (second: Double, bpm: Double, source: String) in
-            HealthSample(kind: .heartRate, start: Self.t0.addingTimeInterval(second), end: Self.t0.addingTimeInterval(second),
-                         utcOffsetSeconds: 0, value: bpm, source: source, device: source)
+            HealthSample(
+                kind: .heartRate, start: Self.t0.addingTimeInterval(second), end: Self.t0.addingTimeInterval(second),
+                utcOffsetSeconds: 0, value: bpm, source: source, device: source)
         }
         let beats = HealthSourcePriority().resolve([hr(0, 70, "Polar H10"), hr(0, 72, "Apple Watch"), hr(3, 75, "Polar H10")])
         #expect(beats.map(\.value) == [72, 75])

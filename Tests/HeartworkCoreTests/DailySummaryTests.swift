@@ -10,8 +10,9 @@ struct DailySummaryTests {
     static let midnight = day.start()
 
     static func sample(_ kind: HealthSample.Kind, _ seconds: Double, _ value: Double, until end: Double? = nil) -> HealthSample {
-        HealthSample(kind: kind, start: midnight.addingTimeInterval(seconds), end: midnight.addingTimeInterval(end ?? seconds),
-                     utcOffsetSeconds: 0, value: value, source: "Watch")
+        HealthSample(
+            kind: kind, start: midnight.addingTimeInterval(seconds), end: midnight.addingTimeInterval(end ?? seconds),
+            utcOffsetSeconds: 0, value: value, source: "Watch")
     }
 
     static func sleep(_ stage: HealthSample.SleepStage, from: Double, to: Double) -> HealthSample {
@@ -20,8 +21,10 @@ struct DailySummaryTests {
 
     @Test func theNightIsTheUnionOfItsIntervalsAndRecoveryFollowsRISE() {
         // In bed twice, overlapping: 22:30–03:00 and 02:00–06:00 → 7.5 h; asleep 23:00–05:30 in two stages → 6.5 h.
-        let night = [Self.sleep(.inBed, from: -1.5, to: 3), Self.sleep(.inBed, from: 2, to: 6),
-                     Self.sleep(.core, from: -1, to: 3), Self.sleep(.deep, from: 3, to: 5.5)]
+        let night = [
+            Self.sleep(.inBed, from: -1.5, to: 3), Self.sleep(.inBed, from: 2, to: 6),
+            Self.sleep(.core, from: -1, to: 3), Self.sleep(.deep, from: 3, to: 5.5),
+        ]
         let estimated = DailyCalculator.sleepSummary(night, quality: nil)
         #expect(estimated?.inBedHours == 7.5 && estimated?.asleepHours == 6.5)
         #expect(estimated?.quality == 9 && estimated?.qualitySource == "estimated")
@@ -44,11 +47,12 @@ struct DailySummaryTests {
             heart.append(Self.sample(.heartRate, Double(minute * 60), minute < 360 ? 55 : (minute >= 1020 && minute < 1065 ? 150 : 72)))
         }
         let input = { (samples: [HealthSample]) in
-            DailyInput(day: Self.day, utcOffsetSeconds: 0, heartRate: samples, restingHeartRate: [Self.sample(.restingHeartRate, 0, 52)],
-                       hrv: [Self.sample(.heartRateVariabilitySDNN, 25_200, 45)], steps: [Self.sample(.steps, 32_400, 1000), Self.sample(.steps, 46_800, 2000)],
-                       sleep: [Self.sleep(.inBed, from: -1.5, to: 6)],
-                       workouts: [(id: "run", name: "running", start: Self.midnight.addingTimeInterval(61_200), end: Self.midnight.addingTimeInterval(63_900))],
-                       profileMaximumHeartRate: 190, sex: .female)
+            DailyInput(
+                day: Self.day, utcOffsetSeconds: 0, heartRate: samples, restingHeartRate: [Self.sample(.restingHeartRate, 0, 52)],
+                hrv: [Self.sample(.heartRateVariabilitySDNN, 25_200, 45)], steps: [Self.sample(.steps, 32_400, 1000), Self.sample(.steps, 46_800, 2000)],
+                sleep: [Self.sleep(.inBed, from: -1.5, to: 6)],
+                workouts: [(id: "run", name: "running", start: Self.midnight.addingTimeInterval(61_200), end: Self.midnight.addingTimeInterval(63_900))],
+                profileMaximumHeartRate: 190, sex: .female)
         }
         let reference = DailyCalculator.summary(input(heart))
         #expect(reference.hasData && reference.steps == 3000 && reference.restingHeartRate == 52 && reference.hrvSDNNMilliseconds == 45)
@@ -61,8 +65,10 @@ struct DailySummaryTests {
 
     @Test func theMaximumLooksBackSixMonthsAndTheLoadBuildsFromHistory() {
         func past(_ daysAgo: Int, maximum: Double, trimp: Double) -> DailySummary {
-            var summary = DailyCalculator.summary(DailyInput(day: Self.day.adding(days: -daysAgo), utcOffsetSeconds: 0,
-                                                             heartRate: [Self.sample(.heartRate, 0, maximum)]))
+            var summary = DailyCalculator.summary(
+                DailyInput(
+                    day: Self.day.adding(days: -daysAgo), utcOffsetSeconds: 0,
+                    heartRate: [Self.sample(.heartRate, 0, maximum)]))
             summary.load.trimp = trimp
             return summary
         }
@@ -71,7 +77,9 @@ struct DailySummaryTests {
         #expect(today.maximumHeartRate == 195, "200 days ago is older than six months; 100 days ago is not")
         #expect(today.load.chronic > 30 && today.load.acute > 40, "\(today.load)")
         // A profile maximum above what the watch saw is kept; none at all leaves RISE out.
-        #expect(DailyCalculator.summary(DailyInput(day: Self.day, utcOffsetSeconds: 0, heartRate: [Self.sample(.heartRate, 0, 70)], profileMaximumHeartRate: 200)).maximumHeartRate == 200)
+        #expect(
+            DailyCalculator.summary(DailyInput(day: Self.day, utcOffsetSeconds: 0, heartRate: [Self.sample(.heartRate, 0, 70)], profileMaximumHeartRate: 200)).maximumHeartRate
+                == 200)
         let empty = DailyCalculator.summary(DailyInput(day: Self.day, utcOffsetSeconds: 0))
         #expect(!empty.hasData && empty.rise == nil && empty.readiness.reason == "no data for this day")
     }

@@ -1,5 +1,5 @@
-import Testing
 import HeartworkCore
+import Testing
 
 @Suite("Energy (Keytel et al. 2005)")
 struct EnergyTests {

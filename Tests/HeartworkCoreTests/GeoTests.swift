@@ -1,6 +1,6 @@
-import Testing
-import HeartworkCore
 import Foundation
+import HeartworkCore
+import Testing
 
 @Suite("Geo")
 struct GeoTests {

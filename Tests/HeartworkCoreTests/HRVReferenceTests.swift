@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import HeartworkCore
+import Testing
 
 /// Golden values from Tests/Reference/hrv_reference.py (numpy/scipy, cross-checked against
 /// NeuroKit2 for the time domain and sample entropy); see the JSON's "versions".
@@ -20,8 +20,8 @@ struct HRVReferenceTests {
 
     static let reference: Reference = {
         guard let url = Bundle.module.url(forResource: "hrv-reference", withExtension: "json", subdirectory: "Resources"),
-              let data = try? Data(contentsOf: url),
-              let decoded = try? JSONDecoder().decode(Reference.self, from: data)
+            let data = try? Data(contentsOf: url),
+            let decoded = try? JSONDecoder().decode(Reference.self, from: data)
         else { fatalError("Tests/HeartworkCoreTests/Resources/hrv-reference.json is missing or unreadable") }
         return decoded
     }()

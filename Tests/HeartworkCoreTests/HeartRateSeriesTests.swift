@@ -1,5 +1,5 @@
-import Testing
 import HeartworkCore
+import Testing
 
 @Suite("Heart-rate streams")
 struct HeartRateSeriesTests {

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import HeartworkCore
+import Testing
 
 @Suite("Signal processing")
 struct SignalTests {
@@ -11,11 +11,13 @@ struct SignalTests {
         var random = SplitMix64(seed: UInt64(size))
         let re = (0..<size).map { _ in Double.random(in: -1...1, using: &random) }
         let im = (0..<size).map { _ in Double.random(in: -1...1, using: &random) }
-        var fastRe = re, fastIm = im
+        var fastRe = re
+        var fastIm = im
         FFT(size: size).forward(real: &fastRe, imaginary: &fastIm)
         var worst = 0.0
         for k in 0..<size {
-            var sumRe = 0.0, sumIm = 0.0
+            var sumRe = 0.0
+            var sumIm = 0.0
             for n in 0..<size {
                 let angle = -2 * Double.pi * Double(k * n % size) / Double(size)
                 sumRe += re[n] * cos(angle) - im[n] * sin(angle)
@@ -60,7 +62,8 @@ struct SignalTests {
     @Test func lombScargleBandPowerOfAnUnevenSinusoid() throws {
         var random = SplitMix64(seed: 8)
         var t = 0.0
-        var times = [Double](), values = [Double]()
+        var times = [Double]()
+        var values = [Double]()
         while t < 600 {
             t += Double.random(in: 0.7...1.1, using: &random)
             times.append(t)
@@ -87,8 +90,8 @@ struct HRVAnalysisTests {
     @Test func timeDomainByHand() throws {
         let indices = try #require(TimeDomainIndices(rrMilliseconds: [800, 810, 790, 870, 800, 750]))
         #expect(abs(indices.meanNN - 803.3333333333334) < 1e-9)
-        #expect(abs(indices.rmssd - (14_300.0 / 5).squareRoot()) < 1e-9)   // Σ ΔRR² = 14 300
-        #expect(indices.nn50 == 2)                                        // 80, 70; exactly 50 does not count
+        #expect(abs(indices.rmssd - (14_300.0 / 5).squareRoot()) < 1e-9)  // Σ ΔRR² = 14 300
+        #expect(indices.nn50 == 2)  // 80, 70; exactly 50 does not count
         #expect(abs(indices.pnn50 - 100 * 2.0 / 6) < 1e-12)
         // Sample SD of ΔRR: mean −10, Σ(d − mean)² = 13 800 → sqrt(13 800/4).
         #expect(abs(indices.sdsd - (13_800.0 / 4).squareRoot()) < 1e-9)

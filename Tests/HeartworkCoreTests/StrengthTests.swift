@@ -79,7 +79,7 @@ struct StrengthTests {
 
     @Test func bodyweightExercisesGetRepsButNoLoad() {
         let plan = WorkoutGenerator(goal: .weightLoss).prescribe([
-            GeneratorExercise(id: "push-up", group: .chest, loaded: false, stats: ExerciseStats(mostReps: 20, mostWeightKilograms: 0, oneRepMaxKilograms: 0)),
+            GeneratorExercise(id: "push-up", group: .chest, loaded: false, stats: ExerciseStats(mostReps: 20, mostWeightKilograms: 0, oneRepMaxKilograms: 0))
         ])
         #expect(plan[0].sets == Array(repeating: PrescribedSet(reps: 15, weightKilograms: 0), count: 4))
     }
@@ -97,13 +97,17 @@ struct StrengthTests {
             GeneratorExercise(id: "curl", group: .arms, minimumKilograms: WorkoutGenerator.ezBarKilograms, stats: .coldStart),
             GeneratorExercise(id: "fly", group: .chest, stats: .coldStart),  // dumbbells: 5 × 0.95² = 4.51 → 5
         ])
-        #expect(cold.map { $0.sets } == [[PrescribedSet(reps: nil, weightKilograms: 20)], [PrescribedSet(reps: nil, weightKilograms: 20)],
-                                           [PrescribedSet(reps: nil, weightKilograms: 10)], [PrescribedSet(reps: nil, weightKilograms: 5)]])
+        #expect(
+            cold.map { $0.sets } == [
+                [PrescribedSet(reps: nil, weightKilograms: 20)], [PrescribedSet(reps: nil, weightKilograms: 20)],
+                [PrescribedSet(reps: nil, weightKilograms: 10)], [PrescribedSet(reps: nil, weightKilograms: 5)],
+            ])
         // Their own 15 kg bar.
         #expect(generator.prescribe([GeneratorExercise(id: "bench", group: .chest, minimumKilograms: 15, stats: .coldStart)])[0].sets[0].weightKilograms == 15)
         // A weak 1RM (5 kg × 20 → 10.59 → 9 kg by the seed) is lifted to the bar.
         let weak = StrengthProgression.update(.coldStart, with: [PerformedSet(reps: 20, weightKilograms: 5)])
-        #expect(generator.prescribe([GeneratorExercise(id: "x", group: .arms, minimumKilograms: 20, stats: weak)])[0].sets
+        #expect(
+            generator.prescribe([GeneratorExercise(id: "x", group: .arms, minimumKilograms: 20, stats: weak)])[0].sets
                 == Array(repeating: PrescribedSet(reps: 8, weightKilograms: 20), count: 4))
         // Above the bar the seed's formula is untouched.
         let strong = ExerciseStats(mostReps: 8, mostWeightKilograms: 80, oneRepMaxKilograms: 100)
@@ -112,14 +116,16 @@ struct StrengthTests {
         let pounds = WorkoutGenerator(goal: .massGain, kilogramsPerUnit: BodyMass.kilogramsPerPound)
         let bar = pounds.prescribe([GeneratorExercise(id: "bench", group: .chest, minimumKilograms: 20, stats: .coldStart)])[0].sets[0].weightKilograms
         #expect(abs(BodyMass.pounds(fromKilograms: bar) - 45) < 1e-6)
-        #expect(WorkoutGenerator(goal: .massGain, plateStepKilograms: 2.5).prescribe(
-            [GeneratorExercise(id: "b", group: .chest, minimumKilograms: 21, stats: .coldStart)])[0].sets[0].weightKilograms == 22.5)
+        #expect(
+            WorkoutGenerator(goal: .massGain, plateStepKilograms: 2.5).prescribe(
+                [GeneratorExercise(id: "b", group: .chest, minimumKilograms: 21, stats: .coldStart)])[0].sets[0].weightKilograms == 22.5)
     }
 
     @Test func theMinimumComesFromTheEquipment() {
         func exercise(_ equipment: String, loaded: Bool = true) -> Exercise {
-            Exercise(id: equipment, name: equipment, group: .chest, primaryMuscle: "", secondaryMuscles: [], equipment: equipment, loaded: loaded,
-                     instructions: "", licence: "", attribution: "")
+            Exercise(
+                id: equipment, name: equipment, group: .chest, primaryMuscle: "", secondaryMuscles: [], equipment: equipment, loaded: loaded,
+                instructions: "", licence: "", attribution: "")
         }
         #expect(exercise("barbell").minimumKilograms() == 20 && exercise("barbell").minimumKilograms(barKilograms: 15) == 15)
         #expect(exercise("ez-bar").minimumKilograms(barKilograms: 15) == 10)
@@ -164,8 +170,13 @@ struct StrengthTests {
         #expect(next[0].sets[0].weightKilograms == 9)
         // Placeholders, zero reps, undone sets change nothing; 37+ reps never enter Brzycki.
         let stats = ExerciseStats(mostReps: 10, mostWeightKilograms: 60, oneRepMaxKilograms: 80)
-        #expect(StrengthProgression.update(stats, with: [PerformedSet(reps: nil, weightKilograms: 200), PerformedSet(reps: 0, weightKilograms: 200),
-                                                         PerformedSet(reps: 5, weightKilograms: 200, done: false)]) == stats)
+        #expect(
+            StrengthProgression.update(
+                stats,
+                with: [
+                    PerformedSet(reps: nil, weightKilograms: 200), PerformedSet(reps: 0, weightKilograms: 200),
+                    PerformedSet(reps: 5, weightKilograms: 200, done: false),
+                ]) == stats)
         let many = StrengthProgression.update(stats, with: [PerformedSet(reps: 40, weightKilograms: 70)])
         #expect(many.oneRepMaxKilograms == 80 && many.mostReps == 40 && many.mostWeightKilograms == 70)
         #expect(Brzycki.oneRepMax(weightKilograms: 100, reps: 37) == nil && Brzycki.oneRepMax(weightKilograms: 100, reps: 36) == 3600)
@@ -194,8 +205,9 @@ struct StrengthTests {
                     #expect(block.sets.count == (exercise.stats.isColdStart ? 1 : 4))
                     // The lifter does something random with each set, including nonsense.
                     let performed = block.sets.map { set in
-                        PerformedSet(reps: random.next() % 7 == 0 ? nil : Int(random.next() % 45), weightKilograms: set.weightKilograms + Double(Int(random.next() % 11) - 5),
-                                     done: random.next() % 5 != 0)
+                        PerformedSet(
+                            reps: random.next() % 7 == 0 ? nil : Int(random.next() % 45), weightKilograms: set.weightKilograms + Double(Int(random.next() % 11) - 5),
+                            done: random.next() % 5 != 0)
                     }
                     let before = stats[exercise.id] ?? .coldStart
                     let after = StrengthProgression.update(before, with: performed)
@@ -223,8 +235,9 @@ struct StrengthTests {
         #expect(scorer.score("not great. Tired.").score == -5)
         #expect(scorer.score("not great, tired").score == -5)
         #expect(scorer.score("not tired").score == 2)
-        let messages = MotivationMessages(positive: [.init(threshold: 0, text: "ok"), .init(threshold: 3, text: "great A"), .init(threshold: 3, text: "great B")],
-                                          negative: [.init(threshold: -1, text: "meh"), .init(threshold: -4, text: "rest")])
+        let messages = MotivationMessages(
+            positive: [.init(threshold: 0, text: "ok"), .init(threshold: 3, text: "great A"), .init(threshold: 3, text: "great B")],
+            negative: [.init(threshold: -1, text: "meh"), .init(threshold: -4, text: "rest")])
         #expect(messages.message(for: 0, rotation: 5) == "ok")
         #expect(Set((0..<4).compactMap { messages.message(for: 5, rotation: $0) }) == ["great A", "great B"])
         #expect(messages.message(for: -2, rotation: 0) == "meh" && messages.message(for: -5, rotation: 0) == "rest")

@@ -25,8 +25,11 @@ struct TeamSessionAnalysisTests {
 
     func readings(_ bpm: [Int?], start: Int = 1_000_000, stepMilliseconds: Int = 1000) -> [SensorReading] {
         bpm.enumerated().compactMap { index, value in
-            value.map { SensorReading(sequence: index, atMilliseconds: start + index * stepMilliseconds, beatsPerMinute: $0, contact: .detected,
-                                      rrIntervalTicks: [UInt16((60_000.0 / Double($0)) * 1.024)]) }
+            value.map {
+                SensorReading(
+                    sequence: index, atMilliseconds: start + index * stepMilliseconds, beatsPerMinute: $0, contact: .detected,
+                    rrIntervalTicks: [UInt16((60_000.0 / Double($0)) * 1.024)])
+            }
         }
     }
 

@@ -1,6 +1,6 @@
-import Testing
 import HeartworkCore
 import HeartworkTestSupport
+import Testing
 
 @Suite("Zone debouncer (15-second rule, seed-000 §3.6)")
 struct ZoneDebouncerTests {

@@ -1,6 +1,6 @@
-import Testing
 import Foundation
 import HeartworkCore
+import Testing
 
 @Suite("Zones")
 struct ZoneTests {
@@ -83,4 +83,3 @@ struct ZoneTests {
         #expect(throws: PhysiologyError.self) { try JSONDecoder().decode(ZoneProfile.self, from: broken) }
     }
 }
-

@@ -1,8 +1,9 @@
 import Foundation
 import HeartworkCore
-@testable import HeartworkFormats
 import HeartworkTestSupport
 import Testing
+
+@testable import HeartworkFormats
 
 @Suite("Activity files: TCX, GPX, JSON and the round trip through every format")
 struct ActivityFileTests {
@@ -19,8 +20,10 @@ struct ActivityFileTests {
                 lat += Double(Int(random.next() % 200) - 100) * 1e-6
                 lon += Double(Int(random.next() % 200) - 100) * 1e-6
                 let ele = random.next() % 7 == 0 ? nil : Double(Int(random.next() % 300_000)) / 100 - 100
-                track.append(NewWorkout.TrackPoint(latitudeDegrees: (lat * 1e7).rounded() / 1e7, longitudeDegrees: (lon * 1e7).rounded() / 1e7,
-                                                   elevationMeters: ele, timeSeconds: Double(second)))
+                track.append(
+                    NewWorkout.TrackPoint(
+                        latitudeDegrees: (lat * 1e7).rounded() / 1e7, longitudeDegrees: (lon * 1e7).rounded() / 1e7,
+                        elevationMeters: ele, timeSeconds: Double(second)))
             }
         }
         let sports: [Sport] = [.running, .cycling, .other]
@@ -89,23 +92,23 @@ struct ActivityFileTests {
     /// comment, CDATA, an entity in the creator.
     @Test func gpxWithPrefixesAndBothExtensionVersions() throws {
         let text = """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <!-- exported -->
-        <g:gpx xmlns:g="http://www.topografix.com/GPX/1/1" xmlns:ns3="http://www.garmin.com/xmlschemas/TrackPointExtension/v1"
-               xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v2" creator="Edge &amp; Co" version="1.1">
-          <g:metadata><g:time>2026-06-01T06:29:00Z</g:time></g:metadata>
-          <g:trk><g:name><![CDATA[Morning <ride>]]></g:name><g:type>cycling</g:type>
-            <g:trkseg>
-              <g:trkpt lat="48.2000000" lon="16.3700000"><g:ele>180.4</g:ele><g:time>2026-06-01T06:30:00Z</g:time>
-                <g:extensions><ns3:TrackPointExtension><ns3:atemp>21</ns3:atemp><ns3:hr>121</ns3:hr><ns3:cad>80</ns3:cad></ns3:TrackPointExtension></g:extensions></g:trkpt>
-              <g:trkpt lat="48.2000100" lon="16.3700200"><g:time>2026-06-01T06:30:01.500Z</g:time>
-                <g:extensions><gpxtpx:TrackPointExtension><gpxtpx:hr>122</gpxtpx:hr></gpxtpx:TrackPointExtension></g:extensions></g:trkpt>
-              <g:trkpt lat="48.3" lon="16.4"><g:ele>1</g:ele></g:trkpt>
-            </g:trkseg>
-            <g:trkseg><g:trkpt lat="-48.25" lon="-16.5"><g:time>2026-06-01T06:30:03Z</g:time></g:trkpt></g:trkseg>
-          </g:trk>
-        </g:gpx>
-        """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!-- exported -->
+            <g:gpx xmlns:g="http://www.topografix.com/GPX/1/1" xmlns:ns3="http://www.garmin.com/xmlschemas/TrackPointExtension/v1"
+                   xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v2" creator="Edge &amp; Co" version="1.1">
+              <g:metadata><g:time>2026-06-01T06:29:00Z</g:time></g:metadata>
+              <g:trk><g:name><![CDATA[Morning <ride>]]></g:name><g:type>cycling</g:type>
+                <g:trkseg>
+                  <g:trkpt lat="48.2000000" lon="16.3700000"><g:ele>180.4</g:ele><g:time>2026-06-01T06:30:00Z</g:time>
+                    <g:extensions><ns3:TrackPointExtension><ns3:atemp>21</ns3:atemp><ns3:hr>121</ns3:hr><ns3:cad>80</ns3:cad></ns3:TrackPointExtension></g:extensions></g:trkpt>
+                  <g:trkpt lat="48.2000100" lon="16.3700200"><g:time>2026-06-01T06:30:01.500Z</g:time>
+                    <g:extensions><gpxtpx:TrackPointExtension><gpxtpx:hr>122</gpxtpx:hr></gpxtpx:TrackPointExtension></g:extensions></g:trkpt>
+                  <g:trkpt lat="48.3" lon="16.4"><g:ele>1</g:ele></g:trkpt>
+                </g:trkseg>
+                <g:trkseg><g:trkpt lat="-48.25" lon="-16.5"><g:time>2026-06-01T06:30:03Z</g:time></g:trkpt></g:trkseg>
+              </g:trk>
+            </g:gpx>
+            """
         let activity = ActivityXMLReader.read(Array(text.utf8))
         #expect(activity.creator == "Edge & Co" && activity.sessions.first?.sport == 2)
         #expect(activity.records.count == 3)
@@ -119,24 +122,24 @@ struct ActivityFileTests {
 
     @Test func tcxLapsTrackpointsAndExtensions() throws {
         let text = """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2" xmlns:ns3="http://www.garmin.com/xmlschemas/ActivityExtension/v2" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
-         <Activities><Activity Sport="Running"><Id>2026-06-01T06:30:00.000Z</Id>
-          <Lap StartTime="2026-06-01T06:30:00.000Z"><TotalTimeSeconds>2</TotalTimeSeconds><DistanceMeters>6.5</DistanceMeters><Calories>12</Calories>
-           <AverageHeartRateBpm><Value>130</Value></AverageHeartRateBpm><MaximumHeartRateBpm><Value>140</Value></MaximumHeartRateBpm><Intensity>Active</Intensity>
-           <Track>
-            <Trackpoint><Time>2026-06-01T06:30:00.000Z</Time><Position><LatitudeDegrees>48.2</LatitudeDegrees><LongitudeDegrees>16.37</LongitudeDegrees></Position>
-             <AltitudeMeters>180</AltitudeMeters><DistanceMeters>0</DistanceMeters><HeartRateBpm><Value>120</Value></HeartRateBpm>
-             <Extensions><ns3:TPX><ns3:Speed>3.2</ns3:Speed><ns3:RunCadence>88</ns3:RunCadence></ns3:TPX></Extensions></Trackpoint>
-            <Trackpoint><Time>2026-06-01T06:30:01.000Z</Time><HeartRateBpm><Value>abc</Value></HeartRateBpm></Trackpoint>
-           </Track></Lap>
-          <Lap StartTime="2026-06-01T06:30:02Z"><TotalTimeSeconds>1</TotalTimeSeconds><DistanceMeters>3.5</DistanceMeters><Calories>8</Calories>
-           <Track><Trackpoint><Time>2026-06-01T06:30:02Z</Time><HeartRateBpm><Value>140</Value></HeartRateBpm><Cadence>90</Cadence>
-            <Extensions><ns3:TPX><ns3:Watts>250</ns3:Watts></ns3:TPX></Extensions></Trackpoint></Track></Lap>
-          <Creator xsi:type="Device_t"><Name>Forerunner 965</Name><UnitId>3344</UnitId></Creator>
-         </Activity><Activity Sport="Biking"><Id>2026-06-02T06:30:00Z</Id></Activity></Activities>
-        </TrainingCenterDatabase>
-        """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2" xmlns:ns3="http://www.garmin.com/xmlschemas/ActivityExtension/v2" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+             <Activities><Activity Sport="Running"><Id>2026-06-01T06:30:00.000Z</Id>
+              <Lap StartTime="2026-06-01T06:30:00.000Z"><TotalTimeSeconds>2</TotalTimeSeconds><DistanceMeters>6.5</DistanceMeters><Calories>12</Calories>
+               <AverageHeartRateBpm><Value>130</Value></AverageHeartRateBpm><MaximumHeartRateBpm><Value>140</Value></MaximumHeartRateBpm><Intensity>Active</Intensity>
+               <Track>
+                <Trackpoint><Time>2026-06-01T06:30:00.000Z</Time><Position><LatitudeDegrees>48.2</LatitudeDegrees><LongitudeDegrees>16.37</LongitudeDegrees></Position>
+                 <AltitudeMeters>180</AltitudeMeters><DistanceMeters>0</DistanceMeters><HeartRateBpm><Value>120</Value></HeartRateBpm>
+                 <Extensions><ns3:TPX><ns3:Speed>3.2</ns3:Speed><ns3:RunCadence>88</ns3:RunCadence></ns3:TPX></Extensions></Trackpoint>
+                <Trackpoint><Time>2026-06-01T06:30:01.000Z</Time><HeartRateBpm><Value>abc</Value></HeartRateBpm></Trackpoint>
+               </Track></Lap>
+              <Lap StartTime="2026-06-01T06:30:02Z"><TotalTimeSeconds>1</TotalTimeSeconds><DistanceMeters>3.5</DistanceMeters><Calories>8</Calories>
+               <Track><Trackpoint><Time>2026-06-01T06:30:02Z</Time><HeartRateBpm><Value>140</Value></HeartRateBpm><Cadence>90</Cadence>
+                <Extensions><ns3:TPX><ns3:Watts>250</ns3:Watts></ns3:TPX></Extensions></Trackpoint></Track></Lap>
+              <Creator xsi:type="Device_t"><Name>Forerunner 965</Name><UnitId>3344</UnitId></Creator>
+             </Activity><Activity Sport="Biking"><Id>2026-06-02T06:30:00Z</Id></Activity></Activities>
+            </TrainingCenterDatabase>
+            """
         let activity = ActivityXMLReader.read(Array(text.utf8))
         #expect(activity.records.count == 3 && activity.laps.count == 2)
         #expect(activity.records[0].speed == 3.2 && activity.records[0].cadence == 88 && activity.records[0].latitude == 48.2)
@@ -144,9 +147,10 @@ struct ActivityFileTests {
         #expect(activity.sessions.first?.sport == 1 && activity.sessions.first?.calories == 20 && activity.sessions.first?.distance == 10)
         #expect(activity.laps[0].end == activity.laps[0].start?.addingTimeInterval(2) && activity.laps[0].averageHeartRate == 130)
         #expect(activity.device == "Forerunner 965/3344")
-        #expect(activity.warnings.map(\.description) == [
-            "line 10: HeartRateBpm 'abc' is not a number; left out", "line 1: the file holds 2 activities; the first was read",
-        ])
+        #expect(
+            activity.warnings.map(\.description) == [
+                "line 10: HeartRateBpm 'abc' is not a number; left out", "line 1: the file holds 2 activities; the first was read",
+            ])
         let workout = try ActivityWorkout.newWorkout(from: activity)
         #expect(workout.heartRate == [120, nil, 140] && workout.kilocalories == 20 && workout.distanceMeters == 10 && workout.sport == .running)
     }
@@ -180,7 +184,8 @@ struct ActivityFileTests {
             #expect(error.description == "the file is TCX, not GPX")
         }
         // An external entity is not resolved (no file is read into the workout).
-        let xxe = "<?xml version=\"1.0\"?><!DOCTYPE gpx [<!ENTITY x SYSTEM \"file:///etc/passwd\">]><gpx creator=\"&x;\"><trk><trkseg><trkpt lat=\"1\" lon=\"1\"><time>2026-01-01T00:00:00Z</time><extensions><hr>100</hr></extensions></trkpt></trkseg></trk></gpx>"
+        let xxe =
+            "<?xml version=\"1.0\"?><!DOCTYPE gpx [<!ENTITY x SYSTEM \"file:///etc/passwd\">]><gpx creator=\"&x;\"><trk><trkseg><trkpt lat=\"1\" lon=\"1\"><time>2026-01-01T00:00:00Z</time><extensions><hr>100</hr></extensions></trkpt></trkseg></trk></gpx>"
         #expect(ActivityXMLReader.read(Array(xxe.utf8)).creator?.contains("root") != true)
     }
 
@@ -207,8 +212,10 @@ struct ActivityFileTests {
         var track = [NewWorkout.TrackPoint]()
         var heartRate = [Int?]()
         for i in 0..<300 {
-            track.append(NewWorkout.TrackPoint(latitudeDegrees: 48.2 + Double(i) * 1e-5, longitudeDegrees: 16.37 - Double(i) * 2e-5,
-                                               elevationMeters: i % 17 == 3 ? nil : 200 + Double(i % 40) / 4, timeSeconds: Double(i)))
+            track.append(
+                NewWorkout.TrackPoint(
+                    latitudeDegrees: 48.2 + Double(i) * 1e-5, longitudeDegrees: 16.37 - Double(i) * 2e-5,
+                    elevationMeters: i % 17 == 3 ? nil : 200 + Double(i % 40) / 4, timeSeconds: Double(i)))
             heartRate.append(i % 50 == 7 ? nil : 100 + i % 60)
         }
         let start = Date(timeIntervalSince1970: 1_780_295_400)
@@ -221,8 +228,10 @@ struct ActivityFileTests {
         let expected: [String: Any] = [
             "sport": "running", "start": Int(start.timeIntervalSince1970), "distanceMeters": 1046.5, "kilocalories": 250.0,
             "points": track.enumerated().map { i, p -> [String: Any] in
-                ["t": Int(start.timeIntervalSince1970) + i, "hr": heartRate[i] as Any, "lat": p.latitudeDegrees, "lon": p.longitudeDegrees,
-                 "ele": p.elevationMeters as Any]
+                [
+                    "t": Int(start.timeIntervalSince1970) + i, "hr": heartRate[i] as Any, "lat": p.latitudeDegrees, "lon": p.longitudeDegrees,
+                    "ele": p.elevationMeters as Any,
+                ]
             },
         ]
         try JSONSerialization.data(withJSONObject: expected).write(to: directory.appendingPathComponent("heartwork-encoded.expected.json"))
@@ -312,8 +321,9 @@ struct ActivityFuzzFindingTests {
         #expect(ActivityXMLReader.firstInvalidUTF8([0x3C, 0xC0, 0x80]) == 1, "overlong")
         #expect(ActivityXMLReader.firstInvalidUTF8([0x3C, 0xED, 0xA0, 0x80]) == 1, "a surrogate")
         #expect(ActivityXMLReader.firstInvalidUTF8([0x3C, 0xE2, 0x82]) == 1, "cut short")
-        #expect(ActivityXMLReader.firstInvalidUTF8(Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><gpx>\u{E9}</gpx>".utf8).map { $0 == 0xC3 ? 0xE9 : $0 }) == nil,
-                "another declared encoding is libxml2's to convert")
+        #expect(
+            ActivityXMLReader.firstInvalidUTF8(Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><gpx>\u{E9}</gpx>".utf8).map { $0 == 0xC3 ? 0xE9 : $0 }) == nil,
+            "another declared encoding is libxml2's to convert")
     }
 
     /// Target gpx, .build-fuzz/crash-gpx-crash-201c6980… (in CI): the declaration's encoding
@@ -338,7 +348,8 @@ struct ActivityFuzzFindingTests {
         _ = ActivityXMLReader.read(Array("<?xml?>\n<nceOTF-7UrDer".utf8))  // the tcx target's (crash-tcx-crash-389497cc…)
         #expect(ActivityXMLReader.prepared(Array("<?xml?><a/>".utf8)).bytes == Array("       <a/>".utf8))
         #expect(ActivityXMLReader.prepared(Array("<?xml version=\"1.0\"?><a/>".utf8)).bytes == Array("<?xml version=\"1.0\"?><a/>".utf8))
-        let gpx = "<?xml version=\"1.0\"?>\n<?xml-stylesheet href=\"a.xsl\"?>\n<?n?>\n<gpx version=\"1.1\" creator=\"x\"><trk><trkseg>\n<?p\n?><trkpt lat=\"48.2\" lon=\"16.3\"><time>2026-06-01T06:30:00Z</time></trkpt>\n</trkseg></trk></gpx>\n"
+        let gpx =
+            "<?xml version=\"1.0\"?>\n<?xml-stylesheet href=\"a.xsl\"?>\n<?n?>\n<gpx version=\"1.1\" creator=\"x\"><trk><trkseg>\n<?p\n?><trkpt lat=\"48.2\" lon=\"16.3\"><time>2026-06-01T06:30:00Z</time></trkpt>\n</trkseg></trk></gpx>\n"
         let recording = ActivityXMLReader.read(Array(gpx.utf8))
         #expect(recording.records.count == 1 && recording.records.first?.latitude == 48.2)
         #expect(recording.warnings.isEmpty, "\(recording.warnings)")

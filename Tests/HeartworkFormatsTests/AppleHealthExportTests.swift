@@ -146,7 +146,8 @@ struct AppleHealthExportTests {
             try other.feed(Array("<?xml version=\"1.0\"?>\n<gpx version=\"1.1\">".utf8)) { _ in }
         }
         // A bad date names its line.
-        let bad = "<HealthData>\n<Record type=\"HKQuantityTypeIdentifierHeartRate\" unit=\"count/min\" startDate=\"2026-02-30 08:00:00 +0100\" endDate=\"2026-02-30 08:00:00 +0100\" value=\"70\"/>\n</HealthData>"
+        let bad =
+            "<HealthData>\n<Record type=\"HKQuantityTypeIdentifierHeartRate\" unit=\"count/min\" startDate=\"2026-02-30 08:00:00 +0100\" endDate=\"2026-02-30 08:00:00 +0100\" value=\"70\"/>\n</HealthData>"
         do {
             _ = try Self.read(bad, chunk: 100)
             Issue.record("a 30 February was accepted")
@@ -155,7 +156,8 @@ struct AppleHealthExportTests {
         }
         // Mismatched tags, an unknown unit, a huge tag.
         #expect(throws: AppleHealthReader.Failure.self) { try Self.read("<HealthData><Record type=\"x\"></Workout></HealthData>", chunk: 10) }
-        let furlongs = "<HealthData><Record type=\"HKQuantityTypeIdentifierHeight\" unit=\"furlong\" startDate=\"2026-01-01 10:00:00 +0100\" endDate=\"2026-01-01 10:00:00 +0100\" value=\"1\"/></HealthData>"
+        let furlongs =
+            "<HealthData><Record type=\"HKQuantityTypeIdentifierHeight\" unit=\"furlong\" startDate=\"2026-01-01 10:00:00 +0100\" endDate=\"2026-01-01 10:00:00 +0100\" value=\"1\"/></HealthData>"
         #expect(throws: AppleHealthReader.Failure.self) { try Self.read(furlongs, chunk: 50) }
         #expect(throws: AppleHealthReader.Failure.self) {
             try Self.read("<HealthData><Record type=\"" + String(repeating: "a", count: 1_100_000), chunk: 65_536)

@@ -15,10 +15,33 @@ struct FITTests {
     }
 
     struct Expected: Decodable {
-        struct Record: Decodable { let t: Int; let hr: Int?; let lat: Double?; let lon: Double?; let alt: Double?; let dist: Double?; let speed: Double?; let cad: Int?; let power: Int?; let temp: Int? }
-        struct Lap: Decodable { let distance: Double?; let elapsed: Double?; let avgHR: Int? }
-        struct Session: Decodable { let sport: Int?; let calories: Int?; let elapsed: Double?; let distance: Double? }
-        struct FileID: Decodable { let type: Int; let serial: UInt64? }
+        struct Record: Decodable {
+            let t: Int
+            let hr: Int?
+            let lat: Double?
+            let lon: Double?
+            let alt: Double?
+            let dist: Double?
+            let speed: Double?
+            let cad: Int?
+            let power: Int?
+            let temp: Int?
+        }
+        struct Lap: Decodable {
+            let distance: Double?
+            let elapsed: Double?
+            let avgHR: Int?
+        }
+        struct Session: Decodable {
+            let sport: Int?
+            let calories: Int?
+            let elapsed: Double?
+            let distance: Double?
+        }
+        struct FileID: Decodable {
+            let type: Int
+            let serial: UInt64?
+        }
         let records: [Record]
         let rr: [Double]
         let laps: [Lap]
@@ -55,7 +78,10 @@ struct FITTests {
         for size in [1, 7, 13, 1000] {
             var reader = FITActivityReader()
             var start = 0
-            while start < bytes.count { reader.feed(bytes[start..<min(bytes.count, start + size)]); start += size }
+            while start < bytes.count {
+                reader.feed(bytes[start..<min(bytes.count, start + size)])
+                start += size
+            }
             #expect(reader.finish() == whole, "chunks of \(size)")
         }
     }
@@ -109,8 +135,9 @@ struct FITTests {
         cleared.power = Int.max
         cleared.distance = 0
         #expect(cleared == record && cleared.hashValue == record.hashValue)
-        let built = ActivityRecording.Record(time: time, heartRate: 150, latitude: 48.2, longitude: -0.0, altitude: -430.5, distance: 0,
-                                             speed: 3.25, cadence: Int.min, power: Int.max, temperature: -40)
+        let built = ActivityRecording.Record(
+            time: time, heartRate: 150, latitude: 48.2, longitude: -0.0, altitude: -430.5, distance: 0,
+            speed: 3.25, cadence: Int.min, power: Int.max, temperature: -40)
         #expect(built == record && Set([built, record]).count == 1)
         // A value set and cleared again equals one never set.
         var again = ActivityRecording.Record(time: time)
@@ -182,19 +209,26 @@ struct FITTests {
             var distance = 0.0
             for i in 0..<n {
                 distance += Double(random.next() % 1000) / 100
-                activity.records.append(ActivityRecording.Record(
-                    time: start.addingTimeInterval(Double(i)), heartRate: random.next() % 9 == 0 ? nil : Int(random.next() % 200) + 30,
-                    latitude: random.next() % 5 == 0 ? nil : (Double(Int(random.next() % 1_000_000)) - 500_000) * FITDecoder.semicircle * 300,
-                    longitude: nil, altitude: Double(Int(random.next() % 5000)) / 5 - 100, distance: distance,
-                    speed: Double(random.next() % 20000) / 1000, cadence: Int(random.next() % 200), power: Int(random.next() % 2000),
-                    temperature: Int(random.next() % 60) - 20))
+                activity.records.append(
+                    ActivityRecording.Record(
+                        time: start.addingTimeInterval(Double(i)), heartRate: random.next() % 9 == 0 ? nil : Int(random.next() % 200) + 30,
+                        latitude: random.next() % 5 == 0 ? nil : (Double(Int(random.next() % 1_000_000)) - 500_000) * FITDecoder.semicircle * 300,
+                        longitude: nil, altitude: Double(Int(random.next() % 5000)) / 5 - 100, distance: distance,
+                        speed: Double(random.next() % 20000) / 1000, cadence: Int(random.next() % 200), power: Int(random.next() % 2000),
+                        temperature: Int(random.next() % 60) - 20))
                 if activity.records[i].latitude != nil { activity.records[i].longitude = activity.records[i].latitude.map { -$0 / 2 } }
             }
             activity.rrIntervalsMilliseconds = (0..<Int(random.next() % 30)).map { _ in Double(random.next() % 1500 + 300) }
-            activity.sessions = [ActivityRecording.Session(sport: 1, start: start, elapsedSeconds: Double(n - 1), timerSeconds: Double(n - 1), distance: distance,
-                                                     calories: 400, averageHeartRate: 140, maximumHeartRate: 180)]
-            activity.laps = [ActivityRecording.Lap(start: start, end: start.addingTimeInterval(Double(n - 1)), elapsedSeconds: Double(n - 1), distance: distance,
-                                             averageHeartRate: 140, maximumHeartRate: 180)]
+            activity.sessions = [
+                ActivityRecording.Session(
+                    sport: 1, start: start, elapsedSeconds: Double(n - 1), timerSeconds: Double(n - 1), distance: distance,
+                    calories: 400, averageHeartRate: 140, maximumHeartRate: 180)
+            ]
+            activity.laps = [
+                ActivityRecording.Lap(
+                    start: start, end: start.addingTimeInterval(Double(n - 1)), elapsedSeconds: Double(n - 1), distance: distance,
+                    averageHeartRate: 140, maximumHeartRate: 180)
+            ]
             let decoded = FITActivityReader.read(FITEncoder.encode(activity))
             #expect(decoded.warnings.isEmpty)
             #expect(decoded.serialNumber == activity.serialNumber && decoded.created == activity.created && decoded.fileType == 4)
@@ -214,8 +248,11 @@ struct FITTests {
     /// The encoder writes the invalid value for what does not fit, never a wrapped number.
     @Test func outOfRangeValuesAreWrittenAsInvalid() {
         var activity = ActivityRecording()
-        activity.records = [ActivityRecording.Record(time: FITDecoder.epoch.addingTimeInterval(1e9), heartRate: 300, altitude: .nan, distance: -5,
-                                               speed: .infinity, cadence: -1, power: 70_000, temperature: 200)]
+        activity.records = [
+            ActivityRecording.Record(
+                time: FITDecoder.epoch.addingTimeInterval(1e9), heartRate: 300, altitude: .nan, distance: -5,
+                speed: .infinity, cadence: -1, power: 70_000, temperature: 200)
+        ]
         let record = FITActivityReader.read(FITEncoder.encode(activity)).records.first
         #expect(record?.heartRate == nil && record?.altitude == nil && record?.distance == nil && record?.speed == nil)
         #expect(record?.cadence == nil && record?.power == nil && record?.temperature == nil)
@@ -229,10 +266,11 @@ struct FITTests {
         let start = FITDecoder.epoch.addingTimeInterval(1_150_000_000)
         activity.created = start
         for i in 0..<300 {
-            activity.records.append(ActivityRecording.Record(
-                time: start.addingTimeInterval(Double(i)), heartRate: i % 50 == 7 ? nil : 100 + i % 60, latitude: 48.2 + Double(i) * 1e-5,
-                longitude: 16.37 - Double(i) * 1e-5, altitude: 200 + Double(i % 40) / 5, distance: Double(i) * 3.5, speed: 3.5, cadence: 80 + i % 10,
-                power: 200 + i % 30, temperature: 18))
+            activity.records.append(
+                ActivityRecording.Record(
+                    time: start.addingTimeInterval(Double(i)), heartRate: i % 50 == 7 ? nil : 100 + i % 60, latitude: 48.2 + Double(i) * 1e-5,
+                    longitude: 16.37 - Double(i) * 1e-5, altitude: 200 + Double(i % 40) / 5, distance: Double(i) * 3.5, speed: 3.5, cadence: 80 + i % 10,
+                    power: 200 + i % 30, temperature: 18))
         }
         activity.rrIntervalsMilliseconds = (0..<23).map { 600 + Double($0) * 3 }
         activity.sessions = [ActivityRecording.Session(sport: 1, start: start, elapsedSeconds: 299, distance: 1046.5, calories: 250, averageHeartRate: 129, maximumHeartRate: 159)]
@@ -241,9 +279,12 @@ struct FITTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try Data(FITEncoder.encode(activity)).write(to: directory.appendingPathComponent("heartwork-encoded.fit"))
         let expected: [String: Any] = [
-            "serial": 4242, "records": activity.records.map { r -> [String: Any] in
-                ["t": Int(r.time.timeIntervalSince1970), "hr": r.heartRate as Any, "lat": r.latitude ?? 0, "lon": r.longitude ?? 0, "alt": r.altitude ?? 0,
-                 "dist": r.distance ?? 0, "speed": r.speed ?? 0, "cad": r.cadence ?? 0, "power": r.power ?? 0, "temp": r.temperature ?? 0]
+            "serial": 4242,
+            "records": activity.records.map { r -> [String: Any] in
+                [
+                    "t": Int(r.time.timeIntervalSince1970), "hr": r.heartRate as Any, "lat": r.latitude ?? 0, "lon": r.longitude ?? 0, "alt": r.altitude ?? 0,
+                    "dist": r.distance ?? 0, "speed": r.speed ?? 0, "cad": r.cadence ?? 0, "power": r.power ?? 0, "temp": r.temperature ?? 0,
+                ]
             }, "rr": activity.rrIntervalsMilliseconds, "sessionDistance": 1046.5, "calories": 250,
         ]
         try JSONSerialization.data(withJSONObject: expected).write(to: directory.appendingPathComponent("heartwork-encoded.expected.json"))

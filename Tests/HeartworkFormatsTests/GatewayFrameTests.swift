@@ -14,14 +14,19 @@ struct GatewayFrameTests {
 
     @Test func aReadingWithItsMeasurementDecoded() throws {
         let items = try Self.read(#"{"type":"reading","sensor":"A0:9E:1A:12:34:56","seq":7,"at":1795400000000,"hrm":"16480004","battery":81,"rssi":-60,"firmware":"2.1"}"#)
-        #expect(items == [.reading(GatewayReading(
-            sensor: "A0:9E:1A:12:34:56", sequence: 7, atMilliseconds: 1_795_400_000_000,
-            measurement: HeartRateMeasurement(beatsPerMinute: 72, sensorContact: .detected, rrIntervalTicks: [1024]),
-            battery: 81, rssi: -60))])
+        #expect(
+            items == [
+                .reading(
+                    GatewayReading(
+                        sensor: "A0:9E:1A:12:34:56", sequence: 7, atMilliseconds: 1_795_400_000_000,
+                        measurement: HeartRateMeasurement(beatsPerMinute: 72, sensorContact: .detected, rrIntervalTicks: [1024]),
+                        battery: 81, rssi: -60))
+            ])
     }
 
     @Test func aBadItemIsRefusedAndTheOthersKept() throws {
-        let items = try Self.read("""
+        let items = try Self.read(
+            """
             {"type":"readings","items":[
               {"sensor":"s1","seq":1,"at":1795400000000,"hrm":"0648"},
               {"sensor":"s1","seq":2,"at":1795400001000,"hrm":"zz"},
@@ -33,19 +38,40 @@ struct GatewayFrameTests {
             ]}
             """)
         #expect(items.count == 7)
-        guard case .reading(let first) = items[0] else { Issue.record("the good reading was refused"); return }
+        guard case .reading(let first) = items[0] else {
+            Issue.record("the good reading was refused")
+            return
+        }
         #expect(first.measurement.beatsPerMinute == 72 && first.measurement.sensorContact == .detected)
-        guard case .refused(let sensor, let seq, let detail) = items[1] else { Issue.record("bad hex was taken"); return }
+        guard case .refused(let sensor, let seq, let detail) = items[1] else {
+            Issue.record("bad hex was taken")
+            return
+        }
         #expect(sensor == "s1" && seq == 2 && detail.contains("items[1].hrm") && detail.contains("hexadecimal"))
-        guard case .refused(_, let seq3, let truncated) = items[2] else { Issue.record("a truncated measurement was taken"); return }
+        guard case .refused(_, let seq3, let truncated) = items[2] else {
+            Issue.record("a truncated measurement was taken")
+            return
+        }
         #expect(seq3 == 3 && truncated.contains("truncated"))
-        guard case .refused(let sensor4, let seq4, let missing) = items[3] else { Issue.record("a reading without seq was taken"); return }
+        guard case .refused(let sensor4, let seq4, let missing) = items[3] else {
+            Issue.record("a reading without seq was taken")
+            return
+        }
         #expect(sensor4 == "s2" && seq4 == nil && missing.contains("items[3].seq"))
-        guard case .refused(_, _, let battery) = items[4] else { Issue.record("battery 140 was taken"); return }
+        guard case .refused(_, _, let battery) = items[4] else {
+            Issue.record("battery 140 was taken")
+            return
+        }
         #expect(battery.contains("battery"))
-        guard case .refused(_, _, let clock) = items[5] else { Issue.record("a 1970 clock was taken"); return }
+        guard case .refused(_, _, let clock) = items[5] else {
+            Issue.record("a 1970 clock was taken")
+            return
+        }
         #expect(clock.contains("items[5].at"))
-        guard case .reading(let sixteenBit) = items[6] else { Issue.record("a 16-bit heart rate was refused"); return }
+        guard case .reading(let sixteenBit) = items[6] else {
+            Issue.record("a 16-bit heart rate was refused")
+            return
+        }
         #expect(sixteenBit.measurement.beatsPerMinute == 72 && sixteenBit.sequence == 0)
     }
 
@@ -63,9 +89,15 @@ struct GatewayFrameTests {
 
     @Test func sensorNamesArePrintableAndShort() throws {
         for name in ["", String(repeating: "x", count: 65), "a\u{0}b", "line\nbreak", "rtl\u{202E}"] {
-            let text = #"{"type":"reading","sensor":"# + "\"\(name.unicodeScalars.map { $0.value < 32 || $0.value == 0x202E ? String(format: "\\u%04x", $0.value) : String($0) }.joined())\"" + #","seq":1,"at":1795400000000,"hrm":"0648"}"#
+            let text =
+                #"{"type":"reading","sensor":"#
+                + "\"\(name.unicodeScalars.map { $0.value < 32 || $0.value == 0x202E ? String(format: "\\u%04x", $0.value) : String($0) }.joined())\""
+                + #","seq":1,"at":1795400000000,"hrm":"0648"}"#
             let items = try Self.read(text)
-            guard case .refused(_, _, let detail) = items.first else { Issue.record("sensor \(name.debugDescription) was taken"); continue }
+            guard case .refused(_, _, let detail) = items.first else {
+                Issue.record("sensor \(name.debugDescription) was taken")
+                continue
+            }
             #expect(detail.contains("sensor"))
         }
     }

@@ -10,14 +10,17 @@ struct HealthBlockCodecTests {
         let midnight = Date(timeIntervalSince1970: 1_774_566_000)  // 2026-03-27T00:00+01:00
         var random = SplitMix64(seed: 4)
         var samples = (0..<1440).map { minute in
-            HealthSample(kind: .heartRate, start: midnight.addingTimeInterval(Double(minute * 60) + Double(random.next() % 5)),
-                         end: midnight.addingTimeInterval(Double(minute * 60) + 4), utcOffsetSeconds: 3600,
-                         value: Double(55 + random.next() % 60), source: "Anna’s Apple Watch", device: "Apple Watch")
+            HealthSample(
+                kind: .heartRate, start: midnight.addingTimeInterval(Double(minute * 60) + Double(random.next() % 5)),
+                end: midnight.addingTimeInterval(Double(minute * 60) + 4), utcOffsetSeconds: 3600,
+                value: Double(55 + random.next() % 60), source: "Anna’s Apple Watch", device: "Apple Watch")
         }
         for second in 0..<3600 {
             let t = midnight.addingTimeInterval(Double(18 * 3600 + second))
-            samples.append(HealthSample(kind: .heartRate, start: t, end: t, utcOffsetSeconds: 3600, value: Double(120 + second % 40),
-                                        source: "Polar H10 A1B2C3D4"))
+            samples.append(
+                HealthSample(
+                    kind: .heartRate, start: t, end: t, utcOffsetSeconds: 3600, value: Double(120 + second % 40),
+                    source: "Polar H10 A1B2C3D4"))
         }
         samples[10].beats = [TimedHeartRate(timeSeconds: 1.02, beatsPerMinute: 61), TimedHeartRate(timeSeconds: 2, beatsPerMinute: 63.5)]
         return samples
@@ -34,8 +37,9 @@ struct HealthBlockCodecTests {
         print("health block: \(watchOnly.count) bytes for a day of per-minute heart rate (\(Double(watchOnly.count) / 1440) per sample); five years ≈ \(Int(fiveYears / 1e6)) MB")
         #expect(fiveYears < 100e6)
         // Values keep three decimals; offsets whole minutes (Nepal's +5:45 included).
-        let odd = HealthSample(kind: .bodyMass, start: Date(timeIntervalSince1970: 1e9), end: Date(timeIntervalSince1970: 1e9), utcOffsetSeconds: 20_700,
-                               value: 64.99978662, source: "Scale")
+        let odd = HealthSample(
+            kind: .bodyMass, start: Date(timeIntervalSince1970: 1e9), end: Date(timeIntervalSince1970: 1e9), utcOffsetSeconds: 20_700,
+            value: 64.99978662, source: "Scale")
         let back = try HealthBlockCodec.decode(HealthBlockCodec.encode([odd]))
         #expect(back.first?.value == 65.0 && back.first?.utcOffsetSeconds == 20_700 && back.first?.kind == .bodyMass)
         #expect(try HealthBlockCodec.decode(HealthBlockCodec.encode([])).isEmpty)

@@ -1,17 +1,18 @@
-import Testing
 import HeartworkCore
 import HeartworkFormats
 import HeartworkTestSupport
+import Testing
 
 @Suite("Heart-rate CSV and line reading")
 struct HeartRateCSVTests {
     @Test func readsRowsWithHeaderCommentsAndBlankLines() throws {
         let readings = try HeartRateCSV.read(text: "# warm-up\nsecond,bpm\n0,120\n\n1, 121\r\n2.5,0\n")
-        #expect(readings == [
-            TimedHeartRate(timeSeconds: 0, beatsPerMinute: 120),
-            TimedHeartRate(timeSeconds: 1, beatsPerMinute: 121),
-            TimedHeartRate(timeSeconds: 2.5, beatsPerMinute: 0),
-        ])
+        #expect(
+            readings == [
+                TimedHeartRate(timeSeconds: 0, beatsPerMinute: 120),
+                TimedHeartRate(timeSeconds: 1, beatsPerMinute: 121),
+                TimedHeartRate(timeSeconds: 2.5, beatsPerMinute: 0),
+            ])
     }
 
     @Test(arguments: [

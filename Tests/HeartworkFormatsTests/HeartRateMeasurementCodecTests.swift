@@ -1,7 +1,7 @@
-import Testing
 import HeartworkCore
 import HeartworkFormats
 import HeartworkTestSupport
+import Testing
 
 @Suite("Heart Rate Measurement codec (Bluetooth HRS 1.0 §3.1)")
 struct HeartRateMeasurementCodecTests {

@@ -11,7 +11,8 @@ struct HostileDecoderTests {
     @Test func deeplyNestedXMLEndsAtTheDepthBound() {
         let depth = 100_000
         let point = #"<trkpt lat="48.2" lon="16.3"><time>2026-11-01T08:00:00Z</time><extensions><hr>120</hr></extensions></trkpt>"#
-        let text = #"<?xml version="1.0"?><gpx version="1.1" creator="probe"><trk><trkseg>"# + point
+        let text =
+            #"<?xml version="1.0"?><gpx version="1.1" creator="probe"><trk><trkseg>"# + point
             + String(repeating: "<a>", count: depth) + String(repeating: "</a>", count: depth) + point + "</trkseg></trk></gpx>"
         let recording = ActivityXMLReader.read(Array(text.utf8))
         #expect(recording.records.count == 1, "the point before the nesting is kept")

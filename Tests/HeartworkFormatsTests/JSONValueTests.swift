@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import HeartworkCore
 import HeartworkFormats
+import Testing
 
 @Suite("JSON parser")
 struct JSONValueTests {
@@ -21,12 +21,13 @@ struct JSONValueTests {
     @Test func numbersAreExact() throws {
         var random = SplitMix64(seed: 77)
         for _ in 0..<20_000 {
-            let value: Double = switch Int.random(in: 0..<4, using: &random) {
-            case 0: Double(Int.random(in: -1_000_000...1_000_000, using: &random)) / 1000
-            case 1: Double.random(in: -1...1, using: &random) * pow(10, Double(Int.random(in: -30...30, using: &random)))
-            case 2: (Double.random(in: 0...200, using: &random) * 1e7).rounded() / 1e7
-            default: Double.random(in: -1e6...1e6, using: &random)
-            }
+            let value: Double =
+                switch Int.random(in: 0..<4, using: &random) {
+                case 0: Double(Int.random(in: -1_000_000...1_000_000, using: &random)) / 1000
+                case 1: Double.random(in: -1...1, using: &random) * pow(10, Double(Int.random(in: -30...30, using: &random)))
+                case 2: (Double.random(in: 0...200, using: &random) * 1e7).rounded() / 1e7
+                default: Double.random(in: -1e6...1e6, using: &random)
+                }
             let text = "\(value)"
             #expect(try parse(text) == .number(Double(text)!), "\(text)")
         }

@@ -71,8 +71,9 @@ struct LiftingLogCSVTests {
 
     @Test func catalogueNamesMatchTheWayOtherAppsWriteThem() {
         let exercises = ["Barbell Bench Press", "Barbell Back Squat", "Conventional Deadlift", "Romanian Deadlift", "Dumbbell Lateral Raise", "Push-Up"].map {
-            Exercise(id: $0.lowercased().replacingOccurrences(of: " ", with: "-"), name: $0, group: .chest, primaryMuscle: "", secondaryMuscles: [],
-                     equipment: "", loaded: true, instructions: "", licence: "", attribution: "")
+            Exercise(
+                id: $0.lowercased().replacingOccurrences(of: " ", with: "-"), name: $0, group: .chest, primaryMuscle: "", secondaryMuscles: [],
+                equipment: "", loaded: true, instructions: "", licence: "", attribution: "")
         }
         let catalogue = StrengthCatalogue(exercises: exercises, routines: [], licence: "", attribution: "")
         #expect(catalogue.exercise(named: "Bench Press (Barbell)")?.name == "Barbell Bench Press")

@@ -8,10 +8,12 @@ import Testing
 struct LiveBusCodecTests {
     func readings(_ count: Int) -> [BusReading] {
         (0..<count).map { index in
-            BusReading(sensorID: "sensor-\(index % 40)", address: "C0:DE:00:00:00:\(index % 40)", name: index % 3 == 0 ? nil : "Strap \"\(index)\" ♥",
-                       reading: SensorReading(sequence: 10_000 + index, atMilliseconds: 1_795_400_000_000 + index * 1000, beatsPerMinute: 60 + index % 120,
-                                              contact: index % 5 == 0 ? .notDetected : .detected, battery: index % 4 == 0 ? nil : index % 101,
-                                              rrIntervalTicks: Array(repeating: UInt16(600 + index % 400), count: index % 10)))
+            BusReading(
+                sensorID: "sensor-\(index % 40)", address: "C0:DE:00:00:00:\(index % 40)", name: index % 3 == 0 ? nil : "Strap \"\(index)\" ♥",
+                reading: SensorReading(
+                    sequence: 10_000 + index, atMilliseconds: 1_795_400_000_000 + index * 1000, beatsPerMinute: 60 + index % 120,
+                    contact: index % 5 == 0 ? .notDetected : .detected, battery: index % 4 == 0 ? nil : index % 101,
+                    rrIntervalTicks: Array(repeating: UInt16(600 + index % 400), count: index % 10)))
         }
     }
 
@@ -24,7 +26,10 @@ struct LiveBusCodecTests {
         for payload in payloads {
             let (instance, message) = try LiveBusCodec.decode(payload)
             #expect(instance == "instance-a")
-            guard case .readings(let user, let part) = message else { Issue.record("not readings"); return }
+            guard case .readings(let user, let part) = message else {
+                Issue.record("not readings")
+                return
+            }
             #expect(user == "user-1")
             received += part
         }
@@ -54,10 +59,12 @@ struct LiveBusCodecTests {
         let frames: [MatchMessage] = [
             .lobby(you: "a", present: ["a", "b"], ghost: false),
             .start(atMilliseconds: 1_795_400_005_000, nowMilliseconds: 1_795_400_000_000, durationSeconds: 300, secondMilliseconds: 1000),
-            .state(second: 12, you: .init(beatsPerMinute: 151.5, zone: .moderate, score: 3, progressPercent: 40),
-                   opponent: .init(beatsPerMinute: nil, zone: .redLine, score: 0, progressPercent: 80)),
-            .state(second: 13, you: .init(beatsPerMinute: nil, zone: .none, score: 3, progressPercent: 0),
-                   opponent: .init(beatsPerMinute: nil, zone: .low, score: 1, progressPercent: 20)),
+            .state(
+                second: 12, you: .init(beatsPerMinute: 151.5, zone: .moderate, score: 3, progressPercent: 40),
+                opponent: .init(beatsPerMinute: nil, zone: .redLine, score: 0, progressPercent: 80)),
+            .state(
+                second: 13, you: .init(beatsPerMinute: nil, zone: .none, score: 3, progressPercent: 0),
+                opponent: .init(beatsPerMinute: nil, zone: .low, score: 1, progressPercent: 20)),
             .event(second: 15, who: "opponent", direction: "up", zone: .high, text: "Your opponent moved up to High; you are in \"Moderate\""),
             .refused(second: nil, detail: "not JSON"), .refused(second: 40, detail: "second 40 has not begun"),
             .end(matchID: "m-1"), .closed(reason: "declined", detail: "Bob declined ♥"),

@@ -80,8 +80,11 @@ struct NutritionLabelTests {
         #expect(label.basis == "100 g")
         #expect(label.reasons == ["sugars 30 g per 100 g (high is over 22.5 g)"])
         let cheese = try NutritionLabel.parse("Nutrition declaration per 100 g\nFat 34 g\nof which saturates 21 g\nSalt 1,8 g")
-        #expect(cheese.reasons == ["saturated fat 21 g per 100 g (high is over 5 g)", "salt 1.8 g per 100 g (high is over 1.5 g)",
-                                   "fat 34 g per 100 g (high is over 17.5 g)"])
+        #expect(
+            cheese.reasons == [
+                "saturated fat 21 g per 100 g (high is over 5 g)", "salt 1.8 g per 100 g (high is over 1.5 g)",
+                "fat 34 g per 100 g (high is over 17.5 g)",
+            ])
         let drink = try NutritionLabel.parse("Typical values per 100 ml\nEnergy 180 kJ / 42 kcal\nSugars 12 g\nSalt 0,1 g")
         #expect(drink.basis == "100 ml" && drink.reasons == ["sugars 12 g per 100 ml (high is over 11.25 g)"])
         let kilojoulesOnly = try NutritionLabel.parse("Energy 1046 kJ\nProtein 9 g")

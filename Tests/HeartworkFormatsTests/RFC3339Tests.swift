@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import HeartworkFormats
+import Testing
 
 @Suite("RFC 3339 date-times")
 struct RFC3339Tests {
@@ -15,9 +15,11 @@ struct RFC3339Tests {
 
     /// Lenient parsers roll these into other dates; these are refused.
     @Test func refusesImpossibleFields() {
-        for bad in ["2026-02-31T10:00:00Z", "2026-11-21T25:00:00Z", "2026-11-21T23:61:00Z", "2026-11-21T23:59:61Z",
-                    "2026-02-31T25:61:61Z", "2026-11-21T07:30:00", "2026-11-21 07:30:00Z", "2026-11-21T07:30:00+24:00",
-                    "2026-11-21T07:30:00.Z", "2026-11-21T07:30Z", "2026-11-21", "", "2026-11-21T07:30:00Zjunk"] {
+        for bad in [
+            "2026-02-31T10:00:00Z", "2026-11-21T25:00:00Z", "2026-11-21T23:61:00Z", "2026-11-21T23:59:61Z",
+            "2026-02-31T25:61:61Z", "2026-11-21T07:30:00", "2026-11-21 07:30:00Z", "2026-11-21T07:30:00+24:00",
+            "2026-11-21T07:30:00.Z", "2026-11-21T07:30Z", "2026-11-21", "", "2026-11-21T07:30:00Zjunk",
+        ] {
             #expect(RFC3339.parse(bad) == nil, "\(bad)")
         }
         #expect(RFC3339.parseDateTimeOrDay("2026-11-21")?.timeIntervalSince1970 == 1_795_219_200)

@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import HeartworkCore
 import HeartworkFormats
 import HeartworkTestSupport
+import Testing
 
 @Suite("RR interval files")
 struct RRFileTests {
@@ -45,7 +45,10 @@ struct RRFileTests {
         ("800\nhello\n", "1 RR interval found; at least 2 are needed"),
         ("800\n40000\n30000\n", "line 1: 2 of 3 intervals are longer than 5000 ms read as milliseconds: is the unit right? (--unit ms or s)"),
         ("1 2 3\n", "line 1: expected one interval, or `time interval`, per line; found 3 fields"),
-        ("time,heart\n0,60\n", "line 1: no RR interval column in the header; name it with --column (known names: rr, rri, rr_ms, rr (ms), ibi, ibi_ms, nn, interval, rr_interval, rr_s, rr-interval [ms])"),
+        (
+            "time,heart\n0,60\n",
+            "line 1: no RR interval column in the header; name it with --column (known names: rr, rri, rr_ms, rr (ms), ibi, ibi_ms, nn, interval, rr_interval, rr_s, rr-interval [ms])"
+        ),
     ])
     func badFilesSayWhatAndWhere(text: String, message: String) {
         do {

@@ -1,7 +1,7 @@
-import Testing
 import HeartworkCore
 import HeartworkFormats
 import HeartworkTestSupport
+import Testing
 
 @Suite("Workout stream blobs")
 struct WorkoutStreamCodecTests {
@@ -35,10 +35,16 @@ struct WorkoutStreamCodecTests {
         var bytes: [UInt8] = [1, 1, 1]
         func signed(_ value: Int64) {
             var raw = UInt64(bitPattern: (value << 1) ^ (value >> 63))
-            while raw >= 0x80 { bytes.append(UInt8(raw & 0x7F) | 0x80); raw >>= 7 }
+            while raw >= 0x80 {
+                bytes.append(UInt8(raw & 0x7F) | 0x80)
+                raw >>= 7
+            }
             bytes.append(UInt8(raw))
         }
-        signed(482_000_000); signed(163_700_000); signed(0); signed(18_050)
+        signed(482_000_000)
+        signed(163_700_000)
+        signed(0)
+        signed(18_050)
         let point = try #require(try WorkoutStreamCodec.decodeTrack(bytes).first)
         #expect(point.latitudeDegrees == 48.2 && point.longitudeDegrees == 16.37 && point.elevationMeters == 180.5)
     }

@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import HeartworkStore
 import HeartworkTestSupport
 import Hummingbird
+import Testing
 
 @Suite("Accounts and profile API")
 struct AccountAPITests {
@@ -52,7 +52,9 @@ struct AccountAPITests {
             #expect(try await server.request(.get, "/api/me", token: second).status == .ok)
             let wrongCurrent = try await server.request(.post, "/api/me/password", token: first, json: ["currentPassword": "bad", "newPassword": "another good one"])
             #expect(wrongCurrent.status == .unprocessableContent && wrongCurrent.problemField == "currentPassword")
-            #expect(try await server.request(.post, "/api/me/password", token: first, json: ["currentPassword": "correct horse 1", "newPassword": "another good one"]).status == .noContent)
+            #expect(
+                try await server.request(.post, "/api/me/password", token: first, json: ["currentPassword": "correct horse 1", "newPassword": "another good one"]).status
+                    == .noContent)
             #expect(try await server.request(.get, "/api/me", token: first).status == .ok)
             #expect(try await server.request(.get, "/api/me", token: second).status == .unauthorized)
             _ = try await server.logIn("carol", password: "another good one")
@@ -62,10 +64,12 @@ struct AccountAPITests {
     @Test func profileUpdatesValidateEachField() async throws {
         try await ServerHarness.run { server in
             let (id, token) = try await server.signUp("dave")
-            let updated = try await server.request(.patch, "/api/me", token: token, json: [
-                "status": "Ready to challenge everyone", "dateOfBirth": "2002-03-04", "sex": "male", "heightMeters": 1.8,
-                "maxHeartRateMethod": "tanaka", "units": "imperial",
-            ])
+            let updated = try await server.request(
+                .patch, "/api/me", token: token,
+                json: [
+                    "status": "Ready to challenge everyone", "dateOfBirth": "2002-03-04", "sex": "male", "heightMeters": 1.8,
+                    "maxHeartRateMethod": "tanaka", "units": "imperial",
+                ])
             #expect(updated.status == .ok)
             #expect(updated.json["status"] as? String == "Ready to challenge everyone")
             #expect((updated.json["maxHeartRate"] as? [String: Any])?["method"] as? String == "tanaka")

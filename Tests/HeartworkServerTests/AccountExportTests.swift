@@ -22,14 +22,22 @@ struct AccountExportTests {
             let bytes = [UInt8](data)
             func u16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
             func u32(_ at: Int) -> Int { u16(at) | u16(at + 2) << 16 }
-            guard bytes.count >= 22, let end = stride(from: bytes.count - 22, through: max(0, bytes.count - 22 - 65_535), by: -1)
-                .first(where: { u32($0) == 0x0605_4B50 }) else { throw ZipFailure("no end of central directory") }
+            guard bytes.count >= 22,
+                let end = stride(from: bytes.count - 22, through: max(0, bytes.count - 22 - 65_535), by: -1)
+                    .first(where: { u32($0) == 0x0605_4B50 })
+            else { throw ZipFailure("no end of central directory") }
             let count = u16(end + 10)
             var at = u32(end + 16)
             for _ in 0..<count {
                 guard u32(at) == 0x0201_4B50 else { throw ZipFailure("bad central header at \(at)") }
-                let method = u16(at + 10), crc = UInt32(u32(at + 16)), compressed = u32(at + 20), size = u32(at + 24)
-                let nameLength = u16(at + 28), extra = u16(at + 30), comment = u16(at + 32), local = u32(at + 42)
+                let method = u16(at + 10)
+                let crc = UInt32(u32(at + 16))
+                let compressed = u32(at + 20)
+                let size = u32(at + 24)
+                let nameLength = u16(at + 28)
+                let extra = u16(at + 30)
+                let comment = u16(at + 32)
+                let local = u32(at + 42)
                 let name = String(decoding: bytes[(at + 46)..<(at + 46 + nameLength)], as: UTF8.self)
                 guard u32(local) == 0x0403_4B50 else { throw ZipFailure("bad local header for \(name)") }
                 let dataStart = local + 30 + u16(local + 26) + u16(local + 28)
@@ -141,8 +149,10 @@ struct AccountExportTests {
             #expect(try await server.request(.post, "/api/auth/login", json: ["username": "victim", "password": "correct horse 1"]).status == .unauthorized)
 
             // Nothing of the user in any text column of any table.
-            let needles = [victim.id, "victim@example.org", "victim-private-status", "victim-gateway-name", "victim-team-name",
-                           "victim-player-name", "victim-strap-address", victim.privateWorkout, victim.sharedWorkout, victim.match]
+            let needles = [
+                victim.id, "victim@example.org", "victim-private-status", "victim-gateway-name", "victim-team-name",
+                "victim-player-name", "victim-strap-address", victim.privateWorkout, victim.sharedWorkout, victim.match,
+            ]
             for table in try await server.store.tableNames() {
                 for column in try await server.store.columns(of: table) where AccountDataKind.isText(column.type) {
                     for needle in needles {

@@ -1,12 +1,13 @@
 import Foundation
-import Testing
-@testable import HeartworkServer
 import HeartworkApp
 import HeartworkCore
 import HeartworkFormats
 import HeartworkStore
 import HeartworkTestSupport
 import Hummingbird
+import Testing
+
+@testable import HeartworkServer
 
 /// Every route, called without credentials, with a bad token, with an expired token and
 /// with another user's token on a victim's resources: always 401 or 404, never the victim's data.
@@ -62,26 +63,37 @@ struct AuthorizationTests {
         // A strap the victim's gateway heard, a team, a player wearing it and a session.
         let gatewayToken = try #require(gateway.json["token"] as? String)
         let gatewayRecord = try #require(try await server.services.gateways.authenticate(token: gatewayToken))
-        _ = try await server.services.live.ingest([GatewayReading(
-            sensor: "victim-strap-address", sequence: 1, atMilliseconds: Int(Date().timeIntervalSince1970 * 1000),
-            measurement: HeartRateMeasurement(beatsPerMinute: 77, sensorContact: .detected))], from: gatewayRecord)
+        _ = try await server.services.live.ingest(
+            [
+                GatewayReading(
+                    sensor: "victim-strap-address", sequence: 1, atMilliseconds: Int(Date().timeIntervalSince1970 * 1000),
+                    measurement: HeartRateMeasurement(beatsPerMinute: 77, sensorContact: .detected))
+            ], from: gatewayRecord)
         let sensor = try #require((try await server.request(.get, "/api/sensors", token: victim).json["sensors"] as? [[String: Any]])?.first?["id"] as? String)
         let team = try #require(try await server.request(.post, "/api/teams", token: victim, json: ["name": "victim-team-name"]).json["id"] as? String)
-        let player = try #require(try await server.request(.post, "/api/players", token: victim, json: [
-            "name": "victim-player-name", "teamID": team, "sensorID": sensor, "restingHeartRate": 50, "maximumHeartRate": 190,
-        ]).json["id"] as? String)
+        let player = try #require(
+            try await server.request(
+                .post, "/api/players", token: victim,
+                json: [
+                    "name": "victim-player-name", "teamID": team, "sensorID": sensor, "restingHeartRate": 50, "maximumHeartRate": 190,
+                ]
+            ).json["id"] as? String)
         let session = try #require(try await server.request(.post, "/api/teams/\(team)/sessions", token: victim, json: [:]).json["id"] as? String)
         // A day of watch data, imported.
         let export = Data(HealthExportFixture.xml(days: [CalendarDay(Date()).description]).utf8)
-        let healthImport = try #require(try await server.request(.post, "/api/imports/apple-health", token: victim, raw: export, contentType: "application/xml").json["id"] as? String)
+        let healthImport = try #require(
+            try await server.request(.post, "/api/imports/apple-health", token: victim, raw: export, contentType: "application/xml").json["id"] as? String)
         await server.services.jobs.runUntilIdle()
         return Victim(
             id: victimID, token: victim, privateWorkout: privateWorkout, sharedWorkout: sharedWorkout,
             requestToVictim: try #require(request.json["id"] as? String), weight: try #require(weight.json["id"] as? String),
             gateway: try #require(gateway.json["id"] as? String), sensor: sensor, team: team, player: player, session: session,
             match: match, notification: notification, healthImport: healthImport,
-            secrets: ["victim-strap-address", "victim-team-name", "victim-player-name", "victim@example.org", "victim-private-status", "77.7", "1.93", "victim-photo-bytes", privateWorkout, sharedWorkout,
-                      "victim-gateway-name", try #require(gateway.json["token"] as? String)])
+            secrets: [
+                "victim-strap-address", "victim-team-name", "victim-player-name", "victim@example.org", "victim-private-status", "77.7", "1.93", "victim-photo-bytes",
+                privateWorkout, sharedWorkout,
+                "victim-gateway-name", try #require(gateway.json["token"] as? String),
+            ])
     }
 
     /// The route's path with each parameter pointing at the victim's things.
@@ -112,9 +124,10 @@ struct AuthorizationTests {
             let attackerWeb = try await server.webSession("attacker")
             // An expired session of the victim's, stored as the server would have stored it.
             let expired = SessionToken.generate()
-            try await server.store.sessions.create(SessionRecord(
-                tokenHash: SessionToken.hash(expired), userID: victim.id, kind: .api, csrfToken: nil,
-                createdAt: Date().addingTimeInterval(-40 * 86_400), expiresAt: Date().addingTimeInterval(-10 * 86_400)))
+            try await server.store.sessions.create(
+                SessionRecord(
+                    tokenHash: SessionToken.hash(expired), userID: victim.id, kind: .api, csrfToken: nil,
+                    createdAt: Date().addingTimeInterval(-40 * 86_400), expiresAt: Date().addingTimeInterval(-10 * 86_400)))
 
             let routes = server.router().routes
                 .map { (method: $0.method, path: OpenAPIPaths.template(for: $0.path.description)) }
@@ -140,10 +153,14 @@ struct AuthorizationTests {
                         headers[SessionCookie.csrfHeader] = attackerWeb.csrf
                         reply = try await server.request(route.method, uri, headers: headers)
                     }
-                    let touchesVictim = ["{userID}", "{workoutID}", "{requestID}", "{measurementID}", "{gatewayID}", "{sensorID}", "{teamID}", "{playerID}", "{sessionID}", "{matchID}", "{notificationID}", "{importID}"].contains { route.path.contains($0) }
+                    let touchesVictim = [
+                        "{userID}", "{workoutID}", "{requestID}", "{measurementID}", "{gatewayID}", "{sensorID}", "{teamID}", "{playerID}", "{sessionID}", "{matchID}",
+                        "{notificationID}", "{importID}",
+                    ].contains { route.path.contains($0) }
                     if touchesVictim {
-                        #expect(reply.status == .notFound || reply.status == .unauthorized,
-                                "\(route.method) \(uri) with another user's credentials answered \(reply.status)")
+                        #expect(
+                            reply.status == .notFound || reply.status == .unauthorized,
+                            "\(route.method) \(uri) with another user's credentials answered \(reply.status)")
                     }
                     assertNoLeak(reply, victim, uri: uri, "\(route.method) \(uri) as another user")
                     checked += 1
@@ -163,14 +180,17 @@ struct AuthorizationTests {
             #expect(session["state"] as? String == "recording" && session["reviewed"] as? Bool == false)
             let match = try await server.request(.get, "/api/matches/\(victim.match)", token: victim.token).json
             #expect(match["state"] as? String == "invited", "nobody else answered the victim's invitation")
-            #expect((try await server.request(.get, "/api/notifications", token: victim.token).json["notifications"] as? [[String: Any]])?
-                .first { $0["id"] as? String == victim.notification }?["read"] as? Bool == false)
+            #expect(
+                (try await server.request(.get, "/api/notifications", token: victim.token).json["notifications"] as? [[String: Any]])?
+                    .first { $0["id"] as? String == victim.notification }?["read"] as? Bool == false)
             let day = try await server.request(.get, "/api/days/\(CalendarDay(Date()))", token: victim.token).json
             #expect(day["hasData"] as? Bool == true && day["steps"] as? Int == 3000 && day["mark"] == nil, "nobody else marked or changed the victim's day")
             #expect((day["sleep"] as? [String: Any])?["qualitySource"] as? String == "estimated", "nobody else rated the victim's night")
             let sensor = try await server.request(.get, "/api/sensors/\(victim.sensor)", token: victim.token).json
             #expect(sensor["name"] == nil, "the sensor keeps no name a stranger gave it")
-            #expect(try await server.request(.get, "/api/workouts/\(victim.privateWorkout)", token: victim.token).json["summary"].map { ($0 as? [String: Any])?["shared"] as? Bool } == false)
+            #expect(
+                try await server.request(.get, "/api/workouts/\(victim.privateWorkout)", token: victim.token).json["summary"].map { ($0 as? [String: Any])?["shared"] as? Bool }
+                    == false)
         }
     }
 

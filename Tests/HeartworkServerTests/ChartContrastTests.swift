@@ -1,7 +1,7 @@
 import Foundation
+import HTTPTypes
 import HeartworkCharts
 import HeartworkCore
-import HTTPTypes
 import Testing
 
 /// Every word drawn in a chart — axis ticks, zone and threshold labels, legends, warnings,

@@ -1,11 +1,12 @@
 import CompressNIO
 import Foundation
-import HeartworkApp
 import HTTPTypes
+import HeartworkApp
+import HeartworkCharts
 import Hummingbird
 import NIOCore
 import Testing
-import HeartworkCharts
+
 @testable import HeartworkServer
 
 /// Text answers go out gzip-compressed when asked for, decompress to exactly what an
@@ -79,7 +80,8 @@ struct CompressionTests {
 
     @Test func maskedCSRFTokensDifferEachTimeAndStillMatch() {
         let token = SessionToken.generate()
-        let first = SessionToken.masked(token), second = SessionToken.masked(token)
+        let first = SessionToken.masked(token)
+        let second = SessionToken.masked(token)
         #expect(first != second)
         #expect(!first.contains(token))
         #expect(SessionToken.matchesCSRF(first, expected: token))

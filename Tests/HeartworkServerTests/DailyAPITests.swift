@@ -1,12 +1,13 @@
 import Foundation
-import Testing
-@testable import HeartworkServer
 import HeartworkApp
 import HeartworkCore
 import HeartworkStore
 import HeartworkTestSupport
 import Hummingbird
+import Testing
 import ZIPFoundation
+
+@testable import HeartworkServer
 
 /// Daily health over HTTP (issue 11): an Apple Health export uploaded as XML or ZIP, imported
 /// by the job queue, and the days it makes, with the fixture's known answers
@@ -96,8 +97,11 @@ struct DailyAPITests {
 
             // A workout uploaded later counts in its day once the queued recomputation has run.
             let morning = ISO8601DateFormatter().string(from: Self.today.start().addingTimeInterval(8 * 3600))
-            let upload = try await server.request(.post, "/api/workouts", token: token, json: [
-                "sport": "cycling", "startTime": morning, "heartRate": Array(repeating: 120, count: 1200)])
+            let upload = try await server.request(
+                .post, "/api/workouts", token: token,
+                json: [
+                    "sport": "cycling", "startTime": morning, "heartRate": Array(repeating: 120, count: 1200),
+                ])
             #expect(upload.status == .created, "\(upload.text)")
             #expect(try await server.store.jobs.counts()[.queued] == 1)
             await server.services.jobs.runUntilIdle()
@@ -147,8 +151,10 @@ struct DailyAPITests {
             // The Health app's archive: apple_health_export/export.xml beside export_cda.xml and the routes.
             let archive = try Archive(data: Data(), accessMode: .create)
             let route = Data(HealthExportFixture.routeGPX(day: Self.today.description).utf8)
-            for (path, data) in [("apple_health_export/export_cda.xml", Data("<ClinicalDocument/>".utf8)), ("apple_health_export/export.xml", xml),
-                                 ("apple_health_export/workout-routes/route_\(Self.today).gpx", route)] {
+            for (path, data) in [
+                ("apple_health_export/export_cda.xml", Data("<ClinicalDocument/>".utf8)), ("apple_health_export/export.xml", xml),
+                ("apple_health_export/workout-routes/route_\(Self.today).gpx", route),
+            ] {
                 try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .deflate) { position, size in
                     data.subdata(in: Int(position)..<Int(position) + size)
                 }
@@ -203,12 +209,15 @@ struct DailyAPITests {
             let defaults = try await server.request(.get, "/api/health/settings", token: token)
             #expect(defaults.json["stepThreshold"] as? Int == 5000 && defaults.json["inactivityTime"] as? String == "18:00")
             #expect(defaults.json["order"] as? Int == 3 && defaults.json["bandSD"] as? Double == 3 && (defaults.json["sourceOrder"] as? [String])?.isEmpty == true)
-            let changed = try await server.request(.put, "/api/health/settings", token: token,
-                                                   json: ["inactivityTime": "00:00", "sourceOrder": ["Test Watch"], "consecutive": 4])
+            let changed = try await server.request(
+                .put, "/api/health/settings", token: token,
+                json: ["inactivityTime": "00:00", "sourceOrder": ["Test Watch"], "consecutive": 4])
             #expect(changed.status == .ok && changed.json["inactivityTime"] as? String == "00:00" && changed.json["consecutive"] as? Int == 4)
             #expect(changed.json["stepThreshold"] as? Int == 5000, "what was not sent stays")
-            for (body, field) in [(["inactivityTime": "25:00"], "inactivityTime"), (["order": 0], "order"), (["bandSD": 9.5], "bandSD"),
-                                  (["sourceOrder": [""]], "sourceOrder[0]"), (["stepThreshold": -1], "stepThreshold")] as [([String: Any], String)] {
+            for (body, field) in [
+                (["inactivityTime": "25:00"], "inactivityTime"), (["order": 0], "order"), (["bandSD": 9.5], "bandSD"),
+                (["sourceOrder": [""]], "sourceOrder[0]"), (["stepThreshold": -1], "stepThreshold"),
+            ] as [([String: Any], String)] {
                 let refused = try await server.request(.put, "/api/health/settings", token: token, json: body)
                 #expect(refused.status == .unprocessableContent && refused.problemField == field, "\(body): \(refused.text)")
             }
@@ -249,8 +258,8 @@ struct DailyAPITests {
                 let minutesIntoDay = (slot % 288) * 5
                 let lastDay = slot >= 6 * 288
                 var bpm = 60 + Double.random(in: -2...2, using: &random)
-                if lastDay && (180..<220).contains(minutesIntoDay) { bpm += 25 }        // 03:00–03:40, at rest
-                if lastDay && (600..<640).contains(minutesIntoDay) {                     // 10:00–10:40, walking
+                if lastDay && (180..<220).contains(minutesIntoDay) { bpm += 25 }  // 03:00–03:40, at rest
+                if lastDay && (600..<640).contains(minutesIntoDay) {  // 10:00–10:40, walking
                     bpm += 25
                     samples.append(HealthSample(kind: .steps, start: time, end: time.addingTimeInterval(300), utcOffsetSeconds: 0, value: 500, source: "Watch"))
                 }
@@ -293,8 +302,9 @@ struct DailyAPITests {
             #expect(try await server.request(.post, "/api/food-label", token: token, raw: Data(text.utf8), contentType: "application/json").status == .unsupportedMediaType)
             #expect(try await server.request(.post, "/api/food-label", token: token, raw: Data(text.utf8), contentType: "image/png").status == .unprocessableContent)
             // A photo: read when Tesseract is here, 503 with the reason when not.
-            let photo = try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .appendingPathComponent("HeartworkCLITests/Fixtures/fda-label.png"))
+            let photo = try Data(
+                contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                    .appendingPathComponent("HeartworkCLITests/Fixtures/fda-label.png"))
             let fromPhoto = try await server.request(.post, "/api/food-label", token: token, raw: photo, contentType: "image/png")
             if LabelReader.tesseract != nil {
                 #expect(fromPhoto.status == .ok && fromPhoto.json["calories"] as? Double == 230, "\(fromPhoto.text)")

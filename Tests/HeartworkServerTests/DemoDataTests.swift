@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import HeartworkApp
 import HeartworkStore
 import HeartworkTestSupport
+import Testing
 
 @Suite("serve --demo")
 struct DemoDataTests {

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import HeartworkTestSupport
 import Hummingbird
+import Testing
 
 @Suite("Friends API")
 struct FriendAPITests {

@@ -1,6 +1,6 @@
 import Foundation
-import HeartworkTestSupport
 import HTTPTypes
+import HeartworkTestSupport
 import Testing
 
 /// Gateways (issue 9, the protocol's first part): a token shown once and stored hashed, good

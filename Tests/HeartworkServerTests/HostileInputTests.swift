@@ -2,7 +2,6 @@ import Foundation
 import HeartworkApp
 import HeartworkCore
 import HeartworkFormats
-@testable import HeartworkServer
 import HeartworkStore
 import HeartworkTestSupport
 import HeartworkZlib
@@ -13,6 +12,8 @@ import HummingbirdWSTesting
 import NIOCore
 import NIOWebSocket
 import Testing
+
+@testable import HeartworkServer
 
 /// Issue 29: the adversarial probe's findings, each reproduced with its input generated here
 /// and its bound asserted — on both engines where it stores. Time and memory figures are
@@ -133,8 +134,9 @@ struct HostileInputTests {
             let body = [UInt8](repeating: UInt8(ascii: " "), count: 8 << 20)
             let answer = try await onThread {
                 let connection = try RawConnection(port: port)
-                try connection.send("POST /api/imports/apple-health HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(token)\r\n"
-                    + "Content-Type: application/xml\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n")
+                try connection.send(
+                    "POST /api/imports/apple-health HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(token)\r\n"
+                        + "Content-Type: application/xml\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n")
                 try connection.send(bytes: body)
                 return connection.receiveAll(within: 30)
             }
@@ -167,12 +169,18 @@ struct HostileInputTests {
             // Whatever still comes with the old record is refused by the store itself.
             let before = try await world.services.live.sensors(of: world.user)
             await #expect(throws: LiveService.GatewayRevoked.self) {
-                _ = try await world.services.live.ingest([GatewayReading(sensor: "s1", sequence: 2, atMilliseconds: 1_795_400_002_000,
-                                                                         measurement: HeartRateMeasurement(beatsPerMinute: 80))], from: world.gateway)
+                _ = try await world.services.live.ingest(
+                    [
+                        GatewayReading(
+                            sensor: "s1", sequence: 2, atMilliseconds: 1_795_400_002_000,
+                            measurement: HeartRateMeasurement(beatsPerMinute: 80))
+                    ], from: world.gateway)
             }
             let s1 = try #require(before.first)
-            let stored = try await world.services.live.readings(of: s1.id, for: world.user, from: Date(timeIntervalSince1970: 1_795_399_000),
-                                                                to: Date(timeIntervalSince1970: 1_795_401_000)).readings
+            let stored = try await world.services.live.readings(
+                of: s1.id, for: world.user, from: Date(timeIntervalSince1970: 1_795_399_000),
+                to: Date(timeIntervalSince1970: 1_795_401_000)
+            ).readings
             #expect(stored.map(\.sequence) == [1])
         }
     }
@@ -241,8 +249,9 @@ struct HostileInputTests {
             await b.bus.waitUntilListening()
             let user = try await a.accounts.register(Registration(username: "coach", fullName: "Coach", email: "c@example.org", password: "12345678"))
             let created = try await a.gateways.create(name: "Pi", for: user)
-            let application = HeartworkApplication.build(configuration: configuration, services: a, edge: try HeartworkApplication.Edge(metrics: ServerMetrics()),
-                                                         logger: TestDatabase.logger)
+            let application = HeartworkApplication.build(
+                configuration: configuration, services: a, edge: try HeartworkApplication.Edge(metrics: ServerMetrics()),
+                logger: TestDatabase.logger)
             try await application.test(.live) { client in
                 let revokedAt = LockedBox<ContinuousClock.Instant?>(nil)
                 let close = try await client.ws("/api/live/gateway", configuration: LiveGatewayTests.bearer(created.token)) { inbound, outbound, _ in
@@ -292,8 +301,10 @@ struct HostileInputTests {
             #expect(try await server.request(.get, "/api/me", token: token).status == .ok)  // cached now
             let user = try #require(try await server.store.users.find(id: id))
             _ = try await server.store.deleteAccount(userID: id, username: user.username)
-            for (method, path, body) in [(HTTPRequest.Method.post, "/api/me/weights", ["kilograms": 70] as [String: Any]),
-                                         (.post, "/api/gateways", ["name": "Pi"]), (.post, "/api/teams", ["name": "U12"])] {
+            for (method, path, body) in [
+                (HTTPRequest.Method.post, "/api/me/weights", ["kilograms": 70] as [String: Any]),
+                (.post, "/api/gateways", ["name": "Pi"]), (.post, "/api/teams", ["name": "U12"]),
+            ] {
                 let reply = try await server.request(method, path, token: token, json: body)
                 #expect(reply.status == .unauthorized || reply.status == .notFound, "\(path): \(reply.status) \(reply.text)")
             }
@@ -319,10 +330,13 @@ struct HostileInputTests {
                 let committed = try await server.services.live.commit(await server.services.live.stage(readings, from: gateway))
                 #expect(committed.refused.isEmpty)
             }
-            let over = try await server.services.live.commit(await server.services.live.stage(
-                [GatewayReading(sensor: "strap-new", sequence: 0, atMilliseconds: 1_795_400_000_000, measurement: HeartRateMeasurement(beatsPerMinute: 70)),
-                 GatewayReading(sensor: "strap-7", sequence: 1, atMilliseconds: 1_795_400_001_000, measurement: HeartRateMeasurement(beatsPerMinute: 71))],
-                from: gateway))
+            let over = try await server.services.live.commit(
+                await server.services.live.stage(
+                    [
+                        GatewayReading(sensor: "strap-new", sequence: 0, atMilliseconds: 1_795_400_000_000, measurement: HeartRateMeasurement(beatsPerMinute: 70)),
+                        GatewayReading(sensor: "strap-7", sequence: 1, atMilliseconds: 1_795_400_001_000, measurement: HeartRateMeasurement(beatsPerMinute: 71)),
+                    ],
+                    from: gateway))
             #expect(over.refused.map(\.sensor) == ["strap-new"])
             #expect(over.acks.map(\.sensor) == ["strap-7"], "a known sensor still takes readings")
             let first = try await server.request(.get, "/api/sensors", token: token)
@@ -339,14 +353,17 @@ struct HostileInputTests {
     @Test func impossibleLiveValuesAreRefusedOverTheSocket() async throws {
         try await LiveGatewayTests.run { world, client in
             let now = Int(Date().timeIntervalSince1970 * 1000)
-            let frames = [LiveGatewayTests.frame([
-                LiveGatewayTests.item("s1", 1, hrm: "0648", at: now),
-                LiveGatewayTests.item("s1", 2, hrm: "0648", at: 4_102_000_000_000),
-                LiveGatewayTests.item("s1", 3, hrm: "01FFFF", at: now + 1000),
-                LiveGatewayTests.item("s1", 4, hrm: "1048" + String(repeating: "0004", count: 255) + "00", at: now + 2000),
-            ])]
-            let answers = try await LiveGatewayTests.exchange(client, path: "/api/live/gateway", configuration: LiveGatewayTests.bearer(world.gatewayToken),
-                                                              send: frames, expect: 4)
+            let frames = [
+                LiveGatewayTests.frame([
+                    LiveGatewayTests.item("s1", 1, hrm: "0648", at: now),
+                    LiveGatewayTests.item("s1", 2, hrm: "0648", at: 4_102_000_000_000),
+                    LiveGatewayTests.item("s1", 3, hrm: "01FFFF", at: now + 1000),
+                    LiveGatewayTests.item("s1", 4, hrm: "1048" + String(repeating: "0004", count: 255) + "00", at: now + 2000),
+                ])
+            ]
+            let answers = try await LiveGatewayTests.exchange(
+                client, path: "/api/live/gateway", configuration: LiveGatewayTests.bearer(world.gatewayToken),
+                send: frames, expect: 4)
             let errors = answers.filter { $0["type"] as? String == "error" }.compactMap { $0["seq"] as? Int }
             #expect(errors.sorted() == [2, 3, 4], "\(answers)")
             let sensor = try #require(try await world.services.live.sensors(of: world.user).first)
@@ -369,8 +386,9 @@ struct HostileInputTests {
             func upgrade(_ path: String, _ headers: String = "") async throws -> String {
                 try await onThread {
                     let connection = try RawConnection(port: port)
-                    try connection.send("GET \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
-                        + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\(headers)\r\n")
+                    try connection.send(
+                        "GET \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
+                            + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\(headers)\r\n")
                     return connection.receiveAll(within: 30)
                 }
             }

@@ -1,11 +1,12 @@
 import Foundation
-import Testing
-@testable import HeartworkServer
-import HeartworkCore
 import HeartworkApp
+import HeartworkCore
 import HeartworkStore
 import HeartworkTestSupport
 import Hummingbird
+import Testing
+
+@testable import HeartworkServer
 
 /// The fast writer must produce the same JSON value as JSONEncoder for every response it serves.
 @Suite("Fast JSON writer")
@@ -28,9 +29,12 @@ struct JSONWriterTests {
                     minimumHeartRate: 55, maximumHeartRate: Bool.random(using: &random) ? 190.25 : nil,
                     secondsInZones: hasZones ? (0..<5).map { _ in Int.random(in: 0...999, using: &random) } : nil,
                     kilocalories: Double.random(in: 0...2000, using: &random), distanceMeters: Bool.random(using: &random) ? 1234.5678 : nil),
-                profile: ProfileSnapshot(ageYears: 30, restingHeartRate: 55.5, maximumHeartRate: hasZones ? 187.3 : nil, maximumHeartRateSource: .gellish, weightKilograms: nil, sex: .female),
+                profile: ProfileSnapshot(
+                    ageYears: 30, restingHeartRate: 55.5, maximumHeartRate: hasZones ? 187.3 : nil, maximumHeartRateSource: .gellish, weightKilograms: nil, sex: .female),
                 rrCount: index, trackCount: index * 2, shared: Bool.random(using: &random))
-            let track = try (0..<3).map { try GeoPoint(latitudeDegrees: 48.2 + Double($0) * 1e-5, longitudeDegrees: -16.37, elevationMeters: $0 == 1 ? nil : 180.5, timeSeconds: Double($0) * 1.5) }
+            let track = try (0..<3).map {
+                try GeoPoint(latitudeDegrees: 48.2 + Double($0) * 1e-5, longitudeDegrees: -16.37, elevationMeters: $0 == 1 ? nil : 180.5, timeSeconds: Double($0) * 1.5)
+            }
             let visible = VisibleWorkout(record: record, viewerIsOwner: index % 2 == 0)
             let detail = WorkoutDetailResponse(visible, streams: WorkoutStreams(heartRate: [120, nil, 1], rrIntervalsMilliseconds: [781.25, 1e-3], track: track))
             let list = WorkoutListResponse(workouts: [WorkoutSummaryResponse(record, viewerIsOwner: true), detail.summary], limit: 20, offset: index)

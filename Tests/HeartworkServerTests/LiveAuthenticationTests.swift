@@ -1,15 +1,16 @@
 import Foundation
+import HTTPTypes
 import HeartworkApp
-@testable import HeartworkServer
 import HeartworkStore
 import HeartworkTestSupport
 import Hummingbird
-import HTTPTypes
 import HummingbirdTesting
 import HummingbirdWSClient
 import HummingbirdWSTesting
 import NIOCore
 import Testing
+
+@testable import HeartworkServer
 
 /// The WebSocket router authenticates exactly as the HTTP one: the same middleware runs
 /// before every upgrade and the handler reads the identity it found.
@@ -22,13 +23,16 @@ struct LiveAuthenticationTests {
         let router = HeartworkApplication.buildLiveRouter(services: services)
         // Who is asking, as a header of the upgrade answer (the router test client does no
         // sockets; the real ones are in LiveGatewayTests) and as the first message.
-        router.ws("whoami", shouldUpgrade: { _, context in
-            var headers = HTTPFields()
-            headers[HTTPField.Name("X-Who")!] = context.identity?.user.username ?? "nobody"
-            return .upgrade(headers)
-        }, onUpgrade: { _, outbound, context in
-            try await outbound.write(.text(context.requestContext.identity?.user.username ?? "nobody"))
-        })
+        router.ws(
+            "whoami",
+            shouldUpgrade: { _, context in
+                var headers = HTTPFields()
+                headers[HTTPField.Name("X-Who")!] = context.identity?.user.username ?? "nobody"
+                return .upgrade(headers)
+            },
+            onUpgrade: { _, outbound, context in
+                try await outbound.write(.text(context.requestContext.identity?.user.username ?? "nobody"))
+            })
         return router
     }
 

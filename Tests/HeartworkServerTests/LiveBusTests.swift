@@ -36,8 +36,9 @@ struct LiveBusTests {
             let gateway = try await a.gateways.create(name: "Pi", for: user).gateway
             let (watchID, events) = await b.live.watch(user)
             let sent = (0..<50).map { index in
-                GatewayReading(sensor: "strap-\(index % 5)", sequence: index, atMilliseconds: 1_795_400_000_000 + index * 200,
-                               measurement: HeartRateMeasurement(beatsPerMinute: UInt16(100 + index), sensorContact: .detected, rrIntervalTicks: [600, 610]))
+                GatewayReading(
+                    sensor: "strap-\(index % 5)", sequence: index, atMilliseconds: 1_795_400_000_000 + index * 200,
+                    measurement: HeartRateMeasurement(beatsPerMinute: UInt16(100 + index), sensorContact: .detected, rrIntervalTicks: [600, 610]))
             }
             let started = ContinuousClock.now
             _ = try await a.live.ingest(sent, from: gateway)

@@ -2,7 +2,6 @@ import Foundation
 import HeartworkApp
 import HeartworkCore
 import HeartworkFormats
-@testable import HeartworkServer
 import HeartworkStore
 import HeartworkTestSupport
 import Hummingbird
@@ -12,6 +11,8 @@ import HummingbirdWSTesting
 import NIOCore
 import NIOWebSocket
 import Testing
+
+@testable import HeartworkServer
 
 /// The gateway protocol over a real socket (docs/PROTOCOL.md): acks after the commit, errors
 /// that keep the connection, resends stored once, tokens kept to their side, abuse closed
@@ -56,8 +57,10 @@ struct LiveGatewayTests {
     static func frame(_ items: [String]) -> String { #"{"type":"readings","items":[\#(items.joined(separator: ","))]}"# }
 
     /// Sends text frames and collects `count` answers.
-    static func exchange(_ client: any TestClientProtocol, path: String, configuration: WebSocketClientConfiguration,
-                         send frames: [String], expect count: Int) async throws -> [[String: Any]] {
+    static func exchange(
+        _ client: any TestClientProtocol, path: String, configuration: WebSocketClientConfiguration,
+        send frames: [String], expect count: Int
+    ) async throws -> [[String: Any]] {
         let answers = LockedBox<[[String: Any]]>([])
         try await client.ws(path, configuration: configuration) { inbound, outbound, _ in
             for frame in frames { try await outbound.write(.text(frame)) }
@@ -74,7 +77,8 @@ struct LiveGatewayTests {
     @Test(arguments: TestDatabase.all)
     func readingsAreAcknowledgedAfterStoringAndResentOnesStoredOnce(_ engine: TestDatabase) async throws {
         try await Self.run(engine) { world, client in
-            let answers = try await Self.exchange(client, path: "/api/live/gateway", configuration: Self.bearer(world.gatewayToken),
+            let answers = try await Self.exchange(
+                client, path: "/api/live/gateway", configuration: Self.bearer(world.gatewayToken),
                 send: [Self.frame([Self.item("s1", 1), Self.item("s1", 2), Self.item("s1", 3, hrm: "zz"), Self.item("s2", 7, hrm: "10")])],
                 expect: 3)
             let errors = answers.filter { $0["type"] as? String == "error" }
@@ -92,7 +96,8 @@ struct LiveGatewayTests {
             #expect(try await world.services.live.readings(of: s1.id, for: world.user, from: window.0, to: window.1).readings.map(\.sequence) == [1, 2])
 
             // A reconnecting gateway resends (and sends one more, out of order): acked again, stored once; the token as ?token=.
-            let again = try await Self.exchange(client, path: "/api/live/gateway?token=\(world.gatewayToken)", configuration: .init(),
+            let again = try await Self.exchange(
+                client, path: "/api/live/gateway?token=\(world.gatewayToken)", configuration: .init(),
                 send: [Self.frame([Self.item("s1", 4), Self.item("s1", 2), Self.item("s1", 1)])], expect: 1)
             #expect(again.first?["type"] as? String == "ack" && again.first?["seq"] as? Int == 4)
             let stored = try await world.services.live.readings(of: s1.id, for: world.user, from: window.0, to: window.1).readings
@@ -192,10 +197,12 @@ struct LiveGatewayTests {
                 // only the coach's own reading arrives.
                 guard case .text(let hello)? = try await messages.next() else { return }
                 seen.withValue { $0.append((try? JSONSerialization.jsonObject(with: Data(hello.utf8))) as? [String: Any] ?? [:]) }
-                _ = try await Self.exchange(client, path: "/api/live/gateway", configuration: Self.bearer(strangerGateway.token),
-                                            send: [Self.frame([Self.item("theirs", 1)])], expect: 1)
-                _ = try await Self.exchange(client, path: "/api/live/gateway", configuration: Self.bearer(world.gatewayToken),
-                                            send: [Self.frame([Self.item("mine", 1, hrm: "0696")])], expect: 1)
+                _ = try await Self.exchange(
+                    client, path: "/api/live/gateway", configuration: Self.bearer(strangerGateway.token),
+                    send: [Self.frame([Self.item("theirs", 1)])], expect: 1)
+                _ = try await Self.exchange(
+                    client, path: "/api/live/gateway", configuration: Self.bearer(world.gatewayToken),
+                    send: [Self.frame([Self.item("mine", 1, hrm: "0696")])], expect: 1)
                 guard case .text(let text)? = try await messages.next() else { return }
                 seen.withValue { $0.append((try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]) }
             }

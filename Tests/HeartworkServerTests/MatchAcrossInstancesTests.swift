@@ -1,10 +1,11 @@
 import Foundation
-@testable import HeartworkApp
 import HeartworkCore
 import HeartworkFormats
 import HeartworkStore
 import HeartworkTestSupport
 import Testing
+
+@testable import HeartworkApp
 
 /// A match whose players are connected to two instances on one PostgreSQL database (issue
 /// 10): the first to enter claims the room (it lives in that instance's memory), the other's
@@ -70,8 +71,10 @@ struct MatchAcrossInstancesTests {
         let bobJoin = try await b.matches.join(match.id, as: bob)
         #expect(annJoin.room is MatchRoom)
         #expect(bobJoin.room is RemoteMatchRoom)
-        let annSeries = MatchTests.annSeries, bobSeries = MatchTests.bobSeries
-        let annRoom = try #require(annJoin.room), bobRoom = try #require(bobJoin.room)
+        let annSeries = MatchTests.annSeries
+        let bobSeries = MatchTests.bobSeries
+        let annRoom = try #require(annJoin.room)
+        let bobRoom = try #require(bobJoin.room)
         async let annFrames = Self.drive(annRoom, .a, annSeries)
         async let bobFrames = Self.drive(bobRoom, .b, bobSeries)
         let (annSaw, bobSaw) = await (annFrames, bobFrames)

@@ -2,7 +2,6 @@ import Foundation
 import HeartworkApp
 import HeartworkCore
 import HeartworkFormats
-@testable import HeartworkServer
 import HeartworkStore
 import HeartworkTestSupport
 import Hummingbird
@@ -12,6 +11,8 @@ import HummingbirdWSTesting
 import NIOCore
 import NIOWebSocket
 import Testing
+
+@testable import HeartworkServer
 
 /// Matches (issue 10): invitations between friends only, the room protocol over real
 /// sockets, scores equal to the offline engine, forfeits by leaving and by silence, ghost
@@ -52,15 +53,18 @@ struct MatchTests {
     /// Plays one side: joins, waits for "start", then sends `series[s]` as second s when it
     /// begins, and collects every message until the end. `leaveAfter` closes the socket
     /// before that second; `silentAfter` stops sending; `extra` frames go out with second 2.
-    static func play(_ client: any TestClientProtocol, token: String, match: String, query: String = "", series: [Double],
-                     leaveAfter: Int? = nil, silentAfter: Int? = nil, lateness: Double = 0.1, delays: [Int: Double] = [:], extra: @escaping @Sendable (Int) -> [String] = { _ in [] }) async throws -> [[String: Any]] {
+    static func play(
+        _ client: any TestClientProtocol, token: String, match: String, query: String = "", series: [Double],
+        leaveAfter: Int? = nil, silentAfter: Int? = nil, lateness: Double = 0.1, delays: [Int: Double] = [:], extra: @escaping @Sendable (Int) -> [String] = { _ in [] }
+    ) async throws -> [[String: Any]] {
         let seen = LockedBox<[[String: Any]]>([])
         _ = try await client.ws("/api/live/matches/\(match)\(query)", configuration: bearer(token)) { inbound, outbound, _ in
             var sender: Task<Void, Error>?
             defer { sender?.cancel() }
             for try await message in inbound.messages(maxSize: 1 << 20) {
                 guard case .text(let text) = message,
-                      let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] else { continue }
+                    let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
+                else { continue }
                 seen.withValue { $0.append(object) }
                 let type = object["type"] as? String
                 if type == "start", sender == nil, let at = object["at"] as? Int, let length = object["secondMilliseconds"] as? Int {
@@ -116,8 +120,9 @@ struct MatchTests {
 
     static func profile(_ harness: ServerHarness, _ token: String) async throws -> ZoneProfile {
         let me = try await harness.request(.get, "/api/me", token: token).json
-        return try ZoneProfile(restingHeartRate: try #require(me["restingHeartRate"] as? Double),
-                               maximumHeartRate: try #require((me["maxHeartRate"] as? [String: Any])?["bpm"] as? Double))
+        return try ZoneProfile(
+            restingHeartRate: try #require(me["restingHeartRate"] as? Double),
+            maximumHeartRate: try #require((me["maxHeartRate"] as? [String: Any])?["bpm"] as? Double))
     }
 
     @Test(arguments: TestDatabase.all)
@@ -187,8 +192,9 @@ struct MatchTests {
             // a lost contact), played live second by second, then scored offline.
             let directory = try TemporaryDirectory()
             let annFile = try directory.write("second,bpm\n" + Self.annSeries.enumerated().map { "\($0.offset),\($0.element)" }.joined(separator: "\n"), to: "ann.csv")
-            let bobFile = try directory.write(Self.bobSeries.enumerated().filter { !(40..<43).contains($0.offset) }
-                .map { "\($0.offset),\($0.element)" }.joined(separator: "\n"), to: "bob.csv")
+            let bobFile = try directory.write(
+                Self.bobSeries.enumerated().filter { !(40..<43).contains($0.offset) }
+                    .map { "\($0.offset),\($0.element)" }.joined(separator: "\n"), to: "bob.csv")
             let annGrid = try HeartRateSeries.resampling(HeartRateCSV.read(path: annFile), originSeconds: 0).beatsPerMinute
             let bobGrid = try HeartRateSeries.resampling(HeartRateCSV.read(path: bobFile), originSeconds: 0).beatsPerMinute
             async let annSide = Self.play(h.client, token: p.ann.token, match: id, series: annGrid.map { $0 ?? 0 })
@@ -350,8 +356,9 @@ struct MatchTests {
             let ann = try #require(try await h.store.users.find(id: p.ann.id))
             let gateway = try await h.services.gateways.create(name: "Ann's phone", for: ann).gateway
             func strap(_ sequence: Int) -> GatewayReading {
-                GatewayReading(sensor: "ann-strap", sequence: sequence, atMilliseconds: Int(Date().timeIntervalSince1970 * 1000),
-                               measurement: HeartRateMeasurement(beatsPerMinute: 178, sensorContact: .detected, rrIntervalTicks: [345]))
+                GatewayReading(
+                    sensor: "ann-strap", sequence: sequence, atMilliseconds: Int(Date().timeIntervalSince1970 * 1000),
+                    measurement: HeartRateMeasurement(beatsPerMinute: 178, sensorContact: .detected, rrIntervalTicks: [345]))
             }
             _ = try await h.services.live.ingest([strap(1)], from: gateway)
             let sensor = try #require(try await h.services.live.sensors(of: ann).first?.id)

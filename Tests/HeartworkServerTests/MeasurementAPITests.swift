@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import HeartworkTestSupport
 import Hummingbird
+import Testing
 
 /// Weight and resting heart rate are kinds of one measurement history: the same rules, the
 /// same routes for every kind, the first API's names kept.

@@ -1,9 +1,10 @@
 import Foundation
 import HeartworkCore
 import HeartworkFormats
-@testable import HeartworkServer
 import OpenAPIKit
 import Testing
+
+@testable import HeartworkServer
 
 /// The API description as a contract every test response is held to: the operation must
 /// document the status it answered with, and a JSON body must match the documented schema
@@ -37,9 +38,10 @@ final class OpenAPIContract: @unchecked Sendable {
         var operations = [Operation]()
         for (path, item) in document.paths {
             for endpoint in item.endpoints {
-                operations.append(Operation(
-                    method: endpoint.method.rawValue.lowercased(), template: path.rawValue,
-                    segments: path.components, operation: endpoint.operation))
+                operations.append(
+                    Operation(
+                        method: endpoint.method.rawValue.lowercased(), template: path.rawValue,
+                        segments: path.components, operation: endpoint.operation))
             }
         }
         self.operations = operations
@@ -115,7 +117,9 @@ enum SchemaWalk {
             guard case .number(let number) = value, number == number.rounded() else {
                 return issues.append("\(path): expected an integer, found \(describe(value))")
             }
-            checkBounds(number, minimum: context.minimum.map { (Double($0.value), $0.exclusive) }, maximum: context.maximum.map { (Double($0.value), $0.exclusive) }, path: path, issues: &issues)
+            checkBounds(
+                number, minimum: context.minimum.map { (Double($0.value), $0.exclusive) }, maximum: context.maximum.map { (Double($0.value), $0.exclusive) }, path: path,
+                issues: &issues)
         case .string(let core, let context):
             guard case .string(let text) = value else { return issues.append("\(path): expected a string, found \(describe(value))") }
             if text.count < context.minLength { issues.append("\(path): shorter than \(context.minLength)") }

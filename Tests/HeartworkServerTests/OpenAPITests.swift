@@ -1,8 +1,9 @@
 import Foundation
-import Testing
-@testable import HeartworkServer
 import HeartworkTestSupport
 import Hummingbird
+import Testing
+
+@testable import HeartworkServer
 
 @Suite("OpenAPI description")
 struct OpenAPITests {
@@ -58,12 +59,16 @@ struct OpenAPITests {
         #expect(violations(#"{"autoShareWorkouts": true, "maxSharedWorkouts": 3.5}"#).count == 1)
         #expect(violations(#"{"autoShareWorkouts": true, "maxSharedWorkouts": 3, "extra": 1}"#).first?.contains("not documented") == true)
         #expect(violations("{}", status: 418).first?.contains("status not documented") == true)
-        let problem = contract.violations(method: "GET", uri: "/api/me", status: 401, contentType: "application/problem+json",
-                                          body: Data(#"{"type":"about:blank","title":"t","status":401}"#.utf8))
+        let problem = contract.violations(
+            method: "GET", uri: "/api/me", status: 401, contentType: "application/problem+json",
+            body: Data(#"{"type":"about:blank","title":"t","status":401}"#.utf8))
         #expect(problem.contains { $0.contains("detail: required") } && problem.contains { $0.contains("message: required") })
-        #expect(violations(#"{"id":"1","measuredAt":"2026-02-31T25:61:61Z","value":1}"#, status: 201, uri: "/api/me/weights").isEmpty == false
-                || contract.violations(method: "POST", uri: "/api/me/weights", status: 201, contentType: "application/json",
-                                       body: Data(#"{"id":"1","measuredAt":"2026-02-31T25:61:61Z","value":1}"#.utf8)).count == 1)
+        #expect(
+            violations(#"{"id":"1","measuredAt":"2026-02-31T25:61:61Z","value":1}"#, status: 201, uri: "/api/me/weights").isEmpty == false
+                || contract.violations(
+                    method: "POST", uri: "/api/me/weights", status: 201, contentType: "application/json",
+                    body: Data(#"{"id":"1","measuredAt":"2026-02-31T25:61:61Z","value":1}"#.utf8)
+                ).count == 1)
     }
 
     /// `null` is accepted only where a field may be cleared; elsewhere it is refused and nothing changes.

@@ -1,11 +1,12 @@
 import Foundation
 import HeartworkApp
 import HeartworkFormats
-@testable import HeartworkServer
 import HeartworkStore
 import HeartworkTestSupport
 import Hummingbird
 import Testing
+
+@testable import HeartworkServer
 
 /// What an adversarial probe of the server found, each as a test that failed before its fix
 /// (issue 8, findings 1–7).
@@ -137,7 +138,8 @@ struct ProbeFindingsTests {
         try await TestDatabase.sqlite.withStore { store in
             let services = try await HeartworkServices(store: store, settings: .init(passwordHashCost: 4), logger: TestDatabase.logger)
             _ = try await services.accounts.register(Registration(username: "slow", fullName: "Slow", email: "s@example.org", password: "right password"))
-            let address = "192.0.2.1", start = Date()
+            let address = "192.0.2.1"
+            let start = Date()
             func attempt(_ password: String, at seconds: Double) async -> AppError? {
                 do {
                     _ = try await services.accounts.signIn(username: "slow", password: password, address: address, kind: .api, now: start.addingTimeInterval(seconds))
@@ -186,9 +188,11 @@ struct ProbeFindingsTests {
                 let reply = try await server.request(.patch, "/api/me", token: token, json: [field: value])
                 #expect(reply.status == .unprocessableContent && reply.problemField == field, "\(field)")
             }
-            let registration = try await server.request(.post, "/api/auth/register", json: [
-                "username": "nul", "fullName": "Nul\u{0}", "email": "n@example.org", "password": "12345678",
-            ])
+            let registration = try await server.request(
+                .post, "/api/auth/register",
+                json: [
+                    "username": "nul", "fullName": "Nul\u{0}", "email": "n@example.org", "password": "12345678",
+                ])
             #expect(registration.status == .unprocessableContent && registration.problemField == "fullName")
             #expect(try await server.request(.get, "/api/me", token: token).json["fullName"] as? String == "Texter Tester")
         }
@@ -380,5 +384,9 @@ enum TestImages {
     /// A 1×1 grey PNG (IHDR, IDAT and IEND with correct CRCs), as written by Python's zlib/struct.
     static let png = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGNoAAAAggCBd81ytgAAAABJRU5ErkJggg==") ?? Data()
     /// A 1×1 baseline JPEG (SOI, APP0, DQT, SOF0, DHT, SOS, EOI), as written by Pillow 11.
-    static let jpeg = Data(base64Encoded: "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAgGBgcGBQgHBwcJCQgKDBQNDAsLDBkSEw8UHRofHh0aHBwgJC4nICIsIxwcKDcpLDAxNDQ0Hyc5PTgyPC4zNDL/wAALCAABAAEBAREA/8QAHwAAAQUBAQEBAQEAAAAAAAAAAAECAwQFBgcICQoL/8QAtRAAAgEDAwIEAwUFBAQAAAF9AQIDAAQRBRIhMUEGE1FhByJxFDKBkaEII0KxwRVS0fAkM2JyggkKFhcYGRolJicoKSo0NTY3ODk6Q0RFRkdISUpTVFVWV1hZWmNkZWZnaGlqc3R1dnd4eXqDhIWGh4iJipKTlJWWl5iZmqKjpKWmp6ipqrKztLW2t7i5usLDxMXGx8jJytLT1NXW19jZ2uHi4+Tl5ufo6erx8vP09fb3+Pn6/9oACAEBAAA/ACv/2Q==") ?? Data()
+    static let jpeg =
+        Data(
+            base64Encoded:
+                "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAgGBgcGBQgHBwcJCQgKDBQNDAsLDBkSEw8UHRofHh0aHBwgJC4nICIsIxwcKDcpLDAxNDQ0Hyc5PTgyPC4zNDL/wAALCAABAAEBAREA/8QAHwAAAQUBAQEBAQEAAAAAAAAAAAECAwQFBgcICQoL/8QAtRAAAgEDAwIEAwUFBAQAAAF9AQIDAAQRBRIhMUEGE1FhByJxFDKBkaEII0KxwRVS0fAkM2JyggkKFhcYGRolJicoKSo0NTY3ODk6Q0RFRkdISUpTVFVWV1hZWmNkZWZnaGlqc3R1dnd4eXqDhIWGh4iJipKTlJWWl5iZmqKjpKWmp6ipqrKztLW2t7i5usLDxMXGx8jJytLT1NXW19jZ2uHi4+Tl5ufo6erx8vP09fb3+Pn6/9oACAEBAAA/ACv/2Q=="
+        ) ?? Data()
 }

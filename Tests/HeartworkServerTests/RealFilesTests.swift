@@ -1,6 +1,6 @@
 import Foundation
-import HeartworkTestSupport
 import HTTPTypes
+import HeartworkTestSupport
 import Testing
 
 /// Issue 28: real files are kept whole. Fixtures written by fit-tool and a Zwift-style GPX

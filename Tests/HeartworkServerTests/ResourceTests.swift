@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HeartworkServer
 
 /// The embedded resources are the folder's files, all of them, and every template parses.

@@ -1,4 +1,3 @@
-import Synchronization
 import Foundation
 import HeartworkApp
 import HeartworkServer
@@ -8,6 +7,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
+import Synchronization
 import Testing
 
 /// Starts the real application in process (Hummingbird's router test client, no sockets)
@@ -54,8 +54,10 @@ struct ServerHarness {
     }
 
     @discardableResult
-    func request(_ method: HTTPRequest.Method, _ uri: String, token: String? = nil, json: Any? = nil, raw: Data? = nil,
-                 headers extra: HTTPFields = [:], contentType: String? = nil) async throws -> Reply {
+    func request(
+        _ method: HTTPRequest.Method, _ uri: String, token: String? = nil, json: Any? = nil, raw: Data? = nil,
+        headers extra: HTTPFields = [:], contentType: String? = nil
+    ) async throws -> Reply {
         var headers = extra
         if let token { headers[.authorization] = "Bearer \(token)" }
         var body: ByteBuffer?
@@ -70,7 +72,8 @@ struct ServerHarness {
         let reply = Reply(status: response.status, headers: response.headers, body: Data(buffer: response.body))
         // Every answer is held to the API description: a documented status, a body that fits the schema.
         for violation in OpenAPIContract.shared.violations(
-            method: method.rawValue, uri: uri, status: Int(reply.status.code), contentType: reply.headers[.contentType], body: reply.body) {
+            method: method.rawValue, uri: uri, status: Int(reply.status.code), contentType: reply.headers[.contentType], body: reply.body)
+        {
             Issue.record("OpenAPI contract: \(violation)")
         }
         return reply
@@ -78,9 +81,11 @@ struct ServerHarness {
 
     /// Registers and signs in; returns the user id and an API token.
     func signUp(_ username: String, password: String = "correct horse 1") async throws -> (id: String, token: String) {
-        let registered = try await request(.post, "/api/auth/register", json: [
-            "username": username, "fullName": "\(username.capitalized) Tester", "email": "\(username)@example.org", "password": password,
-        ])
+        let registered = try await request(
+            .post, "/api/auth/register",
+            json: [
+                "username": username, "fullName": "\(username.capitalized) Tester", "email": "\(username)@example.org", "password": password,
+            ])
         guard registered.status == .created, let id = registered.json["id"] as? String else {
             throw HarnessError("registration of \(username) failed: \(registered.status) \(registered.text)")
         }
@@ -101,14 +106,16 @@ struct ServerHarness {
         headers[.contentType] = "application/x-www-form-urlencoded"
         let reply = try await request(.post, "/login", raw: Data("username=\(username)&password=\(password.replacingOccurrences(of: " ", with: "+"))".utf8), headers: headers)
         guard reply.status == .seeOther, let setCookie = reply.headers[.setCookie],
-              let cookie = setCookie.split(separator: ";").first.map(String.init) else {
+            let cookie = setCookie.split(separator: ";").first.map(String.init)
+        else {
             throw HarnessError("web sign-in of \(username) failed: \(reply.status)")
         }
         var cookieHeaders = HTTPFields()
         cookieHeaders[.cookie] = cookie
         let page = try await request(.get, "/settings", headers: cookieHeaders)
         guard let range = page.text.range(of: "name=\"csrf-token\" content=\""),
-              let end = page.text[range.upperBound...].firstIndex(of: "\"") else { throw HarnessError("no CSRF token on the page") }
+            let end = page.text[range.upperBound...].firstIndex(of: "\"")
+        else { throw HarnessError("no CSRF token on the page") }
         return (cookie, String(page.text[range.upperBound..<end]))
     }
 

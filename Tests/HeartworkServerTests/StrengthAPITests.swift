@@ -1,10 +1,10 @@
 import Crypto
 import Foundation
+import HTTPTypes
 import HeartworkApp
 import HeartworkCore
 import HeartworkFormats
 import HeartworkTestSupport
-import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
@@ -61,8 +61,9 @@ struct StrengthAPITests {
                 let logged = try await server.request(.put, "/api/strength/sessions/\(id)/sets/\(n)", token: token, json: ["reps": 20, "done": true])
                 #expect(logged.status == .ok)
             }
-            let finished = try await server.request(.post, "/api/strength/sessions/\(id)/finish", token: token,
-                                                    json: ["review": "Great session, felt strong and happy", "enjoyment": 5, "difficulty": 3])
+            let finished = try await server.request(
+                .post, "/api/strength/sessions/\(id)/finish", token: token,
+                json: ["review": "Great session, felt strong and happy", "enjoyment": 5, "difficulty": 3])
             #expect(finished.status == .ok)
             let motivation = try #require(finished.json["motivation"] as? [String: Any])
             #expect((motivation["score"] as? Int ?? -9) > 0 && motivation["positive"] as? Bool == true && !(motivation["message"] as? String ?? "").isEmpty)
@@ -70,10 +71,11 @@ struct StrengthAPITests {
             // w × 20 → w × 36 / 17 (digest §3.3.6: 5 kg → 10.588 kg) for every loaded exercise that was done.
             let coldByExercise = Dictionary(loaded.map { ($0["exerciseID"] as? String ?? "", coldWeight($0)) }, uniquingKeysWith: { a, _ in a })
             #expect(changes.count == loaded.count - (loaded.last?["n"] as? Int == first.last?["n"] as? Int ? 1 : 0))
-            #expect(changes.allSatisfy { change in
-                let w = coldByExercise[change["exerciseID"] as? String ?? ""] ?? 0
-                return abs((change["after"] as? Double ?? 0) - w * 36 / 17) < 0.006 && change["before"] as? Double == 0
-            })
+            #expect(
+                changes.allSatisfy { change in
+                    let w = coldByExercise[change["exerciseID"] as? String ?? ""] ?? 0
+                    return abs((change["after"] as? Double ?? 0) - w * 36 / 17) < 0.006 && change["before"] as? Double == 0
+                })
             let totals = try #require((finished.json["session"] as? [String: Any])?["totals"] as? [String: Any])
             #expect(totals["sets"] as? Int == first.count - 1 && totals["reps"] as? Int == 20 * (first.count - 1))
             // Finishing twice is refused; nothing changes.
@@ -175,13 +177,16 @@ struct StrengthAPITests {
             // Ratings and reviews.
             let badFinish = try await server.request(.post, "/api/strength/sessions/\(id)/finish", token: token, json: ["enjoyment": 9, "difficulty": -1])
             #expect(badFinish.status == .unprocessableContent && badFinish.problemField == "enjoyment")
-            let long = try await server.request(.post, "/api/strength/sessions/\(id)/finish", token: token,
-                                                json: ["review": String(repeating: "a", count: 5001), "enjoyment": 1, "difficulty": 1])
+            let long = try await server.request(
+                .post, "/api/strength/sessions/\(id)/finish", token: token,
+                json: ["review": String(repeating: "a", count: 5001), "enjoyment": 1, "difficulty": 1])
             #expect(long.problemField == "review")
             // Webhooks: http(s) only, no private or loopback targets by default.
-            for url in ["ftp://example.org/x", "javascript:alert(1)", "http://127.0.0.1:9/hook", "http://[::1]/x", "http://localhost/x",
-                        "http://10.1.2.3/x", "http://169.254.169.254/latest", "https://user:pw@example.org/x", "http://2130706433/x", "http://0x7f.1/x",
-                        "http://localhost./x", "http://017700000001/x"] {
+            for url in [
+                "ftp://example.org/x", "javascript:alert(1)", "http://127.0.0.1:9/hook", "http://[::1]/x", "http://localhost/x",
+                "http://10.1.2.3/x", "http://169.254.169.254/latest", "https://user:pw@example.org/x", "http://2130706433/x", "http://0x7f.1/x",
+                "http://localhost./x", "http://017700000001/x",
+            ] {
                 let reply = try await server.request(.put, "/api/strength/settings", token: token, json: ["webhookUrl": url])
                 #expect(reply.status == .unprocessableContent && reply.problemField == "webhookUrl", "\(url)")
             }
@@ -209,8 +214,11 @@ struct StrengthAPITests {
             let bad = try await server.request(.post, "/api/routines", token: token, json: ["name": "X", "goal": "MassGain", "exercises": ["barbell-bench-press", "moon-press"]])
             #expect(bad.status == .unprocessableContent && bad.problemField == "exercises[1]")
             #expect(try await server.request(.post, "/api/routines", token: token, json: ["name": "", "goal": "MassGain", "exercises": []]).problemField == "name")
-            let second = try #require(try await server.request(.post, "/api/routines", token: token,
-                                                               json: ["name": "Legs", "goal": "WeightLoss", "exercises": ["goblet-squat"]]).json["id"] as? String)
+            let second = try #require(
+                try await server.request(
+                    .post, "/api/routines", token: token,
+                    json: ["name": "Legs", "goal": "WeightLoss", "exercises": ["goblet-squat"]]
+                ).json["id"] as? String)
             let ordered = try await server.request(.put, "/api/routines/order", token: token, json: ["order": [second, id]])
             #expect((ordered.json["routines"] as? [[String: Any]])?.prefix(2).compactMap { $0["id"] as? String } == [second, id])
             #expect(try await server.request(.put, "/api/routines/order", token: token, json: ["order": [id]]).status == .unprocessableContent)
@@ -346,7 +354,8 @@ struct StrengthAPITests {
             #expect(plank["measure"] as? String == "seconds" && (plank["target"] as? [String: Any])?["maximum"] as? Bool == true)
             #expect((plank["target"] as? [String: Any])?["weight"] as? Double == 0)
             let squat = try #require(Self.sets(started).first { $0["exerciseID"] as? String == "barbell-back-squat" })
-            let plankN = try #require(plank["n"] as? Int), squatN = try #require(squat["n"] as? Int)
+            let plankN = try #require(plank["n"] as? Int)
+            let squatN = try #require(squat["n"] as? Int)
             try await server.request(.put, "/api/strength/sessions/\(id)/sets/\(plankN)", token: token, json: ["reps": 75, "weight": 10, "done": true])
             try await server.request(.put, "/api/strength/sessions/\(id)/sets/\(squatN)", token: token, json: ["reps": 10, "done": true])
             let web = try await server.webSession("holder")
@@ -454,8 +463,9 @@ struct StrengthAPITests {
             // 95 bpm, a set from 30 to 90 s climbing to 155, back down by 2 bpm a second.
             let readings = (0..<300).map { second -> GatewayReading in
                 let bpm = second < 30 ? 95 : (second <= 90 ? 95 + second - 30 : max(95, 155 - 2 * (second - 90)))
-                return GatewayReading(sensor: "C0:FF:EE:00:00:09", sequence: second + 1, atMilliseconds: origin + second * 1000,
-                                      measurement: HeartRateMeasurement(beatsPerMinute: UInt16(bpm), sensorContact: .detected))
+                return GatewayReading(
+                    sensor: "C0:FF:EE:00:00:09", sequence: second + 1, atMilliseconds: origin + second * 1000,
+                    measurement: HeartRateMeasurement(beatsPerMinute: UInt16(bpm), sensorContact: .detected))
             }
             for chunk in stride(from: 0, to: readings.count, by: 100) {
                 _ = try await server.services.live.ingest(Array(readings[chunk..<min(chunk + 100, readings.count)]), from: gateway, now: Date())
@@ -514,8 +524,9 @@ struct StrengthAPITests {
                 let settings = try await server.request(.put, "/api/strength/settings", token: token, json: ["webhookUrl": "http://127.0.0.1:\(port)/hook"])
                 let secret = try #require(settings.json["webhookSecret"] as? String)
                 let id = try #require(try await server.request(.post, "/api/strength/sessions", token: token, json: ["routine": "posture-and-core"]).json["id"] as? String)
-                let finish = try await server.request(.post, "/api/strength/sessions/\(id)/finish", token: token,
-                                                      json: ["review": "awful, my back hurt and I felt dizzy", "enjoyment": 1, "difficulty": 5])
+                let finish = try await server.request(
+                    .post, "/api/strength/sessions/\(id)/finish", token: token,
+                    json: ["review": "awful, my back hurt and I felt dizzy", "enjoyment": 1, "difficulty": 5])
                 #expect(finish.json["webhookQueued"] as? Bool == true)
                 #expect((finish.json["motivation"] as? [String: Any])?["positive"] as? Bool == false)
                 // Each delivery is a job on the queue: run what is due at a given time.

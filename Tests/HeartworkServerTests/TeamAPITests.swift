@@ -19,16 +19,18 @@ struct TeamAPITests {
             var readings = [GatewayReading]()
             for second in chunk..<min(seconds, chunk + 100) {
                 for address in addresses {
-                    readings.append(GatewayReading(
-                        sensor: address, sequence: second, atMilliseconds: startMilliseconds + second * 1000,
-                        measurement: HeartRateMeasurement(beatsPerMinute: UInt16(bpm), sensorContact: .detected, rrIntervalTicks: [UInt16(60_000 * 1.024 / Double(bpm))]),
-                        battery: 90))
+                    readings.append(
+                        GatewayReading(
+                            sensor: address, sequence: second, atMilliseconds: startMilliseconds + second * 1000,
+                            measurement: HeartRateMeasurement(beatsPerMinute: UInt16(bpm), sensorContact: .detected, rrIntervalTicks: [UInt16(60_000 * 1.024 / Double(bpm))]),
+                            battery: 90))
                 }
             }
             _ = try await server.services.live.ingest(readings, from: gateway, now: start)
         }
-        return Dictionary(try await server.services.live.sensors(of: try #require(try await server.store.users.find(id: gateway.userID))).map { ($0.address, $0.id) },
-                          uniquingKeysWith: { first, _ in first })
+        return Dictionary(
+            try await server.services.live.sensors(of: try #require(try await server.store.users.find(id: gateway.userID))).map { ($0.address, $0.id) },
+            uniquingKeysWith: { first, _ in first })
     }
 
     @Test(arguments: TestDatabase.all)
@@ -36,22 +38,28 @@ struct TeamAPITests {
         try await ServerHarness.run(engine) { server in
             let (_, token) = try await server.signUp("coach")
             let sensors = try await Self.hear(server, token: token, addresses: ["strap-a", "strap-b"], from: Date(), seconds: 1)
-            let a = try #require(sensors["strap-a"]), b = try #require(sensors["strap-b"])
+            let a = try #require(sensors["strap-a"])
+            let b = try #require(sensors["strap-b"])
 
             // Every mistake at once, each next to its field.
-            let bad = try await server.request(.post, "/api/players", token: token, json: [
-                "name": "Ana", "restingHeartRate": 10, "maximumHeartRate": 400, "weightKilograms": 5, "birthDate": "2030-01-01",
-            ])
+            let bad = try await server.request(
+                .post, "/api/players", token: token,
+                json: [
+                    "name": "Ana", "restingHeartRate": 10, "maximumHeartRate": 400, "weightKilograms": 5, "birthDate": "2030-01-01",
+                ])
             #expect(bad.status == .unprocessableContent)
-            #expect(Set(((bad.json["errors"] as? [[String: Any]]) ?? []).compactMap { $0["field"] as? String })
+            #expect(
+                Set(((bad.json["errors"] as? [[String: Any]]) ?? []).compactMap { $0["field"] as? String })
                     == ["restingHeartRate", "maximumHeartRate", "weightKilograms", "birthDate"])
             #expect(try await server.request(.post, "/api/players", token: token, json: ["number": "7"]).status == .unprocessableContent)
             #expect(try await server.request(.post, "/api/players", token: token, json: ["name": "Ana", "sensorID": "nope"]).problemField == "sensorID")
 
-            let ana = try await server.request(.post, "/api/players", token: token, json: [
-                "name": "Ana Ruiz", "number": "7", "birthDate": "2001-04-02", "sex": "female", "restingHeartRate": 52, "maximumHeartRate": 196,
-                "weightKilograms": 61.5, "sensorID": a,
-            ])
+            let ana = try await server.request(
+                .post, "/api/players", token: token,
+                json: [
+                    "name": "Ana Ruiz", "number": "7", "birthDate": "2001-04-02", "sex": "female", "restingHeartRate": 52, "maximumHeartRate": 196,
+                    "weightKilograms": 61.5, "sensorID": a,
+                ])
             #expect(ana.status == .created && ana.json["sensorID"] as? String == a && ana.json["number"] as? String == "7")
             let anaID = try #require(ana.json["id"] as? String)
             let bea = try #require(try await server.request(.post, "/api/players", token: token, json: ["name": "Bea", "sensorID": a]).json["id"] as? String)
@@ -85,7 +93,8 @@ struct TeamAPITests {
             #expect(try await server.request(.get, "/api/players/\(anaID)", token: token).json["teamID"] == nil)
 
             // Photos are checked by content.
-            #expect(try await server.request(.put, "/api/players/\(anaID)/photo", token: token, raw: Data("not a png".utf8), contentType: "image/png").status == .unsupportedMediaType)
+            #expect(
+                try await server.request(.put, "/api/players/\(anaID)/photo", token: token, raw: Data("not a png".utf8), contentType: "image/png").status == .unsupportedMediaType)
 
             // Nobody else sees or touches any of it.
             let (_, other) = try await server.signUp("rival")
@@ -109,9 +118,14 @@ struct TeamAPITests {
             let team = try #require(try await server.request(.post, "/api/teams", token: token, json: ["name": "Squad"]).json["id"] as? String)
             var players = [String]()
             for (name, address) in [("Ana", "A"), ("Bea", "B")] {
-                players.append(try #require(try await server.request(.post, "/api/players", token: token, json: [
-                    "name": name, "sex": "male", "restingHeartRate": 60, "maximumHeartRate": 190, "teamID": team, "sensorID": sensors[address]!,
-                ]).json["id"] as? String))
+                players.append(
+                    try #require(
+                        try await server.request(
+                            .post, "/api/players", token: token,
+                            json: [
+                                "name": name, "sex": "male", "restingHeartRate": 60, "maximumHeartRate": 190, "teamID": team, "sensorID": sensors[address]!,
+                            ]
+                        ).json["id"] as? String))
             }
             // Started in the past through the service (the API starts "now"), with Bea wearing
             // strap C for this session only.
@@ -154,7 +168,8 @@ struct TeamAPITests {
             // Discarding deletes the window, never the readings.
             #expect(try await server.request(.delete, "/api/team-sessions/\(session.id)", token: token).status == .noContent)
             #expect(try await server.request(.get, "/api/team-sessions/\(session.id)", token: token).status == .notFound)
-            let from = start.formatted(.iso8601), to = start.addingTimeInterval(600).formatted(.iso8601)
+            let from = start.formatted(.iso8601)
+            let to = start.addingTimeInterval(600).formatted(.iso8601)
             let kept = try await server.request(.get, "/api/sensors/\(sensors["C"]!)/heart-rate?from=\(from)&to=\(to)", token: token)
             #expect(kept.json["readingCount"] as? Int == 600)
 
@@ -166,8 +181,11 @@ struct TeamAPITests {
             #expect(tiles.count == 2, "\(board.text)")
             #expect((tiles.first?["zoneThresholds"] as? [Double])?.count == 4 && tiles.first?["trimpK"] as? Double == 0.64, "\(board.text)")
             #expect(try await server.request(.post, "/api/teams/\(team)/sessions", token: token, json: ["countdownSeconds": 601]).status == .unprocessableContent)
-            #expect(try await server.request(.post, "/api/teams/\(team)/sessions", token: token,
-                                             json: ["players": [["player": players[0], "sensor": sensors["B"]!], ["player": players[1], "sensor": sensors["B"]!]]]).status
+            #expect(
+                try await server.request(
+                    .post, "/api/teams/\(team)/sessions", token: token,
+                    json: ["players": [["player": players[0], "sensor": sensors["B"]!], ["player": players[1], "sensor": sensors["B"]!]]]
+                ).status
                     == .unprocessableContent)
         }
     }

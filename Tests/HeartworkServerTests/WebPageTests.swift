@@ -34,7 +34,9 @@ struct WebPageTests {
             let unknown = try await server.request(.post, "/api/workouts", token: token, raw: Data([1, 2, 3]), contentType: "text/plain")
             #expect(unknown.status == .unsupportedMediaType)
             #expect((unknown.json["detail"] as? String)?.contains("application/vnd.ant.fit") == true)
-            #expect(unknown.json["message"] as? String == "Heartwork cannot tell what kind of file this is. Upload a .fit, .tcx or .gpx file from your watch or app (or Heartwork's own .json).")
+            #expect(
+                unknown.json["message"] as? String
+                    == "Heartwork cannot tell what kind of file this is. Upload a .fit, .tcx or .gpx file from your watch or app (or Heartwork's own .json).")
             // A domain error without its own message: the detail as a sentence.
             let invalid = try await server.request(.patch, "/api/me", token: token, json: ["dateOfBirth": "1800-01-01"])
             #expect(invalid.status == .unprocessableContent)

@@ -1,6 +1,6 @@
 import Foundation
-import HeartworkApp
 import HTTPTypes
+import HeartworkApp
 import Testing
 
 /// The team pages as a server renders them (issue 9; the coach screen's live behaviour is in
@@ -52,7 +52,8 @@ struct WebTeamPageTests {
             // A session recorded over what was heard, then reviewed.
             let started = try await Self.form(server, "/teams/\(team)/sessions", "countdownSeconds=0&durationMinutes=", session: session)
             #expect(started.status == .seeOther && started.headers[.location] == "/teams/\(team)/live")
-            let sessionID = try #require((try await server.request(.get, "/api/teams/\(team)/sessions", token: token).json["sessions"] as? [[String: Any]])?.first?["id"] as? String)
+            let sessionID = try #require(
+                (try await server.request(.get, "/api/teams/\(team)/sessions", token: token).json["sessions"] as? [[String: Any]])?.first?["id"] as? String)
             #expect(try await Self.form(server, "/team-sessions/\(sessionID)/stop", "", session: session).status == .seeOther)
             let saved = try await Self.form(server, "/team-sessions/\(sessionID)/save", "", session: session)
             #expect(saved.headers[.location] == "/team-sessions/\(sessionID)")

@@ -1,10 +1,10 @@
 import Foundation
-import Testing
+import HeartworkCore
+import HeartworkFormats
 import HeartworkStore
 import HeartworkTestSupport
 import Hummingbird
-import HeartworkFormats
-import HeartworkCore
+import Testing
 
 @Suite("Workouts API")
 struct WorkoutAPITests {
@@ -47,8 +47,10 @@ struct WorkoutAPITests {
             #expect(stored.status == .created, "\(stored.text)")
             let id = try #require((stored.json["summary"] as? [String: Any])?["id"] as? String)
             // The same ride as TCX, and as FIT sent as octet-stream: recognised, not stored twice.
-            for (bytes, type) in [(try ActivityFiles.bytes(of: workout, format: .tcx), "application/vnd.garmin.tcx+xml"),
-                                  (try ActivityFiles.bytes(of: workout, format: .fit), "application/octet-stream")] {
+            for (bytes, type) in [
+                (try ActivityFiles.bytes(of: workout, format: .tcx), "application/vnd.garmin.tcx+xml"),
+                (try ActivityFiles.bytes(of: workout, format: .fit), "application/octet-stream"),
+            ] {
                 let again = try await server.request(.post, "/api/workouts", token: token, raw: Data(bytes), contentType: type)
                 #expect(again.status == .conflict && again.headers[.location] == "/api/workouts/\(id)", "\(again.text)")
                 #expect(again.text.contains("already stored as workout \(id)") && again.text.contains("Edge 540/77"))
@@ -56,8 +58,11 @@ struct WorkoutAPITests {
             // Another device at the same second is another recording; another start is another activity.
             var other = workout
             other.device = "Forerunner 965"
-            #expect(try await server.request(.post, "/api/workouts", token: token, raw: Data(try ActivityFiles.bytes(of: other, format: .tcx)),
-                                             contentType: "application/vnd.garmin.tcx+xml").status == .created)
+            #expect(
+                try await server.request(
+                    .post, "/api/workouts", token: token, raw: Data(try ActivityFiles.bytes(of: other, format: .tcx)),
+                    contentType: "application/vnd.garmin.tcx+xml"
+                ).status == .created)
             let json = ServerHarness.workoutJSON(seconds: 120, bpm: 130, start: "2026-06-01T06:00:00Z")
             #expect(try await server.request(.post, "/api/workouts", token: token, json: json).status == .created)
             let repeated = try await server.request(.post, "/api/workouts", token: token, json: json)
@@ -91,7 +96,8 @@ struct WorkoutAPITests {
             #expect(try await server.request(.get, "/api/workouts/\(id)/export?format=fit", token: stranger).status == .notFound)
             // A broken GPX names its line.
             let cut = Data(gpx.prefix(gpx.count / 3))
-            let broken = try await server.request(.post, "/api/workouts", token: stranger, raw: Data("<gpx><trk><trkseg><trkpt lat=\"1\" lon=\"2\"><time>x</time>".utf8), contentType: "application/gpx+xml")
+            let broken = try await server.request(
+                .post, "/api/workouts", token: stranger, raw: Data("<gpx><trk><trkseg><trkpt lat=\"1\" lon=\"2\"><time>x</time>".utf8), contentType: "application/gpx+xml")
             #expect(broken.status == .unprocessableContent && broken.problemField == "file" && broken.text.contains("line 1"), "\(broken.text)")
             let partial = try await server.request(.post, "/api/workouts", token: stranger, raw: cut, contentType: "application/gpx+xml")
             #expect(partial.status == .created, "a cut file keeps what came before the cut: \(partial.text)")

@@ -27,17 +27,22 @@ struct HealthStoreTests {
             ]
             let first = try await store.health.add(userID: user.id, samples, now: Date())
             #expect(first.added == 4)
-            #expect(first.days == [HealthDayKey(kind: .heartRate, day: CalendarDay(year: 2026, month: 3, day: 28)!),
-                                   HealthDayKey(kind: .heartRate, day: CalendarDay(year: 2026, month: 3, day: 29)!),
-                                   HealthDayKey(kind: .steps, day: CalendarDay(year: 2026, month: 3, day: 29)!)])
+            #expect(
+                first.days == [
+                    HealthDayKey(kind: .heartRate, day: CalendarDay(year: 2026, month: 3, day: 28)!),
+                    HealthDayKey(kind: .heartRate, day: CalendarDay(year: 2026, month: 3, day: 29)!),
+                    HealthDayKey(kind: .steps, day: CalendarDay(year: 2026, month: 3, day: 29)!),
+                ])
             // The same export again adds nothing and changes no day.
             let again = try await store.health.add(userID: user.id, samples, now: Date())
             #expect(again.added == 0 && again.days.isEmpty)
-            let march28 = try await store.health.samples(userID: user.id, kind: .heartRate, from: CalendarDay(year: 2026, month: 3, day: 28)!,
-                                                         through: CalendarDay(year: 2026, month: 3, day: 28)!)
+            let march28 = try await store.health.samples(
+                userID: user.id, kind: .heartRate, from: CalendarDay(year: 2026, month: 3, day: 28)!,
+                through: CalendarDay(year: 2026, month: 3, day: 28)!)
             #expect(march28.map(\.value) == [64] && march28.first?.utcOffsetSeconds == -18_000)
-            let both = try await store.health.samples(userID: user.id, kind: .heartRate, from: CalendarDay(year: 2026, month: 3, day: 1)!,
-                                                      through: CalendarDay(year: 2026, month: 3, day: 31)!)
+            let both = try await store.health.samples(
+                userID: user.id, kind: .heartRate, from: CalendarDay(year: 2026, month: 3, day: 1)!,
+                through: CalendarDay(year: 2026, month: 3, day: 31)!)
             #expect(Set(both.map(\.value)) == [64, 66, 70])
             let summary = try await store.health.summary(userID: user.id)
             #expect(summary.map(\.kind) == [.heartRate, .steps] && summary.first?.samples == 3)

@@ -22,7 +22,9 @@ struct JobQueueTests {
                 for worker in 0..<4 {
                     group.addTask {
                         var taken = [(payload: String, worker: String)]()
-                        while let job = try await store.jobs.claim(worker: "w\(worker)", now: Self.t0.addingTimeInterval(1), leaseUntil: Self.t0.addingTimeInterval(61), kinds: ["test"]) {
+                        while let job = try await store.jobs.claim(
+                            worker: "w\(worker)", now: Self.t0.addingTimeInterval(1), leaseUntil: Self.t0.addingTimeInterval(61), kinds: ["test"])
+                        {
                             #expect(job.state == .running && job.attempts == 1 && job.lockedBy == "w\(worker)")
                             taken.append((job.payload, "w\(worker)"))
                             #expect(try await store.jobs.complete(id: job.id, worker: "w\(worker)", now: Self.t0.addingTimeInterval(2)))

@@ -10,9 +10,10 @@ import Testing
 @Suite("Sensor readings store")
 struct SensorStoreTests {
     static func reading(_ sequence: Int) -> SensorReading {
-        SensorReading(sequence: sequence, atMilliseconds: 1_795_400_000_000 + sequence * 1000, beatsPerMinute: 60 + sequence % 120,
-                      contact: sequence % 7 == 0 ? .notDetected : .detected, battery: sequence % 3 == 0 ? 90 - sequence % 50 : nil,
-                      rssi: sequence % 5 == 0 ? -40 - sequence % 60 : nil, rrIntervalTicks: (0..<(sequence % 4)).map { UInt16(700 + $0 + sequence % 300) })
+        SensorReading(
+            sequence: sequence, atMilliseconds: 1_795_400_000_000 + sequence * 1000, beatsPerMinute: 60 + sequence % 120,
+            contact: sequence % 7 == 0 ? .notDetected : .detected, battery: sequence % 3 == 0 ? 90 - sequence % 50 : nil,
+            rssi: sequence % 5 == 0 ? -40 - sequence % 60 : nil, rrIntervalTicks: (0..<(sequence % 4)).map { UInt16(700 + $0 + sequence % 300) })
     }
 
     @Test func blocksRoundTripAndRefuseDamage() throws {
@@ -118,8 +119,10 @@ struct SensorStoreTests {
             #expect(stored == (0..<520).map(Self.reading))
             #expect(strap.lastBeatsPerMinute == Self.reading(519).beatsPerMinute)
             let other = try #require(sensors.first { $0.address == "g7-s4" })
-            #expect(try await second.sensors.readings(
-                sensorID: other.id, from: Date(timeIntervalSince1970: 1_795_399_000), to: Date(timeIntervalSince1970: 1_795_402_000)).count == 300)
+            #expect(
+                try await second.sensors.readings(
+                    sensorID: other.id, from: Date(timeIntervalSince1970: 1_795_399_000), to: Date(timeIntervalSince1970: 1_795_402_000)
+                ).count == 300)
             try await second.shutdown()
         }
     }

@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import HeartworkCore
 import HeartworkStore
 import HeartworkTestSupport
+import Testing
 
 /// One contract, both engines: every repository must behave the same on SQLite and PostgreSQL.
 @Suite("Store contract")
@@ -119,7 +119,8 @@ struct StoreContractTests {
             try await store.users.create(ada)
             let now = Date()
             for token in ["a", "b", "c"] {
-                try await store.sessions.create(SessionRecord(tokenHash: token, userID: ada.id, kind: .api, csrfToken: nil, createdAt: now, expiresAt: now.addingTimeInterval(30 * 86_400)))
+                try await store.sessions.create(
+                    SessionRecord(tokenHash: token, userID: ada.id, kind: .api, csrfToken: nil, createdAt: now, expiresAt: now.addingTimeInterval(30 * 86_400)))
             }
             #expect(try await store.sessions.find(tokenHash: "a")?.isValid(at: now) == true)
             let joined = try #require(try await store.sessions.findWithUser(tokenHash: "a"))
@@ -214,7 +215,8 @@ struct StoreContractTests {
             #expect(first.first?.startedAt == base.addingTimeInterval(29 * 86_400))
             #expect(zip(first, first.dropFirst()).allSatisfy { $0.startedAt > $1.startedAt })
             #expect(try await store.workouts.list(userID: ada.id, from: nil, to: nil, sharedOnly: false, page: Page(limit: 20, offset: 20)).count == 10)
-            let week = try await store.workouts.list(userID: ada.id, from: base.addingTimeInterval(7 * 86_400), to: base.addingTimeInterval(14 * 86_400), sharedOnly: false, page: Page())
+            let week = try await store.workouts.list(
+                userID: ada.id, from: base.addingTimeInterval(7 * 86_400), to: base.addingTimeInterval(14 * 86_400), sharedOnly: false, page: Page())
             #expect(week.count == 7)
             #expect(try await store.workouts.count(userID: ada.id) == 30)
             #expect(try await store.workouts.list(userID: bob.id, from: nil, to: nil, sharedOnly: false, page: Page()).count == 1)

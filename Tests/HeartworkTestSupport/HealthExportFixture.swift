@@ -37,15 +37,18 @@ public enum HealthExportFixture {
         func record(_ type: String, _ source: String, device: Bool, unit: String?, start: Date, end: Date, value: String) -> String {
             let unitText = unit.map { " unit=\"\($0)\"" } ?? ""
             let deviceText = device ? " device=\"\(watch)\"" : ""
-            return " <Record type=\"\(type)\" sourceName=\"Test Watch\(source)\"\(deviceText)\(unitText) creationDate=\"\(stamp(end))\" startDate=\"\(stamp(start))\" endDate=\"\(stamp(end))\" value=\"\(value)\"/>\n"
+            return
+                " <Record type=\"\(type)\" sourceName=\"Test Watch\(source)\"\(deviceText)\(unitText) creationDate=\"\(stamp(end))\" startDate=\"\(stamp(start))\" endDate=\"\(stamp(end))\" value=\"\(value)\"/>\n"
         }
         for text in days {
             guard let day = dayFormat.date(from: text) else { continue }
             // The night before.
-            out += record("HKCategoryTypeIdentifierSleepAnalysis", "", device: true, unit: nil, start: day.addingTimeInterval(-1.5 * 3600),
-                          end: day.addingTimeInterval(6 * 3600), value: "HKCategoryValueSleepAnalysisInBed")
-            out += record("HKCategoryTypeIdentifierSleepAnalysis", "", device: true, unit: nil, start: day.addingTimeInterval(-3600),
-                          end: day.addingTimeInterval(5.5 * 3600), value: "HKCategoryValueSleepAnalysisAsleepCore")
+            out += record(
+                "HKCategoryTypeIdentifierSleepAnalysis", "", device: true, unit: nil, start: day.addingTimeInterval(-1.5 * 3600),
+                end: day.addingTimeInterval(6 * 3600), value: "HKCategoryValueSleepAnalysisInBed")
+            out += record(
+                "HKCategoryTypeIdentifierSleepAnalysis", "", device: true, unit: nil, start: day.addingTimeInterval(-3600),
+                end: day.addingTimeInterval(5.5 * 3600), value: "HKCategoryValueSleepAnalysisAsleepCore")
             var second = 0
             while second < 86_400 {
                 let value = second == 12 * 3600 ? 190 : second < 6 * 3600 ? 55 : 70
@@ -60,14 +63,17 @@ public enum HealthExportFixture {
                 out += record("HKQuantityTypeIdentifierHeartRate", "", device: true, unit: "count/min", start: at, end: at, value: "150")
             }
             out += record("HKQuantityTypeIdentifierRestingHeartRate", "", device: true, unit: "count/min", start: day, end: day.addingTimeInterval(23 * 3600), value: "52")
-            out += record("HKQuantityTypeIdentifierHeartRateVariabilitySDNN", "", device: true, unit: "ms", start: day.addingTimeInterval(7 * 3600),
-                          end: day.addingTimeInterval(7 * 3600 + 60), value: "45")
+            out += record(
+                "HKQuantityTypeIdentifierHeartRateVariabilitySDNN", "", device: true, unit: "ms", start: day.addingTimeInterval(7 * 3600),
+                end: day.addingTimeInterval(7 * 3600 + 60), value: "45")
             for hour in [9, 13, 19] {
-                let start = day.addingTimeInterval(Double(hour) * 3600), end = start.addingTimeInterval(600)
+                let start = day.addingTimeInterval(Double(hour) * 3600)
+                let end = start.addingTimeInterval(600)
                 out += record("HKQuantityTypeIdentifierStepCount", "", device: true, unit: "count", start: start, end: end, value: "1000")
                 out += record("HKQuantityTypeIdentifierStepCount", "’s iPhone", device: false, unit: "count", start: start, end: end, value: "1000")
             }
-            let runStart = day.addingTimeInterval(17 * 3600), runEnd = runStart.addingTimeInterval(45 * 60)
+            let runStart = day.addingTimeInterval(17 * 3600)
+            let runEnd = runStart.addingTimeInterval(45 * 60)
             out += """
                  <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="45" durationUnit="min" totalDistance="5" totalDistanceUnit="km" totalEnergyBurned="400" totalEnergyBurnedUnit="kcal" sourceName="Test Watch" device="\(watch)" creationDate="\(stamp(runEnd))" startDate="\(stamp(runStart))" endDate="\(stamp(runEnd))">
                   <MetadataEntry key="HKIndoorWorkout" value="0"/>\(routes ? "\n  <WorkoutRoute sourceName=\"Test Watch\"><FileReference path=\"/workout-routes/route_\(text).gpx\"/></WorkoutRoute>" : "")
@@ -83,7 +89,8 @@ public enum HealthExportFixture {
     public static func routeGPX(day: String) -> String {
         var points = ""
         for step in 0..<270 {
-            let minutes = step * 10 / 60, seconds = step * 10 % 60
+            let minutes = step * 10 / 60
+            let seconds = step * 10 % 60
             let time = "\(day)T17:\(minutes < 10 ? "0" : "")\(minutes):\(seconds < 10 ? "0" : "")\(seconds)Z"
             points += "<trkpt lon=\"16.3700\" lat=\"\(String(format: "%.6f", 48.2 + Double(step) * 0.00003))\"><ele>180.0</ele><time>\(time)</time></trkpt>\n"
         }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -51,9 +52,13 @@ public final class RawConnection: @unchecked Sendable {
             received += buffer[..<count]
             // A complete answer with a length: no need to wait for the close.
             let text = String(decoding: received, as: UTF8.self)
-            if let headerEnd = text.range(of: "\r\n\r\n"), let lengthLine = text[..<headerEnd.lowerBound].split(separator: "\r\n")
-                .first(where: { $0.lowercased().hasPrefix("content-length:") }), let length = Int(lengthLine.dropFirst(15).trimmingCharacters(in: .whitespaces)),
-                text[headerEnd.upperBound...].utf8.count >= length { break }
+            if let headerEnd = text.range(of: "\r\n\r\n"),
+                let lengthLine = text[..<headerEnd.lowerBound].split(separator: "\r\n")
+                    .first(where: { $0.lowercased().hasPrefix("content-length:") }), let length = Int(lengthLine.dropFirst(15).trimmingCharacters(in: .whitespaces)),
+                text[headerEnd.upperBound...].utf8.count >= length
+            {
+                break
+            }
             if text.hasPrefix("HTTP/1.1 101"), text.contains("\r\n\r\n") { break }
         }
         return String(decoding: received, as: UTF8.self)

@@ -45,13 +45,16 @@ public enum ZipTestArchive {
     public static func make(_ entries: [Entry]) -> [UInt8] {
         func u16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }
         func u32(_ v: Int) -> [UInt8] { u16(v & 0xFFFF) + u16(v >> 16 & 0xFFFF) }
-        var out = [UInt8](), directory = [UInt8]()
+        var out = [UInt8]()
+        var directory = [UInt8]()
         for entry in entries {
             let offset = out.count
             let name = Array(entry.name.utf8)
-            out += u32(0x0403_4B50) + u16(20) + u16(0) + u16(Int(entry.method)) + u16(0) + u16(0) + u32(Int(entry.crc)) + u32(entry.data.count)
+            out +=
+                u32(0x0403_4B50) + u16(20) + u16(0) + u16(Int(entry.method)) + u16(0) + u16(0) + u32(Int(entry.crc)) + u32(entry.data.count)
                 + u32(entry.size) + u16(name.count) + u16(0) + name + entry.data
-            directory += u32(0x0201_4B50) + u16(20) + u16(20) + u16(0) + u16(Int(entry.method)) + u16(0) + u16(0) + u32(Int(entry.crc))
+            directory +=
+                u32(0x0201_4B50) + u16(20) + u16(20) + u16(0) + u16(Int(entry.method)) + u16(0) + u16(0) + u32(Int(entry.crc))
                 + u32(entry.data.count) + u32(entry.size) + u16(name.count) + u16(0) + u16(0) + u16(0) + u16(0) + u32(0) + u32(offset) + name
         }
         let directoryOffset = out.count

@@ -130,9 +130,10 @@ extension AccountService {
         sessionCache.forget(userID: user.id)
         revoker?.revoke(.user(id: user.id))
         for (other, count) in removed.sorted(by: { $0.key < $1.key }) {
-            await inbox?.tell(other, kind: "account-deleted",
-                              text: "\(user.fullName) deleted their account: \(count == 1 ? "your match" : "your \(count) matches") with them went with it.",
-                              link: "/matches", actorID: nil)
+            await inbox?.tell(
+                other, kind: "account-deleted",
+                text: "\(user.fullName) deleted their account: \(count == 1 ? "your match" : "your \(count) matches") with them went with it.",
+                link: "/matches", actorID: nil)
         }
     }
 }

@@ -29,7 +29,8 @@ extension DailyHealthService {
         let binSeconds = days == 1 ? 300 : days <= 7 ? 3600 : 7200
         let first = through.adding(days: -(days - 1))
         let offset = Self.offset(of: [], day: through, user: user)
-        let from = first.start(utcOffsetSeconds: offset), to = through.adding(days: 1).start(utcOffsetSeconds: offset)
+        let from = first.start(utcOffsetSeconds: offset)
+        let to = through.adding(days: 1).start(utcOffsetSeconds: offset)
         let samples = HealthSourcePriority().resolve(
             try await store.health.samples(userID: user.id, kind: .heartRate, from: first.adding(days: -1), through: through.adding(days: 1))
                 .filter { $0.start >= from && $0.start < to && $0.value.isFinite && $0.value > 0 })
@@ -45,14 +46,16 @@ extension DailyHealthService {
         }
         let bins = sums.keys.sorted().compactMap { index -> HeartRateBin? in
             guard let bin = sums[index], bin.count > 0 else { return nil }
-            return HeartRateBin(start: from.addingTimeInterval(Double(index * binSeconds)), minimum: bin.min, maximum: bin.max,
-                                average: (bin.sum / Double(bin.count) * 10).rounded() / 10)
+            return HeartRateBin(
+                start: from.addingTimeInterval(Double(index * binSeconds)), minimum: bin.min, maximum: bin.max,
+                average: (bin.sum / Double(bin.count) * 10).rounded() / 10)
         }
         // The average is over time (`DailyCalculator.averageOverTime`), so a workout's readings
         // every 5 s do not outweigh the day's every 5 minutes.
         let values = samples.map(\.value)
-        return HeartRateHistory(from: from, to: to, binSeconds: binSeconds, bins: bins, minimum: values.min(), maximum: values.max(),
-                                average: DailyCalculator.averageOverTime(samples))
+        return HeartRateHistory(
+            from: from, to: to, binSeconds: binSeconds, bins: bins, minimum: values.min(), maximum: values.max(),
+            average: DailyCalculator.averageOverTime(samples))
     }
 
     /// Today where the user is.

@@ -69,8 +69,11 @@ public struct DailyHealthService: Sendable {
     /// XML document's "<"), so a body that is not fails at once, not in the worker; a zip's
     /// directory must name an export.xml. The import row and its job are then written in one
     /// transaction. Whatever fails, the place and the file are given back.
-    public func importExport<Body: AsyncSequence>(_ body: Body, format: ExportFormat, for user: UserRecord, now: Date = Date()) async throws
-        -> HealthImportRecord where Body.Element: Collection<UInt8> {
+    public func importExport<Body: AsyncSequence>(
+        _ body: Body, format: ExportFormat, for user: UserRecord, now: Date = Date()
+    ) async throws
+        -> HealthImportRecord where Body.Element: Collection<UInt8>
+    {
         let path = URL(fileURLWithPath: importDirectory).appendingPathComponent("upload-\(UUID().uuidString.lowercased())").path
         var record = HealthImportRecord(userID: user.id, format: format.rawValue, filePath: path, bytesTotal: 0, createdAt: now)
         record.state = .receiving
@@ -284,7 +287,8 @@ public struct DailyHealthService: Sendable {
 
         let source = HealthExportSource(path: record.filePath, format: record.format)
         source.start()
-        var earliest: CalendarDay?, latest: CalendarDay?
+        var earliest: CalendarDay?
+        var latest: CalendarDay?
         var healthWorkouts = [HealthWorkout]()
         var failure: String?
         var read: Int64 = 0
@@ -355,7 +359,10 @@ public struct DailyHealthService: Sendable {
         unlink(record.filePath)
     }
 
-    enum WorkoutOutcome: Equatable { case added, duplicate, skipped(String) }
+    enum WorkoutOutcome: Equatable {
+        case added, duplicate
+        case skipped(String)
+    }
 
     func importWorkout(_ workout: HealthWorkout, for user: UserRecord, track: [NewWorkout.TrackPoint] = []) async throws -> WorkoutOutcome {
         let duration = Int(workout.end.timeIntervalSince(workout.start).rounded())
@@ -378,8 +385,9 @@ public struct DailyHealthService: Sendable {
                 heartRate[second] = Int(sample.value.rounded())
             }
         }
-        let new = NewWorkout(sport: workout.sport, startTime: workout.start, heartRate: heartRate, track: track, distanceMeters: workout.distanceMeters,
-                             kilocalories: workout.kilocalories, device: workout.device ?? workout.source)
+        let new = NewWorkout(
+            sport: workout.sport, startTime: workout.start, heartRate: heartRate, track: track, distanceMeters: workout.distanceMeters,
+            kilocalories: workout.kilocalories, device: workout.device ?? workout.source)
         do {
             _ = try await workouts.insert(new, for: user)
             return .added
@@ -429,28 +437,31 @@ public struct DailyHealthService: Sendable {
                 let samples = try await store.health.samples(userID: user.id, kind: kind, from: windowStart.adding(days: -1), through: windowEnd)
                 byKind[kind] = Dictionary(grouping: samples, by: \.day)
             }
-            let workoutRecords = try await workouts.all(for: user, from: windowStart.start(utcOffsetSeconds: 14 * 3600),
-                                                        to: windowEnd.adding(days: 1).start(utcOffsetSeconds: -14 * 3600))
+            let workoutRecords = try await workouts.all(
+                for: user, from: windowStart.start(utcOffsetSeconds: 14 * 3600),
+                to: windowEnd.adding(days: 1).start(utcOffsetSeconds: -14 * 3600))
             var day = windowStart
             while day <= windowEnd {
                 let heart = priority.resolve(byKind[.heartRate]?[day] ?? [])
                 let offset = Self.offset(of: heart, day: day, user: user)
                 let night = DailyCalculator.nightWindow(day, utcOffsetSeconds: offset)
                 let sleep = priority.resolve(((byKind[.sleep]?[day.adding(days: -1)] ?? []) + (byKind[.sleep]?[day] ?? [])).filter { night.contains($0.end) })
-                let start = day.start(utcOffsetSeconds: offset), end = start.addingTimeInterval(86_400)
+                let start = day.start(utcOffsetSeconds: offset)
+                let end = start.addingTimeInterval(86_400)
                 let dayWorkouts = workoutRecords.compactMap { record -> (id: String, name: String, start: Date, end: Date)? in
                     let finish = record.startedAt.addingTimeInterval(Double(record.metrics.durationSeconds))
                     guard finish > start, record.startedAt < end else { return nil }
                     return (record.id, record.sport.rawValue, record.startedAt, finish)
                 }
                 let mark = marks[day]
-                let summary = DailyCalculator.summary(DailyInput(
-                    day: day, utcOffsetSeconds: offset, heartRate: heart,
-                    restingHeartRate: priority.resolve(byKind[.restingHeartRate]?[day] ?? []),
-                    hrv: priority.resolve(byKind[.heartRateVariabilitySDNN]?[day] ?? []),
-                    steps: priority.resolve(byKind[.steps]?[day] ?? []), sleep: sleep, workouts: dayWorkouts,
-                    history: history, sleepQuality: mark?.sleepQuality, mark: mark?.mark.flatMap(Readiness.Status.init(rawValue:)),
-                    profileMaximumHeartRate: profile.maximumHeartRate, profileRestingHeartRate: profile.restingHeartRate, sex: user.sex))
+                let summary = DailyCalculator.summary(
+                    DailyInput(
+                        day: day, utcOffsetSeconds: offset, heartRate: heart,
+                        restingHeartRate: priority.resolve(byKind[.restingHeartRate]?[day] ?? []),
+                        hrv: priority.resolve(byKind[.heartRateVariabilitySDNN]?[day] ?? []),
+                        steps: priority.resolve(byKind[.steps]?[day] ?? []), sleep: sleep, workouts: dayWorkouts,
+                        history: history, sleepQuality: mark?.sleepQuality, mark: mark?.mark.flatMap(Readiness.Status.init(rawValue:)),
+                        profileMaximumHeartRate: profile.maximumHeartRate, profileRestingHeartRate: profile.restingHeartRate, sex: user.sex))
                 try await store.daily.putDay(userID: user.id, summary, now: now)
                 // Alerts are for what is happening now: the last two days, not an imported past.
                 if summary.heartRate != nil, day >= CalendarDay(now, utcOffsetSeconds: offset).adding(days: -1) { recent.append((day, offset)) }
@@ -480,9 +491,10 @@ public struct DailyHealthService: Sendable {
 
     /// A day never worked out: "no data", with the user's mark and rating if any.
     static func emptyDay(_ day: CalendarDay, mark: DayMarkRecord?, user: UserRecord) -> DailySummary {
-        DailyCalculator.summary(DailyInput(
-            day: day, utcOffsetSeconds: offset(of: [], day: day, user: user), sleepQuality: mark?.sleepQuality,
-            mark: mark?.mark.flatMap(Readiness.Status.init(rawValue:))))
+        DailyCalculator.summary(
+            DailyInput(
+                day: day, utcOffsetSeconds: offset(of: [], day: day, user: user), sleepQuality: mark?.sleepQuality,
+                mark: mark?.mark.flatMap(Readiness.Status.init(rawValue:))))
     }
 
     /// A day as stored; a day never computed answers "no data" (with the user's marks).

@@ -26,8 +26,9 @@ extension DailyHealthService {
         check((1...60).contains(settings.intervalMinutes), "intervalMinutes", "the interval is 1 to 60 minutes")
         check(settings.sourceOrder.count <= 20, "sourceOrder", "at most 20 sources")
         for (index, source) in settings.sourceOrder.enumerated() {
-            check(!source.isEmpty && source.count <= 100 && !source.unicodeScalars.contains { $0.properties.generalCategory == .control },
-                  "sourceOrder[\(index)]", "a source's name as the export gives it (1–100 characters)")
+            check(
+                !source.isEmpty && source.count <= 100 && !source.unicodeScalars.contains { $0.properties.generalCategory == .control },
+                "sourceOrder[\(index)]", "a source's name as the export gives it (1–100 characters)")
         }
         if !errors.isEmpty { throw AppError.invalid(errors) }
         let previous = try await store.daily.settings(userID: user.id)
@@ -46,10 +47,12 @@ extension DailyHealthService {
     /// AR(p) model fitted on that week; runs on the day that leave the k·σ band.
     func checkAnomalies(_ user: UserRecord, day: CalendarDay, offset: Int, settings: HealthSettingsRecord, now: Date) async throws {
         guard settings.anomalyAlerts else { return }
-        let detector = HeartRateAnomalyDetector(order: settings.order, bandSD: settings.bandSD, consecutive: settings.consecutive,
-                                                intervalSeconds: Double(settings.intervalMinutes * 60))
+        let detector = HeartRateAnomalyDetector(
+            order: settings.order, bandSD: settings.bandSD, consecutive: settings.consecutive,
+            intervalSeconds: Double(settings.intervalMinutes * 60))
         let first = day.adding(days: -6)
-        let start = first.start(utcOffsetSeconds: offset), dayStart = day.start(utcOffsetSeconds: offset)
+        let start = first.start(utcOffsetSeconds: offset)
+        let dayStart = day.start(utcOffsetSeconds: offset)
         let priority = HealthSourcePriority(order: settings.sourceOrder)
         let heart = priority.resolve(try await store.health.samples(userID: user.id, kind: .heartRate, from: first.adding(days: -1), through: day.adding(days: 1)))
         let steps = priority.resolve(try await store.health.samples(userID: user.id, kind: .steps, from: first.adding(days: -1), through: day.adding(days: 1)))
@@ -67,8 +70,9 @@ extension DailyHealthService {
             let at = start.addingTimeInterval(anomaly.startSeconds)
             guard try await store.daily.claimAlert(userID: user.id, key: "anomaly:\(Int(at.timeIntervalSince1970))", now: now) else { continue }
             let clock = String(format: "%02d:%02d", (Int(anomaly.startSeconds - dayOffset) / 3600) % 24, (Int(anomaly.startSeconds - dayOffset) / 60) % 60)
-            await inbox?.tell(user.id, kind: Self.anomalyAlert, text: "Unusual heart rate on \(day) at \(clock): \(anomaly.reason)",
-                              link: "/today?date=\(day)", actorID: nil, now: now)
+            await inbox?.tell(
+                user.id, kind: Self.anomalyAlert, text: "Unusual heart rate on \(day) at \(clock): \(anomaly.reason)",
+                link: "/today?date=\(day)", actorID: nil, now: now)
         }
     }
 
@@ -82,12 +86,14 @@ extension DailyHealthService {
         let summary = try await day(today, for: user)
         let minute = Int(now.timeIntervalSince(today.start(utcOffsetSeconds: summary.utcOffsetSeconds)) / 60)
         guard summary.hasData, minute >= settings.inactivityMinute, let steps = summary.steps ?? (summary.heartRate != nil ? 0 : nil),
-              steps < settings.stepThreshold else { return false }
+            steps < settings.stepThreshold
+        else { return false }
         guard try await store.daily.claimAlert(userID: user.id, key: "inactivity:\(today)", now: now) else { return false }
         let time = String(format: "%02d:%02d", settings.inactivityMinute / 60, settings.inactivityMinute % 60)
-        await inbox?.tell(user.id, kind: Self.inactivityAlert,
-                          text: "By \(time) today you had taken \(steps) steps, below your \(settings.stepThreshold): time for a walk?",
-                          link: "/today", actorID: nil, now: now)
+        await inbox?.tell(
+            user.id, kind: Self.inactivityAlert,
+            text: "By \(time) today you had taken \(steps) steps, below your \(settings.stepThreshold): time for a walk?",
+            link: "/today", actorID: nil, now: now)
         return true
     }
 }

@@ -128,11 +128,14 @@ public enum LabelReader {
         process.waitUntilExit()
         timer.cancel()
         guard process.terminationReason == .exit, process.terminationStatus == 0,
-              let text = FileManager.default.contents(atPath: output.path + ".txt") else {
+            let text = FileManager.default.contents(atPath: output.path + ".txt")
+        else {
             let message = FileManager.default.contents(atPath: errors.path) ?? Data()
             let reason = String(decoding: message.prefix(300), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            throw .ocr(process.terminationReason == .uncaughtSignal ? "Tesseract stopped (it took longer than 60 s or ran out of its memory)"
-                : reason.isEmpty ? "Tesseract stopped (status \(process.terminationStatus))" : reason)
+            throw .ocr(
+                process.terminationReason == .uncaughtSignal
+                    ? "Tesseract stopped (it took longer than 60 s or ran out of its memory)"
+                    : reason.isEmpty ? "Tesseract stopped (status \(process.terminationStatus))" : reason)
         }
         return String(decoding: text, as: UTF8.self)
     }

@@ -16,11 +16,19 @@ public enum DemoData {
         let weight: Double, resting: Double
     }
 
-    static let demo = Person(username: "demo", fullName: "Dana Demo", status: "Chasing the red line", birth: CalendarDay(year: 1994, month: 5, day: 12), sex: .female, height: 1.70, weight: 63, resting: 56)
+    static let demo = Person(
+        username: "demo", fullName: "Dana Demo", status: "Chasing the red line", birth: CalendarDay(year: 1994, month: 5, day: 12), sex: .female, height: 1.70, weight: 63,
+        resting: 56)
     static let friends = [
-        Person(username: "alex", fullName: "Alex Rivera", status: "Ready to challenge everyone", birth: CalendarDay(year: 1990, month: 2, day: 22), sex: .male, height: 1.82, weight: 78, resting: 52),
-        Person(username: "sam", fullName: "Sam Okafor", status: "Base miles season", birth: CalendarDay(year: 1987, month: 9, day: 3), sex: .male, height: 1.76, weight: 72, resting: 60),
-        Person(username: "jordan", fullName: "Jordan Lee", status: "Back from injury", birth: CalendarDay(year: 1998, month: 12, day: 30), sex: .female, height: 1.64, weight: 58, resting: 62),
+        Person(
+            username: "alex", fullName: "Alex Rivera", status: "Ready to challenge everyone", birth: CalendarDay(year: 1990, month: 2, day: 22), sex: .male, height: 1.82,
+            weight: 78, resting: 52),
+        Person(
+            username: "sam", fullName: "Sam Okafor", status: "Base miles season", birth: CalendarDay(year: 1987, month: 9, day: 3), sex: .male, height: 1.76, weight: 72,
+            resting: 60),
+        Person(
+            username: "jordan", fullName: "Jordan Lee", status: "Back from injury", birth: CalendarDay(year: 1998, month: 12, day: 30), sex: .female, height: 1.64, weight: 58,
+            resting: 62),
     ]
 
     /// Creates the accounts once (later runs only reset the demo password) and returns the login.
@@ -61,11 +69,15 @@ public enum DemoData {
         for week in 0...weeks {
             let day = now.addingTimeInterval(-Double((weeks - week) * 7) * 86_400)
             let weight = person.weight + 0.8 - 0.15 * Double(week) + Double.random(in: -0.3...0.3, using: &random)
-            try await store.measurements.add(userID: user.id, MeasurementRecord(
-                kind: .weight, measuredAt: day.addingTimeInterval(-6 * 86_400), value: (weight * 10).rounded() / 10))
-            try await store.measurements.add(userID: user.id, MeasurementRecord(
-                kind: .restingHeartRate, measuredAt: day.addingTimeInterval(-6 * 86_400),
-                value: (person.resting + 2 - Double(week) * 0.3 + Double.random(in: -1...1, using: &random)).rounded()))
+            try await store.measurements.add(
+                userID: user.id,
+                MeasurementRecord(
+                    kind: .weight, measuredAt: day.addingTimeInterval(-6 * 86_400), value: (weight * 10).rounded() / 10))
+            try await store.measurements.add(
+                userID: user.id,
+                MeasurementRecord(
+                    kind: .restingHeartRate, measuredAt: day.addingTimeInterval(-6 * 86_400),
+                    value: (person.resting + 2 - Double(week) * 0.3 + Double.random(in: -1...1, using: &random)).rounded()))
         }
         let service = services.workouts
         for week in 0..<weeks {
@@ -79,8 +91,9 @@ public enum DemoData {
                     sport: slot == 2 && person.username == "sam" ? .cycling : .running, startTime: start, indoor: indoor,
                     heartRate: streams.heartRate, rrIntervalsMilliseconds: streams.rrIntervalsMilliseconds,
                     track: streams.track.map {
-                        NewWorkout.TrackPoint(latitudeDegrees: $0.latitudeDegrees, longitudeDegrees: $0.longitudeDegrees,
-                                              elevationMeters: $0.elevationMeters, timeSeconds: $0.timeSeconds ?? 0)
+                        NewWorkout.TrackPoint(
+                            latitudeDegrees: $0.latitudeDegrees, longitudeDegrees: $0.longitudeDegrees,
+                            elevationMeters: $0.elevationMeters, timeSeconds: $0.timeSeconds ?? 0)
                     },
                     distanceMeters: indoor ? Double(minutes) * 60 * 2.8 : nil)
                 _ = try await service.record(workout, for: user, now: start.addingTimeInterval(Double(minutes) * 60))
@@ -94,7 +107,8 @@ public enum DemoData {
     static func workoutStreams(minutes: Int, resting: Double, intensity: Double, indoor: Bool, random: inout SplitMix64) -> WorkoutStreams {
         let seconds = minutes * 60
         let maximum = 190.0
-        var heartRate = [Int?](), rr = [Double]()
+        var heartRate = [Int?]()
+        var rr = [Double]()
         heartRate.reserveCapacity(seconds)
         var bpm = resting + 25
         let intervals = intensity > 0.85
@@ -123,11 +137,13 @@ public enum DemoData {
             for second in stride(from: 0, to: seconds, by: 2) {
                 let angle = Double(second) * 3.0 / radius
                 let wobble = 1 + 0.08 * sin(angle * 3)
-                let north = radius * wobble * sin(angle), east = radius * 1.4 * wobble * cos(angle)
+                let north = radius * wobble * sin(angle)
+                let east = radius * 1.4 * wobble * cos(angle)
                 if let point = try? GeoPoint(
                     latitudeDegrees: center.latitude + north / 111_195 + random.nextGaussian() * 0.000015,
                     longitudeDegrees: center.longitude + east / (111_195 * cos(center.latitude * .pi / 180)) + random.nextGaussian() * 0.000015,
-                    elevationMeters: 180 + 6 * sin(angle), timeSeconds: Double(second)) {
+                    elevationMeters: 180 + 6 * sin(angle), timeSeconds: Double(second))
+                {
                     track.append(point)
                 }
             }

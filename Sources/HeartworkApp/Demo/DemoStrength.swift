@@ -42,8 +42,9 @@ enum DemoStrength {
                 _ = try await strength.logSet(view.session.id, number: set.position, .init(reps: .set(reps), done: true), for: user, now: clock)
             }
             let review = reviews[Int(random.next() % UInt64(reviews.count))]
-            _ = try await strength.finish(view.session.id, review: review, enjoyment: 3 + Int(random.next() % 3), difficulty: 2 + Int(random.next() % 3),
-                                          for: user, now: clock.addingTimeInterval(120))
+            _ = try await strength.finish(
+                view.session.id, review: review, enjoyment: 3 + Int(random.next() % 3), difficulty: 2 + Int(random.next() % 3),
+                for: user, now: clock.addingTimeInterval(120))
         }
     }
 }

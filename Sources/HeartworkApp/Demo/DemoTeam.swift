@@ -38,18 +38,21 @@ public enum DemoTeam {
         if let existing = try await store.users.find(username: username) {
             try await services.accounts.resetPassword(userID: existing.id, to: String(password))
             guard let team = try await store.teams.teams(userID: existing.id).first,
-                  let gateway = try await store.gateways.list(userID: existing.id).first else {
+                let gateway = try await store.gateways.list(userID: existing.id).first
+            else {
                 throw AppError.conflict("the demo coach exists without its team or gateway: delete the account 'coach' or start from a new database")
             }
-            return Seeded(login: .init(username: username, password: String(password)), teamID: team.id, gateway: gateway,
-                          straps: SimulatedStraps(count: playerCount, minutes: 30, rate: 1, seed: 2026, sequenceBase: Int(now.timeIntervalSince1970 * 10)))
+            return Seeded(
+                login: .init(username: username, password: String(password)), teamID: team.id, gateway: gateway,
+                straps: SimulatedStraps(count: playerCount, minutes: 30, rate: 1, seed: 2026, sequenceBase: Int(now.timeIntervalSince1970 * 10)))
         }
         let coach = UserRecord(
             username: username, fullName: "Casey Coach", email: "coach@demo.heartwork.invalid",
             passwordHash: try await services.accounts.hasher.hash(String(password)), status: "Pitch side", createdAt: now.addingTimeInterval(-86_400))
         try await store.users.create(coach)
-        let gateway = GatewayRecord(userID: coach.id, name: "Demo gateway (in process)", tokenHash: SessionToken.hash(SessionToken.generate(prefix: GatewayService.tokenPrefix)),
-                                    createdAt: now.addingTimeInterval(-86_400))
+        let gateway = GatewayRecord(
+            userID: coach.id, name: "Demo gateway (in process)", tokenHash: SessionToken.hash(SessionToken.generate(prefix: GatewayService.tokenPrefix)),
+            createdAt: now.addingTimeInterval(-86_400))
         try await store.gateways.create(gateway)
 
         // An hour ago: 20 minutes of training, heard and recorded.
@@ -72,17 +75,19 @@ public enum DemoTeam {
             if let sensor = sensors[strap.address] {
                 _ = try await services.live.rename(sensor.id, of: coach, to: "Strap \(player.number)")
             }
-            _ = try await services.teams.createPlayer(PlayerInput(
-                name: player.name, number: .set(player.number),
-                birthDate: CalendarDay(year: player.born.0, month: player.born.1, day: player.born.2).map { .set($0) },
-                sex: .set(player.sex), restingHeartRate: .set(player.resting), weightKilograms: .set(player.weight),
-                teamID: .set(team.id), sensorID: sensors[strap.address].map { .set($0.id) }), for: coach, now: recorded)
+            _ = try await services.teams.createPlayer(
+                PlayerInput(
+                    name: player.name, number: .set(player.number),
+                    birthDate: CalendarDay(year: player.born.0, month: player.born.1, day: player.born.2).map { .set($0) },
+                    sex: .set(player.sex), restingHeartRate: .set(player.resting), weightKilograms: .set(player.weight),
+                    teamID: .set(team.id), sensorID: sensors[strap.address].map { .set($0.id) }), for: coach, now: recorded)
         }
         let session = try await services.teamSessions.start(teamID: team.id, participants: nil, for: coach, now: recorded)
         _ = try await services.teamSessions.stop(session.id, of: coach, now: recorded.addingTimeInterval(20 * 60))
         _ = try await services.teamSessions.save(session.id, of: coach, now: recorded.addingTimeInterval(20 * 60))
-        return Seeded(login: .init(username: username, password: String(password)), teamID: team.id, gateway: gateway,
-                      straps: SimulatedStraps(count: playerCount, minutes: 30, rate: 1, seed: 2026, sequenceBase: Int(now.timeIntervalSince1970 * 10)))
+        return Seeded(
+            login: .init(username: username, password: String(password)), teamID: team.id, gateway: gateway,
+            straps: SimulatedStraps(count: playerCount, minutes: 30, rate: 1, seed: 2026, sequenceBase: Int(now.timeIntervalSince1970 * 10)))
     }
 }
 
@@ -104,7 +109,10 @@ public struct DemoGateway: Service {
     }
 
     public func run() async throws {
-        let live = live, gateway = gateway, logger = logger, initial = straps
+        let live = live
+        let gateway = gateway
+        let logger = logger
+        let initial = straps
         try? await gateways.touch(gateway)
         await cancelWhenGracefulShutdown {
             var straps = initial

@@ -79,9 +79,10 @@ public struct SimulatedStraps: Sendable {
             let bpm = loose ? 0 : Int((60_000 / (recent.reduce(0, +) / Double(recent.count))).rounded())
             let ticks = loose ? [] : beats.suffix(HeartRateMeasurement.maximumRRIntervalCount).compactMap(RRIntervalUnit.ticks(fromMilliseconds:))
             let measurement = HeartRateMeasurement(beatsPerMinute: UInt16(clamping: bpm), sensorContact: loose ? .notDetected : .detected, rrIntervalTicks: ticks)
-            readings.append(GatewayReading(
-                sensor: strap.address, sequence: strap.sequence, atMilliseconds: now, measurement: measurement,
-                battery: Int(strap.battery.rounded(.up)), rssi: -45 - Int.random(in: 0...35, using: &random)))
+            readings.append(
+                GatewayReading(
+                    sensor: strap.address, sequence: strap.sequence, atMilliseconds: now, measurement: measurement,
+                    battery: Int(strap.battery.rounded(.up)), rssi: -45 - Int.random(in: 0...35, using: &random)))
             strap.sequence += 1
         }
         return readings

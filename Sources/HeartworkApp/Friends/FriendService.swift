@@ -56,13 +56,15 @@ public struct FriendService: Sendable {
         }
         if let reverse = try await store.friends.pendingRequest(from: userID, to: user.id) {
             try await store.friends.answer(requestID: reverse.id, accept: true, at: now)
-            await inbox.tell(userID, kind: "friend-accepted", text: "\(user.fullName) (@\(user.username)) accepted your friend request",
-                             link: "/friends/\(user.id)", actorID: user.id, now: now)
+            await inbox.tell(
+                userID, kind: "friend-accepted", text: "\(user.fullName) (@\(user.username)) accepted your friend request",
+                link: "/friends/\(user.id)", actorID: user.id, now: now)
             return .becameFriends(other)
         }
         let request = try await store.friends.createRequest(from: user.id, to: userID, at: now)
-        await inbox.tell(userID, kind: "friend-request", text: "\(user.fullName) (@\(user.username)) wants to be your friend",
-                         link: "/friends", actorID: user.id, now: now)
+        await inbox.tell(
+            userID, kind: "friend-request", text: "\(user.fullName) (@\(user.username)) wants to be your friend",
+            link: "/friends", actorID: user.id, now: now)
         return .requested(FriendRequestView(request: request, from: user, to: other))
     }
 
@@ -78,8 +80,9 @@ public struct FriendService: Sendable {
             throw AppError.conflict("the request was already answered")
         }
         if accept {
-            await inbox.tell(request.fromUserID, kind: "friend-accepted", text: "\(user.fullName) (@\(user.username)) accepted your friend request",
-                             link: "/friends/\(user.id)", actorID: user.id, now: now)
+            await inbox.tell(
+                request.fromUserID, kind: "friend-accepted", text: "\(user.fullName) (@\(user.username)) accepted your friend request",
+                link: "/friends/\(user.id)", actorID: user.id, now: now)
         }
     }
 

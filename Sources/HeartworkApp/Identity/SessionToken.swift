@@ -30,7 +30,8 @@ public enum SessionToken {
 
     /// Constant-time comparison, for CSRF tokens.
     public static func equal(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
+        let x = Array(a.utf8)
+        let y = Array(b.utf8)
         guard x.count == y.count else { return false }
         var difference: UInt8 = 0
         for index in x.indices { difference |= x[index] ^ y[index] }

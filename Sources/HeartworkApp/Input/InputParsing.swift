@@ -34,7 +34,8 @@ public enum InputParsing {
     public static func minuteOfDay(_ text: String?, field: String) throws(AppError) -> Int {
         let parts = (text ?? "").trimmingCharacters(in: .whitespaces).split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].count <= 2, parts[1].count == 2, let hours = Int(parts[0]), let minutes = Int(parts[1]),
-              (0..<24).contains(hours), (0..<60).contains(minutes) else {
+            (0..<24).contains(hours), (0..<60).contains(minutes)
+        else {
             throw AppError.invalid("a time of day such as 18:00", field: field)
         }
         return hours * 60 + minutes

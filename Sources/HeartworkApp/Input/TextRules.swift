@@ -7,9 +7,10 @@ enum TextRules {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         try refuseControlCharacters(trimmed, field: field, what: what)
         guard length.contains(trimmed.count) else {
-            throw AppError.invalid(length.lowerBound == 0
-                ? "\(what) has at most \(length.upperBound) characters"
-                : "\(what) must have \(length.lowerBound)–\(length.upperBound) characters", field: field)
+            throw AppError.invalid(
+                length.lowerBound == 0
+                    ? "\(what) has at most \(length.upperBound) characters"
+                    : "\(what) must have \(length.lowerBound)–\(length.upperBound) characters", field: field)
         }
         return trimmed
     }

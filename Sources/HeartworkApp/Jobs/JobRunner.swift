@@ -42,9 +42,11 @@ public struct JobRunner: Service {
     let grace: Duration
     let logger: Logger
 
-    public init(store: HeartworkStore, definitions: [JobDefinition], schedules: [Schedule] = [], workers: Int = 3,
-                worker: String = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier):\(UUID().uuidString.prefix(8))",
-                pollInterval: Duration = .milliseconds(500), lease: TimeInterval = 60, grace: Duration = .seconds(60), logger: Logger) {
+    public init(
+        store: HeartworkStore, definitions: [JobDefinition], schedules: [Schedule] = [], workers: Int = 3,
+        worker: String = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier):\(UUID().uuidString.prefix(8))",
+        pollInterval: Duration = .milliseconds(500), lease: TimeInterval = 60, grace: Duration = .seconds(60), logger: Logger
+    ) {
         self.store = store
         self.definitions = Dictionary(definitions.map { ($0.name, $0) }) { first, _ in first }
         self.schedules = schedules
@@ -65,9 +67,12 @@ public struct JobRunner: Service {
                 for schedule in schedules {
                     group.addTask { await scheduleLoop(schedule) }
                 }
-                group.addTask { await scheduleLoop(Schedule("prune finished jobs", every: .seconds(3600)) { now in
-                    _ = try await store.jobs.prune(before: now.addingTimeInterval(-7 * 86_400))
-                }) }
+                group.addTask {
+                    await scheduleLoop(
+                        Schedule("prune finished jobs", every: .seconds(3600)) { now in
+                            _ = try await store.jobs.prune(before: now.addingTimeInterval(-7 * 86_400))
+                        })
+                }
             }
         }
     }
@@ -122,7 +127,9 @@ public struct JobRunner: Service {
             return false
         }
         guard let definition = definitions[job.kind] else { return true }
-        let store = store, lease = lease, grace = grace
+        let store = store
+        let lease = lease
+        let grace = grace
         let deadline = ContinuousClock.now + definition.timeLimit
         let context = JobContext(job: job, deadline: deadline)
         let outcome: Result<Void, any Error> = await withTaskGroup(of: Result<Void, any Error>?.self) { group in
@@ -154,8 +161,12 @@ public struct JobRunner: Service {
         case .failure(let error):
             let final = error is JobExpired || error is UnreadableJob || job.attempts >= definition.retry.attempts
             let retry = final ? nil : Date().addingTimeInterval(definition.retry.delay(afterAttempt: job.attempts))
-            logger.warning("job failed", metadata: ["job": "\(job.id)", "kind": "\(job.kind)", "attempt": "\(job.attempts)", "final": "\(final)",
-                                                    "error": "\(String(reflecting: error))"])
+            logger.warning(
+                "job failed",
+                metadata: [
+                    "job": "\(job.id)", "kind": "\(job.kind)", "attempt": "\(job.attempts)", "final": "\(final)",
+                    "error": "\(String(reflecting: error))",
+                ])
             _ = try? await store.jobs.fail(id: job.id, worker: worker, error: String(describing: error), retryAt: retry, now: Date())
         }
         return true

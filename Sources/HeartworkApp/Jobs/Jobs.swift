@@ -53,8 +53,10 @@ public struct JobDefinition: Sendable {
     public let timeLimit: Duration
     let run: @Sendable (String, JobContext) async throws -> Void
 
-    public init<Parameters: JobParameters>(_ type: Parameters.Type, retry: RetryStrategy = RetryStrategy(attempts: 5), timeLimit: Duration = .seconds(600),
-                                           handler: @escaping @Sendable (Parameters, JobContext) async throws -> Void) {
+    public init<Parameters: JobParameters>(
+        _ type: Parameters.Type, retry: RetryStrategy = RetryStrategy(attempts: 5), timeLimit: Duration = .seconds(600),
+        handler: @escaping @Sendable (Parameters, JobContext) async throws -> Void
+    ) {
         name = Parameters.jobName
         self.retry = retry
         self.timeLimit = timeLimit
@@ -84,8 +86,10 @@ public enum Jobs {
     }()
 
     /// The row for `parameters`, due at `runAfter`, with its kind's attempts.
-    public static func record<Parameters: JobParameters>(_ parameters: Parameters, userID: String?, attempts: Int = 5, runAfter: Date,
-                                                         now: Date = Date()) -> JobRecord {
+    public static func record<Parameters: JobParameters>(
+        _ parameters: Parameters, userID: String?, attempts: Int = 5, runAfter: Date,
+        now: Date = Date()
+    ) -> JobRecord {
         // Encoding plain Codable values to JSON does not fail; a failure would be a programming error.
         let payload = (try? encoder.encode(parameters)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         return JobRecord(kind: Parameters.jobName, userID: userID, payload: payload, maxAttempts: attempts, runAfter: runAfter, createdAt: now)

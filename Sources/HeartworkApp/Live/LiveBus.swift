@@ -90,15 +90,19 @@ public final class LiveBus: Service, Sendable, CredentialRevoker {
     func publish(_ notice: InboxRecord) async {
         await inboxHub.publish(notice)
         guard isShared else { return }
-        send(.notice(BusNotice(id: notice.id, userID: notice.userID, kind: notice.kind, text: notice.text, link: notice.link,
-                               atMilliseconds: notice.createdAt.millisecondsSince1970)))
+        send(
+            .notice(
+                BusNotice(
+                    id: notice.id, userID: notice.userID, kind: notice.kind, text: notice.text, link: notice.link,
+                    atMilliseconds: notice.createdAt.millisecondsSince1970)))
     }
 
     /// Sends without making the caller wait for the database: the in-process path has already
     /// run, and a viewer on another instance is better served late than a gateway slowed.
     func send(_ message: LiveBusMessage) {
         let payloads = LiveBusCodec.encode(message, instance: instanceID)
-        let store = store, logger = logger
+        let store = store
+        let logger = logger
         Task {
             do {
                 try await store.notify(channel: Self.channel, payloads: payloads)
@@ -120,10 +124,13 @@ public final class LiveBus: Service, Sendable, CredentialRevoker {
         guard decoded.instance != instanceID else { return }
         switch decoded.message {
         case .readings(let userID, let readings):
-            await hub.publish(userID: userID, readings.map { item in
-                LiveEvent(sensor: SensorRecord(id: item.sensorID, userID: userID, address: item.address, name: item.name, createdAt: .distantPast),
-                          reading: item.reading)
-            })
+            await hub.publish(
+                userID: userID,
+                readings.map { item in
+                    LiveEvent(
+                        sensor: SensorRecord(id: item.sensorID, userID: userID, address: item.address, name: item.name, createdAt: .distantPast),
+                        reading: item.reading)
+                })
         case .revoke(let revocation):
             connections.revokeHere(revocation)
         case .forgetSession(let hash):
@@ -134,9 +141,10 @@ public final class LiveBus: Service, Sendable, CredentialRevoker {
             guard match.target == instanceID, let handler = matchHandler.withLock({ $0 }) else { return }
             await handler(decoded.instance, match)
         case .notice(let notice):
-            await inboxHub.publish(InboxRecord(
-                id: notice.id, userID: notice.userID, kind: notice.kind, text: notice.text, link: notice.link,
-                createdAt: Date(timeIntervalSince1970: Double(notice.atMilliseconds) / 1000)))
+            await inboxHub.publish(
+                InboxRecord(
+                    id: notice.id, userID: notice.userID, kind: notice.kind, text: notice.text, link: notice.link,
+                    createdAt: Date(timeIntervalSince1970: Double(notice.atMilliseconds) / 1000)))
         }
     }
 
@@ -170,16 +178,19 @@ public final class LiveBus: Service, Sendable, CredentialRevoker {
                     }
                 }
                 group.addTask { [self] in
-                    await store.listen(channel: Self.channel, logger: logger, onConnected: { [self] in
-                        let waiting = listening.withLock { state in
-                            state.ready = true
-                            defer { state.waiting.removeAll() }
-                            return state.waiting
-                        }
-                        for continuation in waiting { continuation.resume() }
-                    }, receive: { [self] payload in
-                        await receive(payload)
-                    })
+                    await store.listen(
+                        channel: Self.channel, logger: logger,
+                        onConnected: { [self] in
+                            let waiting = listening.withLock { state in
+                                state.ready = true
+                                defer { state.waiting.removeAll() }
+                                return state.waiting
+                            }
+                            for continuation in waiting { continuation.resume() }
+                        },
+                        receive: { [self] payload in
+                            await receive(payload)
+                        })
                 }
             }
         }

@@ -26,7 +26,8 @@ final class LiveCursor: Sendable {
     /// The readings that are new for certain, now marked seen, as events for viewers.
     func claim(userID: String, _ bySensor: [String: [SensorReading]]) -> (events: [LiveEvent], claimed: Set<Claim>) {
         entries.withLock { entries in
-            var events = [LiveEvent](), claimed = Set<Claim>()
+            var events = [LiveEvent]()
+            var claimed = Set<Claim>()
             for (address, readings) in bySensor {
                 let key = Self.key(userID, address)
                 guard var entry = entries[key] else { continue }

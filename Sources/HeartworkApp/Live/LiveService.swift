@@ -70,9 +70,10 @@ public struct LiveService: Sendable {
     public func stage(_ readings: [GatewayReading], from gateway: GatewayRecord, now: Date = Date()) async -> Staged {
         var bySensor = [String: [SensorReading]]()
         for reading in readings {
-            bySensor[reading.sensor, default: []].append(SensorReading(
-                sequence: reading.sequence, atMilliseconds: reading.atMilliseconds, measurement: reading.measurement,
-                battery: reading.battery, rssi: reading.rssi))
+            bySensor[reading.sensor, default: []].append(
+                SensorReading(
+                    sequence: reading.sequence, atMilliseconds: reading.atMilliseconds, measurement: reading.measurement,
+                    battery: reading.battery, rssi: reading.rssi))
         }
         let early = cursor.claim(userID: gateway.userID, bySensor)
         await bus.publish(userID: gateway.userID, early.events)
@@ -92,15 +93,18 @@ public struct LiveService: Sendable {
         }
         let stored = result.stored
         cursor.record(userID: gateway.userID, stored)
-        await bus.publish(userID: gateway.userID, stored.flatMap { result in
-            result.added.filter { !staged.claimed.contains(LiveCursor.Claim(address: result.sensor.address, sequence: $0.sequence)) }
-                .map { LiveEvent(sensor: result.sensor, reading: $0) }
-        })
+        await bus.publish(
+            userID: gateway.userID,
+            stored.flatMap { result in
+                result.added.filter { !staged.claimed.contains(LiveCursor.Claim(address: result.sensor.address, sequence: $0.sequence)) }
+                    .map { LiveEvent(sensor: result.sensor, reading: $0) }
+            })
         return Committed(
             acks: stored.map { Ack(sensor: $0.sensor.address, sequence: $0.highestSequence) },
             refused: result.refused.map {
-                Refusal(sensor: $0.address, sequence: $0.highestSequence,
-                        detail: "this account has \(SensorLimits.maximumPerUser) sensors, the most it may have: a new sensor is not taken")
+                Refusal(
+                    sensor: $0.address, sequence: $0.highestSequence,
+                    detail: "this account has \(SensorLimits.maximumPerUser) sensors, the most it may have: a new sensor is not taken")
             })
     }
 

@@ -37,8 +37,10 @@ actor RemoteMatchRoom: MatchRoomHandle {
 
     func reading(_ side: Competitor, second: Int, beatsPerMinute bpm: Double) async {
         guard let seat else { return }
-        bus.send(match: BusMatch(kind: .reading, target: host, matchID: matchID, seat: seat.uuidString, side: side.rawValue,
-                                 second: second, beatsPerMinute: bpm))
+        bus.send(
+            match: BusMatch(
+                kind: .reading, target: host, matchID: matchID, seat: seat.uuidString, side: side.rawValue,
+                second: second, beatsPerMinute: bpm))
     }
 
     func disconnect(_ side: Competitor, id: UUID) async {

@@ -85,8 +85,10 @@ public actor MatchRoom: MatchRoomHandle {
             announcePresence()
             if humanSides.allSatisfy({ connections[$0] != nil }) { Task { await self.beginCountdown() } }
         case .countdown, .running:
-            continuation.yield(.start(atMilliseconds: startAt, nowMilliseconds: Self.now(), durationSeconds: durationSeconds,
-                                      secondMilliseconds: Int(secondMilliseconds)))
+            continuation.yield(
+                .start(
+                    atMilliseconds: startAt, nowMilliseconds: Self.now(), durationSeconds: durationSeconds,
+                    secondMilliseconds: Int(secondMilliseconds)))
         case .ended: break
         }
         return (id, stream)
@@ -211,8 +213,9 @@ public actor MatchRoom: MatchRoomHandle {
         }
         guard phase == .countdown else { return }
         engine = CompetitionEngine(profileA: profiles.a, profileB: profiles.b)
-        let message = MatchMessage.start(atMilliseconds: startAt, nowMilliseconds: Self.now(), durationSeconds: durationSeconds,
-                                         secondMilliseconds: Int(secondMilliseconds))
+        let message = MatchMessage.start(
+            atMilliseconds: startAt, nowMilliseconds: Self.now(), durationSeconds: durationSeconds,
+            secondMilliseconds: Int(secondMilliseconds))
         for connection in connections.values { connection.continuation.yield(message) }
     }
 
@@ -242,17 +245,19 @@ public actor MatchRoom: MatchRoomHandle {
         let result = engine.result
         func side(_ competitor: Competitor, bpm: Double?) -> MatchMessage.SideState {
             let zone = result[competitor].confirmedZones.last ?? .none
-            return MatchMessage.SideState(beatsPerMinute: bpm, zone: zone, score: result[competitor].score,
-                                          progressPercent: MatchRules.progressPercent(zone))
+            return MatchMessage.SideState(
+                beatsPerMinute: bpm, zone: zone, score: result[competitor].score,
+                progressPercent: MatchRules.progressPercent(zone))
         }
         for (competitor, connection) in connections {
             let mine = side(competitor, bpm: competitor == .a ? bpmA : bpmB)
             let theirs = side(competitor.opponent, bpm: nil)
             connection.continuation.yield(.state(second: second, you: mine, opponent: theirs))
             for event in events {
-                connection.continuation.yield(.event(
-                    second: event.second, who: event.competitor == competitor ? "you" : "opponent",
-                    direction: event.direction.rawValue, zone: event.to, text: event.announcement(for: competitor)))
+                connection.continuation.yield(
+                    .event(
+                        second: event.second, who: event.competitor == competitor ? "you" : "opponent",
+                        direction: event.direction.rawValue, zone: event.to, text: event.announcement(for: competitor)))
             }
         }
     }
@@ -262,16 +267,17 @@ public actor MatchRoom: MatchRoomHandle {
         phase = .ended
         ticker?.cancel()
         let result = engine?.result
-        let winner: String? = switch forfeitedBy {
-        case "both": nil
-        case "a": "b"
-        case "b": "a"
-        default:
-            switch result?.outcome {
-            case .winner(let side): side.rawValue
-            case .draw, nil: nil
+        let winner: String? =
+            switch forfeitedBy {
+            case "both": nil
+            case "a": "b"
+            case "b": "a"
+            default:
+                switch result?.outcome {
+                case .winner(let side): side.rawValue
+                case .draw, nil: nil
+                }
             }
-        }
         let record = MatchResultRecord(
             scoreA: result?.a.score ?? 0, scoreB: result?.b.score ?? 0, winner: winner, reason: reason.rawValue, forfeitedBy: forfeitedBy,
             secondsPlayed: result?.durationSeconds ?? 0,

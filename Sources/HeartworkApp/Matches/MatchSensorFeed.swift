@@ -13,8 +13,10 @@ extension MatchService {
     /// heart rate goes to the room as that second's reading — 0 (lost contact) when the strap
     /// reports no skin contact or was not heard for 5 s. Runs until the match's time is up or
     /// the task is cancelled (the player's socket closed).
-    public func follow(sensorID: String, of user: UserRecord, into room: any MatchRoomHandle, side: Competitor,
-                       startMilliseconds: Int64, durationSeconds: Int, secondMilliseconds: Int) async {
+    public func follow(
+        sensorID: String, of user: UserRecord, into room: any MatchRoomHandle, side: Competitor,
+        startMilliseconds: Int64, durationSeconds: Int, secondMilliseconds: Int
+    ) async {
         let (watchID, events) = await live.watch(user)
         let latest = StrapState()
         let listener = Task {
@@ -49,7 +51,8 @@ actor StrapState {
 
     func beatsPerMinute(at now: Int64, hold: Int64) -> Double {
         guard let reading, now - heardAt <= hold, reading.contact != .notDetected,
-              MatchRules.beatsPerMinute.contains(Double(reading.beatsPerMinute)) else { return 0 }
+            MatchRules.beatsPerMinute.contains(Double(reading.beatsPerMinute))
+        else { return 0 }
         return Double(reading.beatsPerMinute)
     }
 }

@@ -47,9 +47,10 @@ public struct MatchService: Sendable {
             kind: .live, challengerID: user.id, opponentID: opponentID, durationSeconds: minutes * 60, state: .invited,
             createdAt: now, expiresAt: now.addingTimeInterval(TimeInterval(MatchRules.invitationSeconds)))
         try await store.matches.create(match)
-        await inbox.tell(opponentID, kind: "match-invitation",
-                         text: "\(user.fullName) (@\(user.username)) challenges you to a \(minutes)-minute match",
-                         link: "/matches/\(match.id)", actorID: user.id, now: now)
+        await inbox.tell(
+            opponentID, kind: "match-invitation",
+            text: "\(user.fullName) (@\(user.username)) challenges you to a \(minutes)-minute match",
+            link: "/matches/\(match.id)", actorID: user.id, now: now)
         return match
     }
 
@@ -63,7 +64,8 @@ public struct MatchService: Sendable {
             throw AppError.invalid("no workout of yours or shared with you has that id", field: "ghost")
         }
         guard workout.record.profile.zoneProfile != nil, let resting = workout.record.profile.restingHeartRate,
-              let maximum = workout.record.profile.maximumHeartRate else {
+            let maximum = workout.record.profile.maximumHeartRate
+        else {
             throw AppError.invalid("that workout has no resting and maximum heart rate stored with it, so its zones are unknown", field: "ghost")
         }
         let streams = try await workouts.streams(of: workout)
@@ -84,32 +86,41 @@ public struct MatchService: Sendable {
         let match = try await invitation(id, for: user, now: now)
         _ = try await anchors(of: user, now: now, field: nil, whose: "your")
         let expiresAt = now.addingTimeInterval(TimeInterval(MatchRules.invitationSeconds))
-        guard try await store.matches.transition(id: id, from: [.invited], to: .accepted, expiresAt: expiresAt, startedAt: nil,
-                                                 anchorsA: nil, anchorsB: nil) else {
+        guard
+            try await store.matches.transition(
+                id: id, from: [.invited], to: .accepted, expiresAt: expiresAt, startedAt: nil,
+                anchorsA: nil, anchorsB: nil)
+        else {
             throw AppError.conflict("the invitation was answered or withdrawn meanwhile")
         }
         await rooms.accepted(id, expiresAt: expiresAt)
-        await inbox.tell(match.challengerID, kind: "match-accepted", text: "\(user.fullName) accepted your challenge: the match starts when you are both in the room",
-                         link: "/matches/\(id)", actorID: user.id, now: now)
+        await inbox.tell(
+            match.challengerID, kind: "match-accepted", text: "\(user.fullName) accepted your challenge: the match starts when you are both in the room",
+            link: "/matches/\(id)", actorID: user.id, now: now)
         return try await self.match(id, for: user, now: now)
     }
 
     public func decline(_ id: String, by user: UserRecord, now: Date = Date()) async throws -> MatchRecord {
         let match = try await invitation(id, for: user, now: now)
-        guard try await store.matches.transition(id: id, from: [.invited], to: .declined, expiresAt: nil, startedAt: nil,
-                                                 anchorsA: nil, anchorsB: nil) else {
+        guard
+            try await store.matches.transition(
+                id: id, from: [.invited], to: .declined, expiresAt: nil, startedAt: nil,
+                anchorsA: nil, anchorsB: nil)
+        else {
             throw AppError.conflict("the invitation was answered or withdrawn meanwhile")
         }
         await rooms.close(id, reason: "declined", detail: "\(user.fullName) declined the challenge")
-        await inbox.tell(match.challengerID, kind: "match-declined", text: "\(user.fullName) declined your challenge",
-                         link: "/matches/\(id)", actorID: user.id, now: now)
+        await inbox.tell(
+            match.challengerID, kind: "match-declined", text: "\(user.fullName) declined your challenge",
+            link: "/matches/\(id)", actorID: user.id, now: now)
         return try await self.match(id, for: user, now: now)
     }
 
     /// A match its players see (and, for a ghost race, the owner of the workout raced).
     public func match(_ id: String, for user: UserRecord, now: Date = Date()) async throws -> MatchRecord {
         guard var match = try await store.matches.find(id: id),
-              match.side(of: user.id) != nil || match.ghostOwnerID == user.id else { throw AppError.notFound("match") }
+            match.side(of: user.id) != nil || match.ghostOwnerID == user.id
+        else { throw AppError.notFound("match") }
         match.state = match.state(at: now)
         return match
     }
@@ -157,8 +168,9 @@ public struct MatchService: Sendable {
         if let room = await rooms.existing(match.id) { return room }
         let ghost: [Double?]? = match.kind == .ghost ? try await ghostSeries(of: match) : nil
         return await rooms.room(for: match) { [self] in
-            MatchRoom(matchID: match.id, durationSeconds: match.durationSeconds, secondMilliseconds: secondMilliseconds, ghost: ghost,
-                      expiresAt: match.expiresAt, hooks: hooks(for: match))
+            MatchRoom(
+                matchID: match.id, durationSeconds: match.durationSeconds, secondMilliseconds: secondMilliseconds, ghost: ghost,
+                expiresAt: match.expiresAt, hooks: hooks(for: match))
         }
     }
 
@@ -174,7 +186,8 @@ public struct MatchService: Sendable {
             let room: MatchRoom
             do {
                 guard let match = try await store.matches.find(id: message.matchID),
-                      [.invited, .accepted, .running].contains(match.state(at: Date())) else {
+                    [.invited, .accepted, .running].contains(match.state(at: Date()))
+                else {
                     throw AppError.conflict("the match cannot be entered now")
                 }
                 room = try await localRoom(for: match)
@@ -233,7 +246,8 @@ public struct MatchService: Sendable {
     /// The match a workout was saved from, when the viewer may see that match.
     public func match(savedAs workoutID: String, for user: UserRecord) async throws -> MatchRecord? {
         guard let match = try await store.matches.find(workoutID: workoutID),
-              match.side(of: user.id) != nil || match.ghostOwnerID == user.id else { return nil }
+            match.side(of: user.id) != nil || match.ghostOwnerID == user.id
+        else { return nil }
         return match
     }
 
@@ -270,7 +284,10 @@ public struct MatchService: Sendable {
     }
 
     private func hooks(for match: MatchRecord) -> MatchRoom.Hooks {
-        let store = store, rooms = rooms, inbox = inbox, id = match.id
+        let store = store
+        let rooms = rooms
+        let inbox = inbox
+        let id = match.id
         return MatchRoom.Hooks(
             start: { [self] in
                 // Each side's zones as its profile stands at the start (a ghost's: stored with it).
@@ -286,8 +303,11 @@ public struct MatchService: Sendable {
                     }
                     b = try await anchors(of: opponent, now: now, field: nil, whose: "the opponent's")
                 }
-                guard try await store.matches.transition(id: id, from: [.accepted], to: .running, expiresAt: nil, startedAt: now,
-                                                         anchorsA: a, anchorsB: match.kind == .ghost ? nil : b) else {
+                guard
+                    try await store.matches.transition(
+                        id: id, from: [.accepted], to: .running, expiresAt: nil, startedAt: now,
+                        anchorsA: a, anchorsB: match.kind == .ghost ? nil : b)
+                else {
                     throw AppError.conflict("the match is no longer waiting to start")
                 }
                 guard let zonesA = a.zoneProfile, let zonesB = b.zoneProfile else {

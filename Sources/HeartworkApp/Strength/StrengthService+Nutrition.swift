@@ -32,8 +32,9 @@ extension StrengthService {
         if let sex = user.sex, let age, let height = user.heightMeters, let weight {
             targets = NutritionTargets(sex: sex, ageYears: age, heightMeters: height, weightKilograms: weight, lifestyle: settings.lifestyle, goal: settings.goal)
         }
-        return NutritionView(goal: settings.goal, lifestyle: settings.lifestyle, sex: user.sex, ageYears: age, heightMeters: user.heightMeters,
-                             weightKilograms: weight, missing: missing, targets: targets)
+        return NutritionView(
+            goal: settings.goal, lifestyle: settings.lifestyle, sex: user.sex, ageYears: age, heightMeters: user.heightMeters,
+            weightKilograms: weight, missing: missing, targets: targets)
     }
 
     public struct ImportSummary: Sendable, Hashable {
@@ -65,25 +66,30 @@ extension StrengthService {
         }
         guard !parsed.sessions.isEmpty else { throw AppError.invalid("the file holds no workouts", field: "file") }
         var stats = try await store.strength.stats(userID: user.id).mapValues(\.stats)
-        var mapped = [String: String](), unmapped = [String: Int](), seeded = [String: Double]()
-        var imported = 0, duplicates = 0
+        var mapped = [String: String]()
+        var unmapped = [String: Int]()
+        var seeded = [String: Double]()
+        var imported = 0
+        var duplicates = 0
         for workout in parsed.sessions {
             guard workout.startedAt <= now.addingTimeInterval(86_400) else { continue }
             var session = StrengthSessionRecord(
                 userID: user.id, routineID: nil, name: String(workout.name.prefix(80)), goal: (try? await settings(for: user, now: now).goal) ?? .muscleMaintenance,
                 source: parsed.source, importKey: "\(parsed.source):\(Int(workout.startedAt.timeIntervalSince1970)):\(workout.name.prefix(80))",
                 startedAt: workout.startedAt)
-            var sets = [StrengthSetRecord](), touched = [String: ExerciseStats]()
+            var sets = [StrengthSetRecord]()
+            var touched = [String: ExerciseStats]()
             let end = workout.startedAt.addingTimeInterval(workout.durationSeconds ?? 0)
             for (index, block) in workout.exercises.enumerated() {
                 let match = catalogue.exercise(named: block.name)
                 let id = match?.id ?? "other:" + StrengthCatalogue.nameKey(block.name).prefix(60)
                 if let match { mapped[block.name] = match.id } else { unmapped[block.name, default: 0] += block.sets.count }
                 for set in block.sets {
-                    sets.append(StrengthSetRecord(
-                        position: sets.count + 1, exerciseID: id, exerciseName: String((match?.name ?? block.name).prefix(120)), exerciseIndex: index,
-                        kind: set.kind, prescribedReps: set.reps, prescribedWeightKilograms: set.weightKilograms, reps: set.reps,
-                        weightKilograms: min(Self.maximumWeightKilograms, set.weightKilograms), done: true, doneAt: end))
+                    sets.append(
+                        StrengthSetRecord(
+                            position: sets.count + 1, exerciseID: id, exerciseName: String((match?.name ?? block.name).prefix(120)), exerciseIndex: index,
+                            kind: set.kind, prescribedReps: set.reps, prescribedWeightKilograms: set.weightKilograms, reps: set.reps,
+                            weightKilograms: min(Self.maximumWeightKilograms, set.weightKilograms), done: true, doneAt: end))
                 }
                 if let match {
                     let working = block.sets.filter { $0.kind != "warmup" }.map {
@@ -107,8 +113,9 @@ extension StrengthService {
                 duplicates += 1
             }
         }
-        return ImportSummary(source: parsed.source, imported: imported, duplicates: duplicates, mapped: mapped, unmapped: unmapped,
-                             skippedRows: Array(parsed.skipped.prefix(100)), seeded: seeded)
+        return ImportSummary(
+            source: parsed.source, imported: imported, duplicates: duplicates, mapped: mapped, unmapped: unmapped,
+            skippedRows: Array(parsed.skipped.prefix(100)), seeded: seeded)
     }
 }
 

@@ -61,9 +61,11 @@ public struct StrengthService: Sendable {
         public var acceptDisclaimer: Bool?
         public var newWebhookSecret: Bool?
 
-        public init(goal: StrengthGoal? = nil, lifestyle: Lifestyle? = nil, plateStepKilograms: FieldUpdate<Double>? = nil,
-                    barKilograms: FieldUpdate<Double>? = nil, webhookURL: FieldUpdate<String>? = nil, acceptDisclaimer: Bool? = nil,
-                    newWebhookSecret: Bool? = nil) {
+        public init(
+            goal: StrengthGoal? = nil, lifestyle: Lifestyle? = nil, plateStepKilograms: FieldUpdate<Double>? = nil,
+            barKilograms: FieldUpdate<Double>? = nil, webhookURL: FieldUpdate<String>? = nil, acceptDisclaimer: Bool? = nil,
+            newWebhookSecret: Bool? = nil
+        ) {
             self.goal = goal
             self.lifestyle = lifestyle
             self.plateStepKilograms = plateStepKilograms
@@ -172,8 +174,9 @@ public struct StrengthService: Sendable {
 
     func view(_ template: RoutineTemplate, builtIn: Bool, position: Int) -> RoutineView {
         let groups = catalogue.groups(of: template)
-        return RoutineView(template: template, builtIn: builtIn, bodyweight: catalogue.isBodyweight(template),
-                           groups: MuscleGroup.displayOrder.filter(groups.contains), position: position)
+        return RoutineView(
+            template: template, builtIn: builtIn, bodyweight: catalogue.isBodyweight(template),
+            groups: MuscleGroup.displayOrder.filter(groups.contains), position: position)
     }
 
     /// The user's own routines in their order, then the built-in ones alphabetically.
@@ -294,7 +297,8 @@ public struct StrengthService: Sendable {
                 lastDoneDay: last[$0.template.id].map { Int($0.timeIntervalSince1970 / 86_400) })
         }
         guard let pick = RoutineSuggestion.suggest(candidates, goal: settings.goal, recentlyTrained: trained),
-              let routine = all.first(where: { $0.template.id == pick.routineID }) else { return nil }
+            let routine = all.first(where: { $0.template.id == pick.routineID })
+        else { return nil }
         return (routine, pick.reason, MuscleGroup.displayOrder.filter(pick.overlapping.contains))
     }
 
@@ -324,18 +328,21 @@ public struct StrengthService: Sendable {
         }
         let stats = try await store.strength.stats(userID: user.id)
         let exercises = routine.exerciseIDs.compactMap { catalogue.exercise($0) }
-        let generator = WorkoutGenerator(goal: routine.goal, plateStepKilograms: settings.plateStepKilograms,
-                                         kilogramsPerUnit: user.units == .imperial ? BodyMass.kilogramsPerPound : 1)
-        let prescription = generator.prescribe(exercises.map {
-            GeneratorExercise($0, stats: stats[$0.id]?.stats ?? .coldStart, barKilograms: settings.barKilograms)
-        })
+        let generator = WorkoutGenerator(
+            goal: routine.goal, plateStepKilograms: settings.plateStepKilograms,
+            kilogramsPerUnit: user.units == .imperial ? BodyMass.kilogramsPerPound : 1)
+        let prescription = generator.prescribe(
+            exercises.map {
+                GeneratorExercise($0, stats: stats[$0.id]?.stats ?? .coldStart, barKilograms: settings.barKilograms)
+            })
         var sets = [StrengthSetRecord]()
         for (index, (exercise, block)) in zip(exercises, prescription).enumerated() {
             for set in block.sets {
-                sets.append(StrengthSetRecord(
-                    position: sets.count + 1, exerciseID: exercise.id, exerciseName: exercise.name, exerciseIndex: index,
-                    prescribedReps: set.reps, prescribedWeightKilograms: set.weightKilograms, reps: set.reps, weightKilograms: set.weightKilograms,
-                    done: false, doneAt: nil))
+                sets.append(
+                    StrengthSetRecord(
+                        position: sets.count + 1, exerciseID: exercise.id, exerciseName: exercise.name, exerciseIndex: index,
+                        prescribedReps: set.reps, prescribedWeightKilograms: set.weightKilograms, reps: set.reps, weightKilograms: set.weightKilograms,
+                        done: false, doneAt: nil))
             }
         }
         let session = StrengthSessionRecord(
@@ -440,7 +447,8 @@ public struct StrengthService: Sendable {
         let timed = catalogue.exercise(exerciseID)?.timed ?? false
         let after: ExerciseStats
         if session.source == "heartwork", let baseline = try await store.strength.baselines(sessionID: session.id)[exerciseID],
-           try await !store.strength.changedSince(userID: user.id, exerciseID: exerciseID, date: finished, excluding: session.id) {
+            try await !store.strength.changedSince(userID: user.id, exerciseID: exerciseID, date: finished, excluding: session.id)
+        {
             after = StrengthProgression.update(baseline, with: performed, timed: timed)
         } else {
             after = StrengthProgression.update(current, with: performed, timed: timed)
@@ -486,7 +494,9 @@ public struct StrengthService: Sendable {
         var (session, sets) = try await stored(sessionID, for: user)
         guard session.finishedAt == nil else { throw AppError.conflict("this session is already finished") }
         let stats = try await store.strength.stats(userID: user.id)
-        var updated = [String: ExerciseStats](), baselines = [String: ExerciseStats](), changes = [OneRepMaxChange]()
+        var updated = [String: ExerciseStats]()
+        var baselines = [String: ExerciseStats]()
+        var changes = [OneRepMaxChange]()
         var seen = Set<String>()
         for set in sets where !set.exerciseID.hasPrefix("other:") && seen.insert(set.exerciseID).inserted {
             let before = stats[set.exerciseID]?.stats ?? .coldStart
@@ -495,8 +505,10 @@ public struct StrengthService: Sendable {
             guard after != before else { continue }
             updated[set.exerciseID] = after
             if after.oneRepMaxKilograms != before.oneRepMaxKilograms {
-                changes.append(OneRepMaxChange(exerciseID: set.exerciseID, exerciseName: set.exerciseName,
-                                               before: before.oneRepMaxKilograms, after: after.oneRepMaxKilograms))
+                changes.append(
+                    OneRepMaxChange(
+                        exerciseID: set.exerciseID, exerciseName: set.exerciseName,
+                        before: before.oneRepMaxKilograms, after: after.oneRepMaxKilograms))
             }
         }
         let scored = library.scorer.score(text)
@@ -521,8 +533,9 @@ public struct StrengthService: Sendable {
             queued = true
         }
         let (heartRate, source) = try await heartRate(session, sets: sets, user: user)
-        return Finished(view: SessionView(session: session, sets: sets, heartRate: heartRate, heartRateSource: source),
-                        changes: changes, sentiment: scored, message: message, webhookQueued: queued)
+        return Finished(
+            view: SessionView(session: session, sets: sets, heartRate: heartRate, heartRateSource: source),
+            changes: changes, sentiment: scored, message: message, webhookQueued: queued)
     }
 
     /// The 1RMs a finished session raised: from what they were when it was finished to what

@@ -87,18 +87,18 @@ enum NetworkAddress {
         if prefix(v6("64:ff9b::"), bits: 96) { return isSpecialPurposeV4(Array(bytes[12..<16])) }
         if prefix(v6("2002::"), bits: 16) { return isSpecialPurposeV4(Array(bytes[2..<6])) }
         let blocks: [(String, Int)] = [
-            ("64:ff9b:1::", 48),    // local-use NAT64
-            ("100::", 64),          // discard-only
-            ("100:0:0:1::", 64),    // dummy prefix
-            ("2001::", 23),         // IETF protocol assignments: Teredo, benchmarking, ORCHID…
-            ("2001:db8::", 32),     // documentation
-            ("2620:4f:8000::", 48), // AS112 direct delegation
-            ("3fff::", 20),         // documentation
-            ("5f00::", 16),         // segment routing SIDs
-            ("fc00::", 7),          // unique local
-            ("fe80::", 10),         // link-local
-            ("fec0::", 10),         // site-local (deprecated)
-            ("ff00::", 8),          // multicast
+            ("64:ff9b:1::", 48),  // local-use NAT64
+            ("100::", 64),  // discard-only
+            ("100:0:0:1::", 64),  // dummy prefix
+            ("2001::", 23),  // IETF protocol assignments: Teredo, benchmarking, ORCHID…
+            ("2001:db8::", 32),  // documentation
+            ("2620:4f:8000::", 48),  // AS112 direct delegation
+            ("3fff::", 20),  // documentation
+            ("5f00::", 16),  // segment routing SIDs
+            ("fc00::", 7),  // unique local
+            ("fe80::", 10),  // link-local
+            ("fec0::", 10),  // site-local (deprecated)
+            ("ff00::", 8),  // multicast
         ]
         return blocks.contains { prefix(v6($0.0), bits: $0.1) }
     }
@@ -107,10 +107,10 @@ enum NetworkAddress {
         guard bytes.count == 4 else { return true }
         let value = UInt32(bytes[0]) << 24 | UInt32(bytes[1]) << 16 | UInt32(bytes[2]) << 8 | UInt32(bytes[3])
         let blocks: [(UInt32, UInt32)] = [
-            (0x0000_0000, 8),   // "this network"
-            (0x0A00_0000, 8),   // private
+            (0x0000_0000, 8),  // "this network"
+            (0x0A00_0000, 8),  // private
             (0x6440_0000, 10),  // shared address space (carrier-grade NAT)
-            (0x7F00_0000, 8),   // loopback
+            (0x7F00_0000, 8),  // loopback
             (0xA9FE_0000, 16),  // link-local
             (0xAC10_0000, 12),  // private
             (0xC000_0000, 24),  // IETF protocol assignments
@@ -123,8 +123,8 @@ enum NetworkAddress {
             (0xC612_0000, 15),  // benchmarking
             (0xC633_6400, 24),  // TEST-NET-2
             (0xCB00_7100, 24),  // TEST-NET-3
-            (0xE000_0000, 4),   // multicast
-            (0xF000_0000, 4),   // reserved, and the limited broadcast address
+            (0xE000_0000, 4),  // multicast
+            (0xF000_0000, 4),  // reserved, and the limited broadcast address
         ]
         return blocks.contains { base, bits in value >> (32 - bits) == base >> (32 - bits) }
     }
@@ -345,11 +345,11 @@ public struct WebhookDeliverer: Sendable {
             // the server's network); the log keeps the detail.
             logger.info("webhook delivery failed", metadata: ["delivery": "\(delivery.id)", "error": "\(String(reflecting: error))"])
             let text = "\(error)".lowercased()
-            outcome = text.contains("timeout") || text.contains("timed out") || text.contains("deadline")
+            outcome =
+                text.contains("timeout") || text.contains("timed out") || text.contains("deadline")
                 ? "the receiver did not answer within 10 seconds" : "the receiver could not be reached"
         }
         try? await client.shutdown()
         return outcome
     }
 }
-

@@ -16,9 +16,11 @@ public struct PlayerInput: Sendable {
     /// The sensor the player wears by default.
     public var sensorID: FieldUpdate<String>?
 
-    public init(name: String? = nil, number: FieldUpdate<String>? = nil, birthDate: FieldUpdate<CalendarDay>? = nil, sex: FieldUpdate<Sex>? = nil,
-                restingHeartRate: FieldUpdate<Int>? = nil, maximumHeartRate: FieldUpdate<Int>? = nil, weightKilograms: FieldUpdate<Double>? = nil,
-                teamID: FieldUpdate<String>? = nil, sensorID: FieldUpdate<String>? = nil) {
+    public init(
+        name: String? = nil, number: FieldUpdate<String>? = nil, birthDate: FieldUpdate<CalendarDay>? = nil, sex: FieldUpdate<Sex>? = nil,
+        restingHeartRate: FieldUpdate<Int>? = nil, maximumHeartRate: FieldUpdate<Int>? = nil, weightKilograms: FieldUpdate<Double>? = nil,
+        teamID: FieldUpdate<String>? = nil, sensorID: FieldUpdate<String>? = nil
+    ) {
         self.name = name
         self.number = number
         self.birthDate = birthDate

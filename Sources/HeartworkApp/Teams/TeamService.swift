@@ -148,7 +148,8 @@ public struct TeamService: Sendable {
             player.maximumHeartRate = maximum.value
         }
         if let resting = player.restingHeartRate, let maximum = player.maximumHeartRate, resting >= maximum,
-           input.restingHeartRate != nil || input.maximumHeartRate != nil {
+            input.restingHeartRate != nil || input.maximumHeartRate != nil
+        {
             validation.check { () throws(AppError) in
                 throw AppError.invalid("the resting heart rate (\(resting)) must be below the maximum (\(maximum))", field: "restingHeartRate")
             }

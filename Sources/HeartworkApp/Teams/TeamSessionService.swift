@@ -28,8 +28,10 @@ public struct TeamSessionService: Sendable {
 
     /// Starts a session for the team. Without participants, every player of the team who has
     /// a sensor takes part.
-    public func start(teamID: String, participants: [Participant]?, countdownSeconds: Int = 0, plannedSeconds: Int? = nil,
-                      for user: UserRecord, now: Date = Date()) async throws -> TeamSessionRecord {
+    public func start(
+        teamID: String, participants: [Participant]?, countdownSeconds: Int = 0, plannedSeconds: Int? = nil,
+        for user: UserRecord, now: Date = Date()
+    ) async throws -> TeamSessionRecord {
         guard Self.countdownSeconds.contains(countdownSeconds) else {
             throw AppError.invalid("a countdown is 0–600 seconds", field: "countdownSeconds")
         }
@@ -50,7 +52,9 @@ public struct TeamSessionService: Sendable {
         guard chosen.count <= 200 else { throw AppError.invalid("at most 200 players take part in one session", field: "players") }
         let byID = Dictionary(members.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let day = CalendarDay(now)
-        var players = [TeamSessionPlayer](), worn = Set<String>(), seen = Set<String>()
+        var players = [TeamSessionPlayer]()
+        var worn = Set<String>()
+        var seen = Set<String>()
         for participant in chosen {
             guard let player = byID[participant.playerID] else {
                 throw AppError.invalid("player \(participant.playerID) is not in this team", field: "players")
@@ -65,8 +69,9 @@ public struct TeamSessionService: Sendable {
             guard worn.insert(sensorID).inserted else {
                 throw AppError.invalid("two players cannot wear the same sensor in one session (\(player.name))", field: "players")
             }
-            players.append(TeamSessionPlayer(
-                playerID: player.id, sensorID: sensorID, name: player.name, number: player.number, physiology: player.physiology(on: day)))
+            players.append(
+                TeamSessionPlayer(
+                    playerID: player.id, sensorID: sensorID, name: player.name, number: player.number, physiology: player.physiology(on: day)))
         }
         let session = TeamSessionRecord(
             userID: user.id, teamID: teamID, startsAt: now.addingTimeInterval(TimeInterval(countdownSeconds)),
@@ -136,11 +141,15 @@ public struct TeamSessionService: Sendable {
         let end = session.end(now: now) ?? max(now, session.startsAt)
         var players = [TeamSessionReview.Player]()
         for player in session.players {
-            let readings = end > session.startsAt
+            let readings =
+                end > session.startsAt
                 ? try await store.sensors.readings(sensorID: player.sensorID, from: session.startsAt, to: end) : []
-            players.append(.init(player: player, analysis: PlayerSessionAnalysis(
-                readings: readings, startMilliseconds: session.startsAt.millisecondsSince1970,
-                endMilliseconds: end.millisecondsSince1970, physiology: player.physiology, includesHRV: includesHRV)))
+            players.append(
+                .init(
+                    player: player,
+                    analysis: PlayerSessionAnalysis(
+                        readings: readings, startMilliseconds: session.startsAt.millisecondsSince1970,
+                        endMilliseconds: end.millisecondsSince1970, physiology: player.physiology, includesHRV: includesHRV)))
         }
         return TeamSessionReview(session: session, end: end, players: players.sorted { Self.inSquadOrder($0.player, $1.player) })
     }
@@ -165,16 +174,19 @@ public struct TeamSessionService: Sendable {
         if let session {
             let review = try await review(session, now: now, includesHRV: false)
             for entry in review.players {
-                tiles.append(.init(player: entry.player, hasPhoto: photos.contains(entry.player.playerID), sensor: sensors[entry.player.sensorID],
-                                   trimp: entry.analysis.trimp, coveredSeconds: entry.analysis.coveredSeconds))
+                tiles.append(
+                    .init(
+                        player: entry.player, hasPhoto: photos.contains(entry.player.playerID), sensor: sensors[entry.player.sensorID],
+                        trimp: entry.analysis.trimp, coveredSeconds: entry.analysis.coveredSeconds))
             }
         } else {
             let day = CalendarDay(now)
             for player in members {
                 guard let sensorID = player.sensorID else { continue }
-                tiles.append(.init(
-                    player: TeamSessionPlayer(playerID: player.id, sensorID: sensorID, name: player.name, number: player.number, physiology: player.physiology(on: day)),
-                    hasPhoto: player.hasPhoto, sensor: sensors[sensorID], trimp: nil, coveredSeconds: 0))
+                tiles.append(
+                    .init(
+                        player: TeamSessionPlayer(playerID: player.id, sensorID: sensorID, name: player.name, number: player.number, physiology: player.physiology(on: day)),
+                        hasPhoto: player.hasPhoto, sensor: sensors[sensorID], trimp: nil, coveredSeconds: 0))
             }
         }
         tiles.sort { Self.inSquadOrder($0.player, $1.player) }

@@ -15,7 +15,10 @@ public struct ExportedWorkout: Sendable {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
-        func two(_ v: Int?) -> String { let n = v ?? 0; return n < 10 ? "0\(n)" : "\(n)" }
+        func two(_ v: Int?) -> String {
+            let n = v ?? 0
+            return n < 10 ? "0\(n)" : "\(n)"
+        }
         return "\(c.year ?? 1970)-\(two(c.month))-\(two(c.day))-\(two(c.hour))\(two(c.minute))"
     }
 }

@@ -53,9 +53,10 @@ public struct WorkoutService: Sendable {
     /// brought. Returns the record and the owner's time zone.
     func insert(_ workout: NewWorkout, for user: UserRecord, now: Date = Date(), fileWarnings: [FileWarning] = []) async throws -> (WorkoutRecord, String?) {
         let (workout, cleaning) = WorkoutCleaning.clean(workout)
-        let notes = fileWarnings.map { warning in
-            WorkoutNote(line: warning.line, byte: warning.line == nil && warning.offset > 0 ? warning.offset : nil, message: warning.message)
-        } + cleaning
+        let notes =
+            fileWarnings.map { warning in
+                WorkoutNote(line: warning.line, byte: warning.line == nil && warning.offset > 0 ? warning.offset : nil, message: warning.message)
+            } + cleaning
         let streams = try WorkoutValidation.streams(of: workout, now: now)
         // The stored profile, not a cached identity's: its settings decide what is shared.
         guard let user = try await store.users.find(id: user.id) else { throw AppError.notSignedIn }
@@ -90,10 +91,12 @@ public struct WorkoutService: Sendable {
     }
 
     public var jobDefinitions: [JobDefinition] {
-        [JobDefinition(CompleteSnapshotsJob.self, retry: RetryStrategy(attempts: 5), timeLimit: .seconds(600)) { job, _ in
-            guard let user = try await store.users.find(id: job.userID) else { return }
-            try await completeSnapshots(for: user)
-        }]
+        [
+            JobDefinition(CompleteSnapshotsJob.self, retry: RetryStrategy(attempts: 5), timeLimit: .seconds(600)) { job, _ in
+                guard let user = try await store.users.find(id: job.userID) else { return }
+                try await completeSnapshots(for: user)
+            }
+        ]
     }
 
     /// Fills in what workouts' profile snapshots lacked (a birth date, a resting heart rate, a
@@ -102,8 +105,9 @@ public struct WorkoutService: Sendable {
     /// measurement histories are read once (not per workout). Run as a job.
     @discardableResult
     public func completeSnapshots(for user: UserRecord) async throws -> Int {
-        let histories = ProfileHistories(resting: try await store.measurements.list(userID: user.id, kind: .restingHeartRate),
-                                         weights: try await store.measurements.list(userID: user.id, kind: .weight))
+        let histories = ProfileHistories(
+            resting: try await store.measurements.list(userID: user.id, kind: .restingHeartRate),
+            weights: try await store.measurements.list(userID: user.id, kind: .weight))
         // What the profile can give at all (a history gives its first value to earlier workouts).
         let today = histories.snapshot(for: user, at: Date())
         var fillable = SnapshotFields()
@@ -187,16 +191,19 @@ public struct WorkoutService: Sendable {
     /// may export; for anyone else it does not exist.
     public func export(_ id: String, owner: UserRecord, format: ActivityFileFormat) async throws -> ExportedWorkout {
         guard let record = try await store.workouts.find(id: id), record.userID == owner.id,
-              let streams = try await store.workouts.streams(workoutID: id) else { throw AppError.notFound("workout") }
+            let streams = try await store.workouts.streams(workoutID: id)
+        else { throw AppError.notFound("workout") }
         let workout = Self.newWorkout(record, streams: streams)
         let bytes: [UInt8]
         do {
-            bytes = try ActivityFiles.bytes(of: workout, format: format, name: "\(record.sport.rawValue.capitalized) \(ExportedWorkout.day(record.startedAt, zone: TimeZones.zone(owner.timeZone)))")
+            bytes = try ActivityFiles.bytes(
+                of: workout, format: format, name: "\(record.sport.rawValue.capitalized) \(ExportedWorkout.day(record.startedAt, zone: TimeZones.zone(owner.timeZone)))")
         } catch {
             throw AppError.conflict(error.description, field: "format")
         }
         return ExportedWorkout(
-            bytes: bytes, format: format, fileName: "heartwork-\(record.sport.rawValue)-\(ExportedWorkout.stamp(record.startedAt, zone: TimeZones.zone(owner.timeZone))).\(format.rawValue)")
+            bytes: bytes, format: format,
+            fileName: "heartwork-\(record.sport.rawValue)-\(ExportedWorkout.stamp(record.startedAt, zone: TimeZones.zone(owner.timeZone))).\(format.rawValue)")
     }
 
     /// A stored workout as the document it was made from (for files: exports, the account archive).
@@ -205,8 +212,9 @@ public struct WorkoutService: Sendable {
             sport: record.sport, startTime: record.startedAt, indoor: record.indoor, heartRate: streams.heartRate,
             rrIntervalsMilliseconds: streams.rrIntervalsMilliseconds,
             track: streams.track.map {
-                NewWorkout.TrackPoint(latitudeDegrees: $0.latitudeDegrees, longitudeDegrees: $0.longitudeDegrees, elevationMeters: $0.elevationMeters,
-                                      timeSeconds: $0.timeSeconds ?? 0)
+                NewWorkout.TrackPoint(
+                    latitudeDegrees: $0.latitudeDegrees, longitudeDegrees: $0.longitudeDegrees, elevationMeters: $0.elevationMeters,
+                    timeSeconds: $0.timeSeconds ?? 0)
             },
             distanceMeters: record.metrics.distanceMeters, kilocalories: record.metrics.kilocalories, device: record.device)
     }
@@ -234,7 +242,8 @@ public struct WorkoutService: Sendable {
             updated = try await store.workouts.setShared(id: id, userID: owner.id, shared: shared, at: now)
         } catch StoreError.limitReached(let cap) {
             throw AppError.conflict(
-                "you share \(cap) workout\(cap == 1 ? "" : "s"), your limit, and this one is older than all of them, so it would be unshared at once: unshare one or raise the limit in your settings")
+                "you share \(cap) workout\(cap == 1 ? "" : "s"), your limit, and this one is older than all of them, so it would be unshared at once: unshare one or raise the limit in your settings"
+            )
         }
         guard let workout = updated else { throw AppError.notFound("workout") }
         return workout
@@ -254,7 +263,8 @@ struct ProfileHistories {
 
     /// `history` is oldest first: a binary search for the last at or before `date`.
     static func asOf(_ history: [MeasurementRecord], _ date: Date) -> Double? {
-        var low = 0, high = history.count
+        var low = 0
+        var high = history.count
         while low < high {
             let middle = (low + high) / 2
             if history[middle].measuredAt <= date { low = middle + 1 } else { high = middle }

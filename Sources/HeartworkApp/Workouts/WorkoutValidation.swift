@@ -56,9 +56,10 @@ enum WorkoutValidation {
             }
             previousTime = point.timeSeconds
             do {
-                points.append(try GeoPoint(
-                    latitudeDegrees: point.latitudeDegrees, longitudeDegrees: point.longitudeDegrees,
-                    elevationMeters: point.elevationMeters, timeSeconds: point.timeSeconds))
+                points.append(
+                    try GeoPoint(
+                        latitudeDegrees: point.latitudeDegrees, longitudeDegrees: point.longitudeDegrees,
+                        elevationMeters: point.elevationMeters, timeSeconds: point.timeSeconds))
             } catch {
                 throw AppError.invalid(error.description, field: path)
             }

@@ -47,12 +47,14 @@ public struct CompetitionEngine: Sendable {
 
         var events = [ZoneChangeEvent]()
         if let changeA {
-            events.append(ZoneChangeEvent(
-                second: second, competitor: .a, from: changeA.from, to: changeA.to, opponentZone: confirmedB))
+            events.append(
+                ZoneChangeEvent(
+                    second: second, competitor: .a, from: changeA.from, to: changeA.to, opponentZone: confirmedB))
         }
         if let changeB {
-            events.append(ZoneChangeEvent(
-                second: second, competitor: .b, from: changeB.from, to: changeB.to, opponentZone: confirmedA))
+            events.append(
+                ZoneChangeEvent(
+                    second: second, competitor: .b, from: changeB.from, to: changeB.to, opponentZone: confirmedA))
         }
         result.events.append(contentsOf: events)
         return events
@@ -96,9 +98,11 @@ public struct CompetitionEngine: Sendable {
     /// Zone changes read off two confirmed-zone timelines, `a` before `b` within a second.
     private static func changeEvents(_ zonesA: [ReserveZone], _ zonesB: [ReserveZone]) -> [ZoneChangeEvent] {
         var events = [ZoneChangeEvent]()
-        var previousA = ReserveZone.none, previousB = ReserveZone.none
+        var previousA = ReserveZone.none
+        var previousB = ReserveZone.none
         for second in zonesA.indices {
-            let zoneA = zonesA[second], zoneB = zonesB[second]
+            let zoneA = zonesA[second]
+            let zoneB = zonesB[second]
             if zoneA != previousA {
                 events.append(ZoneChangeEvent(second: second, competitor: .a, from: previousA, to: zoneA, opponentZone: zoneB))
             }

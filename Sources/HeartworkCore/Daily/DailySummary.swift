@@ -74,11 +74,13 @@ public struct DailyInput: Sendable {
     public var profileRestingHeartRate: Double?
     public var sex: Sex?
 
-    public init(day: CalendarDay, utcOffsetSeconds: Int, heartRate: [HealthSample] = [], restingHeartRate: [HealthSample] = [],
-                hrv: [HealthSample] = [], steps: [HealthSample] = [], sleep: [HealthSample] = [],
-                workouts: [(id: String, name: String, start: Date, end: Date)] = [], history: [DailySummary] = [],
-                sleepQuality: Int? = nil, mark: Readiness.Status? = nil, profileMaximumHeartRate: Double? = nil,
-                profileRestingHeartRate: Double? = nil, sex: Sex? = nil) {
+    public init(
+        day: CalendarDay, utcOffsetSeconds: Int, heartRate: [HealthSample] = [], restingHeartRate: [HealthSample] = [],
+        hrv: [HealthSample] = [], steps: [HealthSample] = [], sleep: [HealthSample] = [],
+        workouts: [(id: String, name: String, start: Date, end: Date)] = [], history: [DailySummary] = [],
+        sleepQuality: Int? = nil, mark: Readiness.Status? = nil, profileMaximumHeartRate: Double? = nil,
+        profileRestingHeartRate: Double? = nil, sex: Sex? = nil
+    ) {
         self.day = day
         self.utcOffsetSeconds = utcOffsetSeconds
         self.heartRate = heartRate
@@ -122,13 +124,16 @@ public enum DailyCalculator {
     public static func summary(_ input: DailyInput) -> DailySummary {
         let dayStart = input.day.start(utcOffsetSeconds: input.utcOffsetSeconds)
         let beats = input.heartRate.filter { $0.value.isFinite && $0.value > 0 }
-        let heartRate: DailySummary.HeartRate? = beats.isEmpty ? nil : {
-            // The average over time: a reading stands for the time to the next (at most RISE's
-            // 10 minutes), so a workout's readings every few seconds do not outweigh the rest.
-            let sorted = beats.sorted { $0.start < $1.start }
-            let values = sorted.map(\.value)
-            return .init(minimum: values.min() ?? 0, maximum: values.max() ?? 0, average: averageOverTime(sorted) ?? 0, samples: values.count)
-        }()
+        let heartRate: DailySummary.HeartRate? =
+            beats.isEmpty
+            ? nil
+            : {
+                // The average over time: a reading stands for the time to the next (at most RISE's
+                // 10 minutes), so a workout's readings every few seconds do not outweigh the rest.
+                let sorted = beats.sorted { $0.start < $1.start }
+                let values = sorted.map(\.value)
+                return .init(minimum: values.min() ?? 0, maximum: values.max() ?? 0, average: averageOverTime(sorted) ?? 0, samples: values.count)
+            }()
         let restingValues = input.restingHeartRate.map(\.value).filter { $0.isFinite && $0 > 0 }
         let resting = restingValues.isEmpty ? nil : round1(restingValues.reduce(0, +) / Double(restingValues.count))
         let hrvValues = input.hrv.map(\.value).filter { $0.isFinite && $0 > 0 }
@@ -159,8 +164,9 @@ public enum DailyCalculator {
 
         // Readiness over the history and this day.
         var days = input.history.suffix(Readiness.normalWindowDays + Readiness.shortWindowDays).map {
-            Readiness.DayValues(hrvMilliseconds: $0.hrvSDNNMilliseconds, isSDNN: true, restingHeartRate: $0.restingHeartRate,
-                                mark: $0.mark.flatMap(Readiness.Status.init(rawValue:)))
+            Readiness.DayValues(
+                hrvMilliseconds: $0.hrvSDNNMilliseconds, isSDNN: true, restingHeartRate: $0.restingHeartRate,
+                mark: $0.mark.flatMap(Readiness.Status.init(rawValue:)))
         }
         days.append(Readiness.DayValues(hrvMilliseconds: hrv, isSDNN: true, restingHeartRate: resting, mark: input.mark))
         let hasData = heartRate != nil || resting != nil || hrv != nil || steps != nil || sleep != nil
@@ -176,8 +182,9 @@ public enum DailyCalculator {
         }
         series[series.count - 1] = trimp
         let point = TrainingLoad.series(dailyTRIMP: series).last
-        let load = DailySummary.Workload(trimp: round1(trimp), acute: point?.acute ?? 0, chronic: point?.chronic ?? 0,
-                                         balance: point?.balance ?? 0, ratio: point?.ratio)
+        let load = DailySummary.Workload(
+            trimp: round1(trimp), acute: point?.acute ?? 0, chronic: point?.chronic ?? 0,
+            balance: point?.balance ?? 0, ratio: point?.ratio)
         return DailySummary(
             date: input.day.description, utcOffsetSeconds: input.utcOffsetSeconds, hasData: hasData, heartRate: heartRate,
             restingHeartRate: resting, hrvSDNNMilliseconds: hrv, steps: steps, sleep: sleep, rise: rise, maximumHeartRate: maximum,
@@ -207,18 +214,21 @@ public enum DailyCalculator {
         let asleepParts = valid.filter { stage($0)?.isAsleep == true }
         let inBedSeconds = inBed.isEmpty ? union(valid) : union(inBed)
         let asleepSeconds = asleepParts.isEmpty ? nil : union(asleepParts)
-        let quality = entered.flatMap { (1...10).contains($0) ? $0 : nil }
+        let quality =
+            entered.flatMap { (1...10).contains($0) ? $0 : nil }
             ?? RISE.estimatedSleepQuality(inBedSeconds: inBedSeconds, asleepSeconds: asleepSeconds)
         let hours = inBedSeconds / 3600
-        return .init(inBedHours: round2(hours), asleepHours: asleepSeconds.map { round2($0 / 3600) }, quality: quality,
-                     qualitySource: entered.map { (1...10).contains($0) } == true ? "entered" : "estimated",
-                     recoveryPercent: RISE.recoveryPercent(hoursInBed: hours, quality: quality).map(round1))
+        return .init(
+            inBedHours: round2(hours), asleepHours: asleepSeconds.map { round2($0 / 3600) }, quality: quality,
+            qualitySource: entered.map { (1...10).contains($0) } == true ? "entered" : "estimated",
+            recoveryPercent: RISE.recoveryPercent(hoursInBed: hours, quality: quality).map(round1))
     }
 
     /// The average of readings over time, to one decimal: each reading stands for the time to
     /// the next one (at least 1 s, at most RISE's 10 minutes). `sorted` by start; nil when empty.
     public static func averageOverTime(_ sorted: [HealthSample]) -> Double? {
-        var weighted = 0.0, seconds = 0.0
+        var weighted = 0.0
+        var seconds = 0.0
         for (index, sample) in sorted.enumerated() where sample.value.isFinite {
             let next = index + 1 < sorted.count ? sorted[index + 1].start : sample.start.addingTimeInterval(RISE.maximumSampleSeconds)
             let span = min(RISE.maximumSampleSeconds, max(1, next.timeIntervalSince(sample.start)))

@@ -4,19 +4,24 @@ import Foundation
 /// offset of the place it was taken.
 public struct HealthSample: Sendable, Hashable {
     public enum Kind: String, Sendable, Hashable, CaseIterable, Codable {
-        case heartRate            // count/min
-        case restingHeartRate     // count/min
+        case heartRate  // count/min
+        case restingHeartRate  // count/min
         case walkingHeartRateAverage  // count/min
         case heartRateVariabilitySDNN  // ms
-        case steps                // count
-        case bodyMass             // kg
-        case height               // m
-        case sleep                // value: a `SleepStage` raw value
+        case steps  // count
+        case bodyMass  // kg
+        case height  // m
+        case sleep  // value: a `SleepStage` raw value
     }
 
     /// Sleep analysis values (HKCategoryValueSleepAnalysis), iOS 16's stages included.
     public enum SleepStage: Int, Sendable, Hashable, CaseIterable, Codable {
-        case inBed = 0, asleep = 1, awake = 2, core = 3, deep = 4, rem = 5
+        case inBed = 0
+        case asleep = 1
+        case awake = 2
+        case core = 3
+        case deep = 4
+        case rem = 5
 
         public var isAsleep: Bool { self == .asleep || self == .core || self == .deep || self == .rem }
     }
@@ -33,8 +38,10 @@ public struct HealthSample: Sendable, Hashable {
     /// HRV samples: the beat-to-beat heart rates the watch listed (bpm, seconds after start).
     public var beats: [TimedHeartRate]?
 
-    public init(kind: Kind, start: Date, end: Date, utcOffsetSeconds: Int, value: Double, source: String, device: String? = nil,
-                beats: [TimedHeartRate]? = nil) {
+    public init(
+        kind: Kind, start: Date, end: Date, utcOffsetSeconds: Int, value: Double, source: String, device: String? = nil,
+        beats: [TimedHeartRate]? = nil
+    ) {
         self.kind = kind
         self.start = start
         self.end = end
@@ -62,8 +69,10 @@ public struct HealthWorkout: Sendable, Hashable {
     /// `workout-routes/….gpx` inside the export, when it has a route.
     public var routePath: String?
 
-    public init(activityType: String, start: Date, end: Date, utcOffsetSeconds: Int, kilocalories: Double?, distanceMeters: Double?,
-                source: String, device: String?, routePath: String?) {
+    public init(
+        activityType: String, start: Date, end: Date, utcOffsetSeconds: Int, kilocalories: Double?, distanceMeters: Double?,
+        source: String, device: String?, routePath: String?
+    ) {
         self.activityType = activityType
         self.start = start
         self.end = end
@@ -96,4 +105,3 @@ public struct HealthOwner: Sendable, Hashable {
         self.sex = sex
     }
 }
-

@@ -49,7 +49,8 @@ public struct HealthSourcePriority: Sendable, Hashable, Codable {
     }
 
     static func span(_ sample: HealthSample) -> (Double, Double) {
-        let start = sample.start.timeIntervalSince1970, end = sample.end.timeIntervalSince1970
+        let start = sample.start.timeIntervalSince1970
+        let end = sample.end.timeIntervalSince1970
         return end > start ? (start, end) : (start - 0.5, start + 0.5)
     }
 
@@ -68,7 +69,8 @@ struct IntervalSet {
 
     /// The index of the first interval ending after `x`.
     func firstEnding(after x: Double) -> Int {
-        var low = 0, high = ends.count
+        var low = 0
+        var high = ends.count
         while low < high {
             let mid = (low + high) / 2
             if ends[mid] <= x { low = mid + 1 } else { high = mid }

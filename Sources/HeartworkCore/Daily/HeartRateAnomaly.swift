@@ -58,17 +58,21 @@ public struct HeartRateAnomalyDetector: Sendable, Hashable {
 
         public var reason: String {
             let direction = meanObserved > meanForecast ? "above" : "below"
-            return String(format: "heart rate %.0f bpm for %d min, %@ the %.0f bpm the model expected at rest (band ±%.1f bpm), with no activity to explain it",
-                          meanObserved, Int(endSeconds - startSeconds) / 60, direction, meanForecast, band)
+            return String(
+                format: "heart rate %.0f bpm for %d min, %@ the %.0f bpm the model expected at rest (band ±%.1f bpm), with no activity to explain it",
+                meanObserved, Int(endSeconds - startSeconds) / 60, direction, meanForecast, band)
         }
     }
 
     /// Readings on a regular grid: nil where there is no reading or there is activity.
-    public func resample(heartRate: [TimedHeartRate], steps: [(timeSeconds: Double, count: Double)] = [],
-                         activeSpans: [ClosedRange<Double>] = [], from start: Double, to end: Double) -> [Double?] {
+    public func resample(
+        heartRate: [TimedHeartRate], steps: [(timeSeconds: Double, count: Double)] = [],
+        activeSpans: [ClosedRange<Double>] = [], from start: Double, to end: Double
+    ) -> [Double?] {
         guard end > start, start.isFinite, end.isFinite else { return [] }
         let count = Int(min(1_000_000, ((end - start) / intervalSeconds).rounded(.up)))
-        var sums = [Double](repeating: 0, count: count), counts = [Int](repeating: 0, count: count)
+        var sums = [Double](repeating: 0, count: count)
+        var counts = [Int](repeating: 0, count: count)
         var active = [Bool](repeating: false, count: count)
         func slot(_ t: Double) -> Int? {
             guard t.isFinite, t >= start, t < end else { return nil }
@@ -76,7 +80,10 @@ public struct HeartRateAnomalyDetector: Sendable, Hashable {
             return i < count ? i : nil
         }
         for reading in heartRate where reading.beatsPerMinute.isFinite && reading.beatsPerMinute > 0 {
-            if let i = slot(reading.timeSeconds) { sums[i] += reading.beatsPerMinute; counts[i] += 1 }
+            if let i = slot(reading.timeSeconds) {
+                sums[i] += reading.beatsPerMinute
+                counts[i] += 1
+            }
         }
         var stepSums = [Double](repeating: 0, count: count)
         for step in steps where step.count.isFinite { if let i = slot(step.timeSeconds) { stepSums[i] += step.count } }
@@ -93,11 +100,15 @@ public struct HeartRateAnomalyDetector: Sendable, Hashable {
     public func fit(_ series: [Double?]) -> Model? {
         let p = order
         let n = p + 1  // unknowns: intercept + p coefficients
-        var xtx = [Double](repeating: 0, count: n * n), xty = [Double](repeating: 0, count: n)
+        var xtx = [Double](repeating: 0, count: n * n)
+        var xty = [Double](repeating: 0, count: n)
         var windows = [(row: [Double], y: Double)]()
         var run = [Double]()
         for value in series {
-            guard let value else { run.removeAll(); continue }
+            guard let value else {
+                run.removeAll()
+                continue
+            }
             if run.count >= p {
                 var row = [1.0]
                 for i in 0..<p { row.append(run[run.count - 1 - i]) }
@@ -132,11 +143,12 @@ public struct HeartRateAnomalyDetector: Sendable, Hashable {
         var current: (first: Int, deviations: [Double], observed: [Double], forecast: [Double])?
         func close(at index: Int) {
             if let run = current, run.deviations.count >= consecutive {
-                anomalies.append(Anomaly(
-                    startSeconds: start + Double(run.first) * intervalSeconds, endSeconds: start + Double(index) * intervalSeconds,
-                    slots: run.deviations.count, largestDeviation: ((run.deviations.max() ?? 0) * 10).rounded() / 10,
-                    band: (band * 10).rounded() / 10, meanObserved: run.observed.reduce(0, +) / Double(run.observed.count),
-                    meanForecast: run.forecast.reduce(0, +) / Double(run.forecast.count)))
+                anomalies.append(
+                    Anomaly(
+                        startSeconds: start + Double(run.first) * intervalSeconds, endSeconds: start + Double(index) * intervalSeconds,
+                        slots: run.deviations.count, largestDeviation: ((run.deviations.max() ?? 0) * 10).rounded() / 10,
+                        band: (band * 10).rounded() / 10, meanObserved: run.observed.reduce(0, +) / Double(run.observed.count),
+                        meanForecast: run.forecast.reduce(0, +) / Double(run.forecast.count)))
             }
             current = nil
         }
@@ -144,8 +156,15 @@ public struct HeartRateAnomalyDetector: Sendable, Hashable {
         // its own forecasts, so a sustained shift does not become the new normal.
         var history = [Double]()
         for (i, value) in series.enumerated() {
-            guard let value else { close(at: i); history.removeAll(); continue }
-            guard history.count >= p else { history.append(value); continue }
+            guard let value else {
+                close(at: i)
+                history.removeAll()
+                continue
+            }
+            guard history.count >= p else {
+                history.append(value)
+                continue
+            }
             let forecast = model.forecast(history[...])
             let deviation = abs(value - forecast)
             if deviation > band {

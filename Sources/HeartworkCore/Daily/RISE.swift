@@ -105,14 +105,20 @@ public enum RISE {
     /// A day's metrics from its heart-rate samples (seconds since the day's start, any order;
     /// samples at or after `daySeconds` are not the day's), its workouts, the resting heart
     /// rate and the 6-month maximum. Samples of a workout count towards that workout only.
-    public static func day(samples: [TimedHeartRate], workouts: [Workout], restingHeartRate: Double, maximumHeartRate: Double,
-                           daySeconds: Double = 86_400) -> Day {
+    public static func day(
+        samples: [TimedHeartRate], workouts: [Workout], restingHeartRate: Double, maximumHeartRate: Double,
+        daySeconds: Double = 86_400
+    ) -> Day {
         let sorted = samples.filter { $0.timeSeconds.isFinite && $0.beatsPerMinute.isFinite && $0.timeSeconds >= 0 && $0.timeSeconds < daySeconds }
             .sorted { $0.timeSeconds < $1.timeSeconds }
         var workoutPoints = [Double](repeating: 0, count: workouts.count)
         var workoutMinutes = [[Double]](repeating: [0, 0, 0, 0], count: workouts.count)
-        var elevatedPoints = 0.0, elevatedSeconds = 0.0, inactiveSeconds = 0.0, covered = 0.0
-        var maximumStrain = 0.0, strain = 0.0
+        var elevatedPoints = 0.0
+        var elevatedSeconds = 0.0
+        var inactiveSeconds = 0.0
+        var covered = 0.0
+        var maximumStrain = 0.0
+        var strain = 0.0
         let validMaximum = maximumHeartRate.isFinite && maximumHeartRate > 0
         let inactiveCeiling = 0.45 * maximumHeartRate
         for (i, sample) in sorted.enumerated() {
@@ -131,17 +137,20 @@ public enum RISE {
             } else if sample.beatsPerMinute >= restingHeartRate && sample.beatsPerMinute < inactiveCeiling {
                 inactiveSeconds += seconds
             }
-            strain = Self.strain(workoutIntensities: workoutPoints.map(intensity(points:)), elevatedIntensity: intensity(points: elevatedPoints),
-                                 inactiveHours: inactiveSeconds / 3600)
+            strain = Self.strain(
+                workoutIntensities: workoutPoints.map(intensity(points:)), elevatedIntensity: intensity(points: elevatedPoints),
+                inactiveHours: inactiveSeconds / 3600)
             maximumStrain = max(maximumStrain, strain)
         }
         let intensities = workouts.indices.map { w in
-            WorkoutIntensity(id: workouts[w].id, name: workouts[w].name, points: (workoutPoints[w] * 10).rounded() / 10,
-                             intensity: intensity(points: workoutPoints[w]), minutesInZones: workoutMinutes[w].map { ($0 * 10).rounded() / 10 })
+            WorkoutIntensity(
+                id: workouts[w].id, name: workouts[w].name, points: (workoutPoints[w] * 10).rounded() / 10,
+                intensity: intensity(points: workoutPoints[w]), minutesInZones: workoutMinutes[w].map { ($0 * 10).rounded() / 10 })
         }
-        return Day(workouts: intensities, elevatedPoints: (elevatedPoints * 10).rounded() / 10, elevatedIntensity: intensity(points: elevatedPoints),
-                   elevatedHours: (elevatedSeconds / 360).rounded() / 10, inactiveHours: (inactiveSeconds / 360).rounded() / 10,
-                   strain: strain, maximumStrain: maximumStrain, coveredSeconds: covered)
+        return Day(
+            workouts: intensities, elevatedPoints: (elevatedPoints * 10).rounded() / 10, elevatedIntensity: intensity(points: elevatedPoints),
+            elevatedHours: (elevatedSeconds / 360).rounded() / 10, inactiveHours: (inactiveSeconds / 360).rounded() / 10,
+            strain: strain, maximumStrain: maximumStrain, coveredSeconds: covered)
     }
 
     /// The weekly evaluation: the values of the days that have one and their mean (seed 004

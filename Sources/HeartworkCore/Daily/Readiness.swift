@@ -75,8 +75,10 @@ public enum Readiness {
             inputs.append(Input(name: measure, value: nil, band: nil, status: .unknown, reason: "no HRV in the last \(shortWindowDays) days"))
         } else if normal.count < minimumNormalDays {
             let mean = recent.reduce(0, +) / Double(recent.count)
-            inputs.append(Input(name: measure, value: rounded(mean), band: nil, status: .unknown,
-                                reason: "\(normal.count) \(normal.count == 1 ? "day" : "days") of HRV so far; the normal band needs \(minimumNormalDays)"))
+            inputs.append(
+                Input(
+                    name: measure, value: rounded(mean), band: nil, status: .unknown,
+                    reason: "\(normal.count) \(normal.count == 1 ? "day" : "days") of HRV so far; the normal band needs \(minimumNormalDays)"))
         } else {
             let mean = recent.reduce(0, +) / Double(recent.count)
             let normalMean = normal.reduce(0, +) / Double(normal.count)
@@ -103,12 +105,17 @@ public enum Readiness {
                 let baseline = baselineDays.reduce(0, +) / Double(baselineDays.count)
                 let band = Band(low: rounded(baseline - restingRaisedBPM), high: rounded(baseline + restingRaisedBPM))
                 let raised = resting > baseline + restingRaisedBPM
-                inputs.append(Input(name: "resting heart rate", value: rounded(resting), band: band, status: raised ? .strained : .normal,
-                                    reason: raised ? "resting heart rate \(format(resting)) bpm is more than \(Int(restingRaisedBPM)) above your 30-day baseline \(format(baseline))"
-                                                   : "resting heart rate \(format(resting)) bpm is near your 30-day baseline \(format(baseline))"))
+                inputs.append(
+                    Input(
+                        name: "resting heart rate", value: rounded(resting), band: band, status: raised ? .strained : .normal,
+                        reason: raised
+                            ? "resting heart rate \(format(resting)) bpm is more than \(Int(restingRaisedBPM)) above your 30-day baseline \(format(baseline))"
+                            : "resting heart rate \(format(resting)) bpm is near your 30-day baseline \(format(baseline))"))
             } else {
-                inputs.append(Input(name: "resting heart rate", value: rounded(resting), band: nil, status: .unknown,
-                                    reason: "\(baselineDays.count) \(baselineDays.count == 1 ? "day" : "days") of resting heart rate so far; the baseline needs 7"))
+                inputs.append(
+                    Input(
+                        name: "resting heart rate", value: rounded(resting), band: nil, status: .unknown,
+                        reason: "\(baselineDays.count) \(baselineDays.count == 1 ? "day" : "days") of resting heart rate so far; the baseline needs 7"))
             }
         } else {
             inputs.append(Input(name: "resting heart rate", value: nil, band: nil, status: .unknown, reason: "no resting heart rate for this day"))
@@ -162,14 +169,16 @@ public enum TrainingLoad {
     public static func series(dailyTRIMP: [Double]) -> [Point] {
         let acuteLambda = 2 / Double(acuteDays + 1)
         let chronicLambda = 2 / Double(chronicDays + 1)
-        var acute = 0.0, chronic = 0.0
+        var acute = 0.0
+        var chronic = 0.0
         return dailyTRIMP.map { raw in
             let trimp = raw.isFinite && raw > 0 ? raw : 0
             acute = acuteLambda * trimp + (1 - acuteLambda) * acute
             chronic = chronicLambda * trimp + (1 - chronicLambda) * chronic
             let r = { (x: Double) in (x * 10).rounded() / 10 }
-            return Point(trimp: r(trimp), acute: r(acute), chronic: r(chronic), balance: r(chronic - acute),
-                         ratio: chronic > 0 ? (acute / chronic * 100).rounded() / 100 : nil)
+            return Point(
+                trimp: r(trimp), acute: r(acute), chronic: r(chronic), balance: r(chronic - acute),
+                ratio: chronic > 0 ? (acute / chronic * 100).rounded() / 100 : nil)
         }
     }
 }

@@ -13,10 +13,11 @@ public enum KeytelEnergy {
     public static func kilocaloriesPerMinute(
         sex: Sex, averageBPM: Double, weightKilograms: Double, ageYears: Double
     ) -> Double {
-        let kilojoulesPerMinute = switch sex {
-        case .male: -55.0969 + 0.6309 * averageBPM + 0.1988 * weightKilograms + 0.2017 * ageYears
-        case .female: -20.4022 + 0.4472 * averageBPM - 0.1263 * weightKilograms + 0.074 * ageYears
-        }
+        let kilojoulesPerMinute =
+            switch sex {
+            case .male: -55.0969 + 0.6309 * averageBPM + 0.1988 * weightKilograms + 0.2017 * ageYears
+            case .female: -20.4022 + 0.4472 * averageBPM - 0.1263 * weightKilograms + 0.074 * ageYears
+            }
         return kilojoulesPerMinute / kilojoulesPerKilocalorie
     }
 

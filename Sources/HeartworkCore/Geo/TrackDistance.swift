@@ -11,14 +11,17 @@ public enum Haversine {
     }
 
     /// The same for coordinates in degrees (not yet checked as a `GeoPoint`).
-    public static func distanceMeters(fromLatitude startLatitude: Double, longitude startLongitude: Double,
-                                      toLatitude endLatitude: Double, longitude endLongitude: Double) -> Double {
+    public static func distanceMeters(
+        fromLatitude startLatitude: Double, longitude startLongitude: Double,
+        toLatitude endLatitude: Double, longitude endLongitude: Double
+    ) -> Double {
         let toRadians = Double.pi / 180
         let latitude1 = startLatitude * toRadians
         let latitude2 = endLatitude * toRadians
         let deltaLatitude = latitude2 - latitude1
         let deltaLongitude = (endLongitude - startLongitude) * toRadians
-        let h = sin(deltaLatitude / 2) * sin(deltaLatitude / 2)
+        let h =
+            sin(deltaLatitude / 2) * sin(deltaLatitude / 2)
             + cos(latitude1) * cos(latitude2) * sin(deltaLongitude / 2) * sin(deltaLongitude / 2)
         return 2 * earthRadiusMeters * asin(min(1, h.squareRoot()))
     }

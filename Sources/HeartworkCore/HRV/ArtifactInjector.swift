@@ -13,7 +13,8 @@ public enum ArtifactInjector {
         into clean: [Double], everyBeats: Int, kinds: [RRArtifactType] = RRArtifactType.allCases,
         using random: inout SplitMix64
     ) -> ([Double], [Injected]) {
-        var output = [Double](), truth = [Injected]()
+        var output = [Double]()
+        var truth = [Injected]()
         var i = 0
         while i < clean.count {
             guard i > 30, i < clean.count - 30, Int.random(in: 0..<everyBeats, using: &random) == 0 else {
@@ -48,4 +49,3 @@ public enum ArtifactInjector {
         return (output, truth)
     }
 }
-

@@ -29,7 +29,8 @@ public enum FitLabLFHF {
         var real = samples + [Double](repeating: 0, count: fftLength - length)
         var imaginary = [Double](repeating: 0, count: fftLength)
         FFT(size: fftLength).forward(real: &real, imaginary: &imaginary)
-        var lf = 0.0, hf = 0.0
+        var lf = 0.0
+        var hf = 0.0
         for i in 0..<(fftLength / 2) {
             let frequency = Double(i) / Double(fftLength) * samplingRate
             let power = (real[i] * real[i] + imaginary[i] * imaginary[i]) * 8 / 3

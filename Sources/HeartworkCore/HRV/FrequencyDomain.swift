@@ -54,7 +54,8 @@ public enum FrequencyDomainAnalysis {
     public static func resampled(_ rr: [Double]) -> [Double]? {
         let times = beatTimes(rr)
         guard let spline = CubicSpline(x: times, y: rr, boundary: .notAKnot) else { return nil }
-        let start = times[0], end = times[times.count - 1]
+        let start = times[0]
+        let end = times[times.count - 1]
         var count = Int(((end - start) * resamplingRate).rounded(.up))
         while count > 0 && start + Double(count - 1) / resamplingRate >= end { count -= 1 }
         let grid = (0..<count).map { start + Double($0) / resamplingRate }

@@ -42,7 +42,8 @@ public enum HRVAnalysis {
         var warnings = [String]()
         let implausible = rrMilliseconds.filter { !RRValidation.plausibleMilliseconds.contains($0) }.count
         if implausible > 0 {
-            let handling = options.correction == .none
+            let handling =
+                options.correction == .none
                 ? "kept as recorded because correction is off"
                 : "handed to the \(options.correction.rawValue) artifact stage"
             warnings.append("\(implausible) interval\(implausible == 1 ? " is" : "s are") outside 200–2000 ms (30–300 bpm): \(handling)")

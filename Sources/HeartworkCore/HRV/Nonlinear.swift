@@ -41,7 +41,8 @@ public enum SampleEntropy {
     public static func compute(_ x: [Double], dimension m: Int, tolerance r: Double) -> Double? {
         let templateCount = x.count - m
         guard m >= 1, templateCount >= 2, r.isFinite, r >= 0 else { return nil }
-        var matchesM = 0, matchesM1 = 0
+        var matchesM = 0
+        var matchesM1 = 0
         if m == 2 {
             (matchesM, matchesM1) = countPairsOfTwo(
                 Array(x[0..<templateCount]), Array(x[1..<(templateCount + 1)]), Array(x[2..<(templateCount + 2)]), r)
@@ -94,7 +95,9 @@ public enum SampleEntropy {
         }
         for cell in 0..<cellCount { runStart[cell + 1] += runStart[cell] }
         var fill = runStart
-        var x0 = [Double](repeating: 0, count: count), x1 = x0, x2 = x0
+        var x0 = [Double](repeating: 0, count: count)
+        var x1 = x0
+        var x2 = x0
         for index in 0..<count {
             let position = fill[cellOf[index]]
             fill[cellOf[index]] += 1
@@ -102,7 +105,8 @@ public enum SampleEntropy {
             x1[position] = second[index]
             x2[position] = third[index]
         }
-        var matchesM = 0, matchesM1 = 0
+        var matchesM = 0
+        var matchesM1 = 0
         x0.withUnsafeBufferPointer { x0 in
             x1.withUnsafeBufferPointer { x1 in
                 x2.withUnsafeBufferPointer { x2 in
@@ -146,7 +150,8 @@ public enum SampleEntropy {
         _ x0: UnsafeBufferPointer<Double>, _ x1: UnsafeBufferPointer<Double>, _ x2: UnsafeBufferPointer<Double>, _ r: Double
     ) -> (m: Int, m1: Int) {
         let (v0, v1, v2) = (x0[a], x1[a], x2[a])
-        var m = 0, m1 = 0
+        var m = 0
+        var m1 = 0
         var b = start
         while b < end {
             // Bitwise, not short-circuit: about half the candidates match, so branches mispredict.
@@ -161,7 +166,8 @@ public enum SampleEntropy {
     /// Scan over templates sorted by their first value (used when r = 0).
     private static func countPairsInBand(_ first: [Double], _ second: [Double], _ third: [Double], _ r: Double) -> (Int, Int) {
         let order = first.indices.sorted { first[$0] < first[$1] }
-        var matchesM = 0, matchesM1 = 0
+        var matchesM = 0
+        var matchesM1 = 0
         for (position, a) in order.enumerated() {
             var next = position + 1
             while next < order.count && first[order[next]] - first[a] <= r {
@@ -195,7 +201,8 @@ public enum DetrendedFluctuation {
                 var sumY = 0.0
                 for k in 0..<n { sumY += values[start + k] }
                 let yMean = sumY / Double(n)
-                var sxy = 0.0, syy = 0.0
+                var sxy = 0.0
+                var syy = 0.0
                 for k in 0..<n {
                     let dy = values[start + k] - yMean
                     sxy += (Double(k) - xMean) * dy
@@ -220,7 +227,8 @@ public enum DetrendedFluctuation {
     public static func alpha(_ x: [Double], boxSizes: [Int]) -> Double? {
         guard let largest = boxSizes.max(), x.count >= largest else { return nil }
         let y = integrate(x)
-        var logN = [Double](), logF = [Double]()
+        var logN = [Double]()
+        var logF = [Double]()
         for n in boxSizes {
             guard let f = fluctuation(integrated: y, boxSize: n), f > 0 else { continue }
             logN.append(log(Double(n)))
@@ -231,8 +239,10 @@ public enum DetrendedFluctuation {
     }
 
     static func leastSquaresSlope(x: [Double], y: [Double]) -> Double {
-        let xMean = Statistics.mean(x), yMean = Statistics.mean(y)
-        var sxy = 0.0, sxx = 0.0
+        let xMean = Statistics.mean(x)
+        let yMean = Statistics.mean(y)
+        var sxy = 0.0
+        var sxx = 0.0
         for (a, b) in zip(x, y) {
             sxy += (a - xMean) * (b - yMean)
             sxx += (a - xMean) * (a - xMean)

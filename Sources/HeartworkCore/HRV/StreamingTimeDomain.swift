@@ -84,8 +84,14 @@ public struct StreamingTimeDomain: Sendable {
         let window = Array(beats[head...])
         beats = []
         head = 0
-        sum = 0; sumSquares = 0; differenceSum = 0; differenceSquares = 0
-        nn50 = 0; nn20 = 0; heartRateSum = 0; durationMilliseconds = 0
+        sum = 0
+        sumSquares = 0
+        differenceSum = 0
+        differenceSquares = 0
+        nn50 = 0
+        nn20 = 0
+        heartRateSum = 0
+        durationMilliseconds = 0
         reference = window.first ?? 0
         for (index, interval) in window.enumerated() {
             if index > 0 { addDifference(interval - window[index - 1], sign: 1) }

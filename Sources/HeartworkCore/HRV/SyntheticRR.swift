@@ -19,12 +19,14 @@ public struct SyntheticRRModel: Sendable, Hashable {
         var random = SplitMix64(seed: seed)
         let respiratoryPhase = Double.random(in: 0..<(2 * Double.pi), using: &random)
         let mayerPhase = Double.random(in: 0..<(2 * Double.pi), using: &random)
-        var time = 0.0, drift = 0.0
+        var time = 0.0
+        var drift = 0.0
         var series = [Double]()
         series.reserveCapacity(beats)
         for _ in 0..<beats {
             drift = 0.995 * drift + driftStandardDeviation * random.nextGaussian()
-            let rr = meanMilliseconds
+            let rr =
+                meanMilliseconds
                 + respiratoryAmplitude * sin(2 * Double.pi * respiratoryFrequency * time + respiratoryPhase)
                 + mayerAmplitude * sin(2 * Double.pi * mayerFrequency * time + mayerPhase)
                 + drift

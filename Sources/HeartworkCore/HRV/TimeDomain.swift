@@ -31,7 +31,8 @@ public struct TimeDomainIndices: Sendable, Hashable, Codable {
         guard n >= 2, RRValidation.allUsable(rr) else { return nil }
         var differences = [Double](repeating: 0, count: n - 1)
         var sumSquares = 0.0
-        var nn50 = 0, nn20 = 0
+        var nn50 = 0
+        var nn20 = 0
         for i in 1..<n {
             let difference = rr[i] - rr[i - 1]
             differences[i - 1] = difference

@@ -12,8 +12,10 @@ public struct SensorReading: Sendable, Hashable {
     /// RR intervals in 1/1024 s, as the strap sent them.
     public var rrIntervalTicks: [UInt16]
 
-    public init(sequence: Int, atMilliseconds: Int, beatsPerMinute: Int, contact: SensorContact, battery: Int? = nil, rssi: Int? = nil,
-                rrIntervalTicks: [UInt16] = []) {
+    public init(
+        sequence: Int, atMilliseconds: Int, beatsPerMinute: Int, contact: SensorContact, battery: Int? = nil, rssi: Int? = nil,
+        rrIntervalTicks: [UInt16] = []
+    ) {
         self.sequence = sequence
         self.atMilliseconds = atMilliseconds
         self.beatsPerMinute = beatsPerMinute
@@ -24,8 +26,9 @@ public struct SensorReading: Sendable, Hashable {
     }
 
     public init(sequence: Int, atMilliseconds: Int, measurement: HeartRateMeasurement, battery: Int? = nil, rssi: Int? = nil) {
-        self.init(sequence: sequence, atMilliseconds: atMilliseconds, beatsPerMinute: Int(measurement.beatsPerMinute),
-                  contact: measurement.sensorContact, battery: battery, rssi: rssi, rrIntervalTicks: measurement.rrIntervalTicks)
+        self.init(
+            sequence: sequence, atMilliseconds: atMilliseconds, beatsPerMinute: Int(measurement.beatsPerMinute),
+            contact: measurement.sensorContact, battery: battery, rssi: rssi, rrIntervalTicks: measurement.rrIntervalTicks)
     }
 
     public var rrIntervalsMilliseconds: [Double] { rrIntervalTicks.map(RRIntervalUnit.milliseconds(fromTicks:)) }

@@ -12,7 +12,8 @@ public struct CalendarDay: Sendable, Hashable, Comparable, CustomStringConvertib
     /// Nil unless the three make a real date (February 30 is not one) in years 1–9999.
     public init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month),
-              (1...Self.daysInMonth(year: year, month: month)).contains(day) else { return nil }
+            (1...Self.daysInMonth(year: year, month: month)).contains(day)
+        else { return nil }
         self.year = year
         self.month = month
         self.day = day
@@ -22,7 +23,7 @@ public struct CalendarDay: Sendable, Hashable, Comparable, CustomStringConvertib
     public init?(iso text: some StringProtocol) {
         let bytes = Array(text.utf8)
         guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
-              let year = Self.digits(bytes[0..<4]), let month = Self.digits(bytes[5..<7]), let day = Self.digits(bytes[8..<10])
+            let year = Self.digits(bytes[0..<4]), let month = Self.digits(bytes[5..<7]), let day = Self.digits(bytes[8..<10])
         else { return nil }
         self.init(year: year, month: month, day: day)
     }

@@ -62,7 +62,8 @@ public struct CubicSpline: Sendable {
     }
 
     public func evaluate(at point: Double) -> Double {
-        var low = 0, high = knots.count - 2
+        var low = 0
+        var high = knots.count - 2
         while low < high {
             let middle = (low + high + 1) / 2
             if knots[middle] <= point { low = middle } else { high = middle - 1 }
@@ -89,8 +90,10 @@ public struct CubicSpline: Sendable {
 
     private static func parabolaSlopes(x: [Double], y: [Double]) -> [Double] {
         // Rows: s0 + s1 = 2·m0; h1·s0 + 2(h0 + h1)·s1 + h0·s2 = 3(h0·m1 + h1·m0); s1 + s2 = 2·m1.
-        let a = x[1] - x[0], b = x[2] - x[1]
-        let m0 = (y[1] - y[0]) / a, m1 = (y[2] - y[1]) / b
+        let a = x[1] - x[0]
+        let b = x[2] - x[1]
+        let m0 = (y[1] - y[0]) / a
+        let m1 = (y[2] - y[1]) / b
         let rhs = 3 * (a * m1 + b * m0)
         // Substitute s0 = 2m0 − s1 and s2 = 2m1 − s1 into the middle row.
         let s1 = (rhs - b * 2 * m0 - a * 2 * m1) / (a + b)
@@ -124,10 +127,12 @@ public struct CubicSpline: Sendable {
                         }
                         // Forward elimination through the interior rows; the reciprocal of each
                         // pivot is kept (in `d`) so back substitution only multiplies.
-                        var hPrevious = h(0), mPrevious = m(0)
+                        var hPrevious = h(0)
+                        var mPrevious = m(0)
                         var pivot = d[0]
                         for i in 1..<(n - 1) {
-                            let hi = h(i), mi = m(i)
+                            let hi = h(i)
+                            let mi = m(i)
                             let inverse = 1 / pivot
                             d[i - 1] = inverse
                             let factor = hi * inverse
@@ -138,7 +143,9 @@ public struct CubicSpline: Sendable {
                             mPrevious = mi
                         }
                         // Last row.
-                        let lowerLast: Double, diagonalLast: Double, rhsLast: Double
+                        let lowerLast: Double
+                        let diagonalLast: Double
+                        let rhsLast: Double
                         switch boundary {
                         case .notAKnot:
                             let span = x[n - 1] - x[n - 3]

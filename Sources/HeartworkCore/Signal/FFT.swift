@@ -45,7 +45,8 @@ private struct Radix2: Sendable {
 
     init(size: Int) {
         self.size = size
-        var cosines = [Double](), sines = [Double]()
+        var cosines = [Double]()
+        var sines = [Double]()
         var length = 8
         while length <= size {
             for j in 0..<(length / 2) {
@@ -60,7 +61,8 @@ private struct Radix2: Sendable {
         var bits = 0
         while 1 << bits < size { bits += 1 }
         reversed = (0..<size).map { index in
-            var value = 0, remaining = index
+            var value = 0
+            var remaining = index
             for _ in 0..<bits {
                 value = value << 1 | remaining & 1
                 remaining >>= 1
@@ -87,8 +89,10 @@ private struct Radix2: Sendable {
                 var k = 0
                 while k < n {
                     let (ar, ai, br, bi) = (re[k], im[k], re[k + 1], im[k + 1])
-                    re[k] = ar + br; im[k] = ai + bi
-                    re[k + 1] = ar - br; im[k + 1] = ai - bi
+                    re[k] = ar + br
+                    im[k] = ai + bi
+                    re[k + 1] = ar - br
+                    im[k + 1] = ai - bi
                     k += 2
                 }
                 guard n >= 4 else { return }
@@ -96,18 +100,23 @@ private struct Radix2: Sendable {
                 k = 0
                 while k < n {
                     let (ar, ai, br, bi) = (re[k], im[k], re[k + 2], im[k + 2])
-                    re[k] = ar + br; im[k] = ai + bi
-                    re[k + 2] = ar - br; im[k + 2] = ai - bi
+                    re[k] = ar + br
+                    im[k] = ai + bi
+                    re[k + 2] = ar - br
+                    im[k + 2] = ai - bi
                     let (cr, ci, dr, di) = (re[k + 1], im[k + 1], re[k + 3], im[k + 3])
                     // d·(−i) = di − i·dr
-                    re[k + 1] = cr + di; im[k + 1] = ci - dr
-                    re[k + 3] = cr - di; im[k + 3] = ci + dr
+                    re[k + 1] = cr + di
+                    im[k + 1] = ci - dr
+                    re[k + 3] = cr - di
+                    im[k + 3] = ci + dr
                     k += 4
                 }
                 cosines.withUnsafeBufferPointer { c in
                     sines.withUnsafeBufferPointer { s in
                         guard let reBase = re.baseAddress, let imBase = im.baseAddress,
-                              let cBase = c.baseAddress, let sBase = s.baseAddress else { return }
+                            let cBase = c.baseAddress, let sBase = s.baseAddress
+                        else { return }
                         var length = 8
                         var tableOffset = 0
                         while length <= n {
@@ -117,7 +126,8 @@ private struct Radix2: Sendable {
                                 // Four butterflies at a time; half is a multiple of 4 from length 8 on.
                                 var j = 0
                                 while j < half {
-                                    let top = start + j, bottom = top + half
+                                    let top = start + j
+                                    let bottom = top + half
                                     let wr = UnsafeRawPointer(cBase + tableOffset + j).loadUnaligned(as: SIMD4<Double>.self)
                                     let wi = UnsafeRawPointer(sBase + tableOffset + j).loadUnaligned(as: SIMD4<Double>.self)
                                     let br = UnsafeRawPointer(reBase + bottom).loadUnaligned(as: SIMD4<Double>.self)
@@ -161,7 +171,8 @@ private struct Bluestein: Sendable {
         while padded < 2 * size - 1 { padded <<= 1 }
         inner = Radix2(size: padded)
         // w[n] = e^(−iπ n²/N); n² taken modulo 2N to keep the angle small and exact.
-        var chirpRe = [Double](repeating: 0, count: size), chirpIm = chirpRe
+        var chirpRe = [Double](repeating: 0, count: size)
+        var chirpIm = chirpRe
         for n in 0..<size {
             let square = (n * n) % (2 * size)
             let angle = -Double.pi * Double(square) / Double(size)
@@ -170,7 +181,8 @@ private struct Bluestein: Sendable {
         }
         chirpReal = chirpRe
         chirpImaginary = chirpIm
-        var kernelRe = [Double](repeating: 0, count: padded), kernelIm = kernelRe
+        var kernelRe = [Double](repeating: 0, count: padded)
+        var kernelIm = kernelRe
         for n in 0..<size {
             kernelRe[n] = chirpRe[n]
             kernelIm[n] = -chirpIm[n]
@@ -186,7 +198,8 @@ private struct Bluestein: Sendable {
 
     func transform(real: inout [Double], imaginary: inout [Double]) {
         let padded = inner.size
-        var aRe = [Double](repeating: 0, count: padded), aIm = aRe
+        var aRe = [Double](repeating: 0, count: padded)
+        var aIm = aRe
         for n in 0..<size {
             aRe[n] = real[n] * chirpReal[n] - imaginary[n] * chirpImaginary[n]
             aIm[n] = real[n] * chirpImaginary[n] + imaginary[n] * chirpReal[n]
@@ -202,7 +215,8 @@ private struct Bluestein: Sendable {
         inner.transform(real: &aRe, imaginary: &aIm)
         let scale = 1 / Double(padded)
         for k in 0..<size {
-            let re = aRe[k] * scale, im = -aIm[k] * scale
+            let re = aRe[k] * scale
+            let im = -aIm[k] * scale
             real[k] = re * chirpReal[k] - im * chirpImaginary[k]
             imaginary[k] = re * chirpImaginary[k] + im * chirpReal[k]
         }

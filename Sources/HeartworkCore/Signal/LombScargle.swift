@@ -23,16 +23,21 @@ public enum LombScargle {
         for k in 0..<count {
             let frequency = Double(k + 1) * step
             let omega = 2 * Double.pi * frequency
-            var sin2 = 0.0, cos2 = 0.0
+            var sin2 = 0.0
+            var cos2 = 0.0
             for t in times {
                 sin2 += sin(2 * omega * t)
                 cos2 += cos(2 * omega * t)
             }
             let tau = atan2(sin2, cos2) / (2 * omega)
-            var yc = 0.0, ys = 0.0, cc = 0.0, ss = 0.0
+            var yc = 0.0
+            var ys = 0.0
+            var cc = 0.0
+            var ss = 0.0
             for i in 0..<n {
                 let angle = omega * (times[i] - tau)
-                let c = cos(angle), s = sin(angle)
+                let c = cos(angle)
+                let s = sin(angle)
                 yc += centred[i] * c
                 ys += centred[i] * s
                 cc += c * c

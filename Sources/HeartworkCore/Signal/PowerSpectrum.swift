@@ -92,8 +92,10 @@ public enum WelchPeriodogram {
             for k in 0...half {
                 let mirror = (length - k) % length
                 // A[k] = (Z[k] + conj Z[N−k]) / 2, B[k] = (Z[k] − conj Z[N−k]) / 2i
-                let aRe = (real[k] + real[mirror]) / 2, aIm = (imaginary[k] - imaginary[mirror]) / 2
-                let bRe = (imaginary[k] + imaginary[mirror]) / 2, bIm = (real[mirror] - real[k]) / 2
+                let aRe = (real[k] + real[mirror]) / 2
+                let aIm = (imaginary[k] - imaginary[mirror]) / 2
+                let bRe = (imaginary[k] + imaginary[mirror]) / 2
+                let bIm = (real[mirror] - real[k]) / 2
                 accumulated[k] += aRe * aRe + aIm * aIm + (hasSecond ? bRe * bRe + bIm * bIm : 0)
             }
             index += 2

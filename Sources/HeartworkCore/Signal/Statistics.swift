@@ -62,7 +62,8 @@ struct SortedWindow {
 
     /// First index whose value is not less than `value`.
     private func insertionIndex(of value: Double) -> Int {
-        var low = 0, high = values.count
+        var low = 0
+        var high = values.count
         while low < high {
             let middle = (low + high) / 2
             if values[middle] < value { low = middle + 1 } else { high = middle }

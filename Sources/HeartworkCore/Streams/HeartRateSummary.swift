@@ -12,7 +12,9 @@ public struct HeartRateSummary: Sendable, Hashable, Codable {
     public init?(_ series: HeartRateSeries) {
         let values = series.beatsPerMinute.compactMap { $0 }
         guard let first = values.first else { return nil }
-        var minimum = first, maximum = first, sum = 0.0
+        var minimum = first
+        var maximum = first
+        var sum = 0.0
         for value in values {
             minimum = min(minimum, value)
             maximum = max(maximum, value)

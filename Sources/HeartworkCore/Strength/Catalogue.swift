@@ -15,8 +15,10 @@ public struct Exercise: Sendable, Hashable, Identifiable {
     public var licence: String
     public var attribution: String
 
-    public init(id: String, name: String, group: MuscleGroup, primaryMuscle: String, secondaryMuscles: [String], equipment: String,
-                loaded: Bool, measure: ExerciseMeasure = .reps, instructions: String, licence: String, attribution: String) {
+    public init(
+        id: String, name: String, group: MuscleGroup, primaryMuscle: String, secondaryMuscles: [String], equipment: String,
+        loaded: Bool, measure: ExerciseMeasure = .reps, instructions: String, licence: String, attribution: String
+    ) {
         self.id = id
         self.name = name
         self.group = group
@@ -156,7 +158,12 @@ public struct StrengthCatalogue: Sendable {
         var words = [String]()
         var current = ""
         for c in name.lowercased() {
-            if c.isLetter || c.isNumber { current.append(c) } else if !current.isEmpty { words.append(current); current = "" }
+            if c.isLetter || c.isNumber {
+                current.append(c)
+            } else if !current.isEmpty {
+                words.append(current)
+                current = ""
+            }
         }
         if !current.isEmpty { words.append(current) }
         let singular = words.map { $0.count >= 3 && $0.hasSuffix("s") && !$0.hasSuffix("ss") ? String($0.dropLast()) : $0 }

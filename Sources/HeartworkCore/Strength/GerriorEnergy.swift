@@ -64,7 +64,9 @@ public struct NutritionTargets: Sendable, Hashable, Codable {
             fatGrams = fat
             carbohydrateGrams = max(0, carbs / 4)
             if carbs < 0 {
-                warnings.append("protein at 2.7 g per kg of body weight and fat at 22.5 % already exceed this intake, so no energy is left for carbohydrate; ask a dietitian for targets that fit you")
+                warnings.append(
+                    "protein at 2.7 g per kg of body weight and fat at 22.5 % already exceed this intake, so no energy is left for carbohydrate; ask a dietitian for targets that fit you"
+                )
             }
         case .massGain:
             let daily = tee * 1.15

@@ -32,7 +32,8 @@ public enum RoutineSuggestion {
     public static func suggest(_ candidates: [Candidate], goal: StrengthGoal, recentlyTrained: Set<MuscleGroup>) -> Suggestion? {
         let pool = candidates.filter { $0.goal == goal }
         let ranked = pool.sorted { a, b in
-            let oa = a.groups.intersection(recentlyTrained).count, ob = b.groups.intersection(recentlyTrained).count
+            let oa = a.groups.intersection(recentlyTrained).count
+            let ob = b.groups.intersection(recentlyTrained).count
             if oa != ob { return oa < ob }
             if (a.lastDoneDay == nil) != (b.lastDoneDay == nil) { return a.lastDoneDay != nil }
             if a.lastDoneDay != b.lastDoneDay { return (a.lastDoneDay ?? 0) < (b.lastDoneDay ?? 0) }
@@ -40,11 +41,13 @@ public enum RoutineSuggestion {
         }
         guard let best = ranked.first else { return nil }
         let overlap = best.groups.intersection(recentlyTrained)
-        let rested = recentlyTrained.isEmpty
+        let rested =
+            recentlyTrained.isEmpty
             ? "you have trained nothing since yesterday"
             : "it rests \(MuscleGroup.displayOrder.filter { recentlyTrained.contains($0) }.map { $0.rawValue.lowercased() }.joined(separator: ", "))"
         let recency = best.lastDoneDay == nil ? "it is new to you" : "of your routines it is the one you did longest ago"
-        let reason = overlap.isEmpty
+        let reason =
+            overlap.isEmpty
             ? "\(rested), and \(recency)"
             : "every \(goal.displayName.lowercased()) routine trains a group you trained yesterday or today; this one overlaps least (\(MuscleGroup.displayOrder.filter { overlap.contains($0) }.map { $0.rawValue.lowercased() }.joined(separator: ", ")))"
         return Suggestion(routineID: best.id, overlapping: overlap, reason: reason)

@@ -54,7 +54,10 @@ public struct SentimentScorer: Sendable {
         for piece in text.split(whereSeparator: { ".,;:!?\n".contains($0) }) {
             var clause = [String]()
             for word in words(String(piece)) {
-                if word == "but", !clause.isEmpty { clauses.append(clause); clause = [] }
+                if word == "but", !clause.isEmpty {
+                    clauses.append(clause)
+                    clause = []
+                }
                 clause.append(word)
                 count += 1
                 if count >= 2000 { break }

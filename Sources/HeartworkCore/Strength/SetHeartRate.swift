@@ -56,7 +56,8 @@ public enum SetHeartRate {
     }
 
     static func firstIndex(_ samples: [TimedHeartRate], notBefore time: Double) -> Int {
-        var low = 0, high = samples.count
+        var low = 0
+        var high = samples.count
         while low < high {
             let mid = (low + high) / 2
             if samples[mid].timeSeconds < time { low = mid + 1 } else { high = mid }

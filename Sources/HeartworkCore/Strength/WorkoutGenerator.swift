@@ -13,8 +13,10 @@ public struct GeneratorExercise: Sendable, Hashable {
     public var measure: ExerciseMeasure
     public var stats: ExerciseStats
 
-    public init(id: String, group: MuscleGroup?, loaded: Bool = true, minimumKilograms: Double = 0, measure: ExerciseMeasure = .reps,
-                stats: ExerciseStats) {
+    public init(
+        id: String, group: MuscleGroup?, loaded: Bool = true, minimumKilograms: Double = 0, measure: ExerciseMeasure = .reps,
+        stats: ExerciseStats
+    ) {
         self.id = id
         self.group = group
         self.loaded = loaded
@@ -25,8 +27,9 @@ public struct GeneratorExercise: Sendable, Hashable {
 
     /// A catalogue exercise with the user's statistics and bar.
     public init(_ exercise: Exercise, stats: ExerciseStats, barKilograms: Double = WorkoutGenerator.defaultBarKilograms) {
-        self.init(id: exercise.id, group: exercise.group, loaded: exercise.loaded, minimumKilograms: exercise.minimumKilograms(barKilograms: barKilograms),
-                  measure: exercise.measure, stats: stats)
+        self.init(
+            id: exercise.id, group: exercise.group, loaded: exercise.loaded, minimumKilograms: exercise.minimumKilograms(barKilograms: barKilograms),
+            measure: exercise.measure, stats: stats)
     }
 }
 

@@ -79,7 +79,8 @@ public struct PlayerSessionAnalysis: Sendable {
     }
 
     public init(readings unsorted: [SensorReading], startMilliseconds: Int64, endMilliseconds: Int64, physiology: PlayerPhysiology, includesHRV: Bool = true) {
-        let readings = unsorted
+        let readings =
+            unsorted
             .filter { Int64($0.atMilliseconds) >= startMilliseconds && Int64($0.atMilliseconds) < endMilliseconds }
             .sorted { ($0.atMilliseconds, $0.sequence) < ($1.atMilliseconds, $1.sequence) }
         let duration = max(0, Int((endMilliseconds - startMilliseconds + 999) / 1000))
@@ -90,8 +91,11 @@ public struct PlayerSessionAnalysis: Sendable {
         zoneProfile = profile
         let trimpModel = profile.map { BanisterTRIMP(profile: $0, sex: physiology.sex) }
         var zones = [Double](repeating: 0, count: ReserveZone.allCases.count)
-        var trimp = 0.0, covered = 0.0, weightedBPM = 0.0
-        var minimum: Int?, maximum: Int?
+        var trimp = 0.0
+        var covered = 0.0
+        var weightedBPM = 0.0
+        var minimum: Int?
+        var maximum: Int?
         var rr = [Double]()
         for (index, reading) in readings.enumerated() {
             let second = Int((Int64(reading.atMilliseconds) - startMilliseconds) / 1000)

@@ -51,10 +51,14 @@ public enum WorkoutCleaning {
         }
         if let first = outside.first {
             let zeros = outside.filter { $0.value <= 0 }.count
-            let what = zeros == outside.count ? "\(plural(outside.count, "heart-rate reading")) of 0 bpm (the strap off the skin)"
+            let what =
+                zeros == outside.count
+                ? "\(plural(outside.count, "heart-rate reading")) of 0 bpm (the strap off the skin)"
                 : "\(plural(outside.count, "heart-rate reading")) outside \(heartRate.lowerBound)–\(heartRate.upperBound) bpm (a strap's glitch or no contact)"
-            notes.append(WorkoutNote(field: "heartRate[\(first.index)]", count: outside.count,
-                                     message: "\(what) left out; the first was \(first.value) bpm, \(clock(first.index)) in"))
+            notes.append(
+                WorkoutNote(
+                    field: "heartRate[\(first.index)]", count: outside.count,
+                    message: "\(what) left out; the first was \(first.value) bpm, \(clock(first.index)) in"))
         }
 
         // RR intervals: gaps and impossible beats go; the rest stay in order.
@@ -67,7 +71,8 @@ public enum WorkoutCleaning {
         if let first = gaps.first {
             cleaned.rrIntervalsMilliseconds = kept
             let longest = gaps.map(\.value).filter(\.isFinite).max() ?? first.value
-            let message = gaps.allSatisfy({ $0.value > rrMilliseconds.upperBound })
+            let message =
+                gaps.allSatisfy({ $0.value > rrMilliseconds.upperBound })
                 ? "\(plural(gaps.count, "RR interval")) longer than 5 s (a gap in the recording, not a beat) left out; the longest was \(Int(longest)) ms"
                 : "\(plural(gaps.count, "RR interval")) outside 20–5000 ms left out (a gap or a strap's artifact); the first was \(format(first.value)) ms"
             notes.append(WorkoutNote(field: "rrIntervals[\(first.index)]", count: gaps.count, message: message))
@@ -76,7 +81,10 @@ public enum WorkoutCleaning {
         // The track: impossible places and times go, so do jumps; a bad elevation only loses itself.
         var track = [NewWorkout.TrackPoint]()
         track.reserveCapacity(workout.track.count)
-        var placeless = [(index: Int, field: String)](), backwards = [Int](), jumps = [Int](), heights = [Int]()
+        var placeless = [(index: Int, field: String)]()
+        var backwards = [Int]()
+        var jumps = [Int]()
+        var heights = [Int]()
         for (index, point) in workout.track.enumerated() {
             guard point.latitudeDegrees.isFinite, (-90...90).contains(point.latitudeDegrees) else {
                 placeless.append((index, "lat"))
@@ -113,20 +121,28 @@ public enum WorkoutCleaning {
         }
         cleaned.track = track
         if let first = placeless.first {
-            notes.append(WorkoutNote(field: "track[\(first.index)].\(first.field)", count: placeless.count,
-                                     message: "\(plural(placeless.count, "track point")) with no place on Earth or a time outside the workout left out"))
+            notes.append(
+                WorkoutNote(
+                    field: "track[\(first.index)].\(first.field)", count: placeless.count,
+                    message: "\(plural(placeless.count, "track point")) with no place on Earth or a time outside the workout left out"))
         }
         if let first = backwards.first {
-            notes.append(WorkoutNote(field: "track[\(first)].t", count: backwards.count,
-                                     message: "\(plural(backwards.count, "track point")) whose time went back (a clock's step) left out"))
+            notes.append(
+                WorkoutNote(
+                    field: "track[\(first)].t", count: backwards.count,
+                    message: "\(plural(backwards.count, "track point")) whose time went back (a clock's step) left out"))
         }
         if let first = jumps.first {
-            notes.append(WorkoutNote(field: "track[\(first)]", count: jumps.count,
-                                     message: "\(plural(jumps.count, "track point")) that jumped faster than 250 m/s (a GPS jump) left out"))
+            notes.append(
+                WorkoutNote(
+                    field: "track[\(first)]", count: jumps.count,
+                    message: "\(plural(jumps.count, "track point")) that jumped faster than 250 m/s (a GPS jump) left out"))
         }
         if let first = heights.first {
-            notes.append(WorkoutNote(field: "track[\(first)].ele", count: heights.count,
-                                     message: "\(plural(heights.count, "elevation")) outside −500…9000 m left out (the points kept)"))
+            notes.append(
+                WorkoutNote(
+                    field: "track[\(first)].ele", count: heights.count,
+                    message: "\(plural(heights.count, "elevation")) outside −500…9000 m left out (the points kept)"))
         }
 
         // Totals a file states: an impossible one is worked out instead; 0 kcal means "not measured".

@@ -2,7 +2,8 @@
 /// them (PRODUCT.md, RISE: light [45, 64) %, moderate [64, 77) %, vigorous [77, 93) %,
 /// extreme ≥ 93 %, worth 1, 2, 4 and 8 points a minute; seed-004 digest).
 public enum IntensityZone: Int, Sendable, Hashable, Codable, CaseIterable, Comparable {
-    case rest = 0, light, moderate, vigorous, extreme
+    case rest = 0
+    case light, moderate, vigorous, extreme
 
     public init(percentOfMaximum percent: Double) {
         switch percent {

@@ -1,7 +1,8 @@
 /// HeartMate's five heart-rate-reserve zones (seed-000 Table 2.1 and §3.5; PRODUCT.md).
 /// Ordered so that "higher zone" comparisons are the competition rule.
 public enum ReserveZone: Int, Sendable, Hashable, Codable, CaseIterable, Comparable {
-    case none = 0, low, moderate, high, redLine
+    case none = 0
+    case low, moderate, high, redLine
 
     /// Lower bounds of low … red line, and the 100 % top, as fractions of HRR.
     public static let thresholdFractions: [Double] = [0.60, 0.70, 0.80, 0.90, 1.00]

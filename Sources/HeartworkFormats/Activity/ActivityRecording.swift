@@ -16,8 +16,10 @@ public struct ActivityRecording: Sendable, Hashable {
         private var integers: (Int, Int, Int, Int) = (0, 0, 0, 0)
         private var present: UInt16 = 0
 
-        public init(time: Date, heartRate: Int? = nil, latitude: Double? = nil, longitude: Double? = nil, altitude: Double? = nil,
-                    distance: Double? = nil, speed: Double? = nil, cadence: Int? = nil, power: Int? = nil, temperature: Int? = nil) {
+        public init(
+            time: Date, heartRate: Int? = nil, latitude: Double? = nil, longitude: Double? = nil, altitude: Double? = nil,
+            distance: Double? = nil, speed: Double? = nil, cadence: Int? = nil, power: Int? = nil, temperature: Int? = nil
+        ) {
             self.time = time
             self.heartRate = heartRate
             self.latitude = latitude
@@ -32,44 +34,71 @@ public struct ActivityRecording: Sendable, Hashable {
 
         public var heartRate: Int? {
             get { present & 1 << 0 != 0 ? integers.0 : nil }
-            set { integers.0 = newValue ?? 0; mark(0, newValue != nil) }
+            set {
+                integers.0 = newValue ?? 0
+                mark(0, newValue != nil)
+            }
         }
         /// Degrees (from semicircles: × 180 / 2³¹).
         public var latitude: Double? {
             get { present & 1 << 1 != 0 ? words.0 : nil }
-            set { words.0 = newValue ?? 0; mark(1, newValue != nil) }
+            set {
+                words.0 = newValue ?? 0
+                mark(1, newValue != nil)
+            }
         }
         public var longitude: Double? {
             get { present & 1 << 2 != 0 ? words.1 : nil }
-            set { words.1 = newValue ?? 0; mark(2, newValue != nil) }
+            set {
+                words.1 = newValue ?? 0
+                mark(2, newValue != nil)
+            }
         }
         /// Metres (altitude / 5 − 500; enhanced_altitude preferred).
         public var altitude: Double? {
             get { present & 1 << 3 != 0 ? words.2 : nil }
-            set { words.2 = newValue ?? 0; mark(3, newValue != nil) }
+            set {
+                words.2 = newValue ?? 0
+                mark(3, newValue != nil)
+            }
         }
         /// Metres from the start.
         public var distance: Double? {
             get { present & 1 << 4 != 0 ? words.3 : nil }
-            set { words.3 = newValue ?? 0; mark(4, newValue != nil) }
+            set {
+                words.3 = newValue ?? 0
+                mark(4, newValue != nil)
+            }
         }
         /// Metres per second (enhanced_speed preferred).
         public var speed: Double? {
             get { present & 1 << 5 != 0 ? words.4 : nil }
-            set { words.4 = newValue ?? 0; mark(5, newValue != nil) }
+            set {
+                words.4 = newValue ?? 0
+                mark(5, newValue != nil)
+            }
         }
         public var cadence: Int? {
             get { present & 1 << 6 != 0 ? integers.1 : nil }
-            set { integers.1 = newValue ?? 0; mark(6, newValue != nil) }
+            set {
+                integers.1 = newValue ?? 0
+                mark(6, newValue != nil)
+            }
         }
         public var power: Int? {
             get { present & 1 << 7 != 0 ? integers.2 : nil }
-            set { integers.2 = newValue ?? 0; mark(7, newValue != nil) }
+            set {
+                integers.2 = newValue ?? 0
+                mark(7, newValue != nil)
+            }
         }
         /// °C.
         public var temperature: Int? {
             get { present & 1 << 8 != 0 ? integers.3 : nil }
-            set { integers.3 = newValue ?? 0; mark(8, newValue != nil) }
+            set {
+                integers.3 = newValue ?? 0
+                mark(8, newValue != nil)
+            }
         }
 
         private mutating func mark(_ bit: UInt16, _ isPresent: Bool) {
@@ -129,8 +158,10 @@ public struct ActivityRecording: Sendable, Hashable {
         public var averageHeartRate: Int?
         public var maximumHeartRate: Int?
 
-        public init(sport: Int? = nil, subSport: Int? = nil, start: Date? = nil, elapsedSeconds: Double? = nil, timerSeconds: Double? = nil,
-                    distance: Double? = nil, calories: Int? = nil, averageHeartRate: Int? = nil, maximumHeartRate: Int? = nil) {
+        public init(
+            sport: Int? = nil, subSport: Int? = nil, start: Date? = nil, elapsedSeconds: Double? = nil, timerSeconds: Double? = nil,
+            distance: Double? = nil, calories: Int? = nil, averageHeartRate: Int? = nil, maximumHeartRate: Int? = nil
+        ) {
             self.sport = sport
             self.subSport = subSport
             self.start = start
@@ -179,4 +210,3 @@ public struct ActivityRecording: Sendable, Hashable {
         return "fit:\(manufacturer.map(String.init) ?? "-")/\(product.map(String.init) ?? "-")/\(serialNumber.map(String.init) ?? "-")"
     }
 }
-

@@ -54,19 +54,23 @@ public enum ActivityWorkout {
         track.reserveCapacity(records.count)  // no regrowth copies on a long ride
         for record in records {
             guard let lat = record.latitude, let lon = record.longitude else { continue }
-            track.append(NewWorkout.TrackPoint(latitudeDegrees: lat, longitudeDegrees: lon, elevationMeters: record.altitude,
-                                               timeSeconds: record.time.timeIntervalSince(start)))
+            track.append(
+                NewWorkout.TrackPoint(
+                    latitudeDegrees: lat, longitudeDegrees: lon, elevationMeters: record.altitude,
+                    timeSeconds: record.time.timeIntervalSince(start)))
         }
-        let sport: Sport = switch activity.sessions.first?.sport {
-        case 1?, 11?: .running  // running, walking
-        case 2?: .cycling
-        case 10?: .strength  // training (strength_training is its sub-sport)
-        default: .other
-        }
+        let sport: Sport =
+            switch activity.sessions.first?.sport {
+            case 1?, 11?: .running  // running, walking
+            case 2?: .cycling
+            case 10?: .strength  // training (strength_training is its sub-sport)
+            default: .other
+            }
         // Indoors: no track, or a virtual ride (Zwift's track is a game world's: FIT sub-sports
         // treadmill 1, indoor cycling 6, virtual activity 58; Zwift's manufacturer id 260; a
         // creator or GPX type naming it).
-        let virtual = activity.isVirtual || activity.manufacturer == 260 || [1, 6, 58].contains(activity.sessions.first?.subSport ?? -1)
+        let virtual =
+            activity.isVirtual || activity.manufacturer == 260 || [1, 6, 58].contains(activity.sessions.first?.subSport ?? -1)
             || (activity.creator?.lowercased().contains("zwift") ?? false)
         return NewWorkout(
             sport: sport, startTime: start, indoor: track.count < 2 || virtual, heartRate: heartRate,
@@ -98,16 +102,18 @@ public enum ActivityWorkout {
         var previous: NewWorkout.TrackPoint?
         for point in workout.track where point.timeSeconds.isFinite && point.timeSeconds >= 0 && point.timeSeconds < 1e7 {
             if let previous, let a = try? GeoPoint(latitudeDegrees: previous.latitudeDegrees, longitudeDegrees: previous.longitudeDegrees),
-               let b = try? GeoPoint(latitudeDegrees: point.latitudeDegrees, longitudeDegrees: point.longitudeDegrees) {
+                let b = try? GeoPoint(latitudeDegrees: point.latitudeDegrees, longitudeDegrees: point.longitudeDegrees)
+            {
                 distance += Haversine.distanceMeters(from: a, to: b)
             }
             previous = point
             let second = Int(point.timeSeconds.rounded(.down))
             trackSeconds.insert(second)
             let heartRate = second < workout.heartRate.count ? workout.heartRate[second] : nil
-            records.append(ActivityRecording.Record(
-                time: workout.startTime.addingTimeInterval(point.timeSeconds), heartRate: heartRate, latitude: point.latitudeDegrees,
-                longitude: point.longitudeDegrees, altitude: point.elevationMeters, distance: distance))
+            records.append(
+                ActivityRecording.Record(
+                    time: workout.startTime.addingTimeInterval(point.timeSeconds), heartRate: heartRate, latitude: point.latitudeDegrees,
+                    longitude: point.longitudeDegrees, altitude: point.elevationMeters, distance: distance))
         }
         records += bySecond.filter { !trackSeconds.contains($0.key) }.values
         records.sort { $0.time < $1.time }
@@ -116,11 +122,13 @@ public enum ActivityWorkout {
         let end = max(records.last?.time ?? workout.startTime, workout.startTime.addingTimeInterval(Double(workout.heartRate.count)))
         let sport = fitSport(workout.sport)
         let rates = records.compactMap(\.heartRate)
-        activity.sessions = [ActivityRecording.Session(
-            sport: sport, start: workout.startTime, elapsedSeconds: end.timeIntervalSince(workout.startTime),
-            timerSeconds: end.timeIntervalSince(workout.startTime), distance: workout.distanceMeters ?? (workout.track.count >= 2 ? distance : nil),
-            calories: workout.kilocalories.flatMap { $0.isFinite && $0 >= 0 && $0 < 65_535 ? Int($0.rounded()) : nil },
-            averageHeartRate: rates.isEmpty ? nil : Int((Double(rates.reduce(0, +)) / Double(rates.count)).rounded()), maximumHeartRate: rates.max())]
+        activity.sessions = [
+            ActivityRecording.Session(
+                sport: sport, start: workout.startTime, elapsedSeconds: end.timeIntervalSince(workout.startTime),
+                timerSeconds: end.timeIntervalSince(workout.startTime), distance: workout.distanceMeters ?? (workout.track.count >= 2 ? distance : nil),
+                calories: workout.kilocalories.flatMap { $0.isFinite && $0 >= 0 && $0 < 65_535 ? Int($0.rounded()) : nil },
+                averageHeartRate: rates.isEmpty ? nil : Int((Double(rates.reduce(0, +)) / Double(rates.count)).rounded()), maximumHeartRate: rates.max())
+        ]
         return activity
     }
 }
@@ -167,7 +175,8 @@ extension ActivityWorkout {
         components.minute = digits[4]
         components.second = digits[5]
         guard (1990...2200).contains(digits[0]), (1...12).contains(digits[1]), (1...31).contains(digits[2]),
-              (0...23).contains(digits[3]), (0...59).contains(digits[4]), (0...60).contains(digits[5]) else { return nil }
+            (0...23).contains(digits[3]), (0...59).contains(digits[4]), (0...60).contains(digits[5])
+        else { return nil }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         return calendar.date(from: components)

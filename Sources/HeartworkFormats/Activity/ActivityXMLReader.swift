@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -124,15 +125,24 @@ public enum ActivityXMLReader {
                 continue
             }
             let length: Int
-            var low: UInt8 = 0x80, high: UInt8 = 0xBF
+            var low: UInt8 = 0x80
+            var high: UInt8 = 0xBF
             switch first {
             case 0xC2...0xDF: length = 2
-            case 0xE0: length = 3; low = 0xA0
+            case 0xE0:
+                length = 3
+                low = 0xA0
             case 0xE1...0xEC, 0xEE...0xEF: length = 3
-            case 0xED: length = 3; high = 0x9F
-            case 0xF0: length = 4; low = 0x90
+            case 0xED:
+                length = 3
+                high = 0x9F
+            case 0xF0:
+                length = 4
+                low = 0x90
             case 0xF1...0xF3: length = 4
-            case 0xF4: length = 4; high = 0x8F
+            case 0xF4:
+                length = 4
+                high = 0x8F
             default: return index
             }
             guard index + length <= count else { return index }
@@ -217,21 +227,25 @@ public enum ActivityXMLReader {
             // Foundation's parser may answer true and still hold an error (a cut document).
             let ok = parser.parse()
             if let wrongRoot {
-                activity.warnings.append(FileWarning(line: max(1, parser.lineNumber), message: "the root element is <\(wrongRoot)>, neither <gpx> nor <TrainingCenterDatabase>: not a GPX or TCX document"))
+                activity.warnings.append(
+                    FileWarning(
+                        line: max(1, parser.lineNumber), message: "the root element is <\(wrongRoot)>, neither <gpx> nor <TrainingCenterDatabase>: not a GPX or TCX document"))
             } else if let error = parser.parserError ?? (ok ? nil : NSError(domain: "NSXMLParserErrorDomain", code: 1)), !tooMany {
                 let code = (error as NSError).code
-                let detail = switch code {
-                case 5: "the document ends before its elements are closed (a cut file?)"
-                case 4: "the document is empty"
-                default: "malformed XML (parser error \(code))"
-                }
+                let detail =
+                    switch code {
+                    case 5: "the document ends before its elements are closed (a cut file?)"
+                    case 4: "the document is empty"
+                    default: "malformed XML (parser error \(code))"
+                    }
                 let cut = kind == nil ? "\(detail): not a GPX or TCX document" : "\(detail); what came before it was kept"
                 activity.warnings.append(FileWarning(line: max(1, parser.lineNumber), column: max(1, parser.columnNumber), message: cut))
             } else if kind == nil {
                 activity.warnings.append(FileWarning(line: 1, message: "neither GPX (<gpx>) nor TCX (<TrainingCenterDatabase>): not a GPX or TCX document"))
             }
             if untimedPoints > 0 {
-                activity.warnings.append(FileWarning(line: 1, message: "\(untimedPoints) track point\(untimedPoints == 1 ? "" : "s") without a time left out (a route, not a recording?)"))
+                activity.warnings.append(
+                    FileWarning(line: 1, message: "\(untimedPoints) track point\(untimedPoints == 1 ? "" : "s") without a time left out (a route, not a recording?)"))
             }
             if let firstSkipped {
                 var warning = firstSkipped

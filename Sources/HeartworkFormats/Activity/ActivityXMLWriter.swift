@@ -17,7 +17,9 @@ public enum ActivityXMLWriter {
         out.raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
         out.raw("<gpx version=\"1.1\" creator=\"")
         out.escaped(activity.creator ?? "Heartwork")
-        out.raw("\" xmlns=\"http://www.topografix.com/GPX/1/1\" xmlns:gpxtpx=\"http://www.garmin.com/xmlschemas/TrackPointExtension/v2\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" xsi:schemaLocation=\"http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd http://www.garmin.com/xmlschemas/TrackPointExtension/v2 https://www8.garmin.com/xmlschemas/TrackPointExtensionv2.xsd\">\n")
+        out.raw(
+            "\" xmlns=\"http://www.topografix.com/GPX/1/1\" xmlns:gpxtpx=\"http://www.garmin.com/xmlschemas/TrackPointExtension/v2\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" xsi:schemaLocation=\"http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd http://www.garmin.com/xmlschemas/TrackPointExtension/v2 https://www8.garmin.com/xmlschemas/TrackPointExtensionv2.xsd\">\n"
+        )
         if let start = activity.sessions.first?.start ?? points.first?.time {
             out.raw(" <metadata><time>\(timestamp(start))</time></metadata>\n")
         }
@@ -55,13 +57,17 @@ public enum ActivityXMLWriter {
         if laps.isEmpty {
             let maximum = records.compactMap(\.heartRate).max()
             let rates = records.compactMap(\.heartRate)
-            laps = [ActivityRecording.Lap(
-                start: start, end: end, elapsedSeconds: session?.elapsedSeconds ?? end.timeIntervalSince(start), distance: session?.distance,
-                averageHeartRate: rates.isEmpty ? nil : Int((Double(rates.reduce(0, +)) / Double(rates.count)).rounded()), maximumHeartRate: maximum)]
+            laps = [
+                ActivityRecording.Lap(
+                    start: start, end: end, elapsedSeconds: session?.elapsedSeconds ?? end.timeIntervalSince(start), distance: session?.distance,
+                    averageHeartRate: rates.isEmpty ? nil : Int((Double(rates.reduce(0, +)) / Double(rates.count)).rounded()), maximumHeartRate: maximum)
+            ]
         }
         var out = XMLText()
         out.raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
-        out.raw("<TrainingCenterDatabase xmlns=\"http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2\" xmlns:ns3=\"http://www.garmin.com/xmlschemas/ActivityExtension/v2\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" xsi:schemaLocation=\"http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2 http://www.garmin.com/xmlschemas/TrainingCenterDatabasev2.xsd\">\n")
+        out.raw(
+            "<TrainingCenterDatabase xmlns=\"http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2\" xmlns:ns3=\"http://www.garmin.com/xmlschemas/ActivityExtension/v2\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" xsi:schemaLocation=\"http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2 http://www.garmin.com/xmlschemas/TrainingCenterDatabasev2.xsd\">\n"
+        )
         out.raw(" <Activities>\n  <Activity Sport=\"\(tcxSport(session?.sport))\">\n   <Id>\(timestamp(start))</Id>\n")
         // The session's energy shared among the laps by their time (TCX keeps it per lap only).
         let total = max(0, min(65_535, session?.calories ?? 0))
@@ -94,7 +100,9 @@ public enum ActivityXMLWriter {
         if let creator = activity.creator {
             out.raw("   <Creator xsi:type=\"Device_t\"><Name>")
             out.escaped(creator)
-            out.raw("</Name><UnitId>\(activity.serialNumber ?? 0)</UnitId><ProductID>\(activity.product ?? 0)</ProductID><Version><VersionMajor>1</VersionMajor><VersionMinor>0</VersionMinor></Version></Creator>\n")
+            out.raw(
+                "</Name><UnitId>\(activity.serialNumber ?? 0)</UnitId><ProductID>\(activity.product ?? 0)</ProductID><Version><VersionMajor>1</VersionMajor><VersionMinor>0</VersionMinor></Version></Creator>\n"
+            )
         }
         out.raw("  </Activity>\n </Activities>\n</TrainingCenterDatabase>\n")
         return out.bytes

@@ -161,7 +161,8 @@ public struct ZipArchive: Sendable {
             // ZIP64 extended information (header 0x0001): the saturated fields, in order.
             var extra = extraStart
             while extra + 4 <= extraStart + extraLength {
-                let id = Self.u16(directory, extra), length = Int(Self.u16(directory, extra + 2))
+                let id = Self.u16(directory, extra)
+                let length = Int(Self.u16(directory, extra + 2))
                 let body = extra + 4
                 guard body + length <= extraStart + extraLength else { break }
                 if id == 0x0001 {
@@ -181,8 +182,10 @@ public struct ZipArchive: Sendable {
                 throw ZipError.malformed("central directory entry \(number + 1) has sizes or an offset outside the file")
             }
             let path = String(decoding: directory[nameStart..<extraStart], as: UTF8.self)
-            entries.append(Entry(path: path, compressedSize: compressed, uncompressedSize: uncompressed, crc32: crc, method: method, flags: flags,
-                                 localHeaderOffset: offset))
+            entries.append(
+                Entry(
+                    path: path, compressedSize: compressed, uncompressedSize: uncompressed, crc32: crc, method: method, flags: flags,
+                    localHeaderOffset: offset))
             if index[path] == nil { index[path] = entries.count - 1 }
             if let slash = path.firstIndex(of: "/") {
                 let inner = String(path[path.index(after: slash)...])
@@ -277,8 +280,10 @@ public struct ZipArchive: Sendable {
         }
     }
 
-    private func inflate(from start: Int64, compressedSize: Int64, name: String, chunkSize: Int,
-                         deliver: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+    private func inflate(
+        from start: Int64, compressedSize: Int64, name: String, chunkSize: Int,
+        deliver: (UnsafeBufferPointer<UInt8>) throws -> Void
+    ) throws {
         var stream = z_stream()
         guard inflateInit2_(&stream, -MAX_WBITS, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
             throw ZipError.unreadableEntry(name, "zlib could not start")

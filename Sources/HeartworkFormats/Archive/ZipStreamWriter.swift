@@ -10,7 +10,10 @@ import Foundation
 /// whole buffer, not to a stream; the archives are checked by Python's `zipfile` in CI
 /// (Tests/Reference/zip_crosscheck.py) and by `unzip -t` where it is installed.
 public struct ZipStreamWriter: Sendable {
-    public enum Method: UInt16, Sendable { case stored = 0, deflated = 8 }
+    public enum Method: UInt16, Sendable {
+        case stored = 0
+        case deflated = 8
+    }
 
     struct CentralEntry: Sendable {
         var name: [UInt8]
@@ -60,8 +63,10 @@ public struct ZipStreamWriter: Sendable {
             out.le64(UInt64(data.count))
         }
         out += data
-        entries.append(CentralEntry(name: nameBytes, method: method, crc: crc, compressedSize: UInt64(data.count), size: UInt64(bytes.count),
-                                    offset: offset, time: time, date: date))
+        entries.append(
+            CentralEntry(
+                name: nameBytes, method: method, crc: crc, compressedSize: UInt64(data.count), size: UInt64(bytes.count),
+                offset: offset, time: time, date: date))
         offset += UInt64(out.count)
         return out
     }

@@ -24,11 +24,12 @@ public enum SensorBlockCodec {
             append(UInt64(bitPattern: Int64(reading.sequence)), to: &bytes)
             append(UInt64(bitPattern: Int64(reading.atMilliseconds)), to: &bytes)
             append(UInt16(clamping: reading.beatsPerMinute), to: &bytes)
-            var flags: UInt8 = switch reading.contact {
-            case .notSupported: 0
-            case .notDetected: 1
-            case .detected: 2
-            }
+            var flags: UInt8 =
+                switch reading.contact {
+                case .notSupported: 0
+                case .notDetected: 1
+                case .detected: 2
+                }
             if reading.battery != nil { flags |= 0x04 }
             if reading.rssi != nil { flags |= 0x08 }
             bytes.append(flags)
@@ -52,19 +53,22 @@ public enum SensorBlockCodec {
             let at = Int(Int64(bitPattern: try reader.uint64()))
             let bpm = Int(try reader.uint16())
             let flags = try reader.byte()
-            let contact: SensorContact = switch flags & 0x03 {
-            case 1: .notDetected
-            case 2: .detected
-            default: .notSupported
-            }
+            let contact: SensorContact =
+                switch flags & 0x03 {
+                case 1: .notDetected
+                case 2: .detected
+                default: .notSupported
+                }
             let battery = flags & 0x04 != 0 ? Int(try reader.byte()) : nil
             let rssi = flags & 0x08 != 0 ? Int(Int8(bitPattern: try reader.byte())) : nil
             let rrCount = Int(try reader.byte())
             var rr = [UInt16]()
             rr.reserveCapacity(rrCount)
             for _ in 0..<rrCount { rr.append(try reader.uint16()) }
-            readings.append(SensorReading(sequence: sequence, atMilliseconds: at, beatsPerMinute: bpm, contact: contact,
-                                          battery: battery, rssi: rssi, rrIntervalTicks: rr))
+            readings.append(
+                SensorReading(
+                    sequence: sequence, atMilliseconds: at, beatsPerMinute: bpm, contact: contact,
+                    battery: battery, rssi: rssi, rrIntervalTicks: rr))
         }
         guard reader.offset == bytes.count else { throw .trailingBytes(reader.offset) }
         return readings

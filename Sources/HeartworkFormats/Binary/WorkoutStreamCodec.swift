@@ -109,7 +109,10 @@ public enum WorkoutStreamCodec {
         }
         var points = [GeoPoint]()
         points.reserveCapacity(Int(count))
-        var latitude = Int64(0), longitude = Int64(0), time = Int64(0), elevation = Int64(0)
+        var latitude = Int64(0)
+        var longitude = Int64(0)
+        var time = Int64(0)
+        var elevation = Int64(0)
         for _ in 0..<count {
             latitude = latitude &+ (try readSigned(bytes, &offset, stream: "GPS"))
             longitude = longitude &+ (try readSigned(bytes, &offset, stream: "GPS"))
@@ -123,9 +126,10 @@ public enum WorkoutStreamCodec {
             }
             if hasElevation { elevation = elevation &+ (try readSigned(bytes, &offset, stream: "GPS")) }
             do {
-                points.append(try GeoPoint(
-                    latitudeDegrees: Double(latitude) / 1e7, longitudeDegrees: Double(longitude) / 1e7,
-                    elevationMeters: hasElevation ? Double(elevation) / 100 : nil, timeSeconds: Double(time) / 1000))
+                points.append(
+                    try GeoPoint(
+                        latitudeDegrees: Double(latitude) / 1e7, longitudeDegrees: Double(longitude) / 1e7,
+                        elevationMeters: hasElevation ? Double(elevation) / 100 : nil, timeSeconds: Double(time) / 1000))
             } catch {
                 throw .invalidValue(stream: "GPS", detail: error.description)
             }

@@ -98,8 +98,10 @@ public struct FITActivityReader: Sendable {
         case 20:
             // The hot path (one a second): the fields' places resolved once per definition.
             if recordPlan.layout !== message.layout { recordPlan = RecordPlan(message.layout) }
-            let bytes = message.bytes, big = recordPlan.bigEndian
-            let seconds = FITMessageView.number(recordPlan.timestamp, bytes, bigEndian: big).flatMap { $0 >= 0x1000_0000 ? $0 : nil }
+            let bytes = message.bytes
+            let big = recordPlan.bigEndian
+            let seconds =
+                FITMessageView.number(recordPlan.timestamp, bytes, bigEndian: big).flatMap { $0 >= 0x1000_0000 ? $0 : nil }
                 ?? message.compressedTimestamp.map(Double.init)
             guard let seconds else { return }
             var record = ActivityRecording.Record(time: FITDecoder.epoch.addingTimeInterval(seconds))
@@ -108,23 +110,27 @@ public struct FITActivityReader: Sendable {
                 record.latitude = lat * FITDecoder.semicircle
                 record.longitude = lon * FITDecoder.semicircle
             }
-            record.altitude = (FITMessageView.number(recordPlan.enhancedAltitude, bytes, bigEndian: big)
+            record.altitude =
+                (FITMessageView.number(recordPlan.enhancedAltitude, bytes, bigEndian: big)
                 ?? FITMessageView.number(recordPlan.altitude, bytes, bigEndian: big)).map { $0 / 5 - 500 }
             record.distance = FITMessageView.number(recordPlan.distance, bytes, bigEndian: big).map { $0 / 100 }
-            record.speed = (FITMessageView.number(recordPlan.enhancedSpeed, bytes, bigEndian: big)
+            record.speed =
+                (FITMessageView.number(recordPlan.enhancedSpeed, bytes, bigEndian: big)
                 ?? FITMessageView.number(recordPlan.speed, bytes, bigEndian: big)).map { $0 / 1000 }
             record.cadence = FITMessageView.int(recordPlan.cadence, bytes, bigEndian: big)
             record.power = FITMessageView.int(recordPlan.power, bytes, bigEndian: big)
             record.temperature = FITMessageView.int(recordPlan.temperature, bytes, bigEndian: big)
             activity.records.append(record)
         case 19:
-            activity.laps.append(ActivityRecording.Lap(
-                start: Self.date(f[2]), end: Self.date(f[253]), elapsedSeconds: Self.scaled(f[7], 1000), distance: Self.scaled(f[9], 100),
-                averageHeartRate: Self.int(f[15]), maximumHeartRate: Self.int(f[16])))
+            activity.laps.append(
+                ActivityRecording.Lap(
+                    start: Self.date(f[2]), end: Self.date(f[253]), elapsedSeconds: Self.scaled(f[7], 1000), distance: Self.scaled(f[9], 100),
+                    averageHeartRate: Self.int(f[15]), maximumHeartRate: Self.int(f[16])))
         case 18:
-            activity.sessions.append(ActivityRecording.Session(
-                sport: Self.int(f[5]), subSport: Self.int(f[6]), start: Self.date(f[2]), elapsedSeconds: Self.scaled(f[7], 1000), timerSeconds: Self.scaled(f[8], 1000),
-                distance: Self.scaled(f[9], 100), calories: Self.int(f[11]), averageHeartRate: Self.int(f[16]), maximumHeartRate: Self.int(f[17])))
+            activity.sessions.append(
+                ActivityRecording.Session(
+                    sport: Self.int(f[5]), subSport: Self.int(f[6]), start: Self.date(f[2]), elapsedSeconds: Self.scaled(f[7], 1000), timerSeconds: Self.scaled(f[8], 1000),
+                    distance: Self.scaled(f[9], 100), calories: Self.int(f[11]), averageHeartRate: Self.int(f[16]), maximumHeartRate: Self.int(f[17])))
         case 78:
             switch f[0] {
             case .array(let values)?: activity.rrIntervalsMilliseconds.append(contentsOf: values.compactMap { $0.double.map { $0 } })

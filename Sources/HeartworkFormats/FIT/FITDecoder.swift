@@ -100,8 +100,9 @@ struct FITMessageView {
         guard index >= 0 else { return nil }
         let definition = layout.fields[index]
         guard definition.offset >= 0, definition.offset + definition.size <= bytes.count else { return nil }
-        return FITDecoder.value(UnsafeRawBufferPointer(rebasing: bytes[definition.offset..<(definition.offset + definition.size)]),
-                                baseType: definition.baseType, bigEndian: layout.bigEndian)
+        return FITDecoder.value(
+            UnsafeRawBufferPointer(rebasing: bytes[definition.offset..<(definition.offset + definition.size)]),
+            baseType: definition.baseType, bigEndian: layout.bigEndian)
     }
 
     @inline(__always)
@@ -225,8 +226,10 @@ public typealias FITWarning = FileWarning
 /// 256-entry table derived from the same polynomial (checked against the nibble form in
 /// FITTests).
 public enum FITCRC {
-    static let nibbles: [UInt16] = [0x0000, 0xCC01, 0xD801, 0x1400, 0xF001, 0x3C00, 0x2800, 0xE401,
-                                    0xA001, 0x6C00, 0x7800, 0xB401, 0x5000, 0x9C01, 0x8801, 0x4400]
+    static let nibbles: [UInt16] = [
+        0x0000, 0xCC01, 0xD801, 0x1400, 0xF001, 0x3C00, 0x2800, 0xE401,
+        0xA001, 0x6C00, 0x7800, 0xB401, 0x5000, 0x9C01, 0x8801, 0x4400,
+    ]
 
     static let table: [UInt16] = (0..<256).map { byte in
         var crc = UInt16(byte)
@@ -276,7 +279,8 @@ public enum FITCRC {
             let count = bytes.count
             while i + 8 <= count {
                 crc ^= UInt16(bytes[i]) | UInt16(bytes[i + 1]) << 8
-                crc = t[7 * 256 + Int(crc & 0xFF)] ^ t[6 * 256 + Int(crc >> 8)] ^ t[5 * 256 + Int(bytes[i + 2])] ^ t[4 * 256 + Int(bytes[i + 3])]
+                crc =
+                    t[7 * 256 + Int(crc & 0xFF)] ^ t[6 * 256 + Int(crc >> 8)] ^ t[5 * 256 + Int(bytes[i + 2])] ^ t[4 * 256 + Int(bytes[i + 3])]
                     ^ t[3 * 256 + Int(bytes[i + 4])] ^ t[2 * 256 + Int(bytes[i + 5])] ^ t[256 + Int(bytes[i + 6])] ^ t[Int(bytes[i + 7])]
                 i += 8
             }
@@ -507,7 +511,8 @@ public struct FITDecoder: Sendable {
                         fail(at: consumed + position, "a definition runs past the data size in the header")
                         break loop
                     }
-                    let g0 = Int(raw[position + 3]), g1 = Int(raw[position + 4])
+                    let g0 = Int(raw[position + 3])
+                    let g1 = Int(raw[position + 4])
                     let global = bigEndian ? g0 << 8 | g1 : g1 << 8 | g0
                     var fields = [FieldDefinition]()
                     fields.reserveCapacity(count)
@@ -546,7 +551,10 @@ public struct FITDecoder: Sendable {
                 guard available >= 2 else { break loop }
                 let stored = UInt16(raw[position]) | UInt16(raw[position + 1]) << 8
                 if stored != crc {
-                    warnings.append(FITWarning(offset: consumed + position, message: "the file CRC does not match (0x\(String(stored, radix: 16)) stored, 0x\(String(crc, radix: 16)) computed): the data may be damaged"))
+                    warnings.append(
+                        FITWarning(
+                            offset: consumed + position,
+                            message: "the file CRC does not match (0x\(String(stored, radix: 16)) stored, 0x\(String(crc, radix: 16)) computed): the data may be damaged"))
                 }
                 position += 2
                 filesCompleted += 1
@@ -578,8 +586,9 @@ public struct FITDecoder: Sendable {
     }
 
     func view(_ definition: Definition, _ raw: UnsafeRawBufferPointer, at start: Int, offset: Int) -> FITMessageView {
-        FITMessageView(global: definition.global, compressedTimestamp: nil, offset: offset, layout: definition.layout,
-                       bytes: UnsafeRawBufferPointer(rebasing: raw[start..<(start + definition.size - definition.developerBytes)]))
+        FITMessageView(
+            global: definition.global, compressedTimestamp: nil, offset: offset, layout: definition.layout,
+            bytes: UnsafeRawBufferPointer(rebasing: raw[start..<(start + definition.size - definition.developerBytes)]))
     }
 
     /// The value of a field; nil when it holds the base type's invalid value (or all of an

@@ -17,20 +17,30 @@ public enum FITEncoder {
         var fileID: [(number: UInt8, size: UInt8, type: UInt8)] = [(0, 1, 0x00), (1, 2, 0x84), (2, 2, 0x84), (3, 4, 0x8C), (4, 4, 0x86)]
         if !name.isEmpty { fileID.append((8, UInt8(name.count + 1), 0x07)) }
         body.define(local: 0, global: 0, fileID)
-        body.data(local: 0, [.u8(activity.fileType ?? 4), .u16(activity.manufacturer ?? 255), .u16(activity.product ?? 0),
-                             .u32z(activity.serialNumber ?? 0), .time(activity.created ?? start)] + (name.isEmpty ? [] : [.string(name)]))
+        body.data(
+            local: 0,
+            [
+                .u8(activity.fileType ?? 4), .u16(activity.manufacturer ?? 255), .u16(activity.product ?? 0),
+                .u32z(activity.serialNumber ?? 0), .time(activity.created ?? start),
+            ] + (name.isEmpty ? [] : [.string(name)]))
         // event: timestamp, event (0 timer), event_type (0 start, 4 stop all)
         body.define(local: 1, global: 21, [(253, 4, 0x86), (0, 1, 0x00), (1, 1, 0x00)])
         body.data(local: 1, [.time(start), .u8(0), .u8(0)])
 
-        body.define(local: 2, global: 20, [(253, 4, 0x86), (0, 4, 0x85), (1, 4, 0x85), (78, 4, 0x86), (3, 1, 0x02), (5, 4, 0x86),
-                                           (73, 4, 0x86), (4, 1, 0x02), (7, 2, 0x84), (13, 1, 0x01)])
-        for r in activity.records {
-            body.data(local: 2, [
-                .time(r.time), .s32(r.latitude.map { $0 / FITDecoder.semicircle }), .s32(r.longitude.map { $0 / FITDecoder.semicircle }),
-                .u32(r.altitude.map { ($0 + 500) * 5 }), .u8(r.heartRate), .u32(r.distance.map { $0 * 100 }), .u32(r.speed.map { $0 * 1000 }),
-                .u8(r.cadence), .u16(r.power), .s8(r.temperature),
+        body.define(
+            local: 2, global: 20,
+            [
+                (253, 4, 0x86), (0, 4, 0x85), (1, 4, 0x85), (78, 4, 0x86), (3, 1, 0x02), (5, 4, 0x86),
+                (73, 4, 0x86), (4, 1, 0x02), (7, 2, 0x84), (13, 1, 0x01),
             ])
+        for r in activity.records {
+            body.data(
+                local: 2,
+                [
+                    .time(r.time), .s32(r.latitude.map { $0 / FITDecoder.semicircle }), .s32(r.longitude.map { $0 / FITDecoder.semicircle }),
+                    .u32(r.altitude.map { ($0 + 500) * 5 }), .u8(r.heartRate), .u32(r.distance.map { $0 * 100 }), .u32(r.speed.map { $0 * 1000 }),
+                    .u8(r.cadence), .u16(r.power), .s8(r.temperature),
+                ])
         }
         body.data(local: 1, [.time(end), .u8(0), .u8(4)])
 
@@ -47,24 +57,45 @@ public enum FITEncoder {
         }
 
         // lap: timestamp, start_time, total_elapsed_time, total_timer_time, total_distance, avg_hr, max_hr, event, event_type
-        let laps = activity.laps.isEmpty ? [ActivityRecording.Lap(start: start, end: end, elapsedSeconds: end.timeIntervalSince(start),
-                                                             distance: activity.records.last?.distance)] : activity.laps
-        body.define(local: 4, global: 19, [(253, 4, 0x86), (2, 4, 0x86), (7, 4, 0x86), (8, 4, 0x86), (9, 4, 0x86), (15, 1, 0x02), (16, 1, 0x02),
-                                           (0, 1, 0x00), (1, 1, 0x00)])
+        let laps =
+            activity.laps.isEmpty
+            ? [
+                ActivityRecording.Lap(
+                    start: start, end: end, elapsedSeconds: end.timeIntervalSince(start),
+                    distance: activity.records.last?.distance)
+            ] : activity.laps
+        body.define(
+            local: 4, global: 19,
+            [
+                (253, 4, 0x86), (2, 4, 0x86), (7, 4, 0x86), (8, 4, 0x86), (9, 4, 0x86), (15, 1, 0x02), (16, 1, 0x02),
+                (0, 1, 0x00), (1, 1, 0x00),
+            ])
         for lap in laps {
-            body.data(local: 4, [.time(lap.end ?? end), .time(lap.start ?? start), .u32(lap.elapsedSeconds.map { $0 * 1000 }),
-                                 .u32(lap.elapsedSeconds.map { $0 * 1000 }), .u32(lap.distance.map { $0 * 100 }), .u8(lap.averageHeartRate),
-                                 .u8(lap.maximumHeartRate), .u8(9), .u8(1)])
+            body.data(
+                local: 4,
+                [
+                    .time(lap.end ?? end), .time(lap.start ?? start), .u32(lap.elapsedSeconds.map { $0 * 1000 }),
+                    .u32(lap.elapsedSeconds.map { $0 * 1000 }), .u32(lap.distance.map { $0 * 100 }), .u8(lap.averageHeartRate),
+                    .u8(lap.maximumHeartRate), .u8(9), .u8(1),
+                ])
         }
         // session: timestamp, start_time, total_elapsed_time, total_timer_time, total_distance, sport, total_calories, avg_hr, max_hr, num_laps, first_lap_index, event, event_type
         let sessions = activity.sessions.isEmpty ? [ActivityRecording.Session(start: start, elapsedSeconds: end.timeIntervalSince(start))] : activity.sessions
-        body.define(local: 5, global: 18, [(253, 4, 0x86), (2, 4, 0x86), (7, 4, 0x86), (8, 4, 0x86), (9, 4, 0x86), (5, 1, 0x00), (11, 2, 0x84),
-                                           (16, 1, 0x02), (17, 1, 0x02), (26, 2, 0x84), (25, 2, 0x84), (0, 1, 0x00), (1, 1, 0x00)])
+        body.define(
+            local: 5, global: 18,
+            [
+                (253, 4, 0x86), (2, 4, 0x86), (7, 4, 0x86), (8, 4, 0x86), (9, 4, 0x86), (5, 1, 0x00), (11, 2, 0x84),
+                (16, 1, 0x02), (17, 1, 0x02), (26, 2, 0x84), (25, 2, 0x84), (0, 1, 0x00), (1, 1, 0x00),
+            ])
         for session in sessions {
-            body.data(local: 5, [.time(end), .time(session.start ?? start), .u32(session.elapsedSeconds.map { $0 * 1000 }),
-                                 .u32((session.timerSeconds ?? session.elapsedSeconds).map { $0 * 1000 }), .u32(session.distance.map { $0 * 100 }),
-                                 .u8(session.sport ?? 0), .u16(session.calories), .u8(session.averageHeartRate), .u8(session.maximumHeartRate),
-                                 .u16(laps.count), .u16(0), .u8(8), .u8(1)])
+            body.data(
+                local: 5,
+                [
+                    .time(end), .time(session.start ?? start), .u32(session.elapsedSeconds.map { $0 * 1000 }),
+                    .u32((session.timerSeconds ?? session.elapsedSeconds).map { $0 * 1000 }), .u32(session.distance.map { $0 * 100 }),
+                    .u8(session.sport ?? 0), .u16(session.calories), .u8(session.averageHeartRate), .u8(session.maximumHeartRate),
+                    .u16(laps.count), .u16(0), .u8(8), .u8(1),
+                ])
         }
         // activity: timestamp, total_timer_time, num_sessions, type (0 manual), event (26), event_type (1 stop)
         body.define(local: 6, global: 34, [(253, 4, 0x86), (0, 4, 0x86), (1, 2, 0x84), (2, 1, 0x00), (3, 1, 0x00), (4, 1, 0x00)])
@@ -83,7 +114,14 @@ public enum FITEncoder {
     static func le(_ value: UInt64, _ width: Int) -> [UInt8] { (0..<width).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
 
     enum Field {
-        case u8(Int?), s8(Int?), u16(Int?), u32(Double?), u32z(UInt64), s32(Double?), time(Date), string([UInt8])
+        case u8(Int?)
+        case s8(Int?)
+        case u16(Int?)
+        case u32(Double?)
+        case u32z(UInt64)
+        case s32(Double?)
+        case time(Date)
+        case string([UInt8])
 
         var bytes: [UInt8] {
             switch self {

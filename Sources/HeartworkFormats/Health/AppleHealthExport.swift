@@ -57,11 +57,12 @@ public struct AppleHealthReader: Sendable {
                 current = try workout(attributes, line: line).map(Item.workout)
                 zoneName = nil
             case (2, "Me"):
-                let sex: Sex? = switch attributes["HKCharacteristicTypeIdentifierBiologicalSex"] {
-                case "HKBiologicalSexMale": .male
-                case "HKBiologicalSexFemale": .female
-                default: nil
-                }
+                let sex: Sex? =
+                    switch attributes["HKCharacteristicTypeIdentifierBiologicalSex"] {
+                    case "HKBiologicalSexMale": .male
+                    case "HKBiologicalSexFemale": .female
+                    default: nil
+                    }
                 visit(.owner(HealthOwner(dateOfBirth: attributes["HKCharacteristicTypeIdentifierDateOfBirth"].flatMap { CalendarDay(iso: $0) }, sex: sex)))
             case (3, "MetadataEntry"):
                 if attributes["key"] == "HKMetadataKeyTimeZone" { zoneName = attributes["value"] }
@@ -69,8 +70,9 @@ public struct AppleHealthReader: Sendable {
                 break
             case (4, "InstantaneousBeatsPerMinute"):
                 if case .sample(var sample)? = current, sample.kind == .heartRateVariabilitySDNN,
-                   let bpm = attributes["bpm"].flatMap(Double.init), bpm.isFinite, bpm > 0, bpm < 400,
-                   let time = attributes["time"].flatMap({ Self.clockSeconds($0) }) {
+                    let bpm = attributes["bpm"].flatMap(Double.init), bpm.isFinite, bpm > 0, bpm < 400,
+                    let time = attributes["time"].flatMap({ Self.clockSeconds($0) })
+                {
                     // "8:01:02.35 AM": a time of day in the sample's zone, after its start.
                     let startOfDay = sample.day.start(utcOffsetSeconds: sample.utcOffsetSeconds)
                     var offset = startOfDay.addingTimeInterval(time).timeIntervalSince(sample.start)
@@ -145,8 +147,10 @@ public struct AppleHealthReader: Sendable {
             }
             value = converted
         }
-        return .sample(HealthSample(kind: kind, start: start, end: end, utcOffsetSeconds: startOffset, value: value,
-                                    source: String((a["sourceName"] ?? "").prefix(200)), device: a["device"].flatMap(Self.deviceName)))
+        return .sample(
+            HealthSample(
+                kind: kind, start: start, end: end, utcOffsetSeconds: startOffset, value: value,
+                source: String((a["sourceName"] ?? "").prefix(200)), device: a["device"].flatMap(Self.deviceName)))
     }
 
     func workout(_ a: [String: String], line: Int) throws(Failure) -> HealthWorkout? {
@@ -167,10 +171,11 @@ public struct AppleHealthReader: Sendable {
         case "yd"?: distance = distance.map { $0 * 0.9144 }
         default: distance = nil
         }
-        return HealthWorkout(activityType: a["workoutActivityType"] ?? "HKWorkoutActivityTypeOther", start: start, end: end, utcOffsetSeconds: offset,
-                             kilocalories: energy.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil },
-                             distanceMeters: distance.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil },
-                             source: String((a["sourceName"] ?? "").prefix(200)), device: a["device"].flatMap(Self.deviceName), routePath: nil)
+        return HealthWorkout(
+            activityType: a["workoutActivityType"] ?? "HKWorkoutActivityTypeOther", start: start, end: end, utcOffsetSeconds: offset,
+            kilocalories: energy.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil },
+            distanceMeters: distance.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil },
+            source: String((a["sourceName"] ?? "").prefix(200)), device: a["device"].flatMap(Self.deviceName), routePath: nil)
     }
 
     static func convert(_ value: Double, unit: String, kind: HealthSample.Kind) -> Double? {
@@ -215,7 +220,8 @@ public struct AppleHealthReader: Sendable {
     public static func date(_ text: String) -> (Date, Int)? {
         let b = Array(text.utf8)
         guard b.count == 25, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x20, b[13] == 0x3A, b[16] == 0x3A, b[19] == 0x20,
-              b[20] == 0x2B || b[20] == 0x2D else { return nil }
+            b[20] == 0x2B || b[20] == 0x2D
+        else { return nil }
         func number(_ from: Int, _ to: Int) -> Int? {
             var value = 0
             for i in from..<to {
@@ -225,9 +231,10 @@ public struct AppleHealthReader: Sendable {
             return value
         }
         guard let year = number(0, 4), let month = number(5, 7), let day = number(8, 10), let hour = number(11, 13), let minute = number(14, 16),
-              let second = number(17, 19), let offsetHours = number(21, 23), let offsetMinutes = number(23, 25),
-              hour < 24, minute < 60, second < 61, offsetHours < 15, offsetMinutes < 60,
-              let calendarDay = CalendarDay(year: year, month: month, day: day) else { return nil }
+            let second = number(17, 19), let offsetHours = number(21, 23), let offsetMinutes = number(23, 25),
+            hour < 24, minute < 60, second < 61, offsetHours < 15, offsetMinutes < 60,
+            let calendarDay = CalendarDay(year: year, month: month, day: day)
+        else { return nil }
         let offset = (b[20] == 0x2D ? -1 : 1) * (offsetHours * 3600 + offsetMinutes * 60)
         let local = calendarDay.daysSinceEpoch * 86_400 + hour * 3600 + minute * 60 + second
         return (Date(timeIntervalSince1970: Double(local - offset)), offset)
@@ -243,7 +250,8 @@ public struct AppleHealthReader: Sendable {
         }
         let parts = body.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: ".").split(separator: ":")
         guard parts.count == 3, let h = Int(parts[0]), let m = Int(parts[1]), let s = Double(parts[2]),
-              (0..<24).contains(h), (0..<60).contains(m), s >= 0, s < 61 else { return nil }
+            (0..<24).contains(h), (0..<60).contains(m), s >= 0, s < 61
+        else { return nil }
         var hour = h
         if let pm {
             guard (1...12).contains(h) else { return nil }

@@ -260,7 +260,11 @@ public struct ExportXMLScanner: Sendable {
         var i = raw.startIndex
         while i < raw.endIndex {
             let c = raw[i]
-            guard c == UInt8(ascii: "&") else { out.append(c); i += 1; continue }
+            guard c == UInt8(ascii: "&") else {
+                out.append(c)
+                i += 1
+                continue
+            }
             guard let semicolon = raw[i...].prefix(12).firstIndex(of: UInt8(ascii: ";")) else {
                 throw Failure(line: line, message: "an '&' that starts no entity")
             }
@@ -272,7 +276,9 @@ public struct ExportXMLScanner: Sendable {
             case "quot": out.append(UInt8(ascii: "\""))
             case "apos": out.append(UInt8(ascii: "'"))
             default:
-                let scalarValue: UInt32? = entity.hasPrefix("#x") ? UInt32(entity.dropFirst(2), radix: 16)
+                let scalarValue: UInt32? =
+                    entity.hasPrefix("#x")
+                    ? UInt32(entity.dropFirst(2), radix: 16)
                     : entity.hasPrefix("#") ? UInt32(entity.dropFirst(), radix: 10) : nil
                 guard let scalarValue, let scalar = Unicode.Scalar(scalarValue), scalarValue != 0 else {
                     throw Failure(line: line, message: "unknown entity &\(entity);")

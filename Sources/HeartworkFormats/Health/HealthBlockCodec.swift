@@ -27,11 +27,19 @@ public enum HealthBlockCodec {
         let kind = sorted.first?.kind ?? .heartRate
         out.append(UInt8(kinds.firstIndex(of: kind) ?? 0))
         putUnsigned(UInt64(sorted.count), &out)
-        var sources = [String: Int](), sourceList = [String]()
-        var devices = [String: Int](), deviceList = [String]()
+        var sources = [String: Int]()
+        var sourceList = [String]()
+        var devices = [String: Int]()
+        var deviceList = [String]()
         for sample in sorted {
-            if sources[sample.source] == nil { sources[sample.source] = sourceList.count; sourceList.append(sample.source) }
-            if let device = sample.device, devices[device] == nil { devices[device] = deviceList.count + 1; deviceList.append(device) }
+            if sources[sample.source] == nil {
+                sources[sample.source] = sourceList.count
+                sourceList.append(sample.source)
+            }
+            if let device = sample.device, devices[device] == nil {
+                devices[device] = deviceList.count + 1
+                deviceList.append(device)
+            }
         }
         for list in [sourceList, deviceList] {
             putUnsigned(UInt64(list.count), &out)
@@ -93,12 +101,14 @@ public enum HealthBlockCodec {
             let rawValue = try reader.signed()
             guard Self.limited(rawValue, 1 << 52) else { throw Failure(description: "a value out of range") }
             let value = Double(rawValue) / 1000
-            let source = try reader.unsigned(), device = try reader.unsigned()
+            let source = try reader.unsigned()
+            let device = try reader.unsigned()
             guard source < UInt64(lists[0].count), device <= UInt64(lists[1].count) else { throw Failure(description: "a source or device index out of range") }
             let beatCount = try reader.count(limit: bytes.count)
             var beats = [TimedHeartRate]()
             for _ in 0..<beatCount {
-                let rawTime = try reader.signed(), rawBPM = try reader.unsigned()
+                let rawTime = try reader.signed()
+                let rawBPM = try reader.unsigned()
                 guard Self.limited(rawTime, 1 << 52), rawBPM < 1 << 52 else { throw Failure(description: "a beat out of range") }
                 let time = Double(rawTime) / 1000
                 let bpm = Double(rawBPM) / 100
@@ -106,10 +116,12 @@ public enum HealthBlockCodec {
             }
             guard Self.limited(start, 1 << 50) else { throw Failure(description: "a start time out of range") }
             let startDate = Date(timeIntervalSince1970: Double(start) / 1000)
-            samples.append(HealthSample(kind: kind, start: startDate, end: startDate.addingTimeInterval(Double(duration) / 1000),
-                                        utcOffsetSeconds: Int(offset) * 60, value: value,
-                                        source: lists[0][Int(source)], device: device == 0 ? nil : lists[1][Int(device) - 1],
-                                        beats: beatCount == 0 ? nil : beats))
+            samples.append(
+                HealthSample(
+                    kind: kind, start: startDate, end: startDate.addingTimeInterval(Double(duration) / 1000),
+                    utcOffsetSeconds: Int(offset) * 60, value: value,
+                    source: lists[0][Int(source)], device: device == 0 ? nil : lists[1][Int(device) - 1],
+                    beats: beatCount == 0 ? nil : beats))
         }
         guard reader.position == bytes.count else { throw Failure(description: "\(bytes.count - reader.position) stray bytes after the samples") }
         return samples

@@ -43,7 +43,8 @@ public struct ImageFile: Sendable, Hashable {
             let length = Int(readUInt32(bytes, offset))
             let typeStart = offset + 4
             guard length <= bytes.count - typeStart - 8 else { throw .truncated(offset: offset) }
-            let dataStart = typeStart + 4, crcStart = dataStart + length
+            let dataStart = typeStart + 4
+            let crcStart = dataStart + length
             let type = String(decoding: bytes[typeStart..<dataStart], as: UTF8.self)
             let stored = readUInt32(bytes, crcStart)
             guard CRC32.checksum(bytes[typeStart..<crcStart]) == stored else { throw .badChecksum(offset: offset, chunk: type) }
@@ -68,7 +69,10 @@ public struct ImageFile: Sendable, Hashable {
             guard offset + 4 <= bytes.count else { throw .truncated(offset: offset) }
             guard bytes[offset] == 0xFF else { throw .malformed(offset: offset, "expected a marker") }
             let marker = bytes[offset + 1]
-            if marker == 0xFF { offset += 1; continue }  // fill byte
+            if marker == 0xFF {
+                offset += 1
+                continue
+            }  // fill byte
             let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
             guard length >= 2, offset + 2 + length <= bytes.count else { throw .truncated(offset: offset) }
             // Start of frame (baseline, progressive, …; not DHT C4, JPG C8 or DAC CC): the size.

@@ -56,8 +56,14 @@ struct JSONStreamReader: ~Copyable {
             try member(&self, key)
             parser.skipWhitespace()
             guard parser.offset < parser.bytes.count else { throw notJSON(parser.fail("unexpected end of the document inside an object")) }
-            if parser.bytes[parser.offset] == UInt8(ascii: ",") { parser.offset += 1; continue }
-            if parser.bytes[parser.offset] == UInt8(ascii: "}") { parser.offset += 1; return }
+            if parser.bytes[parser.offset] == UInt8(ascii: ",") {
+                parser.offset += 1
+                continue
+            }
+            if parser.bytes[parser.offset] == UInt8(ascii: "}") {
+                parser.offset += 1
+                return
+            }
             throw notJSON(parser.fail("expected ',' or '}' in an object"))
         }
     }
@@ -78,8 +84,14 @@ struct JSONStreamReader: ~Copyable {
             index += 1
             parser.skipWhitespace()
             guard parser.offset < parser.bytes.count else { throw notJSON(parser.fail("unexpected end of the document inside an array")) }
-            if parser.bytes[parser.offset] == UInt8(ascii: ",") { parser.offset += 1; continue }
-            if parser.bytes[parser.offset] == UInt8(ascii: "]") { parser.offset += 1; return }
+            if parser.bytes[parser.offset] == UInt8(ascii: ",") {
+                parser.offset += 1
+                continue
+            }
+            if parser.bytes[parser.offset] == UInt8(ascii: "]") {
+                parser.offset += 1
+                return
+            }
             throw notJSON(parser.fail("expected ',' or ']' in an array"))
         }
     }

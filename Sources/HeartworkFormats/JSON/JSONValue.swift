@@ -90,9 +90,15 @@ struct JSONParser {
         case UInt8(ascii: "{"): return try parseObject(depth: depth)
         case UInt8(ascii: "["): return try parseArray(depth: depth)
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
-        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
-        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "t"):
+            try literal("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try literal("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try literal("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
         default: throw fail("unexpected character '\(Character(Unicode.Scalar(bytes[offset])))'")
         }
@@ -130,8 +136,14 @@ struct JSONParser {
             members.append((key, try parseValue(depth: depth + 1)))
             skipWhitespace()
             guard offset < bytes.count else { throw fail("unexpected end of the document inside an object") }
-            if bytes[offset] == UInt8(ascii: ",") { offset += 1; continue }
-            if bytes[offset] == UInt8(ascii: "}") { offset += 1; return .object(members) }
+            if bytes[offset] == UInt8(ascii: ",") {
+                offset += 1
+                continue
+            }
+            if bytes[offset] == UInt8(ascii: "}") {
+                offset += 1
+                return .object(members)
+            }
             throw fail("expected ',' or '}' in an object")
         }
     }
@@ -149,8 +161,14 @@ struct JSONParser {
             elements.append(try parseValue(depth: depth + 1))
             skipWhitespace()
             guard offset < bytes.count else { throw fail("unexpected end of the document inside an array") }
-            if bytes[offset] == UInt8(ascii: ",") { offset += 1; continue }
-            if bytes[offset] == UInt8(ascii: "]") { offset += 1; return .array(elements) }
+            if bytes[offset] == UInt8(ascii: ",") {
+                offset += 1
+                continue
+            }
+            if bytes[offset] == UInt8(ascii: "]") {
+                offset += 1
+                return .array(elements)
+            }
             throw fail("expected ',' or ']' in an array")
         }
     }
@@ -230,9 +248,14 @@ struct JSONParser {
     mutating func parseNumber() throws(JSONParseError) -> Double {
         let start = offset
         var negative = false
-        if bytes[offset] == UInt8(ascii: "-") { negative = true; offset += 1 }
+        if bytes[offset] == UInt8(ascii: "-") {
+            negative = true
+            offset += 1
+        }
         guard offset < bytes.count, isDigit(bytes[offset]) else { throw fail("a number needs digits") }
-        var mantissa: UInt64 = 0, digits = 0, fractionDigits = 0
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var fractionDigits = 0
         if bytes[offset] == UInt8(ascii: "0") {
             offset += 1
             if offset < bytes.count && isDigit(bytes[offset]) { throw fail("a number may not start with 0") }
@@ -247,7 +270,10 @@ struct JSONParser {
             offset += 1
             guard offset < bytes.count, isDigit(bytes[offset]) else { throw fail("a decimal point needs digits after it") }
             while offset < bytes.count && isDigit(bytes[offset]) {
-                if digits < 19 { mantissa = mantissa * 10 + UInt64(bytes[offset] - 48); fractionDigits += 1 }
+                if digits < 19 {
+                    mantissa = mantissa * 10 + UInt64(bytes[offset] - 48)
+                    fractionDigits += 1
+                }
                 if mantissa != 0 || digits > 0 { digits += 1 }
                 offset += 1
             }

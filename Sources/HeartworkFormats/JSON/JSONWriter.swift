@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,10 +17,24 @@ public struct JSONWriter: Sendable {
 
     public init(capacity: Int = 1024) { bytes.reserveCapacity(capacity) }
 
-    public mutating func beginObject() { beginValue(); bytes.append(UInt8(ascii: "{")); needsComma.append(false) }
-    public mutating func endObject() { bytes.append(UInt8(ascii: "}")); needsComma.removeLast() }
-    public mutating func beginArray() { beginValue(); bytes.append(UInt8(ascii: "[")); needsComma.append(false) }
-    public mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma.removeLast() }
+    public mutating func beginObject() {
+        beginValue()
+        bytes.append(UInt8(ascii: "{"))
+        needsComma.append(false)
+    }
+    public mutating func endObject() {
+        bytes.append(UInt8(ascii: "}"))
+        needsComma.removeLast()
+    }
+    public mutating func beginArray() {
+        beginValue()
+        bytes.append(UInt8(ascii: "["))
+        needsComma.append(false)
+    }
+    public mutating func endArray() {
+        bytes.append(UInt8(ascii: "]"))
+        needsComma.removeLast()
+    }
 
     /// Keys are literals: their bytes are copied as they are (they need no escaping).
     public mutating func key(_ name: StaticString) {
@@ -30,11 +45,26 @@ public struct JSONWriter: Sendable {
         afterKey = true
     }
 
-    public mutating func string(_ value: String) { beginValue(); appendString(value) }
-    public mutating func number(_ value: Double) { beginValue(); appendNumber(value) }
-    public mutating func integer(_ value: Int) { beginValue(); appendInteger(Int64(value)) }
-    public mutating func bool(_ value: Bool) { beginValue(); bytes.append(contentsOf: (value ? "true" : "false").utf8) }
-    public mutating func null() { beginValue(); bytes.append(contentsOf: "null".utf8) }
+    public mutating func string(_ value: String) {
+        beginValue()
+        appendString(value)
+    }
+    public mutating func number(_ value: Double) {
+        beginValue()
+        appendNumber(value)
+    }
+    public mutating func integer(_ value: Int) {
+        beginValue()
+        appendInteger(Int64(value))
+    }
+    public mutating func bool(_ value: Bool) {
+        beginValue()
+        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+    }
+    public mutating func null() {
+        beginValue()
+        bytes.append(contentsOf: "null".utf8)
+    }
 
     private mutating func beginValue() {
         if afterKey {
@@ -47,11 +77,32 @@ public struct JSONWriter: Sendable {
     }
 
     // Optional fields are left out when nil, as synthesized Encodable does.
-    public mutating func field(_ name: StaticString, _ value: String?) { if let value { key(name); string(value) } }
-    public mutating func field(_ name: StaticString, _ value: Double?) { if let value { key(name); number(value) } }
-    public mutating func field(_ name: StaticString, _ value: Int?) { if let value { key(name); integer(value) } }
-    public mutating func field(_ name: StaticString, _ value: Bool) { key(name); bool(value) }
-    public mutating func field(_ name: StaticString, _ value: Date) { key(name); string(Self.iso8601(value)) }
+    public mutating func field(_ name: StaticString, _ value: String?) {
+        if let value {
+            key(name)
+            string(value)
+        }
+    }
+    public mutating func field(_ name: StaticString, _ value: Double?) {
+        if let value {
+            key(name)
+            number(value)
+        }
+    }
+    public mutating func field(_ name: StaticString, _ value: Int?) {
+        if let value {
+            key(name)
+            integer(value)
+        }
+    }
+    public mutating func field(_ name: StaticString, _ value: Bool) {
+        key(name)
+        bool(value)
+    }
+    public mutating func field(_ name: StaticString, _ value: Date) {
+        key(name)
+        string(Self.iso8601(value))
+    }
 
     /// yyyy-MM-ddTHH:mm:ssZ in UTC, as JSONEncoder's .iso8601 writes it, without a formatter.
     public static func iso8601(_ date: Date) -> String {
@@ -82,9 +133,12 @@ public struct JSONWriter: Sendable {
     private mutating func appendInteger(_ value: Int64) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var digits:
+            (
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
+            ) =
+                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         var count = 0
         withUnsafeMutableBytes(of: &digits) { buffer in
             repeat {
@@ -97,7 +151,10 @@ public struct JSONWriter: Sendable {
     }
 
     private mutating func appendNumber(_ value: Double) {
-        guard value.isFinite else { bytes.append(contentsOf: "null".utf8); return }
+        guard value.isFinite else {
+            bytes.append(contentsOf: "null".utf8)
+            return
+        }
         if value == value.rounded(), abs(value) < 1e15 {
             appendInteger(Int64(value))
         } else {

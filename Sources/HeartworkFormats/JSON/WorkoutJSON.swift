@@ -31,8 +31,15 @@ public enum WorkoutJSON {
     }
 
     private static func read(_ reader: inout JSONStreamReader) throws -> NewWorkout {
-        var sport: Sport?, startTime: Date?, indoor: Bool?, heartRate: [Int?]?
-        var rr = [Double](), track = [NewWorkout.TrackPoint](), distance: Double?, kilocalories: Double?, device: String?
+        var sport: Sport?
+        var startTime: Date?
+        var indoor: Bool?
+        var heartRate: [Int?]?
+        var rr = [Double]()
+        var track = [NewWorkout.TrackPoint]()
+        var distance: Double?
+        var kilocalories: Double?
+        var device: String?
         try reader.readObject(path: "") { reader, key in
             if key != "heartRate", key != "track", key != "rrIntervals", Self.fields.contains(key), try reader.readNull() {
                 throw JSONFieldError(.wrongType, path: key, "may be left out, but not null")
@@ -172,7 +179,10 @@ public enum WorkoutJSON {
         try reader.readArray(path: "track") { reader, index in
             guard index < WorkoutLimits.trackPoints else { throw JSONFieldError(.invalidValue, path: "track", "at most 172,800 track points") }
             let path = "track[\(index)]"
-            var lat: Double?, lon: Double?, ele: Double?, t: Double?
+            var lat: Double?
+            var lon: Double?
+            var ele: Double?
+            var t: Double?
             try reader.readObject(path: path) { reader, key in
                 let memberPath = "\(path).\(key)"
                 guard Self.trackPointFields.contains(key) else {

@@ -135,8 +135,9 @@ public enum GatewayFrame {
                 throw JSONFieldError(.invalidValue, path: reader.path("at"), "at is Unix milliseconds between 2000 and 2100")
             }
             if let now, Int64(at) > now + maximumFutureMilliseconds {
-                throw JSONFieldError(.invalidValue, path: reader.path("at"),
-                                     "at is \((Int64(at) - now) / 1000) s ahead of the server's clock (at most \(maximumFutureMilliseconds / 1000) s): set the gateway's clock")
+                throw JSONFieldError(
+                    .invalidValue, path: reader.path("at"),
+                    "at is \((Int64(at) - now) / 1000) s ahead of the server's clock (at most \(maximumFutureMilliseconds / 1000) s): set the gateway's clock")
             }
             let hex = try reader.string("hrm")
             // Text first (a cheap bound: two hex digits and a separator a byte), then bytes.
@@ -164,8 +165,9 @@ public enum GatewayFrame {
             let bpm = Double(measurement.beatsPerMinute)
             let plausible = PhysiologicalLimits.plausibleHeartRate
             guard bpm == 0 || plausible.contains(bpm) else {
-                throw JSONFieldError(.invalidValue, path: reader.path("hrm"),
-                                     "\(Int(bpm)) bpm is not a heart rate (\(Int(plausible.lowerBound))–\(Int(plausible.upperBound)), or 0 for none)")
+                throw JSONFieldError(
+                    .invalidValue, path: reader.path("hrm"),
+                    "\(Int(bpm)) bpm is not a heart rate (\(Int(plausible.lowerBound))–\(Int(plausible.upperBound)), or 0 for none)")
             }
             let battery = try reader.optionalInteger("battery")
             if let battery, !(0...100).contains(battery) {
@@ -184,7 +186,7 @@ public enum GatewayFrame {
     private static func sensorName(_ reader: JSONObjectReader) throws(JSONFieldError) -> String {
         let name = try reader.string("sensor")
         guard !name.isEmpty, name.count <= maximumSensorLength,
-              name.unicodeScalars.allSatisfy({ !$0.properties.generalCategory.isControlOrFormat })
+            name.unicodeScalars.allSatisfy({ !$0.properties.generalCategory.isControlOrFormat })
         else {
             throw JSONFieldError(.invalidValue, path: reader.path("sensor"), "sensor is 1–\(maximumSensorLength) printable characters")
         }
@@ -192,6 +194,6 @@ public enum GatewayFrame {
     }
 }
 
-private extension Unicode.GeneralCategory {
-    var isControlOrFormat: Bool { self == .control || self == .format || self == .lineSeparator || self == .paragraphSeparator }
+extension Unicode.GeneralCategory {
+    fileprivate var isControlOrFormat: Bool { self == .control || self == .format || self == .lineSeparator || self == .paragraphSeparator }
 }

@@ -52,8 +52,10 @@ public struct BusMatch: Sendable, Hashable {
     public var beatsPerMinute: Double?
     public var message: String?
 
-    public init(kind: Kind, target: String, matchID: String, seat: String, side: String, second: Int? = nil,
-                beatsPerMinute: Double? = nil, message: String? = nil) {
+    public init(
+        kind: Kind, target: String, matchID: String, seat: String, side: String, second: Int? = nil,
+        beatsPerMinute: Double? = nil, message: String? = nil
+    ) {
         self.kind = kind
         self.target = target
         self.matchID = matchID
@@ -112,52 +114,69 @@ public enum LiveBusCodec {
     public static func encode(_ message: LiveBusMessage, instance: String) -> [String] {
         switch message {
         case .revoke(let revocation):
-            let (kind, id, except): (String, String, String?) = switch revocation {
-            case .gateway(let id): ("gateway", id, nil)
-            case .session(let hash): ("session", hash, nil)
-            case .sessions(let userID, let except): ("sessions", userID, except)
-            case .user(let id): ("user", id, nil)
-            }
-            return [single(instance: instance, kind: "x") { json in
-                json.key("x")
-                json.beginArray()
-                json.string(kind)
-                json.string(id)
-                if let except { json.string(except) } else { json.null() }
-                json.endArray()
-            }]
+            let (kind, id, except): (String, String, String?) =
+                switch revocation {
+                case .gateway(let id): ("gateway", id, nil)
+                case .session(let hash): ("session", hash, nil)
+                case .sessions(let userID, let except): ("sessions", userID, except)
+                case .user(let id): ("user", id, nil)
+                }
+            return [
+                single(instance: instance, kind: "x") { json in
+                    json.key("x")
+                    json.beginArray()
+                    json.string(kind)
+                    json.string(id)
+                    if let except { json.string(except) } else { json.null() }
+                    json.endArray()
+                }
+            ]
         case .forgetSession(let hash):
-            return [single(instance: instance, kind: "s") { $0.key("t"); $0.string(hash) }]
+            return [
+                single(instance: instance, kind: "s") {
+                    $0.key("t")
+                    $0.string(hash)
+                }
+            ]
         case .forgetUser(let userID):
-            return [single(instance: instance, kind: "u") { $0.key("u"); $0.string(userID) }]
+            return [
+                single(instance: instance, kind: "u") {
+                    $0.key("u")
+                    $0.string(userID)
+                }
+            ]
         case .match(let match):
-            return [single(instance: instance, kind: "m") { json in
-                json.key("m")
-                json.beginArray()
-                json.string(match.kind.rawValue)
-                json.string(match.target)
-                json.string(match.matchID)
-                json.string(match.seat)
-                json.string(match.side)
-                if let second = match.second { json.integer(second) } else { json.null() }
-                if let bpm = match.beatsPerMinute, bpm.isFinite { json.number(bpm) } else { json.null() }
-                // A room's frame is a few hundred bytes (an event's sentence the longest).
-                if let message = match.message { json.string(String(message.prefix(6000))) } else { json.null() }
-                json.endArray()
-            }]
+            return [
+                single(instance: instance, kind: "m") { json in
+                    json.key("m")
+                    json.beginArray()
+                    json.string(match.kind.rawValue)
+                    json.string(match.target)
+                    json.string(match.matchID)
+                    json.string(match.seat)
+                    json.string(match.side)
+                    if let second = match.second { json.integer(second) } else { json.null() }
+                    if let bpm = match.beatsPerMinute, bpm.isFinite { json.number(bpm) } else { json.null() }
+                    // A room's frame is a few hundred bytes (an event's sentence the longest).
+                    if let message = match.message { json.string(String(message.prefix(6000))) } else { json.null() }
+                    json.endArray()
+                }
+            ]
         case .notice(let notice):
-            return [single(instance: instance, kind: "n") { json in
-                json.key("n")
-                json.beginArray()
-                json.string(notice.id)
-                json.string(notice.userID)
-                json.string(String(notice.kind.prefix(40)))
-                // Notifications are a sentence; the cap keeps any one under NOTIFY's limit.
-                json.string(String(notice.text.prefix(1000)))
-                if let link = notice.link { json.string(String(link.prefix(500))) } else { json.null() }
-                json.integer(Int(notice.atMilliseconds))
-                json.endArray()
-            }]
+            return [
+                single(instance: instance, kind: "n") { json in
+                    json.key("n")
+                    json.beginArray()
+                    json.string(notice.id)
+                    json.string(notice.userID)
+                    json.string(String(notice.kind.prefix(40)))
+                    // Notifications are a sentence; the cap keeps any one under NOTIFY's limit.
+                    json.string(String(notice.text.prefix(1000)))
+                    if let link = notice.link { json.string(String(link.prefix(500))) } else { json.null() }
+                    json.integer(Int(notice.atMilliseconds))
+                    json.endArray()
+                }
+            ]
         case .readings(let userID, let readings):
             var payloads = [String]()
             var items = [[UInt8]]()
@@ -258,8 +277,9 @@ public enum LiveBusCodec {
             return (instance, .forgetUser(userID: user))
         case "n":
             guard case .array(let fields)? = member("n"), fields.count == 6,
-                  case .string(let id) = fields[0], case .string(let user) = fields[1], case .string(let noticeKind) = fields[2],
-                  case .string(let text) = fields[3], case .number(let at) = fields[5], at.isFinite, abs(at) < 9_007_199_254_740_992 else {
+                case .string(let id) = fields[0], case .string(let user) = fields[1], case .string(let noticeKind) = fields[2],
+                case .string(let text) = fields[3], case .number(let at) = fields[5], at.isFinite, abs(at) < 9_007_199_254_740_992
+            else {
                 throw Malformed(description: "not a notice")
             }
             var link: String?
@@ -267,17 +287,23 @@ public enum LiveBusCodec {
             return (instance, .notice(BusNotice(id: id, userID: user, kind: noticeKind, text: text, link: link, atMilliseconds: Int64(at))))
         case "m":
             guard case .array(let fields)? = member("m"), fields.count == 8,
-                  case .string(let kindText) = fields[0], let matchKind = BusMatch.Kind(rawValue: kindText),
-                  case .string(let target) = fields[1], case .string(let matchID) = fields[2], case .string(let seat) = fields[3],
-                  case .string(let side) = fields[4] else {
+                case .string(let kindText) = fields[0], let matchKind = BusMatch.Kind(rawValue: kindText),
+                case .string(let target) = fields[1], case .string(let matchID) = fields[2], case .string(let seat) = fields[3],
+                case .string(let side) = fields[4]
+            else {
                 throw Malformed(description: "not a match message")
             }
             var bpm: Double?
             if case .number(let number) = fields[6], number.isFinite { bpm = number }
             var message: String?
             if case .string(let text) = fields[7] { message = text }
-            return (instance, .match(BusMatch(kind: matchKind, target: target, matchID: matchID, seat: seat, side: side,
-                                              second: integer(fields[5]), beatsPerMinute: bpm, message: message)))
+            return (
+                instance,
+                .match(
+                    BusMatch(
+                        kind: matchKind, target: target, matchID: matchID, seat: seat, side: side,
+                        second: integer(fields[5]), beatsPerMinute: bpm, message: message))
+            )
         case "r":
             guard case .string(let user)? = member("u"), case .array(let items)? = member("r") else { throw Malformed(description: "no user or readings") }
             return (instance, .readings(userID: user, try items.map(reading)))
@@ -288,10 +314,11 @@ public enum LiveBusCodec {
 
     private static func reading(_ value: JSONValue) throws -> BusReading {
         guard case .array(let fields) = value, fields.count == 9,
-              case .string(let sensorID) = fields[0], case .string(let address) = fields[1],
-              let sequence = integer(fields[3]), let at = integer(fields[4]), let bpm = integer(fields[5]),
-              case .string(let contactText) = fields[6], let contact = SensorContact(rawValue: contactText),
-              case .array(let ticks) = fields[8] else {
+            case .string(let sensorID) = fields[0], case .string(let address) = fields[1],
+            let sequence = integer(fields[3]), let at = integer(fields[4]), let bpm = integer(fields[5]),
+            case .string(let contactText) = fields[6], let contact = SensorContact(rawValue: contactText),
+            case .array(let ticks) = fields[8]
+        else {
             throw Malformed(description: "a reading is not [sensor, address, name, seq, at, bpm, contact, battery, [rr]]")
         }
         var name: String?
@@ -301,8 +328,10 @@ public enum LiveBusCodec {
             guard let value = integer(tick), let ticks = UInt16(exactly: value) else { throw Malformed(description: "an RR interval is not 0–65535") }
             return ticks
         }
-        return BusReading(sensorID: sensorID, address: address, name: name, reading: SensorReading(
-            sequence: sequence, atMilliseconds: at, beatsPerMinute: bpm, contact: contact, battery: battery, rrIntervalTicks: rr))
+        return BusReading(
+            sensorID: sensorID, address: address, name: name,
+            reading: SensorReading(
+                sequence: sequence, atMilliseconds: at, beatsPerMinute: bpm, contact: contact, battery: battery, rrIntervalTicks: rr))
     }
 
     private static func integer(_ value: JSONValue) -> Int? {

@@ -50,8 +50,10 @@ public enum MatchMessage: Sendable, Hashable {
             json.field("ghost", ghost)
         case .start(let at, let now, let duration, let second):
             json.field("type", "start")
-            json.key("at"); json.integer(Int(at))
-            json.key("now"); json.integer(Int(now))
+            json.key("at")
+            json.integer(Int(at))
+            json.key("now")
+            json.integer(Int(now))
             json.field("durationSeconds", duration)
             json.field("secondMilliseconds", second)
         case .state(let second, let you, let opponent):
@@ -130,8 +132,9 @@ public enum MatchMessage: Sendable, Hashable {
             var bpm: Double?
             if case .number(let number)? = fields.first(where: { $0.key == "bpm" })?.value, number.isFinite { bpm = number }
             guard case .string(let zoneName)? = fields.first(where: { $0.key == "zone" })?.value else { throw Malformed(description: "no zone") }
-            return SideState(beatsPerMinute: bpm, zone: try zone(zoneName), score: try integer("score", in: fields),
-                             progressPercent: try integer("progress", in: fields))
+            return SideState(
+                beatsPerMinute: bpm, zone: try zone(zoneName), score: try integer("score", in: fields),
+                progressPercent: try integer("progress", in: fields))
         }
         switch try string("type") {
         case "lobby":
@@ -139,13 +142,15 @@ public enum MatchMessage: Sendable, Hashable {
             let present = items.compactMap { item -> String? in if case .string(let side) = item { side } else { nil } }
             self = .lobby(you: try string("you"), present: present, ghost: ghost)
         case "start":
-            self = .start(atMilliseconds: Int64(try integer("at")), nowMilliseconds: Int64(try integer("now")),
-                          durationSeconds: try integer("durationSeconds"), secondMilliseconds: try integer("secondMilliseconds"))
+            self = .start(
+                atMilliseconds: Int64(try integer("at")), nowMilliseconds: Int64(try integer("now")),
+                durationSeconds: try integer("durationSeconds"), secondMilliseconds: try integer("secondMilliseconds"))
         case "state":
             self = .state(second: try integer("second"), you: try side("you"), opponent: try side("opponent"))
         case "event":
-            self = .event(second: try integer("second"), who: try string("who"), direction: try string("direction"),
-                          zone: try zone(try string("zone")), text: try string("text"))
+            self = .event(
+                second: try integer("second"), who: try string("who"), direction: try string("direction"),
+                zone: try zone(try string("zone")), text: try string("text"))
         case "error":
             self = .refused(second: try? integer("second"), detail: try string("detail"))
         case "end":

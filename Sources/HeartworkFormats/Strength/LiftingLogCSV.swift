@@ -108,14 +108,28 @@ public enum LiftingLogCSV {
             guard parts.count == 3 else { return nil }
             return parts[0] * 3600 + parts[1] * 60 + parts[2]
         }
-        var total = 0.0, digits = "", found = false
+        var total = 0.0
+        var digits = ""
+        var found = false
         for c in t {
-            if c.isNumber { digits.append(c); continue }
-            guard let value = Double(digits) else { digits = ""; continue }
+            if c.isNumber {
+                digits.append(c)
+                continue
+            }
+            guard let value = Double(digits) else {
+                digits = ""
+                continue
+            }
             switch c {
-            case "h": total += value * 3600; found = true
-            case "m": total += value * 60; found = true
-            case "s": total += value; found = true
+            case "h":
+                total += value * 3600
+                found = true
+            case "m":
+                total += value * 60
+                found = true
+            case "s":
+                total += value
+                found = true
             default: break
             }
             digits = ""
@@ -128,7 +142,10 @@ public enum LiftingLogCSV {
         var sessions = [String: ImportedLiftingSession]()
 
         mutating func add(key: String, make: () -> ImportedLiftingSession, exercise: String, set: ImportedLiftingSession.Set) {
-            if sessions[key] == nil { sessions[key] = make(); order.append(key) }
+            if sessions[key] == nil {
+                sessions[key] = make()
+                order.append(key)
+            }
             if let i = sessions[key]?.exercises.lastIndex(where: { $0.name == exercise }), i == (sessions[key]?.exercises.count ?? 0) - 1 {
                 sessions[key]?.exercises[i].sets.append(set)
             } else {
@@ -141,18 +158,25 @@ public enum LiftingLogCSV {
 
     static func strong(_ rows: [DelimitedText.Row], names: [String], timeZone: TimeZone, poundsByDefault: Bool) throws(TextFormatError) -> LiftingLogImport {
         guard let date = column(names, "date"), let exercise = column(names, "exercise name"), let order = column(names, "set order"),
-              let weightColumn = column(names, "weight"), let repsColumn = column(names, "reps") else {
+            let weightColumn = column(names, "weight"), let repsColumn = column(names, "reps")
+        else {
             throw TextFormatError(line: 1, "a Strong export needs the columns Date, Exercise Name, Set Order, Weight and Reps")
         }
-        let name = column(names, "workout name"), durationColumn = column(names, "duration", "workout duration")
-        let unit = column(names, "weight unit"), notes = column(names, "workout notes")
+        let name = column(names, "workout name")
+        let durationColumn = column(names, "duration", "workout duration")
+        let unit = column(names, "weight unit")
+        let notes = column(names, "workout notes")
         let parse = formatter("yyyy-MM-dd HH:mm:ss", timeZone)
-        var builder = Builder(), skipped = [String]()
+        var builder = Builder()
+        var skipped = [String]()
         for row in rows.dropFirst() {
             func field(_ i: Int?) -> String { i.flatMap { $0 < row.fields.count ? row.fields[$0] : nil } ?? "" }
             if row.fields.allSatisfy({ $0.strengthTrimmed.isEmpty }) { continue }
             let setOrder = field(order).strengthTrimmed
-            if setOrder.lowercased().hasPrefix("rest") { skipped.append("line \(row.line): a rest timer row"); continue }
+            if setOrder.lowercased().hasPrefix("rest") {
+                skipped.append("line \(row.line): a rest timer row")
+                continue
+            }
             // A row that cannot be read is left out and named; the rest of the history imports.
             do throws(TextFormatError) {
                 guard let start = parse.date(from: field(date).strengthTrimmed) else {
@@ -161,15 +185,23 @@ public enum LiftingLogCSV {
                 let exerciseName = field(exercise).strengthTrimmed
                 guard !exerciseName.isEmpty else { throw TextFormatError(line: row.line, "Exercise Name is empty") }
                 let pounds = unit.map { field($0).strengthTrimmed.lowercased().hasPrefix("lb") } ?? poundsByDefault
-                let kind = switch setOrder.uppercased() { case "W": "warmup"; case "D": "dropset"; case "F": "failure"; default: "normal" }
+                let kind =
+                    switch setOrder.uppercased() {
+                    case "W": "warmup"
+                    case "D": "dropset"
+                    case "F": "failure"
+                    default: "normal"
+                    }
                 let set = ImportedLiftingSession.Set(
                     reps: try reps(field(repsColumn), line: row.line), weightKilograms: try weight(field(weightColumn), pounds: pounds, line: row.line), kind: kind)
                 let key = field(date).strengthTrimmed + "\u{1}" + field(name)
-                builder.add(key: key, make: {
-                    ImportedLiftingSession(
-                        name: field(name).strengthTrimmed.isEmpty ? "Strong workout" : field(name).strengthTrimmed, startedAt: start,
-                        durationSeconds: duration(field(durationColumn)), notes: field(notes).strengthTrimmed.isEmpty ? nil : field(notes).strengthTrimmed, exercises: [])
-                }, exercise: exerciseName, set: set)
+                builder.add(
+                    key: key,
+                    make: {
+                        ImportedLiftingSession(
+                            name: field(name).strengthTrimmed.isEmpty ? "Strong workout" : field(name).strengthTrimmed, startedAt: start,
+                            durationSeconds: duration(field(durationColumn)), notes: field(notes).strengthTrimmed.isEmpty ? nil : field(notes).strengthTrimmed, exercises: [])
+                    }, exercise: exerciseName, set: set)
             } catch {
                 skipped.append(error.description)
             }
@@ -181,12 +213,17 @@ public enum LiftingLogCSV {
         guard let start = column(names, "start_time"), let exercise = column(names, "exercise_title"), let repsColumn = column(names, "reps") else {
             throw TextFormatError(line: 1, "a Hevy export needs the columns start_time, exercise_title and reps")
         }
-        let kilograms = column(names, "weight_kg"), pounds = column(names, "weight_lbs")
+        let kilograms = column(names, "weight_kg")
+        let pounds = column(names, "weight_lbs")
         guard kilograms != nil || pounds != nil else { throw TextFormatError(line: 1, "a Hevy export needs weight_kg or weight_lbs") }
-        let title = column(names, "title"), end = column(names, "end_time"), type = column(names, "set_type"), description = column(names, "description")
+        let title = column(names, "title")
+        let end = column(names, "end_time")
+        let type = column(names, "set_type")
+        let description = column(names, "description")
         let parse = formatter("d MMM yyyy, HH:mm", timeZone)
         let iso = formatter("yyyy-MM-dd HH:mm:ss", timeZone)
-        var builder = Builder(), skipped = [String]()
+        var builder = Builder()
+        var skipped = [String]()
         for row in rows.dropFirst() {
             func field(_ i: Int?) -> String { i.flatMap { $0 < row.fields.count ? row.fields[$0] : nil } ?? "" }
             if row.fields.allSatisfy({ $0.strengthTrimmed.isEmpty }) { continue }
@@ -203,12 +240,14 @@ public enum LiftingLogCSV {
                     reps: try reps(field(repsColumn), line: row.line),
                     weightKilograms: try weight(weightText, pounds: kilograms == nil, line: row.line),
                     kind: field(type).strengthTrimmed.isEmpty ? "normal" : field(type).strengthTrimmed.lowercased())
-                builder.add(key: startText + "\u{1}" + field(title), make: {
-                    ImportedLiftingSession(
-                        name: field(title).strengthTrimmed.isEmpty ? "Hevy workout" : field(title).strengthTrimmed, startedAt: started,
-                        durationSeconds: ended.map { max(0, $0.timeIntervalSince(started)) },
-                        notes: field(description).strengthTrimmed.isEmpty ? nil : field(description).strengthTrimmed, exercises: [])
-                }, exercise: exerciseName, set: set)
+                builder.add(
+                    key: startText + "\u{1}" + field(title),
+                    make: {
+                        ImportedLiftingSession(
+                            name: field(title).strengthTrimmed.isEmpty ? "Hevy workout" : field(title).strengthTrimmed, startedAt: started,
+                            durationSeconds: ended.map { max(0, $0.timeIntervalSince(started)) },
+                            notes: field(description).strengthTrimmed.isEmpty ? nil : field(description).strengthTrimmed, exercises: [])
+                    }, exercise: exerciseName, set: set)
             } catch {
                 skipped.append(error.description)
             }
@@ -230,29 +269,59 @@ public enum DelimitedText {
         let body = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
         let firstLine = body.prefix { $0 != "\n" && $0 != "\r\n" }
         let separator: Character = [",", ";", "\t"].max { a, b in firstLine.filter { $0 == a }.count < firstLine.filter { $0 == b }.count } ?? ","
-        var rows = [Row](), fields = [String](), field = "", quoted = false, line = 1, rowLine = 1, afterQuote = false
+        var rows = [Row]()
+        var fields = [String]()
+        var field = ""
+        var quoted = false
+        var line = 1
+        var rowLine = 1
+        var afterQuote = false
         var iterator = body.makeIterator()
         while let c = iterator.next() {
             if quoted {
-                if c == "\"" { quoted = false; afterQuote = true } else { field.append(c); if c == "\n" || c == "\r\n" { line += 1 } }
+                if c == "\"" {
+                    quoted = false
+                    afterQuote = true
+                } else {
+                    field.append(c)
+                    if c == "\n" || c == "\r\n" { line += 1 }
+                }
                 continue
             }
             switch c {
             case "\"":
-                if afterQuote { field.append("\""); quoted = true; afterQuote = false } else if field.isEmpty { quoted = true } else { field.append(c) }
+                if afterQuote {
+                    field.append("\"")
+                    quoted = true
+                    afterQuote = false
+                } else if field.isEmpty {
+                    quoted = true
+                } else {
+                    field.append(c)
+                }
             case separator:
-                fields.append(field); field = ""; afterQuote = false
+                fields.append(field)
+                field = ""
+                afterQuote = false
             case "\n", "\r\n", "\r":
-                fields.append(field); field = ""; afterQuote = false
-                rows.append(Row(line: rowLine, fields: fields)); fields = []
-                line += 1; rowLine = line
+                fields.append(field)
+                field = ""
+                afterQuote = false
+                rows.append(Row(line: rowLine, fields: fields))
+                fields = []
+                line += 1
+                rowLine = line
                 if rows.count > maximumRows { throw TextFormatError(line: line, "more than \(maximumRows) rows") }
             default:
-                field.append(c); afterQuote = false
+                field.append(c)
+                afterQuote = false
             }
         }
         if quoted { throw TextFormatError(line: rowLine, "a quoted field is not closed") }
-        if !field.isEmpty || !fields.isEmpty { fields.append(field); rows.append(Row(line: rowLine, fields: fields)) }
+        if !field.isEmpty || !fields.isEmpty {
+            fields.append(field)
+            rows.append(Row(line: rowLine, fields: fields))
+        }
         return rows
     }
 }

@@ -30,10 +30,11 @@ public enum StrengthCatalogueJSON {
                 }
                 measure = found
             }
-            list.append(Exercise(
-                id: id, name: try item.string("name"), group: group, primaryMuscle: try item.string("primary"), secondaryMuscles: secondary,
-                equipment: try item.string("equipment"), loaded: loaded, measure: measure, instructions: try item.string("instructions"),
-                licence: try item.string("licence"), attribution: try item.string("attribution")))
+            list.append(
+                Exercise(
+                    id: id, name: try item.string("name"), group: group, primaryMuscle: try item.string("primary"), secondaryMuscles: secondary,
+                    equipment: try item.string("equipment"), loaded: loaded, measure: measure, instructions: try item.string("instructions"),
+                    licence: try item.string("licence"), attribution: try item.string("attribution")))
         }
         let routineTop = try JSONObjectReader(parsing: routines, allowed: ["licence", "routines"])
         var templates = [RoutineTemplate]()
@@ -48,8 +49,9 @@ public enum StrengthCatalogueJSON {
                 return id
             }
             _ = try item.optionalBool("bodyweight")
-            templates.append(RoutineTemplate(
-                id: try item.string("id"), name: try item.string("name"), goal: goal, description: try item.string("description"), exerciseIDs: exerciseIDs))
+            templates.append(
+                RoutineTemplate(
+                    id: try item.string("id"), name: try item.string("name"), goal: goal, description: try item.string("description"), exerciseIDs: exerciseIDs))
         }
         return StrengthCatalogue(
             exercises: list, routines: templates, licence: try top.string("licence"), attribution: try top.string("attribution"))
@@ -68,7 +70,8 @@ public enum SentimentLexiconFile {
             }
             weights[parts[0].strengthTrimmed.lowercased()] = score
         }
-        var negators = Set<String>(), boosters = Set<String>()
+        var negators = Set<String>()
+        var boosters = Set<String>()
         for (number, line) in lines(modifiers) {
             let parts = line.split(separator: "\t", omittingEmptySubsequences: false)
             guard parts.count == 2 else { throw TextFormatError(line: number, "expected kind<TAB>word") }

@@ -62,7 +62,7 @@ public struct NutritionLabel: Sendable, Hashable, Codable {
 
     enum Field: CaseIterable {
         case calories, energy, totalFat, saturatedFat, transFat, cholesterol, sodium, salt, carbohydrate, fiber, sugars, addedSugars, protein,
-             caloriesFromFat, servingSize
+            caloriesFromFat, servingSize
     }
 
     /// Phrases (lower-case words) naming each field; the longest match wins.
@@ -87,7 +87,10 @@ public struct NutritionLabel: Sendable, Hashable, Codable {
         let words = tokens.map(\.word)
         var i = 0
         while i < words.count {
-            guard let (length, field) = match(words, at: i) else { i += 1; continue }
+            guard let (length, field) = match(words, at: i) else {
+                i += 1
+                continue
+            }
             let after = i + length
             switch field {
             case .caloriesFromFat: break
@@ -97,10 +100,14 @@ public struct NutritionLabel: Sendable, Hashable, Codable {
                 if !rest.isEmpty, label.servingSize == nil { label.servingSize = String(rest.prefix(80)) }
             case .energy:
                 // "Energy 1046 kJ / 250 kcal": the kcal figure, else kJ ÷ 4.184.
-                var kcal: Double?, kilojoules: Double?
+                var kcal: Double?
+                var kilojoules: Double?
                 for j in after..<min(words.count, after + 8) {
                     guard let amount = quantity(words, at: j) else { continue }
-                    if amount.unit == "kcal" { kcal = amount.value; break }
+                    if amount.unit == "kcal" {
+                        kcal = amount.value
+                        break
+                    }
                     if amount.unit == "kj" && kilojoules == nil { kilojoules = amount.value }
                 }
                 if label.calories == nil, let value = kcal ?? kilojoules.map({ ($0 / 4.184).rounded() }) { label.calories = value }
@@ -129,8 +136,10 @@ public struct NutritionLabel: Sendable, Hashable, Codable {
             }
             i = after
         }
-        let found: [Double?] = [label.calories, label.totalFatGrams, label.saturatedFatGrams, label.transFatGrams, label.cholesterolMilligrams,
-                                label.sodiumMilligrams, label.carbohydrateGrams, label.fiberGrams, label.sugarsGrams, label.addedSugarsGrams, label.proteinGrams]
+        let found: [Double?] = [
+            label.calories, label.totalFatGrams, label.saturatedFatGrams, label.transFatGrams, label.cholesterolMilligrams,
+            label.sodiumMilligrams, label.carbohydrateGrams, label.fiberGrams, label.sugarsGrams, label.addedSugarsGrams, label.proteinGrams,
+        ]
         guard found.contains(where: { $0 != nil }) else {
             throw ParseError(description: "no nutrition facts found in the text: expected lines such as \"Calories 230\", \"Total Fat 8g\" or \"Sodium 160mg\"")
         }
@@ -198,7 +207,8 @@ public struct NutritionLabel: Sendable, Hashable, Codable {
             var word = String(raw).trimmingCharacters(in: CharacterSet(charactersIn: ":;,()[]"))
             if word.hasPrefix("less") { return nil }
             if let unitStart = word.firstIndex(where: { $0 == "g" || $0 == "m" }), unitStart > word.startIndex,
-               ["g", "mg", "mcg"].contains(String(word[unitStart...])) {
+                ["g", "mg", "mcg"].contains(String(word[unitStart...]))
+            {
                 let number = word[..<unitStart].map { $0 == "o" ? "0" : $0 == "l" || $0 == "i" ? "1" : $0 }
                 if number.allSatisfy({ $0.isNumber || $0 == "." || $0 == "," || $0 == "<" }) { word = String(number) + word[unitStart...] }
             }

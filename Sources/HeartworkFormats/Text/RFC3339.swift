@@ -11,11 +11,12 @@ public enum RFC3339 {
     public static func parseWithOffset(_ text: some StringProtocol) -> (date: Date, utcOffsetSeconds: Int)? {
         let bytes = Array(text.utf8)
         guard bytes.count >= 20, bytes.count <= 40,
-              let day = CalendarDay(iso: String(decoding: bytes[0..<10], as: UTF8.self)),
-              bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t"),
-              bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
-              let hour = number(bytes[11..<13]), let minute = number(bytes[14..<16]), let second = number(bytes[17..<19]),
-              hour <= 23, minute <= 59, second <= 59 else { return nil }
+            let day = CalendarDay(iso: String(decoding: bytes[0..<10], as: UTF8.self)),
+            bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t"),
+            bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+            let hour = number(bytes[11..<13]), let minute = number(bytes[14..<16]), let second = number(bytes[17..<19]),
+            hour <= 23, minute <= 59, second <= 59
+        else { return nil }
         var index = 19
         var fraction = 0.0
         if bytes[index] == UInt8(ascii: ".") {
@@ -36,8 +37,9 @@ public enum RFC3339 {
             index += 1
         case UInt8(ascii: "+"), UInt8(ascii: "-"):
             guard bytes.count == index + 6, bytes[index + 3] == UInt8(ascii: ":"),
-                  let hours = number(bytes[(index + 1)..<(index + 3)]), let minutes = number(bytes[(index + 4)..<(index + 6)]),
-                  hours <= 23, minutes <= 59 else { return nil }
+                let hours = number(bytes[(index + 1)..<(index + 3)]), let minutes = number(bytes[(index + 4)..<(index + 6)]),
+                hours <= 23, minutes <= 59
+            else { return nil }
             offset = (hours * 3600 + minutes * 60) * (bytes[index] == UInt8(ascii: "-") ? -1 : 1)
             index += 6
         default:

@@ -96,7 +96,9 @@ public enum RRFile {
     }
 
     private static func read(_ reader: TextLineReader, unit requestedUnit: RRUnit?, column: String?) throws(TextInputError) -> RRRecording {
-        var values = [Double](), lines = [Int](), times = [Double]()
+        var values = [Double]()
+        var lines = [Int]()
+        var times = [Double]()
         var skipped = Skipped()
         var layout: Layout?
         var hasTimes = false
@@ -200,12 +202,15 @@ public enum RRFile {
         // Most intervals too long to be beats: the unit is wrong, not the recording.
         let tooLong = values.filter { $0 * scale > limit }.count
         if tooLong * 2 > values.count {
-            throw .format(TextFormatError(
-                line: lines.first,
-                "\(tooLong) of \(values.count) intervals are longer than \(Int(limit)) ms read as \(unit == .seconds ? "seconds" : "milliseconds"): is the unit right? (--unit ms or s)"))
+            throw .format(
+                TextFormatError(
+                    line: lines.first,
+                    "\(tooLong) of \(values.count) intervals are longer than \(Int(limit)) ms read as \(unit == .seconds ? "seconds" : "milliseconds"): is the unit right? (--unit ms or s)"
+                ))
         }
         // A few: gaps in the recording (a missed beat, the strap off), left out and counted.
-        var intervals = [Double](), keptTimes = [Double]()
+        var intervals = [Double]()
+        var keptTimes = [Double]()
         intervals.reserveCapacity(values.count)
         for index in values.indices {
             let milliseconds = values[index] * scale
@@ -235,20 +240,23 @@ public enum RRFile {
         guard let intervalField = byName ?? (column == nil ? intervalColumnNames.map(normalized).lazy.compactMap({ keys.firstIndex(of: $0) }).first : nil) else {
             // A lone word is a bad value, not a header without the right column.
             if column == nil && names.count == 1 { return nil }
-            let message = if let column {
-                "no column '\(column)' in the header; it has \(names.joined(separator: ", "))"
-            } else {
-                "no RR interval column in the header; name it with --column (known names: \(intervalColumnNames.joined(separator: ", ")))"
-            }
+            let message =
+                if let column {
+                    "no column '\(column)' in the header; it has \(names.joined(separator: ", "))"
+                } else {
+                    "no RR interval column in the header; name it with --column (known names: \(intervalColumnNames.joined(separator: ", ")))"
+                }
             throw .format(TextFormatError(line: number, message))
         }
-        let timeField = timeColumnNames.lazy.compactMap { names.firstIndex(of: $0) }.first
+        let timeField =
+            timeColumnNames.lazy.compactMap { names.firstIndex(of: $0) }.first
             ?? timeColumnNames.map(normalized).lazy.compactMap { keys.firstIndex(of: $0) }.first
-        return Layout(intervalField: intervalField, timeField: timeField, separator: separator, columnName: original[intervalField],
-                      unit: headerUnit(original[intervalField])
-                        // "RR-interval [ms]" without a separator splits at the space: the unit is the next word.
-                        ?? (separator == nil && original.indices.contains(intervalField + 1) && original[intervalField + 1].hasPrefix("[")
-                            ? headerUnit(original[intervalField] + original[intervalField + 1]) : nil))
+        return Layout(
+            intervalField: intervalField, timeField: timeField, separator: separator, columnName: original[intervalField],
+            unit: headerUnit(original[intervalField])
+                // "RR-interval [ms]" without a separator splits at the space: the unit is the next word.
+                ?? (separator == nil && original.indices.contains(intervalField + 1) && original[intervalField + 1].hasPrefix("[")
+                    ? headerUnit(original[intervalField] + original[intervalField + 1]) : nil))
     }
 
     /// The line without its comment and surrounding white space. ASCII lines (nearly all)

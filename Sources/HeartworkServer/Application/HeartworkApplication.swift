@@ -4,8 +4,8 @@ import HeartworkFormats
 import Hummingbird
 import HummingbirdCore
 import HummingbirdWebSocket
-import NIOCore
 import Logging
+import NIOCore
 
 /// Builds the Heartwork HTTP and WebSocket edge over the application services, so tests
 /// start the same thing in process.

@@ -1,6 +1,6 @@
 import Foundation
-import HeartworkCharts
 import HeartworkApp
+import HeartworkCharts
 import HeartworkStore
 
 /// How the server runs; the `serve` command fills it from flags and HEARTWORK_* variables.
@@ -70,10 +70,11 @@ public struct ServerConfiguration: Sendable {
 
     /// What the application layer needs of this.
     public var serviceSettings: HeartworkServices.Settings {
-        HeartworkServices.Settings(passwordHashCost: passwordHashCost, sessionLifetime: sessionLifetime, matchSecondMilliseconds: matchSecondMilliseconds,
-                                   allowPrivateWebhooks: allowPrivateWebhooks,
-                                   importDirectory: importDirectory ?? URL(fileURLWithPath: dataDirectory).appendingPathComponent("imports").path,
-                                   jobLeaseSeconds: jobLeaseSeconds, jobWorkers: jobWorkers)
+        HeartworkServices.Settings(
+            passwordHashCost: passwordHashCost, sessionLifetime: sessionLifetime, matchSecondMilliseconds: matchSecondMilliseconds,
+            allowPrivateWebhooks: allowPrivateWebhooks,
+            importDirectory: importDirectory ?? URL(fileURLWithPath: dataDirectory).appendingPathComponent("imports").path,
+            jobLeaseSeconds: jobLeaseSeconds, jobWorkers: jobWorkers)
     }
 
     /// `$XDG_DATA_HOME/heartwork`, or `~/.local/share/heartwork`.

@@ -26,7 +26,8 @@ public struct ServerRuntime: Sendable {
                 store: store, settings: configuration.serviceSettings, logger: logger,
                 onFailedSignIn: { metrics.loginFailures.increment() })
             let application = HeartworkApplication.build(
-                configuration: configuration, services: services, edge: try HeartworkApplication.Edge(
+                configuration: configuration, services: services,
+                edge: try HeartworkApplication.Edge(
                     metrics: metrics, concurrentUploads: configuration.concurrentUploads, secureCookies: configuration.secureCookies), logger: logger)
             return ServerRuntime(configuration: configuration, store: store, services: services, application: application, logger: logger)
         } catch {
@@ -39,9 +40,10 @@ public struct ServerRuntime: Sendable {
     /// in-process gateway) start after the background services, before the server.
     public func run(extra: [any Service] = []) async throws {
         let services: [any Service] = [StoreService(store: store)] + self.services.backgroundServices + extra + [application]
-        let group = ServiceGroup(configuration: .init(
-            services: services.map { .init(service: $0) },
-            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        let group = ServiceGroup(
+            configuration: .init(
+                services: services.map { .init(service: $0) },
+                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
     }
 }

@@ -1,5 +1,5 @@
-import HeartworkApp
 import HTTPTypes
+import HeartworkApp
 import Hummingbird
 
 /// The gateway route's own check: a gateway token (`hwg_…`) as `Authorization: Bearer` or,
@@ -12,7 +12,8 @@ struct GatewayAuthenticationMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
         guard let token = BearerToken.gateway(request),
-              let gateway = try await gateways.authenticate(token: token) else {
+            let gateway = try await gateways.authenticate(token: token)
+        else {
             throw Problem(.unauthorized, "Not a gateway", detail: "send an active gateway token (hwg_…) as a bearer token or as ?token=")
         }
         context.gateway = gateway

@@ -47,8 +47,10 @@ struct LiveRoutes {
     /// so a slow commit delays acks, never what viewers see. A failed commit closes the
     /// connection (the gateway resends what was not acknowledged); a revoked gateway's is
     /// closed with 1008.
-    static func gatewaySession(_ services: HeartworkServices, gateway: GatewayRecord, inbound: WebSocketInboundStream,
-                               outbound: WebSocketOutboundWriter, logger: Logger) async throws {
+    static func gatewaySession(
+        _ services: HeartworkServices, gateway: GatewayRecord, inbound: WebSocketInboundStream,
+        outbound: WebSocketOutboundWriter, logger: Logger
+    ) async throws {
         let (staged, stagedInput) = AsyncStream<LiveService.Staged>.makeStream()
         let inFlight = FrameCounter()
         try await withThrowingTaskGroup(of: Bool.self) { group in
@@ -123,4 +125,3 @@ struct LiveRoutes {
 final class FrameCounter: Sendable {
     let count = Atomic<Int>(0)
 }
-

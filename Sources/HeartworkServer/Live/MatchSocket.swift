@@ -16,12 +16,15 @@ struct MatchSocket {
 
     func register(on router: Router<LiveRequestContext>) {
         let services = services
-        SignedInSocket.register("api/live/matches/:matchID", on: router, services: services, check: { request, context, user in
-            // Refused before the upgrade, so a client sees why (404, 409) as problem+json.
-            _ = try await services.matches.match(try context.parameters.require("matchID"), for: user)
-            // ?sensor= plays the player's side from one of their own straps.
-            if let sensor = request.uri.queryParameters.get("sensor") { _ = try await services.live.sensor(sensor, of: user) }
-        }) { user, request, parameters, inbound, outbound in
+        SignedInSocket.register(
+            "api/live/matches/:matchID", on: router, services: services,
+            check: { request, context, user in
+                // Refused before the upgrade, so a client sees why (404, 409) as problem+json.
+                _ = try await services.matches.match(try context.parameters.require("matchID"), for: user)
+                // ?sensor= plays the player's side from one of their own straps.
+                if let sensor = request.uri.queryParameters.get("sensor") { _ = try await services.live.sensor(sensor, of: user) }
+            }
+        ) { user, request, parameters, inbound, outbound in
             guard let id = parameters.get("matchID") else { return }
             let sensor: String? = request.uri.queryParameters.get("sensor").map { String($0) }
             try await Self.play(services, match: id, user: user, sensor: sensor, inbound: inbound, outbound: outbound)
@@ -38,8 +41,10 @@ struct MatchSocket {
     }
 
     /// A player in a match room: the room's frames out, the player's readings in.
-    static func play(_ services: HeartworkServices, match id: String, user: UserRecord, sensor: String?, inbound: WebSocketInboundStream,
-                     outbound: WebSocketOutboundWriter) async throws {
+    static func play(
+        _ services: HeartworkServices, match id: String, user: UserRecord, sensor: String?, inbound: WebSocketInboundStream,
+        outbound: WebSocketOutboundWriter
+    ) async throws {
         let join: MatchJoin
         do {
             join = try await services.matches.join(id, as: user)
@@ -57,8 +62,9 @@ struct MatchSocket {
         let (connection, messages) = await room.connect(join.side)
         // The room hears that this player left however the socket ends (closed, failed, revoked).
         do {
-            try await exchange(services, room: room, join: join, connection: connection, messages: messages, user: user, sensor: sensor,
-                               inbound: inbound, outbound: outbound)
+            try await exchange(
+                services, room: room, join: join, connection: connection, messages: messages, user: user, sensor: sensor,
+                inbound: inbound, outbound: outbound)
         } catch {
             await room.disconnect(join.side, id: connection)
             throw error
@@ -66,8 +72,10 @@ struct MatchSocket {
         await room.disconnect(join.side, id: connection)
     }
 
-    private static func exchange(_ services: HeartworkServices, room: any MatchRoomHandle, join: MatchJoin, connection: UUID, messages: AsyncStream<MatchMessage>,
-                                 user: UserRecord, sensor: String?, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
+    private static func exchange(
+        _ services: HeartworkServices, room: any MatchRoomHandle, join: MatchJoin, connection: UUID, messages: AsyncStream<MatchMessage>,
+        user: UserRecord, sensor: String?, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter
+    ) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 var strap: Task<Void, Never>?
@@ -76,17 +84,19 @@ struct MatchSocket {
                     // Following a strap: from the start, its heart rate plays this side.
                     if let sensor, strap == nil, case .start(let at, _, let duration, let length) = message {
                         strap = Task {
-                            await services.matches.follow(sensorID: sensor, of: user, into: room, side: join.side,
-                                                          startMilliseconds: at, durationSeconds: duration, secondMilliseconds: length)
+                            await services.matches.follow(
+                                sensorID: sensor, of: user, into: room, side: join.side,
+                                startMilliseconds: at, durationSeconds: duration, secondMilliseconds: length)
                         }
                     }
                     // The end frame carries the result from the viewer's side: read here, so
                     // encoding stays pure.
-                    let text = if case .end(let matchID) = message {
-                        try MatchMessages.end(try await services.matches.view(matchID, for: user), viewer: user)
-                    } else {
-                        message.json
-                    }
+                    let text =
+                        if case .end(let matchID) = message {
+                            try MatchMessages.end(try await services.matches.view(matchID, for: user), viewer: user)
+                        } else {
+                            message.json
+                        }
                     try await outbound.write(.text(text))
                 }
                 try await outbound.close(.normalClosure, reason: nil)

@@ -8,8 +8,10 @@ import NIOWebSocket
 /// session signed out, a password changed, an account deleted, on any instance — the socket's
 /// work is cancelled and the socket closes with 1008 and a reason (docs/PROTOCOL.md §5).
 enum RevocableSocket {
-    static func run(_ services: HeartworkServices, userID: String, credential: LiveConnections.Credential, outbound: WebSocketOutboundWriter,
-                    _ work: @escaping @Sendable () async throws -> Void) async throws {
+    static func run(
+        _ services: HeartworkServices, userID: String, credential: LiveConnections.Credential, outbound: WebSocketOutboundWriter,
+        _ work: @escaping @Sendable () async throws -> Void
+    ) async throws {
         let connections = services.bus.connections
         let connection = connections.open(userID: userID, credential: credential)
         defer { connections.close(connection) }
@@ -27,10 +29,11 @@ enum RevocableSocket {
             return first
         }
         if revoked {
-            let reason = switch credential {
-            case .gateway: "the gateway was revoked"
-            case .session: "signed out: sign in again"
-            }
+            let reason =
+                switch credential {
+                case .gateway: "the gateway was revoked"
+                case .session: "signed out: sign in again"
+                }
             try? await outbound.close(.policyViolation, reason: reason)
         }
     }

@@ -16,18 +16,21 @@ enum SignedInSocket {
         check: @escaping @Sendable (Request, LiveRequestContext, UserRecord) async throws -> Void = { _, _, _ in },
         run: @escaping @Sendable (_ user: UserRecord, _ request: Request, _ parameters: Parameters, WebSocketInboundStream, WebSocketOutboundWriter) async throws -> Void
     ) {
-        router.ws(path, shouldUpgrade: { request, context in
-            guard let user = context.identity?.user else { throw Problem(AppError.notSignedIn) }
-            try await check(request, context, user)
-            return .upgrade([:])
-        }, onUpgrade: { inbound, outbound, context in
-            guard let identity = context.requestContext.identity else { return }
-            let request = context.request
-            let parameters = context.requestContext.parameters
-            try await RevocableSocket.run(services, userID: identity.user.id, credential: .session(tokenHash: identity.session.tokenHash), outbound: outbound) {
-                try await run(identity.user, request, parameters, inbound, outbound)
-            }
-        })
+        router.ws(
+            path,
+            shouldUpgrade: { request, context in
+                guard let user = context.identity?.user else { throw Problem(AppError.notSignedIn) }
+                try await check(request, context, user)
+                return .upgrade([:])
+            },
+            onUpgrade: { inbound, outbound, context in
+                guard let identity = context.requestContext.identity else { return }
+                let request = context.request
+                let parameters = context.requestContext.parameters
+                try await RevocableSocket.run(services, userID: identity.user.id, credential: .session(tokenHash: identity.session.tokenHash), outbound: outbound) {
+                    try await run(identity.user, request, parameters, inbound, outbound)
+                }
+            })
     }
 }
 

@@ -1,6 +1,6 @@
 import Foundation
-import HeartworkApp
 import HTTPTypes
+import HeartworkApp
 import Hummingbird
 import HummingbirdAuth
 
@@ -22,14 +22,17 @@ struct AuthenticationMiddleware<Context: IdentifiedRequestContext>: RouterMiddle
         // A gateway token is the gateway route's own business (the socket, and its HTTP check).
         let gatewayRoute = Context.leavesGatewayTokensToTheRoute || request.uri.path == "/api/live/gateway"
         if let authorization = request.headers[.authorization],
-           !(gatewayRoute && authorization.dropFirst(7).hasPrefix(GatewayService.tokenPrefix)) {
+            !(gatewayRoute && authorization.dropFirst(7).hasPrefix(GatewayService.tokenPrefix))
+        {
             guard let token = BearerToken.from(request.headers),
-                  let identity = try await authenticator.identity(token: token, via: .bearer) else {
+                let identity = try await authenticator.identity(token: token, via: .bearer)
+            else {
                 throw Problem(AppError.notSignedIn)
             }
             context.identity = identity
         } else if let cookie = request.cookies[SessionCookie.name]?.value,
-                  let identity = try await authenticator.identity(token: cookie, via: .cookie) {
+            let identity = try await authenticator.identity(token: cookie, via: .cookie)
+        {
             context.identity = identity
             if !Self.safeMethods.contains(request.method) {
                 try await checkCSRF(&request, context: context, expected: identity.session.csrfToken)

@@ -21,10 +21,10 @@ struct CompressionMiddleware<Context: RequestContext>: RouterMiddleware {
         guard Self.isCompressible(response.headers[.contentType]) else { return response }
         response.headers.append(HTTPField(name: .vary, value: "Accept-Encoding"))
         guard request.method != .head,
-              response.status != .noContent, response.status != .notModified,
-              response.headers[.contentEncoding] == nil,
-              Self.acceptsGzip(request.headers[values: .acceptEncoding]),
-              (response.body.contentLength ?? Int.max) >= Self.minimumBytes
+            response.status != .noContent, response.status != .notModified,
+            response.headers[.contentEncoding] == nil,
+            Self.acceptsGzip(request.headers[values: .acceptEncoding]),
+            (response.body.contentLength ?? Int.max) >= Self.minimumBytes
         else { return response }
         response.headers[.contentEncoding] = "gzip"
         response.headers[.contentLength] = nil

@@ -25,9 +25,11 @@ struct ErrorMiddleware: RouterMiddleware {
             if routerStatus == .notFound || routerStatus == .methodNotAllowed {
                 let allowed = routes.methods(for: request.uri.path)
                 if !allowed.isEmpty {
-                    problem = Problem(.methodNotAllowed, "Method not allowed",
-                                      detail: "\(request.method.rawValue) is not allowed on \(request.uri.path); use \(allowed.joined(separator: ", "))")
-                        .withMessage("This address cannot be used that way. Go back and use the page's own buttons.")
+                    problem = Problem(
+                        .methodNotAllowed, "Method not allowed",
+                        detail: "\(request.method.rawValue) is not allowed on \(request.uri.path); use \(allowed.joined(separator: ", "))"
+                    )
+                    .withMessage("This address cannot be used that way. Go back and use the page's own buttons.")
                     problem.headers[.allow] = allowed.joined(separator: ", ")
                 }
             }

@@ -13,10 +13,12 @@ public final class ServerMetrics: Sendable {
     private let requestCollectors = Mutex<[String: (count: Counter, duration: DurationHistogram)]>([:])
 
     public init() {
-        workoutsUploaded = registry.makeCounter(descriptor: MetricNameDescriptor(
-            namespace: "heartwork", metricName: "workouts_uploaded", unitName: "total", helpText: "Workouts stored"))
-        loginFailures = registry.makeCounter(descriptor: MetricNameDescriptor(
-            namespace: "heartwork", metricName: "login_failures", unitName: "total", helpText: "Failed sign-in attempts"))
+        workoutsUploaded = registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "heartwork", metricName: "workouts_uploaded", unitName: "total", helpText: "Workouts stored"))
+        loginFailures = registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "heartwork", metricName: "login_failures", unitName: "total", helpText: "Failed sign-in attempts"))
     }
 
     func recordRequest(method: String, route: String, status: Int, nanoseconds: Int64) {
@@ -24,14 +26,18 @@ public final class ServerMetrics: Sendable {
         let collectors = requestCollectors.withLock { cache in
             if let found = cache[key] { return found }
             let made = (
-                count: registry.makeCounter(descriptor: MetricNameDescriptor(
-                    namespace: "heartwork", metricName: "http_requests", unitName: "total", helpText: "HTTP requests handled"),
+                count: registry.makeCounter(
+                    descriptor: MetricNameDescriptor(
+                        namespace: "heartwork", metricName: "http_requests", unitName: "total", helpText: "HTTP requests handled"),
                     labels: [("method", method), ("route", route), ("status", String(status))]),
                 duration: registry.makeDurationHistogram(
                     descriptor: MetricNameDescriptor(namespace: "heartwork", metricName: "http_request_duration", unitName: "seconds", helpText: "Time to answer"),
                     labels: [("method", method), ("route", route)],
-                    buckets: [.milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
-                              .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(5)]))
+                    buckets: [
+                        .milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
+                        .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(5),
+                    ])
+            )
             cache[key] = made
             return made
         }

@@ -118,26 +118,29 @@ public enum AccountData {
 extension HeartworkStore {
     /// Every table of the schema (for the deletion check and the registry's test).
     public func tableNames() async throws -> [String] {
-        let rows: [any ColumnReader] = switch database.engine {
-        case .sqlite:
-            try await database.sql.readAll("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
-        case .postgres:
-            try await database.sql.readAll(
-                "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name")
-        }
+        let rows: [any ColumnReader] =
+            switch database.engine {
+            case .sqlite:
+                try await database.sql.readAll("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+            case .postgres:
+                try await database.sql.readAll(
+                    "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name")
+            }
         return try rows.map { try $0.string("name") }
     }
 
     /// A table's columns and their declared types, in the table's order.
     public func columns(of table: String) async throws -> [(name: String, type: String)] {
         guard table.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { throw StoreError.corruptData("bad table name \(table)") }
-        let rows: [any ColumnReader] = switch database.engine {
-        case .sqlite:
-            try await database.sql.readAll("SELECT name, type FROM pragma_table_info(\(bind: table)) ORDER BY cid")
-        case .postgres:
-            try await database.sql.readAll(
-                "SELECT column_name AS name, data_type AS type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = \(bind: table) ORDER BY ordinal_position")
-        }
+        let rows: [any ColumnReader] =
+            switch database.engine {
+            case .sqlite:
+                try await database.sql.readAll("SELECT name, type FROM pragma_table_info(\(bind: table)) ORDER BY cid")
+            case .postgres:
+                try await database.sql.readAll(
+                    "SELECT column_name AS name, data_type AS type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = \(bind: table) ORDER BY ordinal_position"
+                )
+            }
         return try rows.map { (try $0.string("name"), try $0.string("type")) }
     }
 
@@ -156,15 +159,17 @@ extension HeartworkStore {
                     values[column.name] = .null
                     continue
                 }
-                values[column.name] = switch AccountData.kind(ofDeclaredType: column.type) {
-                case .integer: .integer(try row.decode(column: column.name, as: Int64.self))
-                case .double: .double(try row.decode(column: column.name, as: Double.self))
-                case .text: .text(try row.decode(column: column.name, as: String.self))
-                case .bool:
-                    database.engine == .postgres ? .bool(try row.decode(column: column.name, as: Bool.self))
-                        : .integer(try row.decode(column: column.name, as: Int64.self))
-                case .bytes: .bytes(try row.decode(column: column.name, as: Data.self))
-                }
+                values[column.name] =
+                    switch AccountData.kind(ofDeclaredType: column.type) {
+                    case .integer: .integer(try row.decode(column: column.name, as: Int64.self))
+                    case .double: .double(try row.decode(column: column.name, as: Double.self))
+                    case .text: .text(try row.decode(column: column.name, as: String.self))
+                    case .bool:
+                        database.engine == .postgres
+                            ? .bool(try row.decode(column: column.name, as: Bool.self))
+                            : .integer(try row.decode(column: column.name, as: Int64.self))
+                    case .bytes: .bytes(try row.decode(column: column.name, as: Data.self))
+                    }
             }
             return values
         }
@@ -175,7 +180,9 @@ extension HeartworkStore {
     /// included); notifications that name them as the actor and their sign-in throttling rows
     /// are removed here, as they do not reference `users`. Returns false for an unknown user.
     public func deleteAccount(userID: String, username: String) async throws -> Bool {
-        let pattern = "pair:" + username.lowercased().replacingOccurrences(of: "\\", with: "\\\\")
+        let pattern =
+            "pair:"
+            + username.lowercased().replacingOccurrences(of: "\\", with: "\\\\")
             .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "|%"
         let deleted = try await database.transaction { sql in
             try await sql.raw("DELETE FROM user_notifications WHERE actor_id = \(bind: userID)").run()

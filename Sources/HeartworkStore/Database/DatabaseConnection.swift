@@ -35,9 +35,10 @@ public final class DatabaseConnection: Sendable {
             let threadPool = NIOThreadPool(numberOfThreads: 4)
             threadPool.start()
             let source = SQLiteFileSource(path: path, threadPool: threadPool)
-            let pool = SharedPool(EventLoopGroupConnectionPool(
-                source: source, maxConnectionsPerEventLoop: maxConnectionsPerEventLoop, requestTimeout: connectionWait, logger: logger,
-                on: eventLoopGroup))
+            let pool = SharedPool(
+                EventLoopGroupConnectionPool(
+                    source: source, maxConnectionsPerEventLoop: maxConnectionsPerEventLoop, requestTimeout: connectionWait, logger: logger,
+                    on: eventLoopGroup))
             let pooled = PooledSQLiteDatabase(pool: pool, logger: logger)
             let database = pooled.sql(queryLogLevel: .trace)
             // journal_mode is a property of the file: set once, every connection then uses WAL.
@@ -70,8 +71,10 @@ public final class DatabaseConnection: Sendable {
         }
     }
 
-    private init(engine: SQLEngine, sql: any SQLDatabase, sqlite: PooledSQLiteDatabase?, postgres: PostgresClient?,
-                 shutdown: @escaping @Sendable () async throws -> Void) {
+    private init(
+        engine: SQLEngine, sql: any SQLDatabase, sqlite: PooledSQLiteDatabase?, postgres: PostgresClient?,
+        shutdown: @escaping @Sendable () async throws -> Void
+    ) {
         self.engine = engine
         postgresClient = postgres
         self.sql = sql
@@ -95,10 +98,12 @@ public final class DatabaseConnection: Sendable {
 
     /// Closes the pool; a second call does nothing.
     public func shutdown() async throws {
-        guard isOpen.withLock({ open in
-            defer { open = false }
-            return open
-        }) else { return }
+        guard
+            isOpen.withLock({ open in
+                defer { open = false }
+                return open
+            })
+        else { return }
         try await shutdownPool()
     }
 

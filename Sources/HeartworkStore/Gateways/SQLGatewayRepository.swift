@@ -6,7 +6,8 @@ struct SQLGatewayRepository: GatewayRepository {
     static let columns = "id, user_id, name, token_hash, created_at, last_seen_at"
 
     func create(_ gateway: GatewayRecord) async throws {
-        try await database.execute("""
+        try await database.execute(
+            """
             INSERT INTO gateways (id, user_id, name, token_hash, created_at, last_seen_at)
             VALUES (\(bind: gateway.id), \(bind: gateway.userID), \(bind: gateway.name), \(bind: gateway.tokenHash),
                 \(bind: gateway.createdAt.millisecondsSince1970), \(bind: gateway.lastSeenAt?.millisecondsSince1970))
@@ -14,15 +15,19 @@ struct SQLGatewayRepository: GatewayRepository {
     }
 
     func list(userID: String) async throws -> [GatewayRecord] {
-        try await database.all("""
+        try await database.all(
+            """
             SELECT \(unsafeRaw: Self.columns) FROM gateways WHERE user_id = \(bind: userID) ORDER BY created_at, id
-            """).map(Self.record)
+            """
+        ).map(Self.record)
     }
 
     func find(id: String, userID: String) async throws -> GatewayRecord? {
-        try await database.first("""
+        try await database.first(
+            """
             SELECT \(unsafeRaw: Self.columns) FROM gateways WHERE id = \(bind: id) AND user_id = \(bind: userID)
-            """).map(Self.record)
+            """
+        ).map(Self.record)
     }
 
     func find(tokenHash: String) async throws -> GatewayRecord? {

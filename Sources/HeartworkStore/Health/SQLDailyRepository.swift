@@ -7,7 +7,8 @@ struct SQLDailyRepository: DailyRepository {
 
     func putDay(userID: String, _ summary: DailySummary, now: Date) async throws {
         let json = String(decoding: try Self.encoder.encode(summary), as: UTF8.self)
-        try await database.execute("""
+        try await database.execute(
+            """
             INSERT INTO day_metrics (user_id, day, data, computed_at) VALUES (\(bind: userID), \(bind: summary.date), \(bind: json), \(bind: now.millisecondsSince1970))
             ON CONFLICT (user_id, day) DO UPDATE SET data = excluded.data, computed_at = excluded.computed_at
             """)
@@ -19,23 +20,28 @@ struct SQLDailyRepository: DailyRepository {
     }
 
     func days(userID: String, from: CalendarDay, through: CalendarDay) async throws -> [DailySummary] {
-        try await database.all("""
+        try await database.all(
+            """
             SELECT day, data FROM day_metrics WHERE user_id = \(bind: userID) AND day >= \(bind: from.description) AND day <= \(bind: through.description) ORDER BY day
-            """).map { try Self.summary($0, try $0.string("day")) }
+            """
+        ).map { try Self.summary($0, try $0.string("day")) }
     }
 
     func marks(userID: String, from: CalendarDay, through: CalendarDay) async throws -> [DayMarkRecord] {
-        try await database.all("""
+        try await database.all(
+            """
             SELECT day, sleep_quality, mark, updated_at FROM day_marks WHERE user_id = \(bind: userID)
                 AND day >= \(bind: from.description) AND day <= \(bind: through.description) ORDER BY day
-            """).compactMap { row in
+            """
+        ).compactMap { row in
             guard let day = CalendarDay(iso: try row.string("day")) else { return nil }
             return DayMarkRecord(day: day, sleepQuality: try row.optionalInt("sleep_quality"), mark: try row.optionalString("mark"), updatedAt: try row.date("updated_at"))
         }
     }
 
     func putMark(userID: String, _ mark: DayMarkRecord) async throws {
-        try await database.execute("""
+        try await database.execute(
+            """
             INSERT INTO day_marks (user_id, day, sleep_quality, mark, updated_at)
             VALUES (\(bind: userID), \(bind: mark.day.description), \(bind: mark.sleepQuality), \(bind: mark.mark), \(bind: mark.updatedAt.millisecondsSince1970))
             ON CONFLICT (user_id, day) DO UPDATE SET sleep_quality = excluded.sleep_quality, mark = excluded.mark, updated_at = excluded.updated_at
@@ -43,18 +49,24 @@ struct SQLDailyRepository: DailyRepository {
     }
 
     func dataRange(userID: String) async throws -> (first: CalendarDay, last: CalendarDay)? {
-        guard let row = try await database.first("""
-            SELECT MIN(day) AS first_day, MAX(day) AS last_day FROM health_blocks WHERE user_id = \(bind: userID)
-            """), let first = try row.optionalString("first_day").flatMap(CalendarDay.init(iso:)),
-            let last = try row.optionalString("last_day").flatMap(CalendarDay.init(iso:)) else { return nil }
+        guard
+            let row = try await database.first(
+                """
+                SELECT MIN(day) AS first_day, MAX(day) AS last_day FROM health_blocks WHERE user_id = \(bind: userID)
+                """), let first = try row.optionalString("first_day").flatMap(CalendarDay.init(iso:)),
+            let last = try row.optionalString("last_day").flatMap(CalendarDay.init(iso:))
+        else { return nil }
         return (first, last)
     }
 
     func settings(userID: String) async throws -> HealthSettingsRecord {
-        guard let row = try await database.first("""
-            SELECT step_threshold, inactivity_minute, inactivity_alerts, anomaly_alerts, ar_order, band_sd, consecutive, interval_minutes,
-                source_order, updated_at FROM health_settings WHERE user_id = \(bind: userID)
-            """) else { return .defaults }
+        guard
+            let row = try await database.first(
+                """
+                SELECT step_threshold, inactivity_minute, inactivity_alerts, anomaly_alerts, ar_order, band_sd, consecutive, interval_minutes,
+                    source_order, updated_at FROM health_settings WHERE user_id = \(bind: userID)
+                """)
+        else { return .defaults }
         let order = (try? JSONDecoder().decode([String].self, from: Data(try row.string("source_order").utf8))) ?? []
         return HealthSettingsRecord(
             stepThreshold: try row.int("step_threshold"), inactivityMinute: try row.int("inactivity_minute"), inactivityAlerts: try row.bool("inactivity_alerts"),
@@ -64,7 +76,8 @@ struct SQLDailyRepository: DailyRepository {
 
     func putSettings(userID: String, _ s: HealthSettingsRecord) async throws {
         let order = String(decoding: try JSONEncoder().encode(s.sourceOrder), as: UTF8.self)
-        try await database.execute("""
+        try await database.execute(
+            """
             INSERT INTO health_settings (user_id, step_threshold, inactivity_minute, inactivity_alerts, anomaly_alerts, ar_order, band_sd, consecutive,
                 interval_minutes, source_order, updated_at)
             VALUES (\(bind: userID), \(bind: s.stepThreshold), \(bind: s.inactivityMinute), \(bind: s.inactivityAlerts ? 1 : 0), \(bind: s.anomalyAlerts ? 1 : 0),
@@ -79,7 +92,8 @@ struct SQLDailyRepository: DailyRepository {
     func claimAlert(userID: String, key: String, now: Date) async throws -> Bool {
         // RETURNING gives a row only when this insert made it: two instances never both claim.
         try await database.transaction { sql in
-            try await sql.readFirst("""
+            try await sql.readFirst(
+                """
                 INSERT INTO health_alerts (user_id, alert_key, created_at) VALUES (\(bind: userID), \(bind: key), \(bind: now.millisecondsSince1970))
                 ON CONFLICT (user_id, alert_key) DO NOTHING RETURNING alert_key
                 """) != nil
@@ -103,27 +117,35 @@ struct SQLDailyRepository: DailyRepository {
             guard try await sql.readFirst("SELECT id FROM users WHERE id = \(bind: r.userID)\(lock)") != nil else {
                 throw StoreError.notFound("user")
             }
-            let open = try await sql.readFirst("""
-                SELECT COUNT(*) AS n FROM health_imports WHERE user_id = \(bind: r.userID) AND state IN ('receiving', 'queued', 'running')
-                """).map { try $0.int("n") } ?? 0
+            let open =
+                try await sql.readFirst(
+                    """
+                    SELECT COUNT(*) AS n FROM health_imports WHERE user_id = \(bind: r.userID) AND state IN ('receiving', 'queued', 'running')
+                    """
+                ).map { try $0.int("n") } ?? 0
             guard open < maximumOpen else { return .refused(open: open) }
-            try await sql.raw("""
+            try await sql.raw(
+                """
                 INSERT INTO health_imports (\(Self.columns)) VALUES (\(bind: r.id), \(bind: r.userID), \(bind: r.format), \(bind: r.filePath),
                     \(bind: r.state.rawValue), \(bind: r.bytesTotal), \(bind: r.bytesDone), \(bind: r.samplesRead), \(bind: r.samplesAdded),
                     \(bind: r.workoutsAdded), \(bind: r.workoutsDuplicate), \(bind: r.firstDay?.description), \(bind: r.lastDay?.description),
                     \(bind: r.error), \(bind: r.createdAt.millisecondsSince1970), \(bind: r.updatedAt.millisecondsSince1970), \(bind: r.finishedAt?.millisecondsSince1970),
                     \(bind: Self.encodeSkipped(r.workoutsSkipped)))
-                """).run()
+                """
+            ).run()
             return .admitted
         }
     }
 
     func queueImport(id: String, bytesTotal: Int64, job: JobRecord, now: Date) async throws -> Bool {
         try await database.transaction { sql in
-            guard try await sql.readFirst("""
-                UPDATE health_imports SET state = 'queued', bytes_total = \(bind: bytesTotal), updated_at = \(bind: now.millisecondsSince1970)
-                WHERE id = \(bind: id) AND state = 'receiving' RETURNING id
-                """) != nil else { return false }
+            guard
+                try await sql.readFirst(
+                    """
+                    UPDATE health_imports SET state = 'queued', bytes_total = \(bind: bytesTotal), updated_at = \(bind: now.millisecondsSince1970)
+                    WHERE id = \(bind: id) AND state = 'receiving' RETURNING id
+                    """) != nil
+            else { return false }
             try await sql.raw(SQLJobRepository.insert(job)).run()
             return true
         }
@@ -131,7 +153,8 @@ struct SQLDailyRepository: DailyRepository {
 
     func updateImport(_ r: HealthImportRecord) async throws -> Bool {
         try await database.transaction { sql in
-            try await sql.readFirst("""
+            try await sql.readFirst(
+                """
                 UPDATE health_imports SET state = \(bind: r.state.rawValue), bytes_total = \(bind: r.bytesTotal), bytes_done = \(bind: r.bytesDone),
                     samples_read = \(bind: r.samplesRead), samples_added = \(bind: r.samplesAdded), workouts_added = \(bind: r.workoutsAdded),
                     workouts_duplicate = \(bind: r.workoutsDuplicate), first_day = \(bind: r.firstDay?.description), last_day = \(bind: r.lastDay?.description),
@@ -148,18 +171,23 @@ struct SQLDailyRepository: DailyRepository {
 
     func failStaleUploads(updatedBefore: Date, now: Date) async throws -> [String] {
         try await database.transaction { sql in
-            try await sql.readAll("""
+            try await sql.readAll(
+                """
                 UPDATE health_imports SET state = 'failed', error = 'the upload stopped before it was complete; send the file again',
                     updated_at = \(bind: now.millisecondsSince1970), finished_at = \(bind: now.millisecondsSince1970)
                 WHERE state = 'receiving' AND updated_at < \(bind: updatedBefore.millisecondsSince1970) RETURNING file_path
-                """).map { try $0.string("file_path") }
+                """
+            ).map { try $0.string("file_path") }
         }
     }
 
     func openImportFiles() async throws -> Set<String> {
-        Set(try await database.all("""
-            SELECT file_path FROM health_imports WHERE state IN ('receiving', 'queued', 'running')
-            """).map { try $0.string("file_path") })
+        Set(
+            try await database.all(
+                """
+                SELECT file_path FROM health_imports WHERE state IN ('receiving', 'queued', 'running')
+                """
+            ).map { try $0.string("file_path") })
     }
 
     func importFiles(userID: String) async throws -> [String] {
@@ -175,14 +203,17 @@ struct SQLDailyRepository: DailyRepository {
     }
 
     func imports(userID: String, limit: Int) async throws -> [HealthImportRecord] {
-        try await database.all("""
+        try await database.all(
+            """
             SELECT \(Self.columns) FROM health_imports WHERE user_id = \(bind: userID) ORDER BY created_at DESC LIMIT \(bind: max(1, min(limit, 100)))
-            """).map(Self.importRecord)
+            """
+        ).map(Self.importRecord)
     }
 
     static func importRecord(_ row: any ColumnReader) throws -> HealthImportRecord {
-        var r = HealthImportRecord(id: try row.string("id"), userID: try row.string("user_id"), format: try row.string("format"),
-                                   filePath: try row.string("file_path"), bytesTotal: try row.optionalInt64("bytes_total") ?? 0, createdAt: try row.date("created_at"))
+        var r = HealthImportRecord(
+            id: try row.string("id"), userID: try row.string("user_id"), format: try row.string("format"),
+            filePath: try row.string("file_path"), bytesTotal: try row.optionalInt64("bytes_total") ?? 0, createdAt: try row.date("created_at"))
         guard let state = HealthImportRecord.State(rawValue: try row.string("state")) else { throw StoreError.corruptData("import \(r.id): state") }
         r.state = state
         r.bytesDone = try row.optionalInt64("bytes_done") ?? 0

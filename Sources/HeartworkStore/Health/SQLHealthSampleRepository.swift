@@ -15,9 +15,11 @@ struct SQLHealthSampleRepository: HealthSampleRepository {
             var changed = Set<HealthDayKey>()
             for (key, incoming) in groups.sorted(by: { ($0.key.day, $0.key.kind.rawValue) < ($1.key.day, $1.key.kind.rawValue) }) {
                 var stored = [HealthSample]()
-                if let row = try await sql.readFirst("""
+                if let row = try await sql.readFirst(
+                    """
                     SELECT data FROM health_blocks WHERE user_id = \(bind: userID) AND kind = \(bind: key.kind.rawValue) AND day = \(bind: key.day.description)\(lock)
-                    """) {
+                    """)
+                {
                     do {
                         stored = try HealthBlockCodec.decode([UInt8](try row.data("data")))
                     } catch {
@@ -28,20 +30,23 @@ struct SQLHealthSampleRepository: HealthSampleRepository {
                 guard new > 0 else { continue }
                 added += new
                 changed.insert(key)
-                try await sql.raw("""
+                try await sql.raw(
+                    """
                     INSERT INTO health_blocks (user_id, kind, day, sample_count, updated_at, data)
                     VALUES (\(bind: userID), \(bind: key.kind.rawValue), \(bind: key.day.description), \(bind: merged.count),
                         \(bind: now.millisecondsSince1970), \(bind: Data(HealthBlockCodec.encode(merged))))
                     ON CONFLICT (user_id, kind, day) DO UPDATE SET sample_count = excluded.sample_count,
                         updated_at = excluded.updated_at, data = excluded.data
-                    """).run()
+                    """
+                ).run()
             }
             return (added, changed)
         }
     }
 
     func samples(userID: String, kind: HealthSample.Kind, from: CalendarDay, through: CalendarDay) async throws -> [HealthSample] {
-        let rows = try await database.all("""
+        let rows = try await database.all(
+            """
             SELECT day, data FROM health_blocks WHERE user_id = \(bind: userID) AND kind = \(bind: kind.rawValue)
                 AND day >= \(bind: from.description) AND day <= \(bind: through.description) ORDER BY day
             """)
@@ -57,12 +62,15 @@ struct SQLHealthSampleRepository: HealthSampleRepository {
     }
 
     func summary(userID: String) async throws -> [HealthKindSummary] {
-        try await database.all("""
+        try await database.all(
+            """
             SELECT kind, SUM(sample_count) AS samples, MIN(day) AS first_day, MAX(day) AS last_day FROM health_blocks
             WHERE user_id = \(bind: userID) GROUP BY kind ORDER BY kind
-            """).compactMap { row in
+            """
+        ).compactMap { row in
             guard let kind = HealthSample.Kind(rawValue: try row.string("kind")),
-                  let first = CalendarDay(iso: try row.string("first_day")), let last = CalendarDay(iso: try row.string("last_day")) else { return nil }
+                let first = CalendarDay(iso: try row.string("first_day")), let last = CalendarDay(iso: try row.string("last_day"))
+            else { return nil }
             return HealthKindSummary(kind: kind, samples: try row.int("samples"), firstDay: first, lastDay: last)
         }
     }

@@ -15,7 +15,8 @@ struct SQLInboxRepository: InboxRepository {
     let database: DatabaseConnection
 
     func add(_ notification: InboxRecord) async throws {
-        try await database.execute("""
+        try await database.execute(
+            """
             INSERT INTO user_notifications (id, user_id, kind, text, link, actor_id, created_at, read_at)
             VALUES (\(bind: notification.id), \(bind: notification.userID), \(bind: notification.kind), \(bind: notification.text),
                 \(bind: notification.link), \(bind: notification.actorID), \(bind: notification.createdAt.millisecondsSince1970),
@@ -24,10 +25,12 @@ struct SQLInboxRepository: InboxRepository {
     }
 
     func list(userID: String, limit: Int, offset: Int) async throws -> [InboxRecord] {
-        try await database.all("""
+        try await database.all(
+            """
             SELECT id, user_id, kind, text, link, actor_id, created_at, read_at FROM user_notifications
             WHERE user_id = \(bind: userID) ORDER BY created_at DESC, id LIMIT \(bind: limit) OFFSET \(bind: offset)
-            """).map { row in
+            """
+        ).map { row in
             InboxRecord(
                 id: try row.string("id"), userID: try row.string("user_id"), kind: try row.string("kind"), text: try row.string("text"),
                 link: try row.optionalString("link"), actorID: try row.optionalString("actor_id"), createdAt: try row.date("created_at"),

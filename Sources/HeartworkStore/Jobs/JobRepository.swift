@@ -22,8 +22,10 @@ public struct JobRecord: Sendable, Hashable {
     public var createdAt: Date
     public var finishedAt: Date?
 
-    public init(id: String = UUID().uuidString.lowercased(), kind: String, userID: String?, payload: String, maxAttempts: Int = 5,
-                runAfter: Date, createdAt: Date) {
+    public init(
+        id: String = UUID().uuidString.lowercased(), kind: String, userID: String?, payload: String, maxAttempts: Int = 5,
+        runAfter: Date, createdAt: Date
+    ) {
         self.id = id
         self.kind = kind
         self.userID = userID

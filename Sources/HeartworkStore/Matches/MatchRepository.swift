@@ -9,8 +9,10 @@ public protocol MatchRepository: Sendable {
     func list(userID: String, limit: Int, offset: Int) async throws -> [MatchRecord]
     /// Moves a match from one of `from` to `to` (with the given fields); false when it was
     /// not in one of those states any more (someone else moved it first).
-    func transition(id: String, from: [MatchState], to: MatchState, expiresAt: Date?, startedAt: Date?,
-                    anchorsA: MatchAnchors?, anchorsB: MatchAnchors?) async throws -> Bool
+    func transition(
+        id: String, from: [MatchState], to: MatchState, expiresAt: Date?, startedAt: Date?,
+        anchorsA: MatchAnchors?, anchorsB: MatchAnchors?
+    ) async throws -> Bool
     /// Stores the result of a running match (only once).
     func finish(id: String, result: MatchResultRecord, at: Date) async throws -> Bool
     /// Makes `instance` the host of the match's room when nobody is, the lease has run out, or

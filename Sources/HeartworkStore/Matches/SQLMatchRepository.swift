@@ -10,7 +10,8 @@ struct SQLMatchRepository: MatchRepository {
         """
 
     func create(_ match: MatchRecord) async throws {
-        try await database.execute("""
+        try await database.execute(
+            """
             INSERT INTO matches (id, kind, challenger_id, opponent_id, ghost_workout_id, ghost_owner_id, duration_seconds, state,
                 created_at, expires_at, a_resting_hr, a_max_hr, b_resting_hr, b_max_hr)
             VALUES (\(bind: match.id), \(bind: match.kind.rawValue), \(bind: match.challengerID), \(bind: match.opponentID),
@@ -26,18 +27,23 @@ struct SQLMatchRepository: MatchRepository {
     }
 
     func list(userID: String, limit: Int, offset: Int) async throws -> [MatchRecord] {
-        try await database.all("""
+        try await database.all(
+            """
             SELECT \(unsafeRaw: Self.columns) FROM matches
             WHERE challenger_id = \(bind: userID) OR opponent_id = \(bind: userID) OR ghost_owner_id = \(bind: userID)
             ORDER BY created_at DESC, id LIMIT \(bind: limit) OFFSET \(bind: offset)
-            """).map(Self.match)
+            """
+        ).map(Self.match)
     }
 
-    func transition(id: String, from: [MatchState], to: MatchState, expiresAt: Date?, startedAt: Date?,
-                    anchorsA: MatchAnchors?, anchorsB: MatchAnchors?) async throws -> Bool {
+    func transition(
+        id: String, from: [MatchState], to: MatchState, expiresAt: Date?, startedAt: Date?,
+        anchorsA: MatchAnchors?, anchorsB: MatchAnchors?
+    ) async throws -> Bool {
         try await database.transaction { sql in
             guard let row = try await sql.readFirst("SELECT state FROM matches WHERE id = \(bind: id)"),
-                  let state = MatchState(rawValue: try row.string("state")), from.contains(state) else { return false }
+                let state = MatchState(rawValue: try row.string("state")), from.contains(state)
+            else { return false }
             var sets: [SQLQueryString] = ["state = \(bind: to.rawValue)"]
             if let expiresAt { sets.append("expires_at = \(bind: expiresAt.millisecondsSince1970)") }
             if let startedAt { sets.append("started_at = \(bind: startedAt.millisecondsSince1970)") }
@@ -52,8 +58,10 @@ struct SQLMatchRepository: MatchRepository {
     func finish(id: String, result: MatchResultRecord, at: Date) async throws -> Bool {
         try await database.transaction { sql in
             guard let row = try await sql.readFirst("SELECT state FROM matches WHERE id = \(bind: id)"),
-                  try row.string("state") == MatchState.running.rawValue else { return false }
-            try await sql.raw("""
+                try row.string("state") == MatchState.running.rawValue
+            else { return false }
+            try await sql.raw(
+                """
                 UPDATE matches SET state = \(bind: MatchState.finished.rawValue), ended_at = \(bind: at.millisecondsSince1970),
                     score_a = \(bind: result.scoreA), score_b = \(bind: result.scoreB), winner = \(bind: result.winner),
                     end_reason = \(bind: result.reason), forfeited_by = \(bind: result.forfeitedBy), seconds_played = \(bind: result.secondsPlayed),
@@ -61,7 +69,8 @@ struct SQLMatchRepository: MatchRepository {
                     zones_b = \(bind: result.zonesB.map(String.init).joined(separator: ",")),
                     heart_rate_a = \(bind: Self.text(result.heartRateA)), heart_rate_b = \(bind: Self.text(result.heartRateB))
                 WHERE id = \(bind: id)
-                """).run()
+                """
+            ).run()
             return true
         }
     }
@@ -70,7 +79,8 @@ struct SQLMatchRepository: MatchRepository {
         let column = side == "a" ? "workout_a" : "workout_b"
         return try await database.transaction { sql in
             guard let row = try await sql.readFirst("SELECT \(unsafeRaw: column) AS saved FROM matches WHERE id = \(bind: id)"),
-                  try row.optionalString("saved") == nil else { return false }
+                try row.optionalString("saved") == nil
+            else { return false }
             try await sql.raw("UPDATE matches SET \(unsafeRaw: column) = \(bind: workoutID) WHERE id = \(bind: id)").run()
             return true
         }
@@ -109,12 +119,15 @@ struct SQLMatchRepository: MatchRepository {
     func abandonRunning(id: String, at: Date) async throws -> Bool {
         try await database.transaction { sql in
             guard let row = try await sql.readFirst("SELECT state FROM matches WHERE id = \(bind: id)"),
-                  try row.string("state") == MatchState.running.rawValue else { return false }
-            try await sql.raw("""
+                try row.string("state") == MatchState.running.rawValue
+            else { return false }
+            try await sql.raw(
+                """
                 UPDATE matches SET state = \(bind: MatchState.finished.rawValue), ended_at = \(bind: at.millisecondsSince1970),
                     end_reason = 'interrupted', seconds_played = 0, score_a = 0, score_b = 0
                 WHERE id = \(bind: id)
-                """).run()
+                """
+            ).run()
             return true
         }
     }

@@ -6,7 +6,8 @@ struct SQLMeasurementRepository: MeasurementRepository {
     let database: DatabaseConnection
 
     func add(userID: String, _ measurement: MeasurementRecord) async throws {
-        try await database.execute("""
+        try await database.execute(
+            """
             INSERT INTO measurements (id, user_id, kind, measured_at, value)
             VALUES (\(bind: measurement.id), \(bind: userID), \(bind: measurement.kind.rawValue),
                 \(bind: measurement.measuredAt.millisecondsSince1970), \(bind: measurement.value))
@@ -14,26 +15,33 @@ struct SQLMeasurementRepository: MeasurementRepository {
     }
 
     func list(userID: String, kind: MeasurementKind) async throws -> [MeasurementRecord] {
-        try await database.all("""
+        try await database.all(
+            """
             SELECT id, kind, measured_at, value FROM measurements
             WHERE user_id = \(bind: userID) AND kind = \(bind: kind.rawValue) ORDER BY measured_at, id
-            """).map(Self.record)
+            """
+        ).map(Self.record)
     }
 
     func latest(userID: String, kind: MeasurementKind, atOrBefore date: Date?) async throws -> MeasurementRecord? {
         let bound = date?.millisecondsSince1970 ?? Int64.max
-        return try await database.first("""
+        return try await database.first(
+            """
             SELECT id, kind, measured_at, value FROM measurements
             WHERE user_id = \(bind: userID) AND kind = \(bind: kind.rawValue) AND measured_at <= \(bind: bound)
             ORDER BY measured_at DESC, id DESC LIMIT 1
-            """).map(Self.record)
+            """
+        ).map(Self.record)
     }
 
     func delete(id: String, userID: String, kind: MeasurementKind) async throws -> Bool {
         try await database.transaction { sql in
-            guard try await sql.readFirst("""
-                SELECT id FROM measurements WHERE id = \(bind: id) AND user_id = \(bind: userID) AND kind = \(bind: kind.rawValue)
-                """) != nil else { return false }
+            guard
+                try await sql.readFirst(
+                    """
+                    SELECT id FROM measurements WHERE id = \(bind: id) AND user_id = \(bind: userID) AND kind = \(bind: kind.rawValue)
+                    """) != nil
+            else { return false }
             try await sql.raw("DELETE FROM measurements WHERE id = \(bind: id)").run()
             return true
         }

@@ -2,7 +2,8 @@ extension Migration {
     /// Accounts, photos, weight and resting heart-rate histories, sessions, sign-in failures,
     /// friend requests and friendships, workouts and their stream blobs.
     static let initial = Migration(version: 1, name: "initial") { engine in
-        let double = engine.doubleType, blob = engine.blobType
+        let double = engine.doubleType
+        let blob = engine.blobType
         return [
             """
             CREATE TABLE users (

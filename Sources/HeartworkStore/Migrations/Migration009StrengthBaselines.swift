@@ -12,7 +12,7 @@ extension Migration {
                 one_rep_max_kg \(engine.doubleType) NOT NULL,
                 PRIMARY KEY (session_id, exercise_id)
             )
-            """,
+            """
         ]
     }
 }

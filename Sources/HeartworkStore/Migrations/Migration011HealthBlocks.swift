@@ -14,7 +14,7 @@ extension Migration {
                 data \(engine.blobType) NOT NULL,
                 PRIMARY KEY (user_id, kind, day)
             )
-            """,
+            """
         ]
     }
 }

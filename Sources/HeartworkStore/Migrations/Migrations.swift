@@ -3,7 +3,10 @@ import SQLKit
 
 /// Runs the migrations a database lacks, at start, each in its own transaction.
 enum Migrations {
-    static let all: [Migration] = [.initial, .measurements, .timeZone, .gateways, .teams, .matches, .matchWorkouts, .strength, .strengthBaselines, .workoutDevice, .healthBlocks, .dailyHealth, .healthSettings, .hostileInput, .workoutNotes, .strengthBar, .webhookJobs]
+    static let all: [Migration] = [
+        .initial, .measurements, .timeZone, .gateways, .teams, .matches, .matchWorkouts, .strength, .strengthBaselines, .workoutDevice, .healthBlocks, .dailyHealth,
+        .healthSettings, .hostileInput, .workoutNotes, .strengthBar, .webhookJobs,
+    ]
 
     /// Applies what is missing. On PostgreSQL an advisory lock keeps two instances
     /// starting together from racing; SQLite's write lock does the same.

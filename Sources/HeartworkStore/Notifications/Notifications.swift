@@ -22,8 +22,10 @@ extension HeartworkStore {
     /// Listens on a connection of the pool (held while listening) until the task is cancelled, calling `receive` for
     /// each notification in order; a lost connection is opened again after a pause (1 s,
     /// doubling to 30 s), and `onConnected` is told each time listening (re)starts.
-    public func listen(channel: String, logger: Logger, onConnected: @Sendable () async -> Void = {},
-                       receive: @escaping @Sendable (String) async -> Void) async {
+    public func listen(
+        channel: String, logger: Logger, onConnected: @Sendable () async -> Void = {},
+        receive: @escaping @Sendable (String) async -> Void
+    ) async {
         guard let client = database.postgresClient else { return }
         var pause = Duration.seconds(1)
         while !Task.isCancelled {

@@ -123,14 +123,16 @@ struct SQLSensorRepository: SensorRepository {
                         let isNew = ordered.indices.allSatisfy { $0 == 0 || ordered[$0].sequence > ordered[$0 - 1].sequence }
                         // The usual case: the newest block, readings after every one in it.
                         if block == sensor.block, isNew, let first = ordered.first, first.sequence > sensor.highestSequence,
-                           let bytes = SensorBlockCodec.appending(ordered, to: sensor.bytes) {
+                            let bytes = SensorBlockCodec.appending(ordered, to: sensor.bytes)
+                        {
                             sensor.bytes = bytes
                             sensor.count += ordered.count
                             sensor.highestSequence = ordered[ordered.count - 1].sequence
                             sensor.firstAt = min(sensor.firstAt, ordered.map(\.atMilliseconds).min() ?? sensor.firstAt)
                             sensor.lastAt = max(sensor.lastAt, ordered.map(\.atMilliseconds).max() ?? sensor.lastAt)
-                            blocks[writeKey] = BlockWrite(sensorID: sensor.record.id, block: block, bytes: sensor.bytes, count: sensor.count,
-                                                          firstAt: sensor.firstAt, lastAt: sensor.lastAt)
+                            blocks[writeKey] = BlockWrite(
+                                sensorID: sensor.record.id, block: block, bytes: sensor.bytes, count: sensor.count,
+                                firstAt: sensor.firstAt, lastAt: sensor.lastAt)
                             added += ordered
                             continue
                         }
@@ -140,9 +142,11 @@ struct SQLSensorRepository: SensorRepository {
                             stored = try SensorBlockCodec.decode(pending.bytes)
                         } else if block == sensor.block {
                             stored = try SensorBlockCodec.decode(sensor.bytes)
-                        } else if let row = try await sql.readFirst("""
+                        } else if let row = try await sql.readFirst(
+                            """
                             SELECT data FROM sensor_blocks WHERE sensor_id = \(bind: sensor.record.id) AND block = \(bind: block)
-                            """) {
+                            """)
+                        {
                             stored = try SensorBlockCodec.decode([UInt8](try row.data("data")))
                         } else {
                             stored = []
@@ -163,7 +167,8 @@ struct SQLSensorRepository: SensorRepository {
                     }
                     // What it said last: the newest reading, if newer than what is known.
                     if let newest = added.max(by: { $0.atMilliseconds < $1.atMilliseconds }),
-                       newest.atMilliseconds >= (sensor.record.lastAt?.millisecondsSince1970 ?? Int64.min) {
+                        newest.atMilliseconds >= (sensor.record.lastAt?.millisecondsSince1970 ?? Int64.min)
+                    {
                         sensor.record.lastAt = Date(milliseconds: Int64(newest.atMilliseconds))
                         sensor.record.lastBeatsPerMinute = newest.beatsPerMinute
                         sensor.record.lastContact = newest.contact
@@ -172,9 +177,10 @@ struct SQLSensorRepository: SensorRepository {
                         dirty.insert(key)
                     }
                     touched[key] = sensor
-                    jobResults.append(StoredSensorReadings(
-                        sensor: sensor.record, added: added.sorted { $0.sequence < $1.sequence },
-                        highestSequence: incoming.map(\.sequence).max() ?? 0))
+                    jobResults.append(
+                        StoredSensorReadings(
+                            sensor: sensor.record, added: added.sorted { $0.sequence < $1.sequence },
+                            highestSequence: incoming.map(\.sequence).max() ?? 0))
                 }
                 results.append(.stored(SensorStoreResult(stored: jobResults, refused: refused)))
             }
@@ -192,8 +198,10 @@ struct SQLSensorRepository: SensorRepository {
 
     /// Sensors' rows (created when first heard) and their newest blocks, by key: a few
     /// statements for the whole group rather than three for each sensor.
-    private static func loadAll(_ wanted: [(userID: String, address: String, gatewayID: String, now: Date)], _ sql: any SQLDatabase,
-                                lock: String) async throws -> [String: Known] {
+    private static func loadAll(
+        _ wanted: [(userID: String, address: String, gatewayID: String, now: Date)], _ sql: any SQLDatabase,
+        lock: String
+    ) async throws -> [String: Known] {
         var unique = [String: (userID: String, address: String, gatewayID: String, now: Date)]()
         for entry in wanted where unique[key(entry.userID, entry.address)] == nil { unique[key(entry.userID, entry.address)] = entry }
         var entries = unique.values.sorted { ($0.userID, $0.address) < ($1.userID, $1.address) }
@@ -232,9 +240,11 @@ struct SQLSensorRepository: SensorRepository {
                 let addresses: [any Encodable & Sendable] = group[start..<min(group.count, start + 500)].map(\.address)
                 // Locking the sensors' rows serializes writers of their blocks (PostgreSQL;
                 // SQLite has one writer anyway).
-                for row in try await sql.readAll("""
+                for row in try await sql.readAll(
+                    """
                     SELECT \(unsafeRaw: columns) FROM sensors WHERE user_id = \(bind: userID) AND address IN (\(binds: addresses))\(unsafeRaw: lock)
-                    """) {
+                    """)
+                {
                     let record = try Self.record(row)
                     records[key(record.userID, record.address)] = record
                 }
@@ -244,10 +254,12 @@ struct SQLSensorRepository: SensorRepository {
         let ids = records.values.map(\.id)
         for start in stride(from: 0, to: ids.count, by: 500) {
             let chunk: [any Encodable & Sendable] = Array(ids[start..<min(ids.count, start + 500)])
-            for row in try await sql.readAll("""
+            for row in try await sql.readAll(
+                """
                 SELECT sensor_id, block, first_at, last_at, data FROM sensor_blocks b
                 WHERE sensor_id IN (\(binds: chunk)) AND block = (SELECT MAX(block) FROM sensor_blocks m WHERE m.sensor_id = b.sensor_id)
-                """) {
+                """)
+            {
                 newest[try row.string("sensor_id")] = (try row.int("block"), try row.int("first_at"), try row.int("last_at"), [UInt8](try row.data("data")))
             }
         }
@@ -258,8 +270,9 @@ struct SQLSensorRepository: SensorRepository {
                 continue
             }
             let summary = try SensorBlockCodec.summary(block.bytes)
-            known[key] = Known(record: record, block: block.block, bytes: block.bytes, count: summary.count,
-                               highestSequence: summary.highestSequence ?? -1, firstAt: block.firstAt, lastAt: block.lastAt)
+            known[key] = Known(
+                record: record, block: block.block, bytes: block.bytes, count: summary.count,
+                highestSequence: summary.highestSequence ?? -1, firstAt: block.firstAt, lastAt: block.lastAt)
         }
         return known
     }
@@ -302,23 +315,29 @@ struct SQLSensorRepository: SensorRepository {
     }
 
     func list(userID: String) async throws -> [SensorRecord] {
-        try await database.all("""
+        try await database.all(
+            """
             SELECT \(unsafeRaw: Self.columns) FROM sensors WHERE user_id = \(bind: userID) ORDER BY created_at, address
-            """).map(Self.record)
+            """
+        ).map(Self.record)
     }
 
     func list(userID: String, limit: Int, offset: Int) async throws -> (sensors: [SensorRecord], more: Bool) {
-        let rows = try await database.all("""
+        let rows = try await database.all(
+            """
             SELECT \(unsafeRaw: Self.columns) FROM sensors WHERE user_id = \(bind: userID) ORDER BY created_at, address
             LIMIT \(bind: limit + 1) OFFSET \(bind: offset)
-            """).map(Self.record)
+            """
+        ).map(Self.record)
         return (Array(rows.prefix(limit)), rows.count > limit)
     }
 
     func find(id: String, userID: String) async throws -> SensorRecord? {
-        try await database.first("""
+        try await database.first(
+            """
             SELECT \(unsafeRaw: Self.columns) FROM sensors WHERE id = \(bind: id) AND user_id = \(bind: userID)
-            """).map(Self.record)
+            """
+        ).map(Self.record)
     }
 
     func rename(id: String, userID: String, to name: String?) async throws -> Bool {
@@ -335,8 +354,10 @@ struct SQLSensorRepository: SensorRepository {
     }
 
     func readings(sensorID: String, from: Date, to: Date) async throws -> [SensorReading] {
-        let start = from.millisecondsSince1970, end = to.millisecondsSince1970
-        let rows = try await database.all("""
+        let start = from.millisecondsSince1970
+        let end = to.millisecondsSince1970
+        let rows = try await database.all(
+            """
             SELECT data FROM sensor_blocks
             WHERE sensor_id = \(bind: sensorID) AND last_at >= \(bind: start) AND first_at < \(bind: end)
             ORDER BY block

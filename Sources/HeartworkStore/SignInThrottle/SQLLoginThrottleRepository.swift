@@ -23,16 +23,19 @@ struct SQLLoginThrottleRepository: LoginThrottleRepository {
             }
             try admit(histories)
             for (index, scope) in scopes.enumerated() {
-                try await sql.raw("""
+                try await sql.raw(
+                    """
                     INSERT INTO login_failures (id, scope, failed_at)
                     VALUES (\(bind: "\(attemptID):\(index)"), \(bind: scope), \(bind: date.millisecondsSince1970))
-                    """).run()
+                    """
+                ).run()
             }
         }
     }
 
     func forgive(attemptID: String, clearing scope: String) async throws {
-        try await database.execute("""
+        try await database.execute(
+            """
             DELETE FROM login_failures WHERE scope = \(bind: scope) OR id LIKE \(bind: attemptID + ":%")
             """)
     }
@@ -42,10 +45,13 @@ struct SQLLoginThrottleRepository: LoginThrottleRepository {
     }
 
     private static func history(_ sql: any SQLDatabase, scope: String, since date: Date) async throws -> ThrottleHistory {
-        guard let row = try await sql.readFirst("""
-            SELECT COUNT(*) AS failures, MAX(failed_at) AS latest FROM login_failures
-            WHERE scope = \(bind: scope) AND failed_at >= \(bind: date.millisecondsSince1970)
-            """) else { return ThrottleHistory() }
+        guard
+            let row = try await sql.readFirst(
+                """
+                SELECT COUNT(*) AS failures, MAX(failed_at) AS latest FROM login_failures
+                WHERE scope = \(bind: scope) AND failed_at >= \(bind: date.millisecondsSince1970)
+                """)
+        else { return ThrottleHistory() }
         return ThrottleHistory(failures: try row.int("failures"), latest: try row.optionalDate("latest"))
     }
 

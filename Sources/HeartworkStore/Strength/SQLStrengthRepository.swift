@@ -8,18 +8,23 @@ struct SQLStrengthRepository: StrengthRepository {
     // MARK: settings
 
     func settings(userID: String) async throws -> StrengthSettingsRecord? {
-        guard let row = try await database.first("""
-            SELECT user_id, goal, lifestyle, plate_step_kg, bar_kg, disclaimer_accepted_at, webhook_url, webhook_secret, updated_at
-            FROM strength_settings WHERE user_id = \(bind: userID)
-            """) else { return nil }
+        guard
+            let row = try await database.first(
+                """
+                SELECT user_id, goal, lifestyle, plate_step_kg, bar_kg, disclaimer_accepted_at, webhook_url, webhook_secret, updated_at
+                FROM strength_settings WHERE user_id = \(bind: userID)
+                """)
+        else { return nil }
         return StrengthSettingsRecord(
             userID: try row.string("user_id"), goal: try Self.goal(try row.string("goal")), lifestyle: Lifestyle(rawValue: try row.string("lifestyle")) ?? .lowActive,
-            plateStepKilograms: try row.optionalDouble("plate_step_kg"), barKilograms: try row.double("bar_kg"), disclaimerAcceptedAt: try row.optionalDate("disclaimer_accepted_at"),
+            plateStepKilograms: try row.optionalDouble("plate_step_kg"), barKilograms: try row.double("bar_kg"),
+            disclaimerAcceptedAt: try row.optionalDate("disclaimer_accepted_at"),
             webhookURL: try row.optionalString("webhook_url"), webhookSecret: try row.string("webhook_secret"), updatedAt: try row.date("updated_at"))
     }
 
     func saveSettings(_ s: StrengthSettingsRecord) async throws {
-        try await database.execute("""
+        try await database.execute(
+            """
             INSERT INTO strength_settings (user_id, goal, lifestyle, plate_step_kg, bar_kg, disclaimer_accepted_at, webhook_url, webhook_secret, updated_at)
             VALUES (\(bind: s.userID), \(bind: s.goal.rawValue), \(bind: s.lifestyle.rawValue), \(bind: s.plateStepKilograms), \(bind: s.barKilograms),
                 \(bind: s.disclaimerAcceptedAt?.millisecondsSince1970), \(bind: s.webhookURL), \(bind: s.webhookSecret), \(bind: s.updatedAt.millisecondsSince1970))
@@ -37,10 +42,12 @@ struct SQLStrengthRepository: StrengthRepository {
     // MARK: routines
 
     func routines(userID: String) async throws -> [UserRoutineRecord] {
-        try await database.all("""
+        try await database.all(
+            """
             SELECT id, user_id, name, goal, description, exercises, position, created_at, updated_at FROM strength_routines
             WHERE user_id = \(bind: userID) ORDER BY position, name
-            """).map { row in
+            """
+        ).map { row in
             UserRoutineRecord(
                 id: try row.string("id"), userID: try row.string("user_id"), name: try row.string("name"), goal: try Self.goal(try row.string("goal")),
                 description: try row.string("description"), exerciseIDs: try row.string("exercises").split(separator: ",").map(String.init),
@@ -50,12 +57,13 @@ struct SQLStrengthRepository: StrengthRepository {
 
     func addRoutine(_ r: UserRoutineRecord) async throws {
         do {
-            try await database.execute("""
+            try await database.execute(
+                """
                 INSERT INTO strength_routines (id, user_id, name, goal, description, exercises, position, created_at, updated_at)
                 VALUES (\(bind: r.id), \(bind: r.userID), \(bind: r.name), \(bind: r.goal.rawValue), \(bind: r.description),
                     \(bind: r.exerciseIDs.joined(separator: ",")), \(bind: r.position), \(bind: r.createdAt.millisecondsSince1970), \(bind: r.updatedAt.millisecondsSince1970))
                 """)
-        } catch where StoreError.isUniqueViolation(error) {
+        } catch  where StoreError.isUniqueViolation(error) {
             throw StoreError.conflict("you already have a routine called \(r.name)")
         }
     }
@@ -64,14 +72,16 @@ struct SQLStrengthRepository: StrengthRepository {
         do {
             return try await database.transaction { sql in
                 guard try await sql.readFirst("SELECT id FROM strength_routines WHERE id = \(bind: r.id) AND user_id = \(bind: r.userID)") != nil else { return false }
-                try await sql.raw("""
+                try await sql.raw(
+                    """
                     UPDATE strength_routines SET name = \(bind: r.name), goal = \(bind: r.goal.rawValue), description = \(bind: r.description),
                         exercises = \(bind: r.exerciseIDs.joined(separator: ",")), updated_at = \(bind: r.updatedAt.millisecondsSince1970)
                     WHERE id = \(bind: r.id) AND user_id = \(bind: r.userID)
-                    """).run()
+                    """
+                ).run()
                 return true
             }
-        } catch where StoreError.isUniqueViolation(error) {
+        } catch  where StoreError.isUniqueViolation(error) {
             throw StoreError.conflict("you already have a routine called \(r.name)")
         }
     }
@@ -87,10 +97,12 @@ struct SQLStrengthRepository: StrengthRepository {
     func reorderRoutines(userID: String, ids: [String], at: Date) async throws {
         try await database.transaction { sql in
             for (position, id) in ids.enumerated() {
-                try await sql.raw("""
+                try await sql.raw(
+                    """
                     UPDATE strength_routines SET position = \(bind: position), updated_at = \(bind: at.millisecondsSince1970)
                     WHERE id = \(bind: id) AND user_id = \(bind: userID)
-                    """).run()
+                    """
+                ).run()
             }
         }
     }
@@ -99,13 +111,16 @@ struct SQLStrengthRepository: StrengthRepository {
 
     func stats(userID: String) async throws -> [String: ExerciseStatsRecord] {
         var out = [String: ExerciseStatsRecord]()
-        for row in try await database.all("""
+        for row in try await database.all(
+            """
             SELECT exercise_id, most_reps, most_weight_kg, one_rep_max_kg, reset_at, updated_at FROM exercise_stats WHERE user_id = \(bind: userID)
-            """) {
+            """)
+        {
             let id = try row.string("exercise_id")
             out[id] = ExerciseStatsRecord(
                 exerciseID: id,
-                stats: ExerciseStats(mostReps: try row.int("most_reps"), mostWeightKilograms: try row.double("most_weight_kg"), oneRepMaxKilograms: try row.double("one_rep_max_kg")),
+                stats: ExerciseStats(
+                    mostReps: try row.int("most_reps"), mostWeightKilograms: try row.double("most_weight_kg"), oneRepMaxKilograms: try row.double("one_rep_max_kg")),
                 resetAt: try row.optionalDate("reset_at"), updatedAt: try row.date("updated_at"))
         }
         return out
@@ -113,13 +128,15 @@ struct SQLStrengthRepository: StrengthRepository {
 
     static func upsertStats(_ sql: any SQLDatabase, userID: String, exerciseID: String, stats: ExerciseStats, resetAt: Date?, at: Date) async throws {
         let reset: SQLQueryString = resetAt == nil ? "exercise_stats.reset_at" : "excluded.reset_at"
-        try await sql.raw("""
+        try await sql.raw(
+            """
             INSERT INTO exercise_stats (user_id, exercise_id, most_reps, most_weight_kg, one_rep_max_kg, reset_at, updated_at)
             VALUES (\(bind: userID), \(bind: exerciseID), \(bind: stats.mostReps), \(bind: stats.mostWeightKilograms), \(bind: stats.oneRepMaxKilograms),
                 \(bind: resetAt?.millisecondsSince1970), \(bind: at.millisecondsSince1970))
             ON CONFLICT (user_id, exercise_id) DO UPDATE SET most_reps = excluded.most_reps, most_weight_kg = excluded.most_weight_kg,
                 one_rep_max_kg = excluded.one_rep_max_kg, reset_at = \(reset), updated_at = excluded.updated_at
-            """).run()
+            """
+        ).run()
     }
 
     func resetStats(userID: String, exerciseID: String, at: Date) async throws {
@@ -174,20 +191,24 @@ struct SQLStrengthRepository: StrengthRepository {
         """
 
     static func insert(_ sql: any SQLDatabase, _ s: StrengthSessionRecord, sets: [StrengthSetRecord]) async throws {
-        try await sql.raw("""
+        try await sql.raw(
+            """
             INSERT INTO strength_sessions (\(sessionColumns))
             VALUES (\(bind: s.id), \(bind: s.userID), \(bind: s.routineID), \(bind: s.name), \(bind: s.goal.rawValue), \(bind: s.source), \(bind: s.importKey),
                 \(bind: s.sensorID), \(bind: s.startedAt.millisecondsSince1970), \(bind: s.finishedAt?.millisecondsSince1970), \(bind: s.review),
                 \(bind: s.enjoyment), \(bind: s.difficulty), \(bind: s.sentiment), \(bind: s.message), \(bind: s.volumeKilograms), \(bind: s.totalReps),
                 \(bind: s.totalSets), \(bind: s.durationSeconds))
-            """).run()
+            """
+        ).run()
         for set in sets {
-            try await sql.raw("""
+            try await sql.raw(
+                """
                 INSERT INTO strength_sets (session_id, \(setColumns))
                 VALUES (\(bind: s.id), \(bind: set.position), \(bind: set.exerciseID), \(bind: set.exerciseName), \(bind: set.exerciseIndex), \(bind: set.kind),
                     \(bind: set.prescribedReps), \(bind: set.prescribedWeightKilograms), \(bind: set.reps), \(bind: set.weightKilograms),
                     \(bind: set.done ? 1 : 0), \(bind: set.doneAt?.millisecondsSince1970))
-                """).run()
+                """
+            ).run()
         }
     }
 
@@ -218,24 +239,30 @@ struct SQLStrengthRepository: StrengthRepository {
     func sessions(userID: String, from: Date?, to: Date?, limit: Int, offset: Int) async throws -> [StrengthSessionRecord] {
         let lower: SQLQueryString = from.map { "AND started_at >= \(bind: $0.millisecondsSince1970)" } ?? ""
         let upper: SQLQueryString = to.map { "AND started_at < \(bind: $0.millisecondsSince1970)" } ?? ""
-        return try await database.all("""
+        return try await database.all(
+            """
             SELECT \(Self.sessionColumns) FROM strength_sessions WHERE user_id = \(bind: userID) \(lower) \(upper)
             ORDER BY started_at DESC, id LIMIT \(bind: limit) OFFSET \(bind: offset)
-            """).map(Self.session)
+            """
+        ).map(Self.session)
     }
 
     func modifySet(sessionID: String, position: Int, _ change: @escaping @Sendable (inout StrengthSetRecord) throws -> Void) async throws -> StrengthSetRecord? {
         let lock: SQLQueryString = database.engine == .postgres ? "FOR UPDATE" : ""
         return try await database.transaction { sql in
-            guard let row = try await sql.readFirst(
-                "SELECT \(Self.setColumns) FROM strength_sets WHERE session_id = \(bind: sessionID) AND position = \(bind: position) \(lock)") else { return nil }
+            guard
+                let row = try await sql.readFirst(
+                    "SELECT \(Self.setColumns) FROM strength_sets WHERE session_id = \(bind: sessionID) AND position = \(bind: position) \(lock)")
+            else { return nil }
             var set = try Self.set(row)
             try change(&set)
-            try await sql.raw("""
+            try await sql.raw(
+                """
                 UPDATE strength_sets SET reps = \(bind: set.reps), weight_kg = \(bind: set.weightKilograms), done = \(bind: set.done ? 1 : 0),
                     done_at = \(bind: set.doneAt?.millisecondsSince1970)
                 WHERE session_id = \(bind: sessionID) AND position = \(bind: position)
-                """).run()
+                """
+            ).run()
             return set
         }
     }
@@ -247,10 +274,12 @@ struct SQLStrengthRepository: StrengthRepository {
             }
             try await Self.writeFinish(sql, s)
             for (id, value) in baselines.sorted(by: { $0.key < $1.key }) {
-                try await sql.raw("""
+                try await sql.raw(
+                    """
                     INSERT INTO strength_baselines (session_id, exercise_id, most_reps, most_weight_kg, one_rep_max_kg)
                     VALUES (\(bind: s.id), \(bind: id), \(bind: value.mostReps), \(bind: value.mostWeightKilograms), \(bind: value.oneRepMaxKilograms))
-                    """).run()
+                    """
+                ).run()
             }
             for (id, value) in stats.sorted(by: { $0.key < $1.key }) {
                 try await Self.upsertStats(sql, userID: s.userID, exerciseID: id, stats: value, resetAt: nil, at: at)
@@ -262,7 +291,8 @@ struct SQLStrengthRepository: StrengthRepository {
     func baselines(sessionID: String) async throws -> [String: ExerciseStats] {
         var out = [String: ExerciseStats]()
         for row in try await database.all(
-            "SELECT exercise_id, most_reps, most_weight_kg, one_rep_max_kg FROM strength_baselines WHERE session_id = \(bind: sessionID)") {
+            "SELECT exercise_id, most_reps, most_weight_kg, one_rep_max_kg FROM strength_baselines WHERE session_id = \(bind: sessionID)")
+        {
             out[try row.string("exercise_id")] = ExerciseStats(
                 mostReps: try row.int("most_reps"), mostWeightKilograms: try row.double("most_weight_kg"), oneRepMaxKilograms: try row.double("one_rep_max_kg"))
         }
@@ -271,10 +301,15 @@ struct SQLStrengthRepository: StrengthRepository {
 
     func changedSince(userID: String, exerciseID: String, date: Date, excluding sessionID: String) async throws -> Bool {
         let at = date.millisecondsSince1970
-        if try await database.first("""
+        if try await database.first(
+            """
             SELECT exercise_id FROM exercise_stats WHERE user_id = \(bind: userID) AND exercise_id = \(bind: exerciseID) AND reset_at > \(bind: at)
-            """) != nil { return true }
-        return try await database.first("""
+            """) != nil
+        {
+            return true
+        }
+        return try await database.first(
+            """
             SELECT x.id FROM strength_sessions x JOIN strength_sets s ON s.session_id = x.id
             WHERE x.user_id = \(bind: userID) AND s.exercise_id = \(bind: exerciseID) AND x.id <> \(bind: sessionID)
                 AND x.finished_at IS NOT NULL AND x.finished_at > \(bind: at)
@@ -283,13 +318,15 @@ struct SQLStrengthRepository: StrengthRepository {
     }
 
     static func writeFinish(_ sql: any SQLDatabase, _ s: StrengthSessionRecord) async throws {
-        try await sql.raw("""
+        try await sql.raw(
+            """
             UPDATE strength_sessions SET finished_at = \(bind: s.finishedAt?.millisecondsSince1970), review = \(bind: s.review),
                 enjoyment = \(bind: s.enjoyment), difficulty = \(bind: s.difficulty), sentiment = \(bind: s.sentiment), message = \(bind: s.message),
                 volume_kg = \(bind: s.volumeKilograms), total_reps = \(bind: s.totalReps), total_sets = \(bind: s.totalSets),
                 duration_seconds = \(bind: s.durationSeconds), sensor_id = \(bind: s.sensorID)
             WHERE id = \(bind: s.id) AND user_id = \(bind: s.userID)
-            """).run()
+            """
+        ).run()
     }
 
     func updateTotals(_ session: StrengthSessionRecord) async throws {
@@ -299,7 +336,8 @@ struct SQLStrengthRepository: StrengthRepository {
     func importSession(_ session: StrengthSessionRecord, sets: [StrengthSetRecord], stats: [String: ExerciseStats], at: Date) async throws -> Bool {
         try await database.transaction { sql in
             if let key = session.importKey,
-               try await sql.readFirst("SELECT id FROM strength_sessions WHERE user_id = \(bind: session.userID) AND import_key = \(bind: key)") != nil {
+                try await sql.readFirst("SELECT id FROM strength_sessions WHERE user_id = \(bind: session.userID) AND import_key = \(bind: key)") != nil
+            {
                 return false
             }
             try await Self.insert(sql, session, sets: sets)
@@ -311,12 +349,14 @@ struct SQLStrengthRepository: StrengthRepository {
     }
 
     func exerciseHistory(userID: String, exerciseID: String, limit: Int) async throws -> [(session: StrengthSessionRecord, sets: [StrengthSetRecord])] {
-        let rows = try await database.all("""
+        let rows = try await database.all(
+            """
             SELECT s.session_id AS sid, \(Self.setColumns) FROM strength_sets s JOIN strength_sessions x ON x.id = s.session_id
             WHERE x.user_id = \(bind: userID) AND s.exercise_id = \(bind: exerciseID) AND x.finished_at IS NOT NULL
             ORDER BY x.started_at, s.position
             """)
-        var order = [String](), sets = [String: [StrengthSetRecord]]()
+        var order = [String]()
+        var sets = [String: [StrengthSetRecord]]()
         for row in rows {
             let id = try row.string("sid")
             if sets[id] == nil { order.append(id) }
@@ -324,25 +364,31 @@ struct SQLStrengthRepository: StrengthRepository {
         }
         let wanted = Array(order.suffix(limit))
         guard !wanted.isEmpty else { return [] }
-        let sessions = try await database.all("""
+        let sessions = try await database.all(
+            """
             SELECT \(Self.sessionColumns) FROM strength_sessions WHERE user_id = \(bind: userID) AND id IN (\(binds: wanted))
-            """).map(Self.session)
+            """
+        ).map(Self.session)
         let byID = Dictionary(sessions.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         return wanted.compactMap { id in byID[id].map { ($0, sets[id] ?? []) } }
     }
 
     func exercisesTrained(userID: String, since: Date) async throws -> [(startedAt: Date, exerciseID: String)] {
-        try await database.all("""
+        try await database.all(
+            """
             SELECT DISTINCT x.started_at, s.exercise_id FROM strength_sets s JOIN strength_sessions x ON x.id = s.session_id
             WHERE x.user_id = \(bind: userID) AND x.started_at >= \(bind: since.millisecondsSince1970)
-            """).map { (try $0.date("started_at"), try $0.string("exercise_id")) }
+            """
+        ).map { (try $0.date("started_at"), try $0.string("exercise_id")) }
     }
 
     func lastStarted(userID: String) async throws -> [String: Date] {
         var out = [String: Date]()
-        for row in try await database.all("""
+        for row in try await database.all(
+            """
             SELECT routine_id, MAX(started_at) AS last FROM strength_sessions WHERE user_id = \(bind: userID) AND routine_id IS NOT NULL GROUP BY routine_id
-            """) {
+            """)
+        {
             out[try row.string("routine_id")] = try row.date("last")
         }
         return out
@@ -361,11 +407,13 @@ struct SQLStrengthRepository: StrengthRepository {
 
     func enqueueWebhook(_ d: WebhookDeliveryRecord, job: JobRecord) async throws {
         try await database.transaction { sql in
-            try await sql.raw("""
+            try await sql.raw(
+                """
                 INSERT INTO webhook_deliveries (\(Self.deliveryColumns))
                 VALUES (\(bind: d.id), \(bind: d.userID), \(bind: d.url), \(bind: d.body), \(bind: d.attempts), \(bind: d.nextAttemptAt.millisecondsSince1970),
                     NULL, NULL, NULL, \(bind: d.createdAt.millisecondsSince1970))
-                """).run()
+                """
+            ).run()
             try await sql.raw(SQLJobRepository.insert(job)).run()
         }
     }
@@ -375,7 +423,8 @@ struct SQLStrengthRepository: StrengthRepository {
     }
 
     func recordWebhookAttempt(_ d: WebhookDeliveryRecord) async throws {
-        try await database.execute("""
+        try await database.execute(
+            """
             UPDATE webhook_deliveries SET attempts = \(bind: d.attempts), next_attempt_at = \(bind: d.nextAttemptAt.millisecondsSince1970),
                 delivered_at = \(bind: d.deliveredAt?.millisecondsSince1970), given_up_at = \(bind: d.givenUpAt?.millisecondsSince1970),
                 last_error = \(bind: d.lastError)
@@ -384,8 +433,10 @@ struct SQLStrengthRepository: StrengthRepository {
     }
 
     func webhookDeliveries(userID: String, limit: Int) async throws -> [WebhookDeliveryRecord] {
-        try await database.all("""
+        try await database.all(
+            """
             SELECT \(Self.deliveryColumns) FROM webhook_deliveries WHERE user_id = \(bind: userID) ORDER BY created_at DESC, id LIMIT \(bind: limit)
-            """).map(Self.delivery)
+            """
+        ).map(Self.delivery)
     }
 }

@@ -14,38 +14,44 @@ struct SQLTeamRepository: TeamRepository {
 
     func createPlayer(_ player: PlayerRecord) async throws {
         do {
-            try await database.execute("""
+            try await database.execute(
+                """
                 INSERT INTO players (id, user_id, name, number, birth_date, sex, resting_hr, max_hr, weight_kg, team_id, sensor_id, created_at)
                 VALUES (\(bind: player.id), \(bind: player.userID), \(bind: player.name), \(bind: player.number), \(bind: player.birthDate?.description),
                     \(bind: player.sex?.rawValue), \(bind: player.restingHeartRate), \(bind: player.maximumHeartRate), \(bind: player.weightKilograms),
                     \(bind: player.teamID), \(bind: player.sensorID), \(bind: player.createdAt.millisecondsSince1970))
                 """)
-        } catch where StoreError.isUniqueViolation(error) {
+        } catch  where StoreError.isUniqueViolation(error) {
             throw StoreError.conflict("that sensor is already worn by another player of the team")
         }
     }
 
     func players(userID: String) async throws -> [PlayerRecord] {
-        try await database.all("""
+        try await database.all(
+            """
             SELECT \(unsafeRaw: Self.playerColumns) FROM players WHERE user_id = \(bind: userID) ORDER BY name, created_at, id
-            """).map(Self.player)
+            """
+        ).map(Self.player)
     }
 
     func player(id: String, userID: String) async throws -> PlayerRecord? {
-        try await database.first("""
+        try await database.first(
+            """
             SELECT \(unsafeRaw: Self.playerColumns) FROM players WHERE id = \(bind: id) AND user_id = \(bind: userID)
-            """).map(Self.player)
+            """
+        ).map(Self.player)
     }
 
     func updatePlayer(_ player: PlayerRecord) async throws {
         do {
-            try await database.execute("""
+            try await database.execute(
+                """
                 UPDATE players SET name = \(bind: player.name), number = \(bind: player.number), birth_date = \(bind: player.birthDate?.description),
                     sex = \(bind: player.sex?.rawValue), resting_hr = \(bind: player.restingHeartRate), max_hr = \(bind: player.maximumHeartRate),
                     weight_kg = \(bind: player.weightKilograms), team_id = \(bind: player.teamID), sensor_id = \(bind: player.sensorID)
                 WHERE id = \(bind: player.id) AND user_id = \(bind: player.userID)
                 """)
-        } catch where StoreError.isUniqueViolation(error) {
+        } catch  where StoreError.isUniqueViolation(error) {
             throw StoreError.conflict("that sensor is already worn by another player of the team")
         }
     }
@@ -66,17 +72,21 @@ struct SQLTeamRepository: TeamRepository {
     }
 
     func playerPhoto(playerID: String, userID: String) async throws -> (contentType: String, data: Data)? {
-        guard let row = try await database.first("""
-            SELECT p.content_type, p.data FROM player_photos p JOIN players ON players.id = p.player_id
-            WHERE p.player_id = \(bind: playerID) AND players.user_id = \(bind: userID)
-            """) else { return nil }
+        guard
+            let row = try await database.first(
+                """
+                SELECT p.content_type, p.data FROM player_photos p JOIN players ON players.id = p.player_id
+                WHERE p.player_id = \(bind: playerID) AND players.user_id = \(bind: userID)
+                """)
+        else { return nil }
         return (try row.string("content_type"), try row.data("data"))
     }
 
     // MARK: Teams
 
     func createTeam(_ team: TeamRecord) async throws {
-        try await database.execute("""
+        try await database.execute(
+            """
             INSERT INTO teams (id, user_id, name, created_at)
             VALUES (\(bind: team.id), \(bind: team.userID), \(bind: team.name), \(bind: team.createdAt.millisecondsSince1970))
             """)
@@ -122,31 +132,38 @@ struct SQLTeamRepository: TeamRepository {
             guard try await sql.readFirst("SELECT id FROM teams WHERE id = \(bind: session.teamID) AND user_id = \(bind: session.userID)\(unsafeRaw: lock)") != nil else {
                 throw StoreError.notFound("team")
             }
-            if try await sql.readFirst("""
+            if try await sql.readFirst(
+                """
                 SELECT id FROM team_sessions WHERE team_id = \(bind: session.teamID) AND state <> \(bind: TeamSessionState.saved.rawValue)
-                """) != nil {
+                """) != nil
+            {
                 throw StoreError.conflict("the team's last session is neither saved nor discarded yet: save or discard it first")
             }
-            try await sql.raw("""
+            try await sql.raw(
+                """
                 INSERT INTO team_sessions (id, user_id, team_id, state, starts_at, planned_seconds, ended_at, reviewed, exported, created_at)
                 VALUES (\(bind: session.id), \(bind: session.userID), \(bind: session.teamID), \(bind: session.state.rawValue),
                     \(bind: session.startsAt.millisecondsSince1970), \(bind: session.plannedSeconds), \(bind: session.endedAt?.millisecondsSince1970),
                     \(bind: session.reviewed ? 1 : 0), \(bind: session.exported ? 1 : 0), \(bind: session.createdAt.millisecondsSince1970))
-                """).run()
+                """
+            ).run()
             for player in session.players {
                 let physiology = player.physiology
-                try await sql.raw("""
+                try await sql.raw(
+                    """
                     INSERT INTO team_session_players (session_id, player_id, sensor_id, name, number, sex, age_years, resting_hr, max_hr, weight_kg)
                     VALUES (\(bind: session.id), \(bind: player.playerID), \(bind: player.sensorID), \(bind: player.name), \(bind: player.number),
                         \(bind: physiology.sex?.rawValue), \(bind: physiology.ageYears), \(bind: physiology.restingHeartRate.map { Int($0) }),
                         \(bind: physiology.maximumHeartRate.map { Int($0) }), \(bind: physiology.weightKilograms))
-                    """).run()
+                    """
+                ).run()
             }
         }
     }
 
     func sessions(teamID: String, userID: String) async throws -> [TeamSessionRecord] {
-        let rows = try await database.all("""
+        let rows = try await database.all(
+            """
             SELECT \(unsafeRaw: Self.sessionColumns) FROM team_sessions WHERE team_id = \(bind: teamID) AND user_id = \(bind: userID)
             ORDER BY starts_at DESC, id
             """)
@@ -156,9 +173,12 @@ struct SQLTeamRepository: TeamRepository {
     }
 
     func session(id: String, userID: String) async throws -> TeamSessionRecord? {
-        guard let row = try await database.first("""
-            SELECT \(unsafeRaw: Self.sessionColumns) FROM team_sessions WHERE id = \(bind: id) AND user_id = \(bind: userID)
-            """) else { return nil }
+        guard
+            let row = try await database.first(
+                """
+                SELECT \(unsafeRaw: Self.sessionColumns) FROM team_sessions WHERE id = \(bind: id) AND user_id = \(bind: userID)
+                """)
+        else { return nil }
         return try await withPlayers(try Self.session(row))
     }
 
@@ -186,13 +206,16 @@ struct SQLTeamRepository: TeamRepository {
 
     private func withPlayers(_ session: TeamSessionRecord) async throws -> TeamSessionRecord {
         var session = session
-        session.players = try await database.all("""
+        session.players = try await database.all(
+            """
             SELECT player_id, sensor_id, name, number, sex, age_years, resting_hr, max_hr, weight_kg FROM team_session_players
             WHERE session_id = \(bind: session.id) ORDER BY name, player_id
-            """).map { row in
+            """
+        ).map { row in
             TeamSessionPlayer(
                 playerID: try row.string("player_id"), sensorID: try row.string("sensor_id"), name: try row.string("name"),
-                number: try row.optionalString("number"), physiology: PlayerPhysiology(
+                number: try row.optionalString("number"),
+                physiology: PlayerPhysiology(
                     restingHeartRate: try row.optionalInt("resting_hr").map(Double.init), maximumHeartRate: try row.optionalInt("max_hr").map(Double.init),
                     sex: try row.optionalString("sex").flatMap(Sex.init(rawValue:)), ageYears: try row.optionalInt("age_years"),
                     weightKilograms: try row.optionalDouble("weight_kg")))

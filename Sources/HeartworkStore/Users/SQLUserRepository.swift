@@ -13,7 +13,8 @@ struct SQLUserRepository: UserRepository {
 
     func create(_ user: UserRecord) async throws {
         do {
-            try await database.execute("""
+            try await database.execute(
+                """
                 INSERT INTO users (id, username, username_key, full_name, full_name_key, email, password_hash, status,
                     date_of_birth, sex, height_m, max_hr_method, measured_max_hr, units, time_zone, auto_share, max_shared_workouts, created_at)
                 VALUES (\(bind: user.id), \(bind: user.username), \(bind: user.username.lowercased()), \(bind: user.fullName),
@@ -22,7 +23,7 @@ struct SQLUserRepository: UserRepository {
                     \(bind: user.maxHeartRateSource.rawValue), \(bind: user.measuredMaxHeartRate), \(bind: user.units.rawValue), \(bind: user.timeZone),
                     \(bind: user.autoShareWorkouts ? 1 : 0), \(bind: user.maxSharedWorkouts), \(bind: user.createdAt.millisecondsSince1970))
                 """)
-        } catch where StoreError.isUniqueViolation(error) {
+        } catch  where StoreError.isUniqueViolation(error) {
             throw StoreError.conflict("the username '\(user.username)' is taken")
         }
     }
@@ -37,11 +38,13 @@ struct SQLUserRepository: UserRepository {
 
     func search(_ text: String, excluding userID: String, page: Page) async throws -> [UserRecord] {
         let pattern = likePattern(containing: text)
-        return try await database.all("""
+        return try await database.all(
+            """
             SELECT \(unsafeRaw: Self.columns) FROM users
             WHERE id <> \(bind: userID) AND (username_key LIKE \(bind: pattern) ESCAPE '\\' OR full_name_key LIKE \(bind: pattern) ESCAPE '\\')
             ORDER BY username_key LIMIT \(bind: page.limit) OFFSET \(bind: page.offset)
-            """).map(Self.record)
+            """
+        ).map(Self.record)
     }
 
     func update(userID: String, _ changes: UserChanges, check: @escaping @Sendable (UserRecord) throws -> Void) async throws -> UserRecord? {

@@ -17,7 +17,8 @@ struct SQLWorkoutRepository: WorkoutRepository {
         let heartRate = Data(WorkoutStreamCodec.encodeHeartRate(streams.heartRate))
         let rr = Data(WorkoutStreamCodec.encodeRRIntervals(streams.rrIntervalsMilliseconds))
         let track = Data(WorkoutStreamCodec.encodeTrack(streams.track))
-        let metrics = workout.metrics, zones = workout.metrics.secondsInZones
+        let metrics = workout.metrics
+        let zones = workout.metrics.secondsInZones
         let profile = workout.profile
         try await database.transaction { sql in
             // The same activity twice: a start within a second and the same device (or either
@@ -28,13 +29,16 @@ struct SQLWorkoutRepository: WorkoutRepository {
             }
             let start = workout.startedAt.millisecondsSince1970
             let sameDevice: SQLQueryString = workout.device.map { " AND (device IS NULL OR device = \(bind: $0))" } ?? ""
-            if let existing = try await sql.readFirst("""
+            if let existing = try await sql.readFirst(
+                """
                 SELECT id FROM workouts WHERE user_id = \(bind: workout.userID) AND started_at > \(bind: start - 1000) AND started_at < \(bind: start + 1000)\(sameDevice)
                 ORDER BY started_at, id LIMIT 1
-                """) {
+                """)
+            {
                 throw StoreError.duplicate(try existing.string("id"))
             }
-            try await sql.raw("""
+            try await sql.raw(
+                """
                 INSERT INTO workouts (id, user_id, sport, started_at, indoor, duration_s, avg_hr, min_hr, max_hr, kilocalories, distance_m,
                     zone_none_s, zone_low_s, zone_moderate_s, zone_high_s, zone_red_line_s,
                     profile_age, profile_resting_hr, profile_max_hr, profile_max_hr_method, profile_weight_kg, profile_sex,
@@ -48,11 +52,14 @@ struct SQLWorkoutRepository: WorkoutRepository {
                     \(bind: workout.rrCount), \(bind: workout.trackCount), \(bind: workout.shared ? 1 : 0),
                     \(bind: workout.sharedAt?.millisecondsSince1970), \(bind: workout.createdAt.millisecondsSince1970), \(bind: workout.device),
                     \(bind: workout.title), \(bind: Self.encodeNotes(workout.notes)))
-                """).run()
-            try await sql.raw("""
+                """
+            ).run()
+            try await sql.raw(
+                """
                 INSERT INTO workout_streams (workout_id, heart_rate, rr, track)
                 VALUES (\(bind: workout.id), \(bind: heartRate), \(bind: rr), \(bind: track))
-                """).run()
+                """
+            ).run()
             if workout.shared { try await Self.enforceShareCap(sql, userID: workout.userID) }
         }
     }
@@ -60,9 +67,11 @@ struct SQLWorkoutRepository: WorkoutRepository {
     /// Unshares the oldest shared workouts (by start time) beyond the owner's cap; never deletes.
     static func enforceShareCap(_ sql: any SQLDatabase, userID: String) async throws {
         let maxShared = try await sql.readFirst("SELECT max_shared_workouts FROM users WHERE id = \(bind: userID)")?.int("max_shared_workouts") ?? 0
-        let shared = try await sql.readAll("""
+        let shared = try await sql.readAll(
+            """
             SELECT id FROM workouts WHERE user_id = \(bind: userID) AND shared = 1 ORDER BY started_at DESC, id DESC
-            """).map { try $0.string("id") }
+            """
+        ).map { try $0.string("id") }
         for id in shared.dropFirst(max(0, maxShared)) {
             try await sql.raw("UPDATE workouts SET shared = 0, shared_at = NULL WHERE id = \(bind: id)").run()
         }
@@ -72,11 +81,13 @@ struct SQLWorkoutRepository: WorkoutRepository {
         let lower = from?.millisecondsSince1970 ?? Int64.min
         let upper = to?.millisecondsSince1970 ?? Int64.max
         let sharedClause: SQLQueryString = sharedOnly ? " AND shared = 1" : ""
-        return try await database.all("""
+        return try await database.all(
+            """
             SELECT \(unsafeRaw: Self.columns) FROM workouts
             WHERE user_id = \(bind: userID) AND started_at >= \(bind: lower) AND started_at < \(bind: upper)\(sharedClause)
             ORDER BY started_at DESC, id DESC LIMIT \(bind: page.limit) OFFSET \(bind: page.offset)
-            """).map(Self.record)
+            """
+        ).map(Self.record)
     }
 
     func find(id: String) async throws -> WorkoutRecord? {
@@ -118,15 +129,19 @@ struct SQLWorkoutRepository: WorkoutRepository {
                 // Sharing one that the cap would unshare at once (older than every shared one,
                 // with the cap reached) is refused rather than silently undone.
                 let cap = try await sql.readFirst("SELECT max_shared_workouts FROM users WHERE id = \(bind: userID)")?.int("max_shared_workouts") ?? 0
-                let sharedStarts = try await sql.readAll("""
+                let sharedStarts = try await sql.readAll(
+                    """
                     SELECT started_at FROM workouts WHERE user_id = \(bind: userID) AND shared = 1 ORDER BY started_at DESC, id DESC
-                    """).map { try $0.date("started_at") }
+                    """
+                ).map { try $0.date("started_at") }
                 if sharedStarts.count >= cap, sharedStarts.prefix(cap).allSatisfy({ $0 >= workout.startedAt }) {
                     throw StoreError.limitReached(cap)
                 }
-                try await sql.raw("""
+                try await sql.raw(
+                    """
                     UPDATE workouts SET shared = 1, shared_at = \(bind: date.millisecondsSince1970) WHERE id = \(bind: id)
-                    """).run()
+                    """
+                ).run()
                 try await Self.enforceShareCap(sql, userID: userID)
             } else if !shared {
                 try await sql.raw("UPDATE workouts SET shared = 0, shared_at = NULL WHERE id = \(bind: id)").run()
@@ -136,31 +151,38 @@ struct SQLWorkoutRepository: WorkoutRepository {
     }
 
     func sharedByFriends(of userID: String, limit: Int) async throws -> [WorkoutRecord] {
-        try await database.all("""
+        try await database.all(
+            """
             SELECT \(unsafeRaw: Self.columns)
             FROM workouts JOIN friendships ON friendships.friend_id = workouts.user_id
             WHERE friendships.user_id = \(bind: userID) AND workouts.shared = 1
             ORDER BY workouts.started_at DESC, workouts.id DESC LIMIT \(bind: max(1, min(limit, 100)))
-            """).map(Self.record)
+            """
+        ).map(Self.record)
     }
 
     func withIncompleteSnapshot(userID: String, fillable: SnapshotFields, limit: Int) async throws -> [WorkoutRecord] {
         // Only gaps the profile can fill: a user without a birth date does not have every
         // workout read again at each edit (the columns are fixed names, not input).
-        let gaps = [(SnapshotFields.age, "profile_age"), (.restingHeartRate, "profile_resting_hr"), (.maximumHeartRate, "profile_max_hr"),
-                    (.weight, "profile_weight_kg"), (.sex, "profile_sex")]
-            .filter { fillable.contains($0.0) }.map { "\($0.1) IS NULL" }
+        let gaps = [
+            (SnapshotFields.age, "profile_age"), (.restingHeartRate, "profile_resting_hr"), (.maximumHeartRate, "profile_max_hr"),
+            (.weight, "profile_weight_kg"), (.sex, "profile_sex"),
+        ]
+        .filter { fillable.contains($0.0) }.map { "\($0.1) IS NULL" }
         guard !gaps.isEmpty else { return [] }
-        return try await database.all("""
+        return try await database.all(
+            """
             SELECT \(unsafeRaw: Self.columns) FROM workouts
             WHERE user_id = \(bind: userID) AND (\(unsafeRaw: gaps.joined(separator: " OR ")))
             ORDER BY started_at, id LIMIT \(bind: max(1, min(limit, 10_000)))
-            """).map(Self.record)
+            """
+        ).map(Self.record)
     }
 
     func updateDerived(id: String, userID: String, profile: ProfileSnapshot, metrics: WorkoutMetrics) async throws {
         let zones = metrics.secondsInZones
-        try await database.execute("""
+        try await database.execute(
+            """
             UPDATE workouts SET avg_hr = \(bind: metrics.averageHeartRate), min_hr = \(bind: metrics.minimumHeartRate),
                 max_hr = \(bind: metrics.maximumHeartRate), kilocalories = \(bind: metrics.kilocalories), distance_m = \(bind: metrics.distanceMeters),
                 zone_none_s = \(bind: zones?[0]), zone_low_s = \(bind: zones?[1]), zone_moderate_s = \(bind: zones?[2]),

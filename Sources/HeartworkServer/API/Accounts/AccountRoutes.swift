@@ -74,12 +74,14 @@ struct AccountRoutes {
         headers[.contentType] = "application/zip"
         headers[.contentDisposition] = "attachment; filename=\"\(AccountArchive.fileName(for: user))\""
         headers[.cacheControl] = "no-store"
-        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            try await archive.write(for: user, deflate: Self.rawDeflate) { bytes in
-                try await writer.write(ByteBuffer(bytes: bytes))
-            }
-            try await writer.finish(nil)
-        })
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody { writer in
+                try await archive.write(for: user, deflate: Self.rawDeflate) { bytes in
+                    try await writer.write(ByteBuffer(bytes: bytes))
+                }
+                try await writer.finish(nil)
+            })
     }
 
     /// An archive entry's raw DEFLATE stream (zlib through CompressNIO), or nil when too small

@@ -1,8 +1,8 @@
 import Foundation
 import HeartworkApp
 import HeartworkCore
-import HeartworkModel
 import HeartworkFormats
+import HeartworkModel
 import Hummingbird
 
 /// Daily health (issue 11; docs/DAILY-HEALTH.md; the OpenAPI document's tag "daily"):
@@ -61,9 +61,11 @@ struct DailyRoutes {
     func postFoodLabel(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let type = RequestBody.mediaType(request) ?? ""
         guard type.hasPrefix("text/") || type.hasPrefix("image/") else {
-            throw Problem(.unsupportedMediaType, "Unsupported media type",
-                          detail: "send the label's text as text/plain or a photo as image/jpeg or image/png\(type.isEmpty ? " (the Content-Type is missing)" : ", not \(type)")")
-                .withMessage("Upload a photo of the label (JPEG or PNG), or type its text.")
+            throw Problem(
+                .unsupportedMediaType, "Unsupported media type",
+                detail: "send the label's text as text/plain or a photo as image/jpeg or image/png\(type.isEmpty ? " (the Content-Type is missing)" : ", not \(type)")"
+            )
+            .withMessage("Upload a photo of the label (JPEG or PNG), or type its text.")
         }
         let bytes = try await RequestBody.bytes(request, limit: LabelReader.maximumImageBytes)
         if type.hasPrefix("image/"), !LabelReader.isImage(bytes) {
@@ -119,9 +121,11 @@ struct DailyRoutes {
 
     /// PUT /api/health/settings
     func putHealthSettings(_ request: Request, context: AuthenticatedContext) async throws -> HealthSettingsResponse {
-        let body = try await RequestBody.jsonObject(request, allowed: [
-            "stepThreshold", "inactivityTime", "inactivityAlerts", "anomalyAlerts", "order", "bandSD", "consecutive", "intervalMinutes", "sourceOrder",
-        ])
+        let body = try await RequestBody.jsonObject(
+            request,
+            allowed: [
+                "stepThreshold", "inactivityTime", "inactivityAlerts", "anomalyAlerts", "order", "bandSD", "consecutive", "intervalMinutes", "sourceOrder",
+            ])
         var settings = try await daily.settings(for: context.user)
         if let value = try body.optionalInteger("stepThreshold") { settings.stepThreshold = value }
         if let text = try body.optionalString("inactivityTime") { settings.inactivityMinute = try InputParsing.minuteOfDay(text, field: "inactivityTime") }
@@ -144,9 +148,11 @@ struct DailyRoutes {
         case "application/zip", "application/x-zip-compressed": return .zip
         case "application/xml", "text/xml": return .xml
         default:
-            throw Problem(.unsupportedMediaType, "Unsupported media type",
-                          detail: "send the Health app's export.zip as application/zip, or its export.xml as application/xml\(bare.map { ", not \($0)" } ?? " (the Content-Type is missing)")")
-                .withMessage("Upload the export.zip that the Health app makes (Health → your picture → Export All Health Data), or the export.xml inside it.")
+            throw Problem(
+                .unsupportedMediaType, "Unsupported media type",
+                detail: "send the Health app's export.zip as application/zip, or its export.xml as application/xml\(bare.map { ", not \($0)" } ?? " (the Content-Type is missing)")"
+            )
+            .withMessage("Upload the export.zip that the Health app makes (Health → your picture → Export All Health Data), or the export.xml inside it.")
         }
     }
 }

@@ -17,13 +17,15 @@ struct GatewayRoutes {
     /// GET /api/live/gateway
     func getLiveGateway(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let token = BearerToken.gateway(request),
-              try await services.gateways.authenticate(token: token) != nil else {
+            try await services.gateways.authenticate(token: token) != nil
+        else {
             throw Problem(.unauthorized, "Not a gateway", detail: "send an active gateway token (hwg_…) as a bearer token or as ?token=")
         }
         var headers = HTTPFields()
         headers[.upgrade] = "websocket"
-        throw Problem(.upgradeRequired, "Upgrade required", detail: "the token is good: connect with a WebSocket upgrade (docs/PROTOCOL.md)",
-                      headers: headers)
+        throw Problem(
+            .upgradeRequired, "Upgrade required", detail: "the token is good: connect with a WebSocket upgrade (docs/PROTOCOL.md)",
+            headers: headers)
     }
 
     func register(on api: RouterGroup<AuthenticatedContext>) {
@@ -56,8 +58,9 @@ struct GatewayRoutes {
     /// PATCH /api/gateways/:gatewayID
     func patchGatewaysGatewayID(_ request: Request, context: AuthenticatedContext) async throws -> GatewayResponse {
         let body = try await RequestBody.jsonObject(request, allowed: GatewayNameRequest.fields, limit: 4 * 1024)
-        return GatewayResponse(try await services.gateways.rename(
-            try context.parameters.require("gatewayID"), of: context.user, to: try body.string("name")))
+        return GatewayResponse(
+            try await services.gateways.rename(
+                try context.parameters.require("gatewayID"), of: context.user, to: try body.string("name")))
     }
 
     /// DELETE /api/gateways/:gatewayID

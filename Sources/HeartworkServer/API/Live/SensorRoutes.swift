@@ -24,21 +24,24 @@ struct SensorRoutes {
         let offset = try QueryParameters.integer(parameters.get("offset"), name: "offset", range: 0...1_000_000) ?? 0
         let players = try await services.teams.players(of: context.user)
         let page = try await services.live.sensors(of: context.user, limit: limit, offset: offset)
-        return SensorListResponse(sensors: page.sensors.map { SensorResponse($0, players: players) },
-                                  next: page.more ? "/api/sensors?limit=\(limit)&offset=\(offset + limit)" : nil)
+        return SensorListResponse(
+            sensors: page.sensors.map { SensorResponse($0, players: players) },
+            next: page.more ? "/api/sensors?limit=\(limit)&offset=\(offset + limit)" : nil)
     }
 
     /// GET /api/sensors/:sensorID
     func getSensorsSensorID(_ request: Request, context: AuthenticatedContext) async throws -> SensorResponse {
-        SensorResponse(try await services.live.sensor(try context.parameters.require("sensorID"), of: context.user),
-                       players: try await services.teams.players(of: context.user))
+        SensorResponse(
+            try await services.live.sensor(try context.parameters.require("sensorID"), of: context.user),
+            players: try await services.teams.players(of: context.user))
     }
 
     /// PATCH /api/sensors/:sensorID
     func patchSensorsSensorID(_ request: Request, context: AuthenticatedContext) async throws -> SensorResponse {
         let body = try await RequestBody.jsonObject(request, allowed: ["name"], limit: 4 * 1024)
-        return SensorResponse(try await services.live.rename(try context.parameters.require("sensorID"), of: context.user, to: try body.string("name")),
-                              players: try await services.teams.players(of: context.user))
+        return SensorResponse(
+            try await services.live.rename(try context.parameters.require("sensorID"), of: context.user, to: try body.string("name")),
+            players: try await services.teams.players(of: context.user))
     }
 
     /// GET /api/sensors/:sensorID/heart-rate

@@ -75,9 +75,12 @@ struct MatchResponse: ResponseEncodable {
         workoutID = match.side(of: viewer.id).flatMap { $0 == "a" ? match.workoutA : match.workoutB }
         result = match.result.map { stored in
             func side(_ zones: [Int], _ score: Int) -> Side {
-                Side(score: score, timeInZoneSeconds: Dictionary(uniqueKeysWithValues: ReserveZone.allCases.map { zone in
-                    (zone.identifier, zone.rawValue < zones.count ? zones[zone.rawValue] : 0)
-                }))
+                Side(
+                    score: score,
+                    timeInZoneSeconds: Dictionary(
+                        uniqueKeysWithValues: ReserveZone.allCases.map { zone in
+                            (zone.identifier, zone.rawValue < zones.count ? zones[zone.rawValue] : 0)
+                        }))
             }
             let viewerSide = match.side(of: viewer.id)
             let outcome: String? = viewerSide.map { side in stored.winner == nil ? "draw" : (stored.winner == side ? "won" : "lost") }

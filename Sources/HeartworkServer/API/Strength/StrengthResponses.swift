@@ -63,8 +63,9 @@ struct ExerciseResponse: ResponseEncodable {
         licence = e.licence
         attribution = e.attribution
         self.unit = unit.name
-        stats = Stats(mostReps: view.stats.mostReps, mostWeight: unit.show(view.stats.mostWeightKilograms),
-                      oneRepMax: unit.show(view.stats.oneRepMaxKilograms), coldStart: view.stats.isColdStart, resetAt: view.resetAt)
+        stats = Stats(
+            mostReps: view.stats.mostReps, mostWeight: unit.show(view.stats.mostWeightKilograms),
+            oneRepMax: unit.show(view.stats.oneRepMaxKilograms), coldStart: view.stats.isColdStart, resetAt: view.resetAt)
     }
 }
 
@@ -196,8 +197,11 @@ struct StrengthSessionResponse: ResponseEncodable {
         difficulty = s.difficulty
         sentiment = s.sentiment
         message = s.message
-        totals = s.finishedAt == nil ? nil : Totals(
-            volume: unit.show(s.volumeKilograms ?? 0), reps: s.totalReps ?? 0, sets: s.totalSets ?? 0, durationSeconds: s.durationSeconds.map { Int($0.rounded()) })
+        totals =
+            s.finishedAt == nil
+            ? nil
+            : Totals(
+                volume: unit.show(s.volumeKilograms ?? 0), reps: s.totalReps ?? 0, sets: s.totalSets ?? 0, durationSeconds: s.durationSeconds.map { Int($0.rounded()) })
         heartRateSource = view.heartRateSource
         sets = view.sets.enumerated().map { index, set in
             let hr = view.heartRate.flatMap { index < $0.count ? $0[index] : nil }
@@ -269,8 +273,9 @@ struct FinishResponse: ResponseEncodable {
     init(_ finished: StrengthService.Finished, unit: WeightUnit, catalogue: StrengthCatalogue) {
         session = StrengthSessionResponse(finished.view, unit: unit, catalogue: catalogue)
         oneRepMaxes = finished.changes.map { Change(exerciseID: $0.exerciseID, exerciseName: $0.exerciseName, before: unit.show($0.before), after: unit.show($0.after)) }
-        motivation = Motivation(score: finished.sentiment.score, positive: finished.sentiment.isPositive, message: finished.message,
-                                words: finished.sentiment.contributions.map { Word(word: $0.word, value: $0.value) })
+        motivation = Motivation(
+            score: finished.sentiment.score, positive: finished.sentiment.isPositive, message: finished.message,
+            words: finished.sentiment.contributions.map { Word(word: $0.word, value: $0.value) })
         webhookQueued = finished.webhookQueued
     }
 }
@@ -307,8 +312,9 @@ struct StrengthSettingsResponse: ResponseEncodable {
         webhookUrl = s.webhookURL
         webhookSecret = s.webhookSecret
         webhookDeliveries = deliveries.map {
-            Delivery(id: $0.id, createdAt: $0.createdAt, attempts: $0.attempts,
-                     state: $0.deliveredAt != nil ? "delivered" : ($0.givenUpAt != nil ? "given-up" : "pending"), lastError: $0.lastError)
+            Delivery(
+                id: $0.id, createdAt: $0.createdAt, attempts: $0.attempts,
+                state: $0.deliveredAt != nil ? "delivered" : ($0.givenUpAt != nil ? "given-up" : "pending"), lastError: $0.lastError)
         }
     }
 }

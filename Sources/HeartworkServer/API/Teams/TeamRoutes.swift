@@ -89,9 +89,10 @@ struct TeamRoutes {
     /// GET /api/teams
     func getTeams(_ request: Request, context: AuthenticatedContext) async throws -> TeamListResponse {
         let players = try await services.teams.players(of: context.user)
-        return TeamListResponse(teams: try await services.teams.teams(of: context.user).map { team in
-            TeamResponse(team, players: players.filter { $0.teamID == team.id })
-        })
+        return TeamListResponse(
+            teams: try await services.teams.teams(of: context.user).map { team in
+                TeamResponse(team, players: players.filter { $0.teamID == team.id })
+            })
     }
 
     /// POST /api/teams
@@ -126,8 +127,9 @@ struct TeamRoutes {
 
     /// PUT /api/teams/:teamID/players/:playerID
     func putTeamsTeamIDPlayersPlayerID(_ request: Request, context: AuthenticatedContext) async throws -> PlayerResponse {
-        PlayerResponse(try await services.teams.addPlayer(
-            try context.parameters.require("playerID"), to: try context.parameters.require("teamID"), for: context.user))
+        PlayerResponse(
+            try await services.teams.addPlayer(
+                try context.parameters.require("playerID"), to: try context.parameters.require("teamID"), for: context.user))
     }
 
     /// DELETE /api/teams/:teamID/players/:playerID
@@ -157,8 +159,9 @@ struct TeamRoutes {
 
     /// GET /api/teams/:teamID/sessions
     func getTeamsTeamIDSessions(_ request: Request, context: AuthenticatedContext) async throws -> TeamSessionListResponse {
-        TeamSessionListResponse(sessions: try await services.teamSessions.sessions(of: try context.parameters.require("teamID"), for: context.user)
-            .map { TeamSessionResponse($0) })
+        TeamSessionListResponse(
+            sessions: try await services.teamSessions.sessions(of: try context.parameters.require("teamID"), for: context.user)
+                .map { TeamSessionResponse($0) })
     }
 
     /// POST /api/teams/:teamID/sessions
@@ -180,9 +183,10 @@ struct TeamRoutes {
     /// PATCH /api/team-sessions/:sessionID
     func patchTeamSessionsSessionID(_ request: Request, context: AuthenticatedContext) async throws -> TeamSessionResponse {
         let body = try await RequestBody.jsonObject(request, allowed: ["reviewed", "exported"], limit: 4 * 1024)
-        return TeamSessionResponse(try await services.teamSessions.mark(
-            try context.parameters.require("sessionID"), of: context.user,
-            reviewed: try body.optionalBool("reviewed"), exported: try body.optionalBool("exported")))
+        return TeamSessionResponse(
+            try await services.teamSessions.mark(
+                try context.parameters.require("sessionID"), of: context.user,
+                reviewed: try body.optionalBool("reviewed"), exported: try body.optionalBool("exported")))
     }
 
     /// DELETE /api/team-sessions/:sessionID

@@ -74,8 +74,9 @@ struct TeamSessionReviewResponse: ResponseEncodable {
             maximumHeartRateUsed = analysis.zoneProfile?.maximumHeartRate ?? entry.player.physiology.effectiveMaximumHeartRate
             zoneThresholds = analysis.zoneProfile.map { $0.reserveZoneThresholds.dropLast().map { Self.rounded($0, 1) } }
             secondsInZones = analysis.secondsInZones.map { zones in
-                Zones(none: Self.rounded(zones[0], 1), low: Self.rounded(zones[1], 1), moderate: Self.rounded(zones[2], 1),
-                      high: Self.rounded(zones[3], 1), redLine: Self.rounded(zones[4], 1))
+                Zones(
+                    none: Self.rounded(zones[0], 1), low: Self.rounded(zones[1], 1), moderate: Self.rounded(zones[2], 1),
+                    high: Self.rounded(zones[3], 1), redLine: Self.rounded(zones[4], 1))
             }
             trimp = analysis.trimp.map { Self.rounded($0, 2) }
             kilocalories = analysis.kilocalories.map { Self.rounded($0, 1) }
@@ -91,8 +92,9 @@ struct TeamSessionReviewResponse: ResponseEncodable {
             }
             hrvWindows = analysis.hrvWindows.map { window in
                 let time = window.indices.timeDomain
-                return Window(startSeconds: window.startSeconds, beats: window.indices.beatCount, rmssd: time.map { Self.rounded($0.rmssd, 2) },
-                              sdnn: time.map { Self.rounded($0.sdnn, 2) }, pnn50: time.map { Self.rounded($0.pnn50, 2) }, meanHR: time.map { Self.rounded($0.meanHR, 1) })
+                return Window(
+                    startSeconds: window.startSeconds, beats: window.indices.beatCount, rmssd: time.map { Self.rounded($0.rmssd, 2) },
+                    sdnn: time.map { Self.rounded($0.sdnn, 2) }, pnn50: time.map { Self.rounded($0.pnn50, 2) }, meanHR: time.map { Self.rounded($0.meanHR, 1) })
             }
             heartRate = analysis.heartRate
             rrIntervals = includesRR ? analysis.rrIntervals.map { Self.rounded($0, 3) } : nil
@@ -130,8 +132,9 @@ enum TeamSessionCSV {
                 guard let bpm else { continue }
                 let time = RFC3339Time.string(start.addingTimeInterval(TimeInterval(second)))
                 let zone = profile?.reserveZone(beatsPerMinute: Double(bpm)).identifier ?? ""
-                lines.append([field(entry.player.name), field(entry.player.number ?? ""), field(entry.player.sensorID), "\(second)", time, "\(bpm)", zone]
-                    .joined(separator: ","))
+                lines.append(
+                    [field(entry.player.name), field(entry.player.number ?? ""), field(entry.player.sensorID), "\(second)", time, "\(bpm)", zone]
+                        .joined(separator: ","))
             }
         }
         return lines.joined(separator: "\r\n") + "\r\n"

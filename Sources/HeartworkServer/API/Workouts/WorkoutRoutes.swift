@@ -90,15 +90,20 @@ struct WorkoutRoutes {
     /// The upload's format from its Content-Type; nil for application/octet-stream (sniffed).
     static func uploadFormat(_ request: Request) throws -> ActivityFileFormat? {
         guard let contentType = request.headers[.contentType] else {
-            throw Problem(.unsupportedMediaType, "Unsupported media type",
-                          detail: "name the format in the Content-Type: application/json, application/vnd.ant.fit, application/vnd.garmin.tcx+xml, application/gpx+xml or application/octet-stream (the header is missing)")
-                .withMessage(Self.formatMessage)
+            throw Problem(
+                .unsupportedMediaType, "Unsupported media type",
+                detail:
+                    "name the format in the Content-Type: application/json, application/vnd.ant.fit, application/vnd.garmin.tcx+xml, application/gpx+xml or application/octet-stream (the header is missing)"
+            )
+            .withMessage(Self.formatMessage)
         }
         if let format = ActivityFileFormat(mediaType: contentType) { return format }
         if RequestBody.bareMediaType(contentType) == "application/octet-stream" { return nil }
-        throw Problem(.unsupportedMediaType, "Unsupported media type",
-                      detail: "send application/json, application/vnd.ant.fit, application/vnd.garmin.tcx+xml, application/gpx+xml or application/octet-stream, not \(contentType)")
-            .withMessage(Self.formatMessage)
+        throw Problem(
+            .unsupportedMediaType, "Unsupported media type",
+            detail: "send application/json, application/vnd.ant.fit, application/vnd.garmin.tcx+xml, application/gpx+xml or application/octet-stream, not \(contentType)"
+        )
+        .withMessage(Self.formatMessage)
     }
 
     private func share(_ context: AuthenticatedContext, shared: Bool) async throws -> WorkoutSummaryResponse {

@@ -74,8 +74,9 @@ struct WebAccountPages {
             return response
         } catch let error as AppError {
             let model = SignupPage(username: registration.username, fullName: registration.fullName, email: registration.email)
-            return pages.page("signup", title: "Create your account", model: model, errors: PageRenderer.formErrors(error), request: request, identity: nil,
-                              status: Problem(error).status)
+            return pages.page(
+                "signup", title: "Create your account", model: model, errors: PageRenderer.formErrors(error), request: request, identity: nil,
+                status: Problem(error).status)
         }
     }
 
@@ -97,8 +98,9 @@ struct WebAccountPages {
             return response
         } catch let error as AppError {
             let problem = Problem(error)
-            return pages.page("login", title: "Sign in", model: LoginPage(next: next, error: problem.sentence, username: form.username ?? ""),
-                              request: request, identity: nil, status: problem.status)
+            return pages.page(
+                "login", title: "Sign in", model: LoginPage(next: next, error: problem.sentence, username: form.username ?? ""),
+                request: request, identity: nil, status: problem.status)
         }
     }
 
@@ -129,8 +131,9 @@ struct WebAccountPages {
             var model = settingsPage(context.user)
             model.autoShareWorkouts = form.autoShareWorkouts == "on"
             model.maxSharedWorkouts = form.maxSharedWorkouts ?? ""
-            return pages.page("settings", title: "Settings", model: model, errors: PageRenderer.formErrors(error), request: request,
-                              identity: context.identity, status: Problem(error).status)
+            return pages.page(
+                "settings", title: "Settings", model: model, errors: PageRenderer.formErrors(error), request: request,
+                identity: context.identity, status: Problem(error).status)
         }
     }
 
@@ -143,8 +146,9 @@ struct WebAccountPages {
         } catch let error as AppError {
             var model = settingsPage(context.user)
             model.password = PageRenderer.formErrors(error)
-            return pages.page("settings", title: "Settings", model: model, request: request, identity: context.identity,
-                              status: Problem(error).status)
+            return pages.page(
+                "settings", title: "Settings", model: model, request: request, identity: context.identity,
+                status: Problem(error).status)
         }
     }
 
@@ -170,8 +174,9 @@ struct WebAccountPages {
         } catch let error as AppError {
             var model = settingsPage(context.user)
             model.deletion = PageRenderer.formErrors(error)
-            return pages.page("settings", title: "Settings", model: model, request: request, identity: context.identity,
-                              status: Problem(error).status)
+            return pages.page(
+                "settings", title: "Settings", model: model, request: request, identity: context.identity,
+                status: Problem(error).status)
         }
     }
 

@@ -36,8 +36,9 @@ struct WebDashboard {
                 from: Formatting.day(weekStart), to: Formatting.day(today)),
             weekEmpty: week.isEmpty,
             zones: ReserveZone.allCases.map { zone in
-                .init(name: zone.label, class: "zone-\(zone.identifier)", time: Formatting.duration(zoneSeconds[zone.rawValue]),
-                      percent: Int((100 * Double(zoneSeconds[zone.rawValue]) / Double(zoneTotal)).rounded()))
+                .init(
+                    name: zone.label, class: "zone-\(zone.identifier)", time: Formatting.duration(zoneSeconds[zone.rawValue]),
+                    percent: Int((100 * Double(zoneSeconds[zone.rawValue]) / Double(zoneTotal)).rounded()))
             },
             hasZoneTime: zoneSeconds.reduce(0, +) > 0,
             zoneBar: Self.zoneBar(zoneSeconds))
@@ -48,13 +49,14 @@ struct WebDashboard {
             byDay[CalendarDay(workout.startedAt, utcOffsetSeconds: zone.secondsFromGMT(for: workout.startedAt)), default: []].append(workout)
         }
         model.calendar = (0..<4).map { row in
-            .init(days: (0..<7).map { column -> DashboardPage.Day in
-                let day = calendarStart.adding(days: row * 7 + column)
-                let workouts = (byDay[day] ?? []).sorted { $0.startedAt < $1.startedAt }
-                return .init(
-                    day: day.day, label: Formatting.day(day), today: day == today, hasWorkouts: !workouts.isEmpty,
-                    workouts: workouts.map { .init(id: $0.id, sport: $0.sport.rawValue.capitalized, initial: String($0.sport.rawValue.prefix(1)).uppercased()) })
-            })
+            .init(
+                days: (0..<7).map { column -> DashboardPage.Day in
+                    let day = calendarStart.adding(days: row * 7 + column)
+                    let workouts = (byDay[day] ?? []).sorted { $0.startedAt < $1.startedAt }
+                    return .init(
+                        day: day.day, label: Formatting.day(day), today: day == today, hasWorkouts: !workouts.isEmpty,
+                        workouts: workouts.map { .init(id: $0.id, sport: $0.sport.rawValue.capitalized, initial: String($0.sport.rawValue.prefix(1)).uppercased()) })
+                })
         }
 
         // Friends' shared workouts.

@@ -46,12 +46,13 @@ struct WebFriendPages {
             let results = found.map { hit in
                 var entry = person(hit.user)
                 entry.canRequest = hit.relation == .none || hit.relation == .requestedYou
-                entry.relation = switch hit.relation {
-                case .friend: "✓ Friend"
-                case .requested: "Request sent"
-                case .requestedYou: "Wants to be your friend"
-                case .none: ""
-                }
+                entry.relation =
+                    switch hit.relation {
+                    case .friend: "✓ Friend"
+                    case .requested: "Request sent"
+                    case .requestedYou: "Wants to be your friend"
+                    case .none: ""
+                    }
                 return entry
             }
             model.results = results
@@ -64,10 +65,11 @@ struct WebFriendPages {
     /// POST /friends/requests
     func postFriendsRequests(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let form = try await WebForm.decode(RequestForm.self, from: request)
-        let notice: Notice = switch try await services.friends.request(from: context.user, to: form.userID ?? "") {
-        case .requested: .requestSent
-        case .becameFriends: .friendsNow
-        }
+        let notice: Notice =
+            switch try await services.friends.request(from: context.user, to: form.userID ?? "") {
+            case .requested: .requestSent
+            case .becameFriends: .friendsNow
+            }
         return pages.redirect(to: "/friends", notice: notice)
     }
 
@@ -97,7 +99,8 @@ struct WebFriendPages {
     }
 
     private func person(_ user: UserRecord) -> PersonRow {
-        PersonRow(id: user.id, username: user.username, fullName: user.fullName, hasPhoto: user.hasPhoto,
-                  photoURL: "/api/users/\(user.id)/photo", initial: String(user.fullName.prefix(1)).uppercased())
+        PersonRow(
+            id: user.id, username: user.username, fullName: user.fullName, hasPhoto: user.hasPhoto,
+            photoURL: "/api/users/\(user.id)/photo", initial: String(user.fullName.prefix(1)).uppercased())
     }
 }

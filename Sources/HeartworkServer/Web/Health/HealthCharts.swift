@@ -11,16 +11,22 @@ enum HealthCharts {
     /// One bar a day (nil: no value, drawn as an empty slot), a dashed weekly average under
     /// the bars, values above the bars (with a white halo), day labels under them; at both
     /// widths, a phone's labelling every other day when a week of labels would not fit.
-    static func dayBars(title: String, id: String, labels: [String], values: [Double?], maximum requested: Double, unit: String, color: String,
-                        average: Double?, averageLabel: String = "weekly average") -> String {
+    static func dayBars(
+        title: String, id: String, labels: [String], values: [Double?], maximum requested: Double, unit: String, color: String,
+        average: Double?, averageLabel: String = "weekly average"
+    ) -> String {
         WorkoutCharts.Chart { width in
-            WorkoutCharts.Drawing(svg: dayBars(width: width, title: title, id: "\(id)-\(Int(width))", labels: labels, values: values, maximum: requested,
-                                              unit: unit, color: color, average: average, averageLabel: averageLabel))
+            WorkoutCharts.Drawing(
+                svg: dayBars(
+                    width: width, title: title, id: "\(id)-\(Int(width))", labels: labels, values: values, maximum: requested,
+                    unit: unit, color: color, average: average, averageLabel: averageLabel))
         }.svg
     }
 
-    static func dayBars(width: Double, title: String, id: String, labels: [String], values: [Double?], maximum requested: Double, unit: String,
-                        color: String, average: Double?, averageLabel: String) -> String {
+    static func dayBars(
+        width: Double, title: String, id: String, labels: [String], values: [Double?], maximum requested: Double, unit: String,
+        color: String, average: Double?, averageLabel: String
+    ) -> String {
         let height = 220.0
         var svg = SVGDocument(width: width, height: height, title: title, id: id)
         let narrow = width < 500
@@ -28,11 +34,19 @@ enum HealthCharts {
         if let average {
             let text = "\(averageLabel) \(Formatting.number(average, decimals: average < 10 ? 1 : 0))\(unit)"
             // Beside the title on a desktop, under it on a phone.
-            if narrow { svg.text(text, x: 8, y: 34, size: 12, fill: Palette.warningText) } else { svg.text(text, x: width - 12, y: 18, size: 12, anchor: "end", fill: Palette.warningText) }
+            if narrow {
+                svg.text(text, x: 8, y: 34, size: 12, fill: Palette.warningText)
+            } else {
+                svg.text(text, x: width - 12, y: 18, size: 12, anchor: "end", fill: Palette.warningText)
+            }
         }
         let maximum = niceCeiling(max(requested, values.compactMap { $0 }.max() ?? 0))
-        let left = 48.0, right = 12.0, top = narrow ? 52.0 : 40.0, bottom = 30.0
-        let plotWidth = width - left - right, plotHeight = height - top - bottom
+        let left = 48.0
+        let right = 12.0
+        let top = narrow ? 52.0 : 40.0
+        let bottom = 30.0
+        let plotWidth = width - left - right
+        let plotHeight = height - top - bottom
         let scale = { (value: Double) in top + plotHeight * (1 - min(1, max(0, value / max(maximum, 1e-9)))) }
         for tick in [0.0, 0.5, 1.0] {
             let y = scale(tick * maximum)
@@ -53,8 +67,9 @@ enum HealthCharts {
                 let y = scale(value)
                 svg.rect(x: x, y: y, width: slot * 0.64, height: top + plotHeight - y, fill: color, radius: min(3, slot * 0.2))
                 if valuesFit {
-                    svg.text(Formatting.number(value, decimals: value < 10 && value.rounded() != value ? 1 : 0) + unit, x: x + slot * 0.32, y: y - 5, size: 11,
-                             anchor: "middle", fill: Palette.text, halo: true)
+                    svg.text(
+                        Formatting.number(value, decimals: value < 10 && value.rounded() != value ? 1 : 0) + unit, x: x + slot * 0.32, y: y - 5, size: 11,
+                        anchor: "middle", fill: Palette.text, halo: true)
                 }
             } else {
                 svg.text("–", x: x + slot * 0.32, y: top + plotHeight - 5, size: 11, anchor: "middle", fill: Palette.mutedText)
@@ -83,17 +98,20 @@ enum HealthCharts {
         let inDays = span > 48
         var layers = [ChartLayer]()
         for bin in history.bins where bin.maximum > bin.minimum {
-            let x = hours(bin.start), w = Double(history.binSeconds) / 3600
+            let x = hours(bin.start)
+            let w = Double(history.binSeconds) / 3600
             layers.append(.segment(from: ChartPoint(x: x + w / 2, y: bin.minimum), to: ChartPoint(x: x + w / 2, y: bin.maximum), stroke: "#b3d4f5", dash: nil))
         }
         let average = history.bins.map { ChartPoint(x: hours($0.start) + Double(history.binSeconds) / 7200, y: $0.average) }
         layers.append(.line(average, stroke: Palette.primary, width: 1.5))
-        let low = (history.bins.map(\.minimum).min() ?? 40) - 5, high = (history.bins.map(\.maximum).max() ?? 180) + 5
+        let low = (history.bins.map(\.minimum).min() ?? 40) - 5
+        let high = (history.bins.map(\.maximum).max() ?? 180) + 5
         let from = history.from
         return WorkoutCharts.Chart { width in
             var svg = SVGDocument(width: width, height: height, title: title, id: "\(id)-\(Int(width))")
-            var chart = XYChart(title: title, xLabel: inDays ? "Date" : "Hour", yLabel: "Heart rate (bpm)",
-                                xDomain: 0...(inDays ? span / 24 : span), yDomain: max(0, low)...high, layers: inDays ? layers.map { Self.scaled($0, by: 1.0 / 24) } : layers)
+            var chart = XYChart(
+                title: title, xLabel: inDays ? "Date" : "Hour", yLabel: "Heart rate (bpm)",
+                xDomain: 0...(inDays ? span / 24 : span), yDomain: max(0, low)...high, layers: inDays ? layers.map { Self.scaled($0, by: 1.0 / 24) } : layers)
             chart.legend = [("average", Palette.primary), ("lowest–highest", "#b3d4f5")]
             chart.xTickCount = WorkoutCharts.xTicks(width)
             if inDays { chart.xTickText = { days in Formatting.shortDay(from.addingTimeInterval(days * 86_400), zone: zone) } }
@@ -102,8 +120,10 @@ enum HealthCharts {
             let layout = chart.layout(in: frame)
             let readout = history.bins.map { bin -> (x: Double, y: Double, text: String) in
                 let x = hours(bin.start) + Double(history.binSeconds) / 7200
-                return (layout.x(inDays ? x / 24 : x), layout.y(bin.average),
-                        "\(Formatting.dateTime(bin.start, zone: zone)) · \(Int(bin.minimum))–\(Int(bin.maximum)) bpm, average \(Formatting.number(bin.average))")
+                return (
+                    layout.x(inDays ? x / 24 : x), layout.y(bin.average),
+                    "\(Formatting.dateTime(bin.start, zone: zone)) · \(Int(bin.minimum))–\(Int(bin.maximum)) bpm, average \(Formatting.number(bin.average))"
+                )
             }
             return WorkoutCharts.Drawing(svg: svg.rendered, readout: readout)
         }

@@ -107,12 +107,15 @@ struct WebHealthPages {
             from: Formatting.day(start), to: Formatting.day(end),
             previous: "/health/week?end=\(end.adding(days: -7))", next: end < today ? "/health/week?end=\(end.adding(days: 7))" : "",
             hasNext: end < today,
-            recoveryChart: HealthCharts.dayBars(title: "Recovery (%)", id: "recovery", labels: labels, values: recovery, maximum: 100, unit: "",
-                                                  color: "#009e73", average: RISE.weeklyAverage(recovery)),
-            strainChart: HealthCharts.dayBars(title: "Strain (0–10, the day's highest)", id: "strain", labels: labels, values: strain, maximum: 10, unit: "",
-                                                color: "#d55e00", average: RISE.weeklyAverage(strain)),
-            intensityChart: HealthCharts.dayBars(title: "Hardest workout's intensity (0–10)", id: "intensity", labels: labels, values: intensity, maximum: 10, unit: "",
-                                                   color: "#0b6bcb", average: RISE.weeklyAverage(intensity)),
+            recoveryChart: HealthCharts.dayBars(
+                title: "Recovery (%)", id: "recovery", labels: labels, values: recovery, maximum: 100, unit: "",
+                color: "#009e73", average: RISE.weeklyAverage(recovery)),
+            strainChart: HealthCharts.dayBars(
+                title: "Strain (0–10, the day's highest)", id: "strain", labels: labels, values: strain, maximum: 10, unit: "",
+                color: "#d55e00", average: RISE.weeklyAverage(strain)),
+            intensityChart: HealthCharts.dayBars(
+                title: "Hardest workout's intensity (0–10)", id: "intensity", labels: labels, values: intensity, maximum: 10, unit: "",
+                color: "#0b6bcb", average: RISE.weeklyAverage(intensity)),
             averages: [
                 .init(name: "Recovery", value: RISE.weeklyAverage(recovery).map { "\(Formatting.number($0)) %" } ?? "–"),
                 .init(name: "Strain", value: RISE.weeklyAverage(strain).map { Formatting.number($0, decimals: 1) } ?? "–"),
@@ -129,8 +132,9 @@ struct WebHealthPages {
                     ratio: day.load.ratio.map { Formatting.number($0, decimals: 2) } ?? "–")
             },
             load: days.last.map { day in
-                .init(acute: Formatting.number(day.load.acute), chronic: Formatting.number(day.load.chronic), balance: Formatting.number(day.load.balance),
-                      ratio: day.load.ratio.map { Formatting.number($0, decimals: 2) } ?? "–", advice: Self.loadAdvice(day.load.ratio))
+                .init(
+                    acute: Formatting.number(day.load.acute), chronic: Formatting.number(day.load.chronic), balance: Formatting.number(day.load.balance),
+                    ratio: day.load.ratio.map { Formatting.number($0, decimals: 2) } ?? "–", advice: Self.loadAdvice(day.load.ratio))
             })
         return pages.page("health-week", title: "Your week's health", model: model, request: request, identity: context.identity)
     }
@@ -156,9 +160,10 @@ struct WebHealthPages {
             chart: chart.svg,
             minimum: history.minimum.map { Formatting.number($0) } ?? "–", maximum: history.maximum.map { Formatting.number($0) } ?? "–",
             average: history.average.map { Formatting.number($0) } ?? "–",
-            stepsChart: HealthCharts.dayBars(title: "Steps a day", id: "steps", labels: steps.map { CalendarDay(iso: $0.date).map { count > 7 ? String($0.day) : Self.weekday($0) } ?? "" },
-                                               values: stepValues, maximum: 10_000, unit: "", color: "#56b4e9",
-                                               average: RISE.weeklyAverage(stepValues), averageLabel: "average"))
+            stepsChart: HealthCharts.dayBars(
+                title: "Steps a day", id: "steps", labels: steps.map { CalendarDay(iso: $0.date).map { count > 7 ? String($0.day) : Self.weekday($0) } ?? "" },
+                values: stepValues, maximum: 10_000, unit: "", color: "#56b4e9",
+                average: RISE.weeklyAverage(stepValues), averageLabel: "average"))
         return pages.page("health-history", title: "Heart-rate history", model: model, request: request, identity: context.identity)
     }
 
@@ -188,9 +193,11 @@ struct WebHealthPages {
     func getHealthImport(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let imports = try await daily.imports(for: context.user)
         let zone = TimeZones.zone(context.user.timeZone)
-        return pages.page("health-import", title: "Import from Apple Health", model: HealthImportPage(
-            imports: imports.map { Self.importRow($0, zone: zone) }, hasImports: !imports.isEmpty
-        ), request: request, identity: context.identity)
+        return pages.page(
+            "health-import", title: "Import from Apple Health",
+            model: HealthImportPage(
+                imports: imports.map { Self.importRow($0, zone: zone) }, hasImports: !imports.isEmpty
+            ), request: request, identity: context.identity)
     }
 
     // MARK: models
@@ -205,7 +212,8 @@ struct WebHealthPages {
         ]
         return FoodPage.Label(
             servingSize: label.servingSize ?? "", unhealthy: label.unhealthy,
-            heading: label.basis != "serving" ? "Per \(label.basis)" : label.servingSize.map { "Per serving (\($0))" } ?? "Per serving", reasons: label.reasons.joined(separator: "; "),
+            heading: label.basis != "serving" ? "Per \(label.basis)" : label.servingSize.map { "Per serving (\($0))" } ?? "Per serving",
+            reasons: label.reasons.joined(separator: "; "),
             rows: rows.compactMap { name, value in value.map { .init(name: name, value: $0) } })
     }
 
@@ -309,8 +317,9 @@ struct WebHealthPages {
                 elevatedIntensity: Formatting.number(rise.elevatedIntensity, decimals: 1), elevatedHours: Formatting.number(rise.elevatedHours, decimals: 1),
                 inactiveHours: Formatting.number(rise.inactiveHours, decimals: 1),
                 workouts: rise.workouts.map { w in
-                    .init(name: w.name.capitalized, href: "/workouts/\(w.id)", intensity: Formatting.number(w.intensity, decimals: 1),
-                          points: Formatting.number(w.points), minutes: w.minutesInZones.map { Formatting.number($0) }.joined(separator: " / "))
+                    .init(
+                        name: w.name.capitalized, href: "/workouts/\(w.id)", intensity: Formatting.number(w.intensity, decimals: 1),
+                        points: Formatting.number(w.points), minutes: w.minutesInZones.map { Formatting.number($0) }.joined(separator: " / "))
                 },
                 hasWorkouts: !rise.workouts.isEmpty)
         }
@@ -323,7 +332,8 @@ struct WebHealthPages {
     /// A horizontal gauge (SVG: the page's style policy allows no inline styles).
     static func meter(_ value: Double, of maximum: Double, label: String, color: String) -> String {
         let share = max(0, min(1, value / maximum))
-        return "<svg class=\"gauge\" viewBox=\"0 0 300 14\" preserveAspectRatio=\"none\" role=\"img\" aria-label=\"\(label) \(Formatting.number(value, decimals: 1)) of \(Formatting.number(maximum))\">"
+        return
+            "<svg class=\"gauge\" viewBox=\"0 0 300 14\" preserveAspectRatio=\"none\" role=\"img\" aria-label=\"\(label) \(Formatting.number(value, decimals: 1)) of \(Formatting.number(maximum))\">"
             + "<rect x=\"0\" y=\"0\" width=\"300\" height=\"14\" rx=\"7\" fill=\"#e4e7eb\"/><rect x=\"0\" y=\"0\" width=\"\(Int((300 * share).rounded()))\" height=\"14\" rx=\"7\" fill=\"\(color)\"/></svg>"
     }
 }

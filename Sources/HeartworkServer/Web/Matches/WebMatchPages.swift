@@ -91,13 +91,16 @@ struct WebMatchPages {
     func getNotifications(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let (notices, unread) = try await services.inbox.list(for: context.user, page: Page(limit: 100))
         let zone = TimeZones.zone(context.user.timeZone)
-        return pages.page("notifications", title: "Notifications", model: NotificationsPage(
-            unread: unread, hasUnread: unread > 0, hasNotifications: !notices.isEmpty,
-            notifications: notices.map { notice in
-                .init(id: notice.id, text: notice.text, link: notice.link ?? "", hasLink: notice.link != nil, unread: notice.readAt == nil,
-                      when: Formatting.dateTime(notice.createdAt, zone: zone), kind: notice.kind)
-            }
-        ), request: request, identity: context.identity)
+        return pages.page(
+            "notifications", title: "Notifications",
+            model: NotificationsPage(
+                unread: unread, hasUnread: unread > 0, hasNotifications: !notices.isEmpty,
+                notifications: notices.map { notice in
+                    .init(
+                        id: notice.id, text: notice.text, link: notice.link ?? "", hasLink: notice.link != nil, unread: notice.readAt == nil,
+                        when: Formatting.dateTime(notice.createdAt, zone: zone), kind: notice.kind)
+                }
+            ), request: request, identity: context.identity)
     }
 
     /// POST /notifications/read
@@ -119,8 +122,9 @@ struct WebMatchPages {
             toAnswer: toAnswer, hasToAnswer: !toAnswer.isEmpty, open: open, hasOpen: !open.isEmpty,
             past: past, hasPast: !past.isEmpty,
             friends: friends.map { .init(id: $0.id, fullName: $0.fullName, username: $0.username) }, hasFriends: !friends.isEmpty)
-        return pages.page("matches", title: "Matches", model: model, errors: error.map(PageRenderer.formErrors), request: request,
-                          identity: context.identity, status: error == nil ? .ok : .unprocessableContent)
+        return pages.page(
+            "matches", title: "Matches", model: model, errors: error.map(PageRenderer.formErrors), request: request,
+            identity: context.identity, status: error == nil ? .ok : .unprocessableContent)
     }
 
     func people(of matches: [MatchRecord]) async throws -> [String: UserRecord] {
@@ -134,10 +138,11 @@ struct WebMatchPages {
         let otherID = side == "b" ? match.challengerID : match.opponentID
         let other = otherID.flatMap { people[$0] }
         let ghostOwner = match.ghostOwnerID.flatMap { people[$0] }
-        let opponentName: String = switch match.kind {
-        case .live: other?.fullName ?? "a former friend"
-        case .ghost: ghostOwner.map { $0.id == viewer.id ? "your own workout" : "\($0.fullName)'s workout" } ?? "a workout"
-        }
+        let opponentName: String =
+            switch match.kind {
+            case .live: other?.fullName ?? "a former friend"
+            case .ghost: ghostOwner.map { $0.id == viewer.id ? "your own workout" : "\($0.fullName)'s workout" } ?? "a workout"
+            }
         let title = match.kind == .ghost ? "Ghost race against \(opponentName)" : "Match against \(opponentName)"
         var described = MatchSummary(
             id: match.id, title: title, opponentName: opponentName, kind: match.kind.rawValue, isGhost: match.kind == .ghost,
@@ -151,27 +156,33 @@ struct WebMatchPages {
         if let result = match.result {
             let mine = side == "b" ? "b" : "a"
             let (myScore, theirScore) = mine == "a" ? (result.scoreA, result.scoreB) : (result.scoreB, result.scoreA)
-            let outcome: String = if result.winner == nil { "Draw" } else if side == nil { result.winner == "b" ? "The workout won" : "The challenger won" }
-                else { result.winner == mine ? "You won" : "You lost" }
-            let reason: String = switch result.reason {
-            case "left": result.forfeitedBy == mine ? "you left early" : "your opponent left early"
-            case "silence": result.forfeitedBy == "both" ? "both fell silent" : (result.forfeitedBy == mine ? "no readings from you for 10 s" : "no readings from your opponent for 10 s")
-            case "interrupted": "the server stopped during the match"
-            default: "time was up"
-            }
+            let outcome: String =
+                if result.winner == nil { "Draw" } else if side == nil { result.winner == "b" ? "The workout won" : "The challenger won" } else {
+                    result.winner == mine ? "You won" : "You lost"
+                }
+            let reason: String =
+                switch result.reason {
+                case "left": result.forfeitedBy == mine ? "you left early" : "your opponent left early"
+                case "silence":
+                    result.forfeitedBy == "both" ? "both fell silent" : (result.forfeitedBy == mine ? "no readings from you for 10 s" : "no readings from your opponent for 10 s")
+                case "interrupted": "the server stopped during the match"
+                default: "time was up"
+                }
             let (myZones, theirZones) = mine == "a" ? (result.zonesA, result.zonesB) : (result.zonesB, result.zonesA)
             described.result = .init(
                 outcome: outcome, reason: reason, myScore: myScore, theirScore: theirScore,
                 margin: abs(result.scoreA - result.scoreB), played: Formatting.duration(result.secondsPlayed),
                 zones: ReserveZone.allCases.map { zone in
-                    .init(name: zone.label, id: zone.identifier,
-                          mine: Formatting.duration(zone.rawValue < myZones.count ? myZones[zone.rawValue] : 0),
-                          theirs: Formatting.duration(zone.rawValue < theirZones.count ? theirZones[zone.rawValue] : 0))
+                    .init(
+                        name: zone.label, id: zone.identifier,
+                        mine: Formatting.duration(zone.rawValue < myZones.count ? myZones[zone.rawValue] : 0),
+                        theirs: Formatting.duration(zone.rawValue < theirZones.count ? theirZones[zone.rawValue] : 0))
                 })
             described.summary = "\(outcome) \(myScore)–\(theirScore)"
             let saved = side == "b" ? match.workoutB : match.workoutA
             described.savedWorkout = saved
-            described.canSave = side != nil && saved == nil && result.forfeitedBy != side && result.forfeitedBy != "both"
+            described.canSave =
+                side != nil && saved == nil && result.forfeitedBy != side && result.forfeitedBy != "both"
                 && (side == "b" ? result.heartRateB : result.heartRateA).contains { $0 != nil }
         }
         return described

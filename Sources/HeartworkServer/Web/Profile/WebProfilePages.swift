@@ -21,10 +21,12 @@ struct WebProfilePages {
         let pages = pages
         router.get("profile", use: getProfile)
         router.post("profile", use: postProfile)
-        registerMeasurementForm(on: router, path: "profile/weights", kind: .weight, field: "weight", prompt: "enter your weight",
-                                anchor: "weight-history", notice: .weightAdded)
-        registerMeasurementForm(on: router, path: "profile/resting-heart-rates", kind: .restingHeartRate, field: "bpm",
-                                prompt: "enter your resting heart rate", anchor: "resting-history", notice: .restingAdded)
+        registerMeasurementForm(
+            on: router, path: "profile/weights", kind: .weight, field: "weight", prompt: "enter your weight",
+            anchor: "weight-history", notice: .weightAdded)
+        registerMeasurementForm(
+            on: router, path: "profile/resting-heart-rates", kind: .restingHeartRate, field: "bpm",
+            prompt: "enter your resting heart rate", anchor: "resting-history", notice: .restingAdded)
     }
 
     /// GET /profile
@@ -62,8 +64,9 @@ struct WebProfilePages {
             // The form comes back as it was typed, every mistake next to its field.
             var model = try await profileModel(context.user.id)
             typed(form, into: &model)
-            return pages.page("profile", title: "Your profile", model: model, errors: PageRenderer.formErrors(error), request: request,
-                              identity: context.identity, status: Problem(error).status)
+            return pages.page(
+                "profile", title: "Your profile", model: model, errors: PageRenderer.formErrors(error), request: request,
+                identity: context.identity, status: Problem(error).status)
         }
     }
 
@@ -82,8 +85,9 @@ struct WebProfilePages {
             } catch let error as AppError {
                 var model = try await profileModel(context.user.id)
                 if field == "weight" { model.form.weight = form[field] ?? "" } else { model.form.bpm = form[field] ?? "" }
-                return pages.page("profile", title: "Your profile", model: model, errors: PageRenderer.formErrors(error), request: request,
-                                  identity: context.identity, status: Problem(error).status)
+                return pages.page(
+                    "profile", title: "Your profile", model: model, errors: PageRenderer.formErrors(error), request: request,
+                    identity: context.identity, status: Problem(error).status)
             }
         }
     }
@@ -201,8 +205,9 @@ struct WebProfilePages {
         if let zones = profile.zoneProfile {
             let thresholds = zones.reserveZoneThresholds
             model.zones = ReserveZone.allCases.dropFirst().enumerated().map { index, zone in
-                .init(name: zone.label, from: String(format: "%.0f", thresholds[index]),
-                      to: index + 1 < 4 ? String(format: "%.0f", thresholds[index + 1]) : "maximum", class: "zone-\(zone.identifier)")
+                .init(
+                    name: zone.label, from: String(format: "%.0f", thresholds[index]),
+                    to: index + 1 < 4 ? String(format: "%.0f", thresholds[index + 1]) : "maximum", class: "zone-\(zone.identifier)")
             }
             model.hasZones = true
         }

@@ -5,7 +5,9 @@ import HeartworkCore
 enum Formatting {
     static func duration(_ seconds: Int) -> String {
         let seconds = max(0, seconds)
-        let hours = seconds / 3600, minutes = (seconds % 3600) / 60, rest = seconds % 60
+        let hours = seconds / 3600
+        let minutes = (seconds % 3600) / 60
+        let rest = seconds % 60
         return hours > 0 ? String(format: "%d:%02d:%02d", hours, minutes, rest) : String(format: "%d:%02d", minutes, rest)
     }
 

@@ -48,13 +48,16 @@ final class PageRenderer: Sendable {
     /// friendly page for 404, the message otherwise.
     func errorPage(_ problem: Problem, request: Request, identity: Identity?) -> Response {
         if problem.status == .unauthorized {
-            return page("login", title: "Sign in", model: LoginPage(next: request.uri.description, message: "Please sign in to continue."),
-                        request: request, identity: nil, status: .unauthorized)
+            return page(
+                "login", title: "Sign in", model: LoginPage(next: request.uri.description, message: "Please sign in to continue."),
+                request: request, identity: nil, status: .unauthorized)
         }
         let notFound = problem.status == .notFound
-        var response = page("error", title: notFound ? "Page not found" : problem.title, model: ErrorPage(
-            status: Int(problem.status.code), message: problem.sentence, detail: problem.detail, notFound: notFound,
-        ), request: request, identity: identity, status: problem.status)
+        var response = page(
+            "error", title: notFound ? "Page not found" : problem.title,
+            model: ErrorPage(
+                status: Int(problem.status.code), message: problem.sentence, detail: problem.detail, notFound: notFound,
+            ), request: request, identity: identity, status: problem.status)
         // Allow (405) and Retry-After (429) belong to the answer whatever its form.
         for field in problem.headers where field.name != .contentType { response.headers[field.name] = field.value }
         return response

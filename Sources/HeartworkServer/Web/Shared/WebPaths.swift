@@ -7,6 +7,6 @@ import Mustache
 enum WebPaths {
     static func isPage(_ path: String) -> Bool {
         !(path.hasPrefix("/api/") || path == "/api" || path == "/healthz" || path == "/metrics"
-          || path == "/openapi.json" || path.hasPrefix("/static/"))
+            || path == "/openapi.json" || path.hasPrefix("/static/"))
     }
 }

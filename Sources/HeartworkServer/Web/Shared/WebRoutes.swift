@@ -1,6 +1,6 @@
-import HeartworkCharts
 import Foundation
 import HeartworkApp
+import HeartworkCharts
 import Hummingbird
 
 /// The server-rendered web app. Pages that need a signed-in session live in a group of

@@ -61,10 +61,12 @@ struct WebStrengthPages {
     /// GET /strength/disclaimer
     func getStrengthDisclaimer(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let settings = try await strength.settings(for: context.user)
-        return pages.page("strength-disclaimer", title: "Before you lift", model: StrengthDisclaimerPage(
-            disclaimer: StrengthService.disclaimer, accepted: settings.disclaimerAcceptedAt != nil,
-            next: SafeRedirect.next(request.uri.queryParameters.get("next").map { String($0) })
-        ), request: request, identity: context.identity)
+        return pages.page(
+            "strength-disclaimer", title: "Before you lift",
+            model: StrengthDisclaimerPage(
+                disclaimer: StrengthService.disclaimer, accepted: settings.disclaimerAcceptedAt != nil,
+                next: SafeRedirect.next(request.uri.queryParameters.get("next").map { String($0) })
+            ), request: request, identity: context.identity)
     }
 
     /// POST /strength/disclaimer
@@ -81,18 +83,21 @@ struct WebStrengthPages {
         let group = text.flatMap { t in MuscleGroup.allCases.first { $0.rawValue.lowercased() == t.lowercased() } }
         let unit = WeightUnit(context.user)
         let list = try await strength.exercises(for: context.user, group: group)
-        return pages.page("strength-exercises", title: "Exercise library", model: StrengthExercisesPage(
-            groups: [.init(name: "All", href: "/strength/exercises", current: group == nil)]
-                + MuscleGroup.displayOrder.map { .init(name: $0.rawValue, href: "/strength/exercises?group=\($0.rawValue)", current: group == $0) },
-            groupName: group?.rawValue ?? "All",
-            count: list.count,
-            exercises: list.map { view in
-                .init(id: view.exercise.id, name: view.exercise.name, group: view.exercise.group.rawValue, equipment: view.exercise.equipment,
-                      bodyweight: !view.exercise.loaded, timed: view.exercise.timed, cold: view.stats.isColdStart,
-                      oneRepMax: view.exercise.loaded ? unit.text(view.stats.oneRepMaxKilograms) : "",
-                      mostReps: view.stats.mostReps)
-            }
-        ), request: request, identity: context.identity)
+        return pages.page(
+            "strength-exercises", title: "Exercise library",
+            model: StrengthExercisesPage(
+                groups: [.init(name: "All", href: "/strength/exercises", current: group == nil)]
+                    + MuscleGroup.displayOrder.map { .init(name: $0.rawValue, href: "/strength/exercises?group=\($0.rawValue)", current: group == $0) },
+                groupName: group?.rawValue ?? "All",
+                count: list.count,
+                exercises: list.map { view in
+                    .init(
+                        id: view.exercise.id, name: view.exercise.name, group: view.exercise.group.rawValue, equipment: view.exercise.equipment,
+                        bodyweight: !view.exercise.loaded, timed: view.exercise.timed, cold: view.stats.isColdStart,
+                        oneRepMax: view.exercise.loaded ? unit.text(view.stats.oneRepMaxKilograms) : "",
+                        mostReps: view.stats.mostReps)
+                }
+            ), request: request, identity: context.identity)
     }
 
     /// GET /strength/exercises/:exerciseID
@@ -102,25 +107,29 @@ struct WebStrengthPages {
         let zone = TimeZones.zone(context.user.timeZone)
         let e = view.exercise
         let settings = try await strength.settings(for: context.user)
-        return pages.page("strength-exercise", title: e.name, model: StrengthExercisePage(
-            id: e.id, name: e.name, group: e.group.rawValue, primary: e.primaryMuscle, secondary: e.secondaryMuscles.joined(separator: ", "),
-            hasSecondary: !e.secondaryMuscles.isEmpty, equipment: e.equipment, bodyweight: !e.loaded, instructions: e.instructions,
-            timed: e.timed, baseline: baseline(e, settings: settings, unit: unit),
-            equipmentIsBodyweight: e.equipment == "bodyweight",
-            licence: e.licence, attribution: e.attribution, cold: view.stats.isColdStart,
-            oneRepMax: unit.text(view.stats.oneRepMaxKilograms), mostWeight: unit.text(view.stats.mostWeightKilograms), mostReps: view.stats.mostReps,
-            resetAt: view.resetAt.map { Formatting.dateTime($0, zone: zone) } ?? "", wasReset: view.resetAt != nil,
-            chart: progressChart(progress, unit: unit, zone: TimeZones.zone(context.user.timeZone)) ?? "", hasChart: progress.contains { $0.estimatedOneRepMax != nil },
-            history: progress.reversed().prefix(20).map { point in
-                .init(date: Formatting.day(point.date, zone: zone), session: point.sessionID,
-                 best: point.bestSet.map { set in
-                     e.timed ? "\(set.reps ?? 0) s" + (set.weightKilograms > 0 ? " with \(unit.text(set.weightKilograms))" : "")
-                         : (set.weightKilograms > 0 ? "\(set.reps ?? 0) × \(unit.text(set.weightKilograms))" : "\(set.reps ?? 0) reps")
-                 } ?? "—",
-                 estimate: point.estimatedOneRepMax.map { unit.text($0) } ?? "—")
-            },
-            hasHistory: !progress.isEmpty
-        ), request: request, identity: context.identity)
+        return pages.page(
+            "strength-exercise", title: e.name,
+            model: StrengthExercisePage(
+                id: e.id, name: e.name, group: e.group.rawValue, primary: e.primaryMuscle, secondary: e.secondaryMuscles.joined(separator: ", "),
+                hasSecondary: !e.secondaryMuscles.isEmpty, equipment: e.equipment, bodyweight: !e.loaded, instructions: e.instructions,
+                timed: e.timed, baseline: baseline(e, settings: settings, unit: unit),
+                equipmentIsBodyweight: e.equipment == "bodyweight",
+                licence: e.licence, attribution: e.attribution, cold: view.stats.isColdStart,
+                oneRepMax: unit.text(view.stats.oneRepMaxKilograms), mostWeight: unit.text(view.stats.mostWeightKilograms), mostReps: view.stats.mostReps,
+                resetAt: view.resetAt.map { Formatting.dateTime($0, zone: zone) } ?? "", wasReset: view.resetAt != nil,
+                chart: progressChart(progress, unit: unit, zone: TimeZones.zone(context.user.timeZone)) ?? "", hasChart: progress.contains { $0.estimatedOneRepMax != nil },
+                history: progress.reversed().prefix(20).map { point in
+                    .init(
+                        date: Formatting.day(point.date, zone: zone), session: point.sessionID,
+                        best: point.bestSet.map { set in
+                            e.timed
+                                ? "\(set.reps ?? 0) s" + (set.weightKilograms > 0 ? " with \(unit.text(set.weightKilograms))" : "")
+                                : (set.weightKilograms > 0 ? "\(set.reps ?? 0) × \(unit.text(set.weightKilograms))" : "\(set.reps ?? 0) reps")
+                        } ?? "—",
+                        estimate: point.estimatedOneRepMax.map { unit.text($0) } ?? "—")
+                },
+                hasHistory: !progress.isEmpty
+            ), request: request, identity: context.identity)
     }
 
     /// POST /strength/exercises/:exerciseID/reset
@@ -152,16 +161,18 @@ struct WebStrengthPages {
         let settings = try await strength.settings(for: context.user)
         let sensors = try await services.live.sensors(of: context.user)
         let catalogue = strength.catalogue
-        return pages.page("strength-routine", title: routine.template.name, model: StrengthRoutinePage(
-            id: routine.template.id, name: routine.template.name, goal: routine.template.goal.displayName,
-            description: routine.template.description, builtIn: routine.builtIn, bodyweight: routine.bodyweight,
-            groups: routine.groups.map(\.rawValue).joined(separator: ", "),
-            exercises: routine.template.exerciseIDs.enumerated().compactMap { i, id in
-                catalogue.exercise(id).map { .init(n: i + 1, id: $0.id, name: $0.name, group: $0.group.rawValue) }
-            },
-            accepted: settings.disclaimerAcceptedAt != nil,
-            sensors: sensors.map { .init(id: $0.id, name: $0.name ?? $0.address) }, hasSensors: !sensors.isEmpty
-        ), request: request, identity: context.identity)
+        return pages.page(
+            "strength-routine", title: routine.template.name,
+            model: StrengthRoutinePage(
+                id: routine.template.id, name: routine.template.name, goal: routine.template.goal.displayName,
+                description: routine.template.description, builtIn: routine.builtIn, bodyweight: routine.bodyweight,
+                groups: routine.groups.map(\.rawValue).joined(separator: ", "),
+                exercises: routine.template.exerciseIDs.enumerated().compactMap { i, id in
+                    catalogue.exercise(id).map { .init(n: i + 1, id: $0.id, name: $0.name, group: $0.group.rawValue) }
+                },
+                accepted: settings.disclaimerAcceptedAt != nil,
+                sensors: sensors.map { .init(id: $0.id, name: $0.name ?? $0.address) }, hasSensors: !sensors.isEmpty
+            ), request: request, identity: context.identity)
     }
 
     /// GET /strength/routines/:routineID/edit
@@ -300,17 +311,20 @@ struct WebStrengthPages {
         let form = try await WebForm.decode(ImportForm.self, from: request)
         do {
             let summary = try await strength.importLog(form.csv ?? "", for: context.user)
-            return pages.page("strength-import", title: "Import from Strong or Hevy", model: StrengthImportPage(
-                done: true, source: summary.source == "strong" ? "Strong" : "Hevy", imported: Formatting.count(summary.imported, "session"), duplicates: summary.duplicates,
-                mapped: summary.mapped.sorted { $0.key < $1.key }.map { .init(from: $0.key, to: strength.catalogue.exercise($0.value)?.name ?? $0.value) },
-                hasMapped: !summary.mapped.isEmpty,
-                unmapped: summary.unmapped.sorted { $0.key < $1.key }.map { .init(name: $0.key, sets: $0.value == 1 ? "1 set" : "\($0.value) sets") },
-                hasUnmapped: !summary.unmapped.isEmpty, skipped: summary.skippedRows, hasSkipped: !summary.skippedRows.isEmpty
-            ), request: request, identity: context.identity)
+            return pages.page(
+                "strength-import", title: "Import from Strong or Hevy",
+                model: StrengthImportPage(
+                    done: true, source: summary.source == "strong" ? "Strong" : "Hevy", imported: Formatting.count(summary.imported, "session"), duplicates: summary.duplicates,
+                    mapped: summary.mapped.sorted { $0.key < $1.key }.map { .init(from: $0.key, to: strength.catalogue.exercise($0.value)?.name ?? $0.value) },
+                    hasMapped: !summary.mapped.isEmpty,
+                    unmapped: summary.unmapped.sorted { $0.key < $1.key }.map { .init(name: $0.key, sets: $0.value == 1 ? "1 set" : "\($0.value) sets") },
+                    hasUnmapped: !summary.unmapped.isEmpty, skipped: summary.skippedRows, hasSkipped: !summary.skippedRows.isEmpty
+                ), request: request, identity: context.identity)
         } catch let error as AppError where error.kind == .invalid {
             let model = StrengthImportPage(csv: String((form.csv ?? "").prefix(200_000)))
-            return pages.page("strength-import", title: "Import from Strong or Hevy", model: model, errors: PageRenderer.formErrors(error), request: request,
-                              identity: context.identity, status: .unprocessableContent)
+            return pages.page(
+                "strength-import", title: "Import from Strong or Hevy", model: model, errors: PageRenderer.formErrors(error), request: request,
+                identity: context.identity, status: .unprocessableContent)
         }
     }
 
@@ -330,10 +344,13 @@ struct WebStrengthPages {
                 calories: Int(t.calories.rounded()), tee: Int(t.totalEnergyExpenditure.rounded()),
                 protein: t.proteinGrams, fat: t.fatGrams, carbs: t.carbohydrateGrams,
                 proteinShare: share(t.proteinGrams * 4), fatShare: share(t.fatGrams * 9), carbShare: share(t.carbohydrateGrams * 4),
-                adjustment: view.goal == .weightLoss ? "− \(Int(((view.weightKilograms ?? 0) * 7.5).rounded())) kcal for weight loss (7.5 kcal per kg of body weight)"
+                adjustment: view.goal == .weightLoss
+                    ? "− \(Int(((view.weightKilograms ?? 0) * 7.5).rounded())) kcal for weight loss (7.5 kcal per kg of body weight)"
                     : (view.goal == .massGain ? "+ 15 % for mass gain" : "no adjustment for maintenance"),
                 warnings: t.warnings, hasWarnings: !t.warnings.isEmpty,
-                inputs: "\(view.sex?.rawValue ?? "") · \(view.ageYears ?? 0) years · \(Formatting.height(view.heightMeters, units: context.user.units)) · \(Formatting.weight(view.weightKilograms, units: context.user.units))")
+                inputs:
+                    "\(view.sex?.rawValue ?? "") · \(view.ageYears ?? 0) years · \(Formatting.height(view.heightMeters, units: context.user.units)) · \(Formatting.weight(view.weightKilograms, units: context.user.units))"
+            )
         }
         return pages.page("nutrition", title: "Nutrition", model: model, request: request, identity: context.identity)
     }
@@ -348,44 +365,53 @@ struct WebStrengthPages {
         let zone = TimeZones.zone(user.timeZone)
         let suggestion = try await strength.suggestion(for: user)
         func card(_ r: StrengthService.RoutineView) -> StrengthHubPage.Card {
-            .init(id: r.template.id, name: r.template.name, groups: r.groups.map(\.rawValue).joined(separator: " · "), goal: r.template.goal.displayName,
-                  count: Formatting.count(r.template.exerciseIDs.count, "exercise"), bodyweight: r.bodyweight, description: r.template.description)
+            .init(
+                id: r.template.id, name: r.template.name, groups: r.groups.map(\.rawValue).joined(separator: " · "), goal: r.template.goal.displayName,
+                count: Formatting.count(r.template.exerciseIDs.count, "exercise"), bodyweight: r.bodyweight, description: r.template.description)
         }
         let own = routines.filter { !$0.builtIn }
         let builtIn = routines.filter(\.builtIn)
         // The user's goal first: those are the routines they are most likely to want.
         let goals = [settings.goal] + StrengthGoal.allCases.filter { $0 != settings.goal }
-        let sections: [StrengthHubPage.Section] = goals.map { goal in
-            .init(title: goal.displayName, routines: builtIn.filter { $0.template.goal == goal && !$0.bodyweight }.map(card))
-        } + [.init(title: "Bodyweight (a bar at most)", routines: builtIn.filter(\.bodyweight).map(card))]
+        let sections: [StrengthHubPage.Section] =
+            goals.map { goal in
+                .init(title: goal.displayName, routines: builtIn.filter { $0.template.goal == goal && !$0.bodyweight }.map(card))
+            } + [.init(title: "Bodyweight (a bar at most)", routines: builtIn.filter(\.bodyweight).map(card))]
         let open = recent.filter { $0.finishedAt == nil && $0.source == "heartwork" }
-        return pages.page("strength", title: "Strength", model: StrengthHubPage(
-            accepted: settings.disclaimerAcceptedAt != nil, goal: settings.goal.displayName,
-            suggestion: suggestion.map { .init(id: $0.routine.template.id, name: $0.routine.template.name, reason: $0.reason,
-                                               groups: $0.routine.groups.map(\.rawValue).joined(separator: " · ")) },
-            hasSuggestion: suggestion != nil,
-            open: open.map { .init(id: $0.id, name: $0.name, started: Formatting.dateTime($0.startedAt, zone: zone)) },
-            hasOpen: !open.isEmpty,
-            own: own.enumerated().map { i, r in
-                var card = card(r)
-                card.first = i == 0
-                card.last = i == own.count - 1
-                return card
-            },
-            hasOwn: !own.isEmpty, sections: sections,
-            recent: recent.filter { $0.finishedAt != nil }.prefix(5).map { s in
-                .init(id: s.id, name: s.name, date: Formatting.day(s.startedAt, zone: zone), stars: s.enjoyment.map(stars) ?? "",
-                      source: s.source == "heartwork" ? "" : "imported from \(s.source == "strong" ? "Strong" : "Hevy")")
-            }
-        ), request: request, identity: context.identity)
+        return pages.page(
+            "strength", title: "Strength",
+            model: StrengthHubPage(
+                accepted: settings.disclaimerAcceptedAt != nil, goal: settings.goal.displayName,
+                suggestion: suggestion.map {
+                    .init(
+                        id: $0.routine.template.id, name: $0.routine.template.name, reason: $0.reason,
+                        groups: $0.routine.groups.map(\.rawValue).joined(separator: " · "))
+                },
+                hasSuggestion: suggestion != nil,
+                open: open.map { .init(id: $0.id, name: $0.name, started: Formatting.dateTime($0.startedAt, zone: zone)) },
+                hasOpen: !open.isEmpty,
+                own: own.enumerated().map { i, r in
+                    var card = card(r)
+                    card.first = i == 0
+                    card.last = i == own.count - 1
+                    return card
+                },
+                hasOwn: !own.isEmpty, sections: sections,
+                recent: recent.filter { $0.finishedAt != nil }.prefix(5).map { s in
+                    .init(
+                        id: s.id, name: s.name, date: Formatting.day(s.startedAt, zone: zone), stars: s.enjoyment.map(stars) ?? "",
+                        source: s.source == "heartwork" ? "" : "imported from \(s.source == "strong" ? "Strong" : "Hevy")")
+                }
+            ), request: request, identity: context.identity)
     }
 
     /// What a never-done exercise starts with, for the exercise page.
     func baseline(_ e: Exercise, settings: StrengthSettingsRecord, unit: WeightUnit) -> String {
         if e.timed { return "one hold of as long as you can" }
         guard e.loaded else { return "one set of as many reps as you can" }
-        let generator = WorkoutGenerator(goal: settings.goal, plateStepKilograms: settings.plateStepKilograms,
-                                         kilogramsPerUnit: unit.pounds ? BodyMass.kilogramsPerPound : 1)
+        let generator = WorkoutGenerator(
+            goal: settings.goal, plateStepKilograms: settings.plateStepKilograms,
+            kilogramsPerUnit: unit.pounds ? BodyMass.kilogramsPerPound : 1)
         let weight = generator.prescribe([GeneratorExercise(e, stats: .coldStart, barKilograms: settings.barKilograms)]).first?.sets.first?.weightKilograms ?? 0
         return "one light set (\(unit.text(weight))) of as many reps as you can"
     }
@@ -401,7 +427,9 @@ struct WebStrengthPages {
         return .init(name: form.name ?? "", goal: goal, description: form.description ?? "", exerciseIDs: ids)
     }
 
-    func routineForm(_ request: Request, _ context: AuthenticatedContext, routine: StrengthService.RoutineView?, form: RoutineForm? = nil, error: AppError? = nil) async throws -> Response {
+    func routineForm(
+        _ request: Request, _ context: AuthenticatedContext, routine: StrengthService.RoutineView?, form: RoutineForm? = nil, error: AppError? = nil
+    ) async throws -> Response {
         let chosen: [String] = form.map { (try? input($0).exerciseIDs) ?? ($0.exercises ?? []) } ?? routine?.template.exerciseIDs ?? []
         let goal = form?.goal ?? routine?.template.goal.rawValue ?? StrengthGoal.muscleMaintenance.rawValue
         let model = StrengthRoutineFormPage(
@@ -412,15 +440,19 @@ struct WebStrengthPages {
             order: chosen.joined(separator: ","),
             goals: StrengthGoal.allCases.map { .init(value: $0.rawValue, label: $0.displayName, selected: $0.rawValue == goal) },
             groups: MuscleGroup.displayOrder.map { group in
-                .init(name: group.rawValue, exercises: strength.catalogue.exercises.filter { $0.group == group }.map { e in
-                    .init(id: e.id, name: e.name, equipment: e.equipment, checked: chosen.contains(e.id),
-                          position: (chosen.firstIndex(of: e.id) ?? -1) + 1)
-                })
+                .init(
+                    name: group.rawValue,
+                    exercises: strength.catalogue.exercises.filter { $0.group == group }.map { e in
+                        .init(
+                            id: e.id, name: e.name, equipment: e.equipment, checked: chosen.contains(e.id),
+                            position: (chosen.firstIndex(of: e.id) ?? -1) + 1)
+                    })
             },
             chosen: chosen.enumerated().compactMap { i, id in strength.catalogue.exercise(id).map { .init(n: i + 1, name: $0.name) } })
-        return pages.page("strength-routine-form", title: routine == nil ? "New routine" : "Edit \(routine?.template.name ?? "routine")",
-                          model: model, errors: error.map(PageRenderer.formErrors), request: request, identity: context.identity,
-                          status: error == nil ? .ok : .unprocessableContent)
+        return pages.page(
+            "strength-routine-form", title: routine == nil ? "New routine" : "Edit \(routine?.template.name ?? "routine")",
+            model: model, errors: error.map(PageRenderer.formErrors), request: request, identity: context.identity,
+            status: error == nil ? .ok : .unprocessableContent)
     }
 
     func sessionPage(_ request: Request, _ context: AuthenticatedContext, id: String, error: AppError? = nil) async throws -> Response {
@@ -434,21 +466,24 @@ struct WebStrengthPages {
             if set.exerciseIndex != current {
                 current = set.exerciseIndex
                 let exercise = strength.catalogue.exercise(set.exerciseID)
-                blocks.append(.init(name: set.exerciseName, exerciseID: set.exerciseID, known: exercise != nil,
-                                    group: exercise?.group.rawValue ?? "", bodyweight: exercise?.loaded == false, timed: exercise?.timed == true,
-                                    sets: []))
+                blocks.append(
+                    .init(
+                        name: set.exerciseName, exerciseID: set.exerciseID, known: exercise != nil,
+                        group: exercise?.group.rawValue ?? "", bodyweight: exercise?.loaded == false, timed: exercise?.timed == true,
+                        sets: []))
             }
             let hr = view.heartRate.flatMap { index < $0.count ? $0[index] : nil }
             // A hold's "reps" are seconds.
             let timed = strength.isTimed(set.exerciseID)
             let count = set.prescribedReps.map { timed ? "\($0) s" : "\($0)" } ?? (timed ? "max hold" : "max")
             if var last = blocks.popLast() {
-                last.sets.append(.init(
-                    n: set.position, sessionID: s.id, reps: set.reps.map(String.init) ?? "", maximum: set.prescribedReps == nil, timed: timed,
-                    weight: unit.number(set.weightKilograms), done: set.done, kind: set.kind, warmup: set.kind == "warmup",
-                    target: count + (set.prescribedWeightKilograms > 0 ? " × \(unit.text(set.prescribedWeightKilograms))" : ""),
-                    hasHeartRate: hr?.peak != nil, peak: hr?.peak ?? 0, recovery: hr?.recovery.map { "−\($0)" } ?? "—",
-                    setLabel: "Set \(set.position)", index: last.sets.count + 1))
+                last.sets.append(
+                    .init(
+                        n: set.position, sessionID: s.id, reps: set.reps.map(String.init) ?? "", maximum: set.prescribedReps == nil, timed: timed,
+                        weight: unit.number(set.weightKilograms), done: set.done, kind: set.kind, warmup: set.kind == "warmup",
+                        target: count + (set.prescribedWeightKilograms > 0 ? " × \(unit.text(set.prescribedWeightKilograms))" : ""),
+                        hasHeartRate: hr?.peak != nil, peak: hr?.peak ?? 0, recovery: hr?.recovery.map { "−\($0)" } ?? "—",
+                        setLabel: "Set \(set.position)", index: last.sets.count + 1))
                 blocks.append(last)
             }
         }
@@ -486,8 +521,9 @@ struct WebStrengthPages {
         }
         // The seed's ratings run 0–5: zero is "none", not a bare "0" beside the stars.
         model.ratings = (0...5).map { .init(value: $0, label: $0 == 0 ? "None" : String(repeating: "★", count: $0)) }
-        return pages.page("strength-session", title: s.name, model: model, errors: error.map(PageRenderer.formErrors), request: request,
-                          identity: context.identity, status: error == nil ? .ok : .unprocessableContent)
+        return pages.page(
+            "strength-session", title: s.name, model: model, errors: error.map(PageRenderer.formErrors), request: request,
+            identity: context.identity, status: error == nil ? .ok : .unprocessableContent)
     }
 
     func history(_ request: Request, _ context: AuthenticatedContext) async throws -> Response {
@@ -504,7 +540,8 @@ struct WebStrengthPages {
             month = DateComponents(year: parts[0], month: parts[1])
         }
         guard let start = calendar.date(from: month), let end = calendar.date(byAdding: .month, value: 1, to: start),
-              let previous = calendar.date(byAdding: .month, value: -1, to: start) else { throw Problem.badRequest("month is out of range", field: "month") }
+            let previous = calendar.date(byAdding: .month, value: -1, to: start)
+        else { throw Problem.badRequest("month is out of range", field: "month") }
         let inMonth = try await strength.sessions(for: context.user, from: start, to: end, page: Page(limit: 100))
         let selected = request.uri.queryParameters.get("day").flatMap { Int($0) }
         var byDay = [Int: [StrengthSessionRecord]]()
@@ -516,27 +553,32 @@ struct WebStrengthPages {
         var cells = Array(repeating: StrengthHistoryPage.Cell(blank: true), count: lead)
         for day in 1...days {
             let count = byDay[day]?.count ?? 0
-            cells.append(.init(day: day, has: count > 0, count: count, sessionsLabel: Formatting.count(count, "session"),
-                               today: today.year == month.year && today.month == month.month && today.day == day, selected: selected == day,
-                               href: "/strength/history?month=\(label)&day=\(day)"))
+            cells.append(
+                .init(
+                    day: day, has: count > 0, count: count, sessionsLabel: Formatting.count(count, "session"),
+                    today: today.year == month.year && today.month == month.month && today.day == day, selected: selected == day,
+                    href: "/strength/history?month=\(label)&day=\(day)"))
         }
         let list = try await strength.sessions(for: context.user, page: Page(limit: 50, offset: 0))
         func row(_ s: StrengthSessionRecord) -> StrengthHistoryPage.Row {
-            .init(id: s.id, name: s.name, date: Formatting.dateTime(s.startedAt, zone: zone), stars: stars(s.enjoyment ?? 0),
-                  open: s.finishedAt == nil, source: s.source == "heartwork" ? "" : s.source)
+            .init(
+                id: s.id, name: s.name, date: Formatting.dateTime(s.startedAt, zone: zone), stars: stars(s.enjoyment ?? 0),
+                open: s.finishedAt == nil, source: s.source == "heartwork" ? "" : s.source)
         }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_GB")
         formatter.timeZone = zone
         formatter.dateFormat = "LLLL yyyy"
-        return pages.page("strength-history", title: "Strength history", model: StrengthHistoryPage(
-            month: formatter.string(from: start), cells: cells,
-            previous: "/strength/history?month=\(calendar.component(.year, from: previous))-\(String(format: "%02d", calendar.component(.month, from: previous)))",
-            next: "/strength/history?month=\(calendar.component(.year, from: end))-\(String(format: "%02d", calendar.component(.month, from: end)))",
-            hasSelected: selected != nil, selectedDay: selected ?? 0,
-            selectedSessions: (selected.flatMap { byDay[$0] } ?? []).map(row), selectedEmpty: selected != nil && byDay[selected ?? 0] == nil,
-            sessions: list.map(row), hasSessions: !list.isEmpty
-        ), request: request, identity: context.identity)
+        return pages.page(
+            "strength-history", title: "Strength history",
+            model: StrengthHistoryPage(
+                month: formatter.string(from: start), cells: cells,
+                previous: "/strength/history?month=\(calendar.component(.year, from: previous))-\(String(format: "%02d", calendar.component(.month, from: previous)))",
+                next: "/strength/history?month=\(calendar.component(.year, from: end))-\(String(format: "%02d", calendar.component(.month, from: end)))",
+                hasSelected: selected != nil, selectedDay: selected ?? 0,
+                selectedSessions: (selected.flatMap { byDay[$0] } ?? []).map(row), selectedEmpty: selected != nil && byDay[selected ?? 0] == nil,
+                sessions: list.map(row), hasSessions: !list.isEmpty
+            ), request: request, identity: context.identity)
     }
 
     func settingsPage(_ request: Request, _ context: AuthenticatedContext, error: AppError? = nil) async throws -> Response {
@@ -551,12 +593,14 @@ struct WebStrengthPages {
             webhookUrl: settings.webhookURL ?? "", secret: settings.webhookSecret,
             accepted: settings.disclaimerAcceptedAt.map { Formatting.dateTime($0, zone: zone) } ?? "", hasAccepted: settings.disclaimerAcceptedAt != nil,
             deliveries: deliveries.map { d in
-                .init(when: Formatting.dateTime(d.createdAt, zone: zone), attempts: d.attempts,
-                      state: d.deliveredAt != nil ? "delivered" : (d.givenUpAt != nil ? "given up" : "pending"), error: d.lastError ?? "")
+                .init(
+                    when: Formatting.dateTime(d.createdAt, zone: zone), attempts: d.attempts,
+                    state: d.deliveredAt != nil ? "delivered" : (d.givenUpAt != nil ? "given up" : "pending"), error: d.lastError ?? "")
             },
             hasDeliveries: !deliveries.isEmpty)
-        return pages.page("strength-settings", title: "Strength settings", model: model, errors: error.map(PageRenderer.formErrors), request: request,
-                          identity: context.identity, status: error == nil ? .ok : .unprocessableContent)
+        return pages.page(
+            "strength-settings", title: "Strength settings", model: model, errors: error.map(PageRenderer.formErrors), request: request,
+            identity: context.identity, status: error == nil ? .ok : .unprocessableContent)
     }
 
     /// The estimated one-rep maximum over time, dated in the user's zone; nil before the
@@ -569,9 +613,10 @@ struct WebStrengthPages {
         let values = points.map(\.1)
         return WorkoutCharts.Chart { width in
             var svg = SVGDocument(width: width, height: 260, title: "Estimated one-rep maximum over time", id: "one-rep-max-\(Int(width))")
-            var chart = XYChart(title: width < 500 ? "Estimated 1RM (Brzycki)" : "Estimated 1RM (Brzycki, best set of each session)", xLabel: "Date",
-                                yLabel: "1RM (\(unit.name))",
-                                layers: [.line(xs, stroke: Palette.primary, width: 2), .points(xs, fill: Palette.primary, radius: 3, opacity: 1)])
+            var chart = XYChart(
+                title: width < 500 ? "Estimated 1RM (Brzycki)" : "Estimated 1RM (Brzycki, best set of each session)", xLabel: "Date",
+                yLabel: "1RM (\(unit.name))",
+                layers: [.line(xs, stroke: Palette.primary, width: 2), .points(xs, fill: Palette.primary, radius: 3, opacity: 1)])
             // A week wide at least, and a weight range around the values (one session: ±10 %).
             if (xs.last?.x ?? 0) < 7 { chart.xDomain = 0...7 }
             if let low = values.min(), let high = values.max(), high - low < max(1, high * 0.05) {

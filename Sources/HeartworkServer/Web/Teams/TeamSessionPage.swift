@@ -21,7 +21,8 @@ struct TeamSessionPage {
         let teamRows = review.players.enumerated().map { index, entry -> TeamSessionReviewPage.TeamRow in
             let analysis = entry.analysis
             return .init(
-                swatch: "<svg width=\"12\" height=\"12\" aria-hidden=\"true\"><rect width=\"12\" height=\"12\" rx=\"2\" fill=\"\(Self.playerColors[index % Self.playerColors.count])\"/></svg>",
+                swatch:
+                    "<svg width=\"12\" height=\"12\" aria-hidden=\"true\"><rect width=\"12\" height=\"12\" rx=\"2\" fill=\"\(Self.playerColors[index % Self.playerColors.count])\"/></svg>",
                 anchor: "player-\(entry.player.playerID)", name: entry.player.name, number: entry.player.number ?? "",
                 average: Formatting.number(analysis.averageHeartRate, unit: "bpm"),
                 maximum: Formatting.number(analysis.maximumHeartRate.map(Double.init), unit: "bpm"),
@@ -43,16 +44,21 @@ struct TeamSessionPage {
     /// styles), readable at a glance for the whole team; its label says it in words.
     private func zoneBar(_ analysis: PlayerSessionAnalysis) -> String {
         guard let zones = analysis.secondsInZones, zones.reduce(0, +) > 0 else { return "–" }
-        let total = zones.reduce(0, +), width = 192.0
-        var x = 0.0, rects = "", words = [String]()
+        let total = zones.reduce(0, +)
+        let width = 192.0
+        var x = 0.0
+        var rects = ""
+        var words = [String]()
         for (index, value) in zones.enumerated() where value > 0 {
             let share = value / total
             let name = ReserveZone.allCases[index].label
-            rects += "<rect x=\"\(Formatting.number(x, decimals: 1))\" y=\"0\" width=\"\(Formatting.number(share * width, decimals: 1))\" height=\"16\" fill=\"\(Palette.reserveZones[index])\"/>"
+            rects +=
+                "<rect x=\"\(Formatting.number(x, decimals: 1))\" y=\"0\" width=\"\(Formatting.number(share * width, decimals: 1))\" height=\"16\" fill=\"\(Palette.reserveZones[index])\"/>"
             words.append("\(name) \(Int((100 * share).rounded())) %")
             x += share * width
         }
-        return "<svg class=\"zone-bar\" width=\"192\" height=\"16\" viewBox=\"0 0 192 16\" role=\"img\" aria-label=\"Time in zones: \(words.joined(separator: ", "))\">\(rects)</svg>"
+        return
+            "<svg class=\"zone-bar\" width=\"192\" height=\"16\" viewBox=\"0 0 192 16\" role=\"img\" aria-label=\"Time in zones: \(words.joined(separator: ", "))\">\(rects)</svg>"
     }
 
     /// A player's colour on the team chart and next to their name (FitLabTeam draws each
@@ -75,8 +81,9 @@ struct TeamSessionPage {
             layers.append(.line(points, stroke: colors[index % colors.count], width: 2))
         }
         return WorkoutCharts.Chart { width in
-            var chart = XYChart(title: width < 500 ? "Whole team (30-s means)" : "Heart rate, whole team (30-second means)", xLabel: "Time (min)",
-                                yLabel: "Heart rate (bpm)", layers: layers)
+            var chart = XYChart(
+                title: width < 500 ? "Whole team (30-s means)" : "Heart rate, whole team (30-second means)", xLabel: "Time (min)",
+                yLabel: "Heart rate (bpm)", layers: layers)
             chart.xTickCount = WorkoutCharts.xTicks(width)
             var svg = SVGDocument(width: width, height: 320, title: "Heart rate of every player in the session", id: "team-hr-\(Int(width))")
             chart.draw(in: Frame(x: 0, y: 0, width: width, height: 320), on: &svg)
@@ -109,9 +116,10 @@ struct TeamSessionPage {
                 corrected: Formatting.number(hrv.correction.correctedPercent, decimals: 1, unit: "%"), reliable: hrv.correction.isReliable)
             model.windows = analysis.hrvWindows.map { window in
                 let time = window.indices.timeDomain
-                return .init(from: Formatting.duration(Int(window.startSeconds)), beats: window.indices.beatCount,
-                             rmssd: Formatting.number(time?.rmssd, decimals: 1, unit: "ms"), sdnn: Formatting.number(time?.sdnn, decimals: 1, unit: "ms"),
-                             meanHR: Formatting.number(time?.meanHR, unit: "bpm"))
+                return .init(
+                    from: Formatting.duration(Int(window.startSeconds)), beats: window.indices.beatCount,
+                    rmssd: Formatting.number(time?.rmssd, decimals: 1, unit: "ms"), sdnn: Formatting.number(time?.sdnn, decimals: 1, unit: "ms"),
+                    meanHR: Formatting.number(time?.meanHR, unit: "bpm"))
             }
             model.hasWindows = !analysis.hrvWindows.isEmpty
         }

@@ -240,14 +240,16 @@ struct WebTeamPages {
             },
             hasTeams: !teams.isEmpty,
             players: players.map { player in
-                .init(id: player.id, name: player.name, number: player.number ?? "", team: player.teamID.flatMap { teamNames[$0] } ?? "—",
-                      sensor: player.sensorID.flatMap { sensorNames[$0] } ?? "—")
+                .init(
+                    id: player.id, name: player.name, number: player.number ?? "", team: player.teamID.flatMap { teamNames[$0] } ?? "—",
+                    sensor: player.sensorID.flatMap { sensorNames[$0] } ?? "—")
             },
             hasPlayers: !players.isEmpty,
             sensors: sensors.map { sensor in
-                .init(id: sensor.id, address: sensor.address, name: sensor.name ?? "", battery: sensor.battery.map { "\($0) %" } ?? "—",
-                      lastSeen: sensor.lastAt.map { Formatting.dateTime($0, zone: zone) } ?? "—", bpm: sensor.lastBeatsPerMinute.map { "\($0)" } ?? "—",
-                      wornBy: players.filter { $0.sensorID == sensor.id }.map(\.name).joined(separator: ", "))
+                .init(
+                    id: sensor.id, address: sensor.address, name: sensor.name ?? "", battery: sensor.battery.map { "\($0) %" } ?? "—",
+                    lastSeen: sensor.lastAt.map { Formatting.dateTime($0, zone: zone) } ?? "—", bpm: sensor.lastBeatsPerMinute.map { "\($0)" } ?? "—",
+                    wornBy: players.filter { $0.sensorID == sensor.id }.map(\.name).joined(separator: ", "))
             },
             hasSensors: !sensors.isEmpty,
             gateways: gateways.map { gateway in
@@ -258,8 +260,9 @@ struct WebTeamPages {
             sensorOptions: sensors.map { .init(id: $0.id, name: $0.name ?? $0.address) },
             serverURL: request.head.authority.map { "http://\($0)" } ?? "http://localhost:8080")
         extra(&model)
-        return pages.page("teams", title: "Teams", model: model, errors: error.map(PageRenderer.formErrors), request: request,
-                          identity: context.identity, status: error.map { $0.kind == .conflict ? .conflict : .unprocessableContent } ?? .ok)
+        return pages.page(
+            "teams", title: "Teams", model: model, errors: error.map(PageRenderer.formErrors), request: request,
+            identity: context.identity, status: error.map { $0.kind == .conflict ? .conflict : .unprocessableContent } ?? .ok)
     }
 
     private func team(_ request: Request, _ context: AuthenticatedContext, error: AppError? = nil) async throws -> Response {
@@ -279,8 +282,9 @@ struct WebTeamPages {
                     initial: String(player.name.prefix(1)).uppercased(),
                     sensorOptions: sensors.map { sensor in
                         let wearer = members.first { $0.id != player.id && $0.sensorID == sensor.id }?.name
-                        return .init(id: sensor.id, name: sensor.name ?? sensor.address, selected: sensor.id == player.sensorID,
-                                     taken: wearer != nil, takenBy: wearer ?? "")
+                        return .init(
+                            id: sensor.id, name: sensor.name ?? sensor.address, selected: sensor.id == player.sensorID,
+                            taken: wearer != nil, takenBy: wearer ?? "")
                     },
                     noSensor: player.sensorID == nil)
             },
@@ -291,14 +295,18 @@ struct WebTeamPages {
                 let now = Date()
                 return .init(
                     id: session.id, when: Formatting.dateTime(session.startsAt, zone: zone), players: session.players.count,
-                    state: session.isRecording(now: now) ? "Recording" : session.isCountingDown(now: now) ? "Counting down"
-                        : session.state == .saved ? "Saved" : "Stopped, not saved",
+                    state: session.isRecording(now: now)
+                        ? "Recording"
+                        : session.isCountingDown(now: now)
+                            ? "Counting down"
+                            : session.state == .saved ? "Saved" : "Stopped, not saved",
                     open: session.state != .saved, reviewed: session.reviewed, exported: session.exported)
             },
             hasSessions: !sessions.isEmpty,
             pending: sessions.filter { $0.state == .saved && !$0.reviewed }.count)
-        return pages.page("team", title: team.name, model: model, errors: error.map(PageRenderer.formErrors), request: request,
-                          identity: context.identity, status: error.map { $0.kind == .conflict ? .conflict : .unprocessableContent } ?? .ok)
+        return pages.page(
+            "team", title: team.name, model: model, errors: error.map(PageRenderer.formErrors), request: request,
+            identity: context.identity, status: error.map { $0.kind == .conflict ? .conflict : .unprocessableContent } ?? .ok)
     }
 
     private func coach(_ request: Request, _ context: AuthenticatedContext, error: AppError? = nil) async throws -> Response {
@@ -309,8 +317,9 @@ struct WebTeamPages {
         var model = CoachPage(
             teamID: board.team.id, teamName: board.team.name, tileCount: board.tiles.count, noTiles: board.tiles.isEmpty,
             tiles: board.tiles.map { tile in
-                .init(sensorID: tile.player.sensorID, name: tile.player.name, number: tile.player.number ?? "",
-                      initial: String(tile.player.name.prefix(1)).uppercased(), hasPhoto: tile.hasPhoto, playerID: tile.player.playerID)
+                .init(
+                    sensorID: tile.player.sensorID, name: tile.player.name, number: tile.player.number ?? "",
+                    initial: String(tile.player.name.prefix(1)).uppercased(), hasPhoto: tile.hasPhoto, playerID: tile.player.playerID)
             },
             withoutSensor: board.playersWithoutSensor.map(\.name).joined(separator: ", "),
             hasWithoutSensor: !board.playersWithoutSensor.isEmpty && session == nil)
@@ -321,20 +330,23 @@ struct WebTeamPages {
                 startsAt: Int64(session.startsAt.timeIntervalSince1970 * 1000),
                 plannedEndAt: session.plannedSeconds.map { Int64(session.startsAt.addingTimeInterval(TimeInterval($0)).timeIntervalSince1970 * 1000) } ?? 0)
         }
-        return pages.page("coach", title: "\(board.team.name) · live", model: model, errors: error.map(PageRenderer.formErrors), request: request,
-                          identity: context.identity, status: error.map { $0.kind == .conflict ? .conflict : .unprocessableContent } ?? .ok)
+        return pages.page(
+            "coach", title: "\(board.team.name) · live", model: model, errors: error.map(PageRenderer.formErrors), request: request,
+            identity: context.identity, status: error.map { $0.kind == .conflict ? .conflict : .unprocessableContent } ?? .ok)
     }
 
     private func player(_ request: Request, _ context: AuthenticatedContext, form: PlayerFields? = nil, error: AppError? = nil) async throws -> Response {
         let player = try await services.teams.player(try context.parameters.require("playerID"), of: context.user)
         let teams = try await services.teams.teams(of: context.user)
         let sensors = try await services.live.sensors(of: context.user)
-        let typed = form ?? PlayerFields(
-            name: player.name, number: player.number ?? "", birthDate: player.birthDate?.description ?? "",
-            sex: player.sex?.rawValue ?? "",
-            restingHeartRate: player.restingHeartRate.map { "\($0)" } ?? "", maximumHeartRate: player.maximumHeartRate.map { "\($0)" } ?? "",
-            weightKilograms: player.weightKilograms.map { Formatting.number($0, decimals: 1) } ?? "",
-            teamID: player.teamID ?? "", sensorID: player.sensorID ?? "")
+        let typed =
+            form
+            ?? PlayerFields(
+                name: player.name, number: player.number ?? "", birthDate: player.birthDate?.description ?? "",
+                sex: player.sex?.rawValue ?? "",
+                restingHeartRate: player.restingHeartRate.map { "\($0)" } ?? "", maximumHeartRate: player.maximumHeartRate.map { "\($0)" } ?? "",
+                weightKilograms: player.weightKilograms.map { Formatting.number($0, decimals: 1) } ?? "",
+                teamID: player.teamID ?? "", sensorID: player.sensorID ?? "")
         let model = PlayerPage(
             id: player.id, name: player.name, hasPhoto: player.hasPhoto, initial: String(player.name.prefix(1)).uppercased(),
             form: typed,
@@ -345,8 +357,9 @@ struct WebTeamPages {
             noSensor: typed.sensorID.isEmpty,
             backURL: player.teamID.map { "/teams/\($0)" } ?? "/teams#players",
             backName: player.teamID.flatMap { id in teams.first { $0.id == id }?.name } ?? "Players")
-        return pages.page("player", title: player.name, model: model, errors: error.map(PageRenderer.formErrors), request: request,
-                          identity: context.identity, status: error.map { $0.kind == .conflict ? .conflict : .unprocessableContent } ?? .ok)
+        return pages.page(
+            "player", title: player.name, model: model, errors: error.map(PageRenderer.formErrors), request: request,
+            identity: context.identity, status: error.map { $0.kind == .conflict ? .conflict : .unprocessableContent } ?? .ok)
     }
 
     // MARK: Forms

@@ -1,6 +1,6 @@
-import HeartworkCharts
 import Foundation
 import HeartworkApp
+import HeartworkCharts
 import HeartworkCore
 import HeartworkModel
 import Hummingbird
@@ -25,21 +25,25 @@ struct WebWorkoutPages {
         let workouts = try await services.workouts.list(for: context.user, page: Page(limit: Self.perPage + 1, offset: (page - 1) * Self.perPage))
         let total = try await services.workouts.count(for: context.user)
         let lastPage = max(1, (total + Self.perPage - 1) / Self.perPage)
-        return pages.page("workouts", title: "Your workouts", model: WorkoutsPage(
-            workouts: workouts.prefix(Self.perPage).map { Self.row($0, user: context.user) },
-            none: total == 0, pastTheEnd: total > 0 && workouts.isEmpty,
-            previous: page > 1 ? "/workouts?page=\(min(page - 1, lastPage))" : "",
-            next: workouts.count > Self.perPage ? "/workouts?page=\(page + 1)" : "",
-            page: page, pages: lastPage, paged: lastPage > 1
-        ), request: request, identity: context.identity)
+        return pages.page(
+            "workouts", title: "Your workouts",
+            model: WorkoutsPage(
+                workouts: workouts.prefix(Self.perPage).map { Self.row($0, user: context.user) },
+                none: total == 0, pastTheEnd: total > 0 && workouts.isEmpty,
+                previous: page > 1 ? "/workouts?page=\(min(page - 1, lastPage))" : "",
+                next: workouts.count > Self.perPage ? "/workouts?page=\(page + 1)" : "",
+                page: page, pages: lastPage, paged: lastPage > 1
+            ), request: request, identity: context.identity)
     }
 
     /// GET /workouts/upload
     func getWorkoutsUpload(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let profile = try await services.profiles.profile(of: context.user)
-        return pages.page("upload", title: "Upload a workout", model: UploadPage(
-            needsProfile: profile.zoneProfile == nil
-        ), request: request, identity: context.identity)
+        return pages.page(
+            "upload", title: "Upload a workout",
+            model: UploadPage(
+                needsProfile: profile.zoneProfile == nil
+            ), request: request, identity: context.identity)
     }
 
     /// GET /workouts/:workoutID

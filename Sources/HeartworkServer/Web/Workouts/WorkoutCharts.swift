@@ -58,7 +58,9 @@ enum WorkoutCharts {
     /// A heart-rate series (one value a second, nil where none) coloured by zone when there is
     /// a zone profile; `id` keeps several charts on one page apart.
     static func heartRate(_ series: [Int?], profile: ZoneProfile?, name: String, id: String = "hr", height: Double = 300, titled: Bool = true) -> Chart {
-        var points = [ChartPoint](), colors = [String](), seconds = [Int]()
+        var points = [ChartPoint]()
+        var colors = [String]()
+        var seconds = [Int]()
         for (second, bpm) in series.enumerated() {
             guard let bpm else { continue }
             points.append(ChartPoint(x: Double(second) / 60, y: Double(bpm)))
@@ -159,8 +161,10 @@ enum WorkoutCharts {
             chart.draw(in: frame, on: &svg)
             let layout = chart.layout(in: frame)
             let readout = sampled(points.count).map { index in
-                (layout.x(points[index].x), layout.y(points[index].y),
-                 "\(Formatting.distance(withElevation[index].distance, units: units)) · \(Formatting.elevation(withElevation[index].elevation ?? 0, units: units))")
+                (
+                    layout.x(points[index].x), layout.y(points[index].y),
+                    "\(Formatting.distance(withElevation[index].distance, units: units)) · \(Formatting.elevation(withElevation[index].elevation ?? 0, units: units))"
+                )
             }
             return Drawing(svg: svg.rendered, readout: readout)
         }
@@ -194,8 +198,9 @@ enum WorkoutCharts {
         guard let first = entries.first, let last = entries.last else { return nil }
         let imperial = units == .imperial
         let points = entries.map { entry in
-            ChartPoint(x: entry.measuredAt.timeIntervalSince(first.measuredAt) / 86_400,
-                       y: imperial ? BodyMass.pounds(fromKilograms: entry.value) : entry.value)
+            ChartPoint(
+                x: entry.measuredAt.timeIntervalSince(first.measuredAt) / 86_400,
+                y: imperial ? BodyMass.pounds(fromKilograms: entry.value) : entry.value)
         }
         let origin = first.measuredAt
         return Chart { width in
@@ -231,7 +236,8 @@ struct TrackSample {
         }
         var samples = [TrackSample]()
         samples.reserveCapacity(track.count)
-        var low = 0, high = 0
+        var low = 0
+        var high = 0
         for index in track.indices {
             let time = track[index].timeSeconds ?? 0
             while low < index, (track[low].timeSeconds ?? 0) < time - 15 { low += 1 }

@@ -1,6 +1,6 @@
-import HeartworkCharts
 import Foundation
 import HeartworkApp
+import HeartworkCharts
 import HeartworkCore
 import HeartworkModel
 
@@ -23,7 +23,8 @@ struct WorkoutDetail {
     var title: String { "\(record.sport.rawValue.capitalized) on \(Formatting.day(record.startedAt, zone: zone))" }
 
     func model() -> WorkoutPage {
-        let metrics = record.metrics, units = viewer.units
+        let metrics = record.metrics
+        let units = viewer.units
 
         // Summary tiles: only what this workout has.
         var tiles: [WorkoutPage.Tile] = [.init(label: "Duration", value: Formatting.duration(metrics.durationSeconds))]
@@ -34,9 +35,12 @@ struct WorkoutDetail {
             tiles.append(.init(label: "Distance", value: Formatting.distance(meters, units: units)))
             if metrics.durationSeconds > 0 {
                 let speed = meters / Double(metrics.durationSeconds)
-                tiles.append(record.sport == .running
-                    ? .init(label: "Average pace", value: WorkoutCharts.pace(speed, units: units))
-                    : .init(label: "Average speed", value: Formatting.number(speed * (units == .imperial ? 3600 / Length.metersPerMile : 3.6), decimals: 1, unit: units == .imperial ? "mph" : "km/h")))
+                tiles.append(
+                    record.sport == .running
+                        ? .init(label: "Average pace", value: WorkoutCharts.pace(speed, units: units))
+                        : .init(
+                            label: "Average speed",
+                            value: Formatting.number(speed * (units == .imperial ? 3600 / Length.metersPerMile : 3.6), decimals: 1, unit: units == .imperial ? "mph" : "km/h")))
             }
         }
         let samples = TrackSample.along(streams.track)
@@ -64,11 +68,13 @@ struct WorkoutDetail {
         if let profile = snapshot.zoneProfile {
             let thresholds = profile.reserveZoneThresholds
             model.zoneBounds = ReserveZone.allCases.dropFirst().enumerated().map { index, zone in
-                .init(name: zone.label, class: "zone-\(zone.identifier)",
-                      from: String(format: "%.0f", thresholds[index]), to: index + 1 < 4 ? String(format: "%.0f", thresholds[index + 1]) : "maximum")
+                .init(
+                    name: zone.label, class: "zone-\(zone.identifier)",
+                    from: String(format: "%.0f", thresholds[index]), to: index + 1 < 4 ? String(format: "%.0f", thresholds[index + 1]) : "maximum")
             }
             model.hasZones = true
-            model.zoneBasis = "resting \(Formatting.number(snapshot.restingHeartRate, unit: "bpm")), maximum \(Formatting.number(snapshot.maximumHeartRate, unit: "bpm"))"
+            model.zoneBasis =
+                "resting \(Formatting.number(snapshot.restingHeartRate, unit: "bpm")), maximum \(Formatting.number(snapshot.maximumHeartRate, unit: "bpm"))"
                 + (workout.viewerIsOwner ? snapshot.ageYears.map { ", age \($0)" } ?? "" : "")
         }
         if !record.indoor, streams.track.count >= 2 {
@@ -82,11 +88,20 @@ struct WorkoutDetail {
 
     /// Height gained, counting rises of more than 2 m between turns (so GPS noise does not add up).
     static func climb(_ samples: [TrackSample]) -> Double {
-        var gained = 0.0, low: Double?
+        var gained = 0.0
+        var low: Double?
         for sample in samples {
             guard let elevation = sample.elevation else { continue }
-            guard let base = low else { low = elevation; continue }
-            if elevation < base { low = elevation } else if elevation - base > 2 { gained += elevation - base; low = elevation }
+            guard let base = low else {
+                low = elevation
+                continue
+            }
+            if elevation < base {
+                low = elevation
+            } else if elevation - base > 2 {
+                gained += elevation - base
+                low = elevation
+            }
         }
         return gained
     }
@@ -105,9 +120,10 @@ struct WorkoutDetail {
             if !samples.isEmpty {
                 while sampleIndex + 1 < samples.count, samples[sampleIndex + 1].seconds <= Double(minute * 60 + 60) { sampleIndex += 1 }
                 row.distance = Formatting.distance(samples[sampleIndex].distance, units: viewer.units)
-                row.speed = samples[sampleIndex].speed.map {
-                    Formatting.number($0 * (viewer.units == .imperial ? 3600 / Length.metersPerMile : 3.6), decimals: 1)
-                } ?? "–"
+                row.speed =
+                    samples[sampleIndex].speed.map {
+                        Formatting.number($0 * (viewer.units == .imperial ? 3600 / Length.metersPerMile : 3.6), decimals: 1)
+                    } ?? "–"
             }
             rows.append(row)
         }
@@ -155,8 +171,10 @@ struct WorkoutDetail {
     static func deviceName(_ device: String) -> String {
         guard device.hasPrefix("fit:") else { return device }
         let parts = device.dropFirst(4).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        let makers = ["1": "Garmin", "23": "Suunto", "32": "Wahoo", "69": "Stages", "70": "Sigma", "89": "Tacx", "123": "Polar", "260": "Zwift",
-                      "263": "Hammerhead", "265": "Strava", "289": "Hammerhead", "294": "COROS", "255": "a development build"]
+        let makers = [
+            "1": "Garmin", "23": "Suunto", "32": "Wahoo", "69": "Stages", "70": "Sigma", "89": "Tacx", "123": "Polar", "260": "Zwift",
+            "263": "Hammerhead", "265": "Strava", "289": "Hammerhead", "294": "COROS", "255": "a development build",
+        ]
         guard let maker = parts.first.flatMap({ makers[$0] }) else { return "a FIT device" }
         if parts.count > 1, parts[1] != "-" { return "\(maker) (product \(parts[1]))" }
         return maker

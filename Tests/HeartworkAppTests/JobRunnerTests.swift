@@ -120,8 +120,9 @@ struct JobRunnerTests {
     }
 
     /// Parameters come back as the value pushed; a payload that does not decode fails at once.
-    @Test func typedParametersRoundTrip() async throws {
-        try await TestDatabase.sqlite.withStore { store in
+    @Test(arguments: TestDatabase.all)
+    func typedParametersRoundTrip(_ engine: TestDatabase) async throws {
+        try await engine.withStore { store in
             let seen = Mutex<[Quick]>([])
             let runner = JobRunner(
                 store: store, definitions: [JobDefinition(Quick.self) { job, _ in seen.withLock { $0.append(job) } }],
@@ -138,8 +139,9 @@ struct JobRunnerTests {
     }
 
     /// Periodic work runs at start and then every interval.
-    @Test func schedulesRunAtStartAndThenEveryInterval() async throws {
-        try await TestDatabase.sqlite.withStore { store in
+    @Test(arguments: TestDatabase.all)
+    func schedulesRunAtStartAndThenEveryInterval(_ engine: TestDatabase) async throws {
+        try await engine.withStore { store in
             let count = Mutex(0)
             let runner = JobRunner(
                 store: store, definitions: [],

@@ -12,7 +12,8 @@ public struct DailyHealthService: Sendable {
 
     let store: HeartworkStore
     let workouts: WorkoutService
-    let recomputation: any DayRecomputation
+    /// The recomputation queue, shared with the workouts it is given.
+    var recomputation: any DayRecomputation { workouts.days }
     /// Where alerts go (nil in tools that only compute days).
     let inbox: InboxService?
     /// Where uploads wait for their import job (shared by instances sharing a database).
@@ -22,7 +23,6 @@ public struct DailyHealthService: Sendable {
     public init(store: HeartworkStore, workouts: WorkoutService, inbox: InboxService? = nil, importDirectory: String, logger: Logger) {
         self.store = store
         self.workouts = workouts
-        recomputation = workouts.days
         self.inbox = inbox
         self.importDirectory = importDirectory
         self.logger = logger

@@ -1036,6 +1036,64 @@ schemas["Day"] = obj({
 }, ["date", "utcOffsetSeconds", "hasData", "readiness", "load"],
    description="A local day. Members without a value (no heart rate, no night, no workouts' RISE day …) are left out.")
 
+# MARK: Recordings (issue 23: /record)
+
+TAG = "workouts"
+RECORDING_ID = [path_param("recordingID")]
+schemas["RecordingStart"] = obj({
+    "sport": {"type": "string", "enum": ["running", "cycling", "strength", "other"]},
+    "indoor": {"type": "boolean", "description": "Indoors: no track is kept (default false)"},
+    "startedAt": {"type": "string", "format": "date-time", "description": "When the first second began (RFC 3339)"},
+}, ["sport", "startedAt"])
+schemas["Recording"] = obj({
+    "id": {"type": "string", "description": "The UUID the client chose"},
+    "sport": {"type": "string"},
+    "indoor": {"type": "boolean"},
+    "startedAt": {"type": "string", "format": "date-time"},
+    "updatedAt": {"type": "string", "format": "date-time"},
+    "chunks": {"type": "integer", "description": "Chunks stored"},
+    "samples": {"type": "integer", "description": "Samples those chunks hold"},
+    "workoutID": {"type": "string", "description": "Once finished: the workout it became"},
+}, ["id", "sport", "indoor", "startedAt", "updatedAt", "chunks", "samples"])
+schemas["RecordingList"] = obj({"recordings": array(ref("Recording"))}, ["recordings"])
+schemas["RecordingSample"] = obj({
+    "at": {"type": "integer", "description": "Unix milliseconds, from the start to 24 hours after it; one heart-rate value per second from startedAt (the last sample of a second wins)"},
+    "bpm": nullable("integer", minimum=1, maximum=250),
+    "rr": array({"type": "number", "minimum": 20, "maximum": 5000}, maxItems=16, description="RR intervals heard since the previous sample, ms"),
+    "lat": {"type": "number", "minimum": -90, "maximum": 90},
+    "lon": {"type": "number", "minimum": -180, "maximum": 180},
+    "alt": {"type": "number", "minimum": -500, "maximum": 9000, "description": "Metres; with lat and lon only"},
+}, ["at"])
+schemas["RecordingChunk"] = obj({"samples": array(ref("RecordingSample"), maxItems=600)}, ["samples"])
+schemas["RecordingChunkStored"] = obj({
+    "n": {"type": "integer"}, "samples": {"type": "integer"}, "stored": {"type": "boolean", "description": "False when this chunk was stored before"},
+}, ["n", "samples", "stored"])
+schemas["RecordingFinish"] = obj({
+    "endedAt": {"type": "string", "format": "date-time"},
+    "pausedSeconds": {"type": "integer", "minimum": 0, "maximum": 86400},
+})
+api("/api/recordings", "get", "listRecordings", "Your unfinished live recordings, newest first (to resume or discard)", {200: ("OK", ref("RecordingList"))})
+api("/api/recordings/{recordingID}", "put", "startRecording",
+    "Start a live recording under a UUID the client chose: 201 created, 200 when it is yours already with the same settings (a resend); "
+    "at most 20 unfinished recordings",
+    {201: ("Created", ref("Recording"), "Location"), 200: ("Already there", ref("Recording"), "Location")},
+    errors=(400, 404, 409, 422), body=ref("RecordingStart"), params=RECORDING_ID)
+api("/api/recordings/{recordingID}", "get", "getRecording", "One of your recordings", {200: ("OK", ref("Recording"))}, errors=(404,), params=RECORDING_ID)
+api("/api/recordings/{recordingID}", "delete", "discardRecording", "Throw a recording away (a finished one's workout stays)",
+    {204: ("Deleted", None)}, errors=(404,), params=RECORDING_ID)
+api("/api/recordings/{recordingID}/chunks/{n}", "put", "putRecordingChunk",
+    "Store chunk n (0–9999) of samples: 201 stored, 200 when the same chunk was stored before, 409 when other samples are stored under n "
+    "or the recording is finished; at most 600 samples a chunk and 100,000 a recording, 256 kB a body",
+    {201: ("Stored", ref("RecordingChunkStored")), 200: ("Stored before", ref("RecordingChunkStored"))},
+    errors=(400, 404, 409, 422), body=ref("RecordingChunk"), params=RECORDING_ID + [path_param("n")])
+api("/api/recordings/{recordingID}/finish", "post", "finishRecording",
+    "Make the recording a workout, as an upload would (zones, calories, HRV from the RR intervals, the route): 201 with the workout; "
+    "every later call answers 200 with the same workout",
+    {201: ("Finished; Location names the workout", ref("WorkoutCreated"), "Location"), 200: ("Finished before", ref("WorkoutCreated"), "Location")},
+    errors=(400, 404, 409, 422, 503), body=ref("RecordingFinish"), params=RECORDING_ID)
+page("/record", "get", "recordPage", "Record a workout live: a Bluetooth or gateway strap, zones, calories, distance, kept through reloads and lost networks",
+     [200, 401])
+
 document = {
     "openapi": "3.1.0",
     "info": {

@@ -54,6 +54,8 @@ public final class HeartworkServices: Sendable {
     public let profiles: ProfileService
     public let friends: FriendService
     public let workouts: WorkoutService
+    /// Live recordings from /record, finished into workouts.
+    public let recordings: RecordingService
     public let gateways: GatewayService
     public let live: LiveService
     /// Live events between instances sharing a PostgreSQL database (in process on SQLite).
@@ -95,6 +97,7 @@ public final class HeartworkServices: Sendable {
         archives = AccountArchive(store: store)
         let workouts = WorkoutService(store: store, days: DayRecomputeQueue(store: store))
         self.workouts = workouts
+        recordings = RecordingService(store: store, workouts: workouts)
         profiles = ProfileService(store: store, sessionCache: cache, workouts: workouts)
         gateways = GatewayService(store: store, revoker: bus)
         friends = FriendService(store: store, inbox: inbox)

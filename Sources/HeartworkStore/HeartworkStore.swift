@@ -25,6 +25,7 @@ public final class HeartworkStore: Sendable {
     public let health: any HealthSampleRepository
     public let daily: any DailyRepository
     public let jobs: any JobRepository
+    public let recordings: any RecordingRepository
 
     /// Opens the database and brings its schema up to date.
     /// - Parameter cachesReads: keep workout lists in memory on SQLite (see `CachingWorkoutRepository`).
@@ -66,6 +67,7 @@ public final class HeartworkStore: Sendable {
         health = SQLHealthSampleRepository(database: database)
         daily = SQLDailyRepository(database: database)
         jobs = SQLJobRepository(database: database)
+        recordings = SQLRecordingRepository(database: database)
         let workouts = SQLWorkoutRepository(database: database)
         self.workouts = cachesReads && database.engine == .sqlite ? CachingWorkoutRepository(base: workouts) : workouts
     }

@@ -122,6 +122,7 @@ def main():
         if workout:
             visit("workout", workout)
         visit("upload", "/workouts/upload")
+        visit("record", "/record")
         visit("friends", "/friends")
         visit("friends-search", "/friends?q=sam")
         friends = api.call("GET", "/api/friends", token=token)["friends"]

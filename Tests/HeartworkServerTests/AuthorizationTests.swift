@@ -35,6 +35,7 @@ struct AuthorizationTests {
         let match: String
         let notification: String
         let healthImport: String
+        let recording: String
         /// Strings that must never reach anyone else.
         let secrets: [String]
     }
@@ -84,11 +85,19 @@ struct AuthorizationTests {
         let healthImport = try #require(
             try await server.request(.post, "/api/imports/apple-health", token: victim, raw: export, contentType: "application/xml").json["id"] as? String)
         await server.services.jobs.runUntilIdle()
+        // A live recording under way, with a chunk.
+        let recording = UUID().uuidString.lowercased()
+        let recordingStart = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 600).rounded(.down))
+        let startBody: [String: Any] = ["sport": "running", "startedAt": recordingStart.formatted(.iso8601)]
+        try await server.request(.put, "/api/recordings/\(recording)", token: victim, json: startBody)
+        let sample: [String: Any] = ["at": Int64(recordingStart.timeIntervalSince1970 * 1000), "bpm": 101]
+        let chunkBody: [String: Any] = ["samples": [sample]]
+        try await server.request(.put, "/api/recordings/\(recording)/chunks/0", token: victim, json: chunkBody)
         return Victim(
             id: victimID, token: victim, privateWorkout: privateWorkout, sharedWorkout: sharedWorkout,
             requestToVictim: try #require(request.json["id"] as? String), weight: try #require(weight.json["id"] as? String),
             gateway: try #require(gateway.json["id"] as? String), sensor: sensor, team: team, player: player, session: session,
-            match: match, notification: notification, healthImport: healthImport,
+            match: match, notification: notification, healthImport: healthImport, recording: recording,
             secrets: [
                 "victim-strap-address", "victim-team-name", "victim-player-name", "victim@example.org", "victim-private-status", "77.7", "1.93", "victim-photo-bytes",
                 privateWorkout, sharedWorkout,
@@ -98,7 +107,8 @@ struct AuthorizationTests {
 
     /// The route's path with each parameter pointing at the victim's things.
     private func concrete(_ path: String, _ victim: Victim, workout: String) -> String {
-        path.replacingOccurrences(of: "{userID}", with: victim.id)
+        let path = path.replacingOccurrences(of: "{recordingID}", with: victim.recording).replacingOccurrences(of: "{n}", with: "0")
+        return path.replacingOccurrences(of: "{userID}", with: victim.id)
             .replacingOccurrences(of: "{workoutID}", with: workout)
             .replacingOccurrences(of: "{requestID}", with: victim.requestToVictim)
             .replacingOccurrences(of: "{measurementID}", with: victim.weight)
@@ -155,7 +165,7 @@ struct AuthorizationTests {
                     }
                     let touchesVictim = [
                         "{userID}", "{workoutID}", "{requestID}", "{measurementID}", "{gatewayID}", "{sensorID}", "{teamID}", "{playerID}", "{sessionID}", "{matchID}",
-                        "{notificationID}", "{importID}",
+                        "{notificationID}", "{importID}", "{recordingID}",
                     ].contains { route.path.contains($0) }
                     if touchesVictim {
                         #expect(

@@ -16,6 +16,7 @@ enum EmbeddedResources {
         "match.js": ("text/javascript; charset=utf-8", PackageResources.match_js),
         "strength.js": ("text/javascript; charset=utf-8", PackageResources.strength_js),
         "upload.js": ("text/javascript; charset=utf-8", PackageResources.upload_js),
+        "record.js": ("text/javascript; charset=utf-8", PackageResources.record_js),
         "favicon.svg": ("image/svg+xml", PackageResources.favicon_svg),
     ]
 
@@ -35,6 +36,7 @@ enum EmbeddedResources {
         "notifications": PackageResources.notifications_mustache,
         "player": PackageResources.player_mustache,
         "profile": PackageResources.profile_mustache,
+        "record": PackageResources.record_mustache,
         "settings": PackageResources.settings_mustache,
         "signup": PackageResources.signup_mustache,
         "team-session": PackageResources.team_session_mustache,

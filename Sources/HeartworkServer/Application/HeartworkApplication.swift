@@ -82,6 +82,7 @@ public enum HeartworkApplication {
         MatchRoutes(services: services).register(on: signedInAPI)
         StrengthRoutes(services: services).register(on: signedInAPI)
         DailyRoutes(services: services).register(on: signedInAPI)
+        RecordingRoutes(services: services).register(on: signedInAPI)
         WorkoutRoutes(services: services, maximumBodyBytes: configuration.maximumBodyBytes, metrics: edge.metrics, uploads: edge.uploads)
             .register(on: signedInAPI)
         WebRoutes(services: services, pages: edge.pages, secureCookies: configuration.secureCookies, mapTiles: configuration.mapTiles)

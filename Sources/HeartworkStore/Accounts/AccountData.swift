@@ -60,6 +60,8 @@ public enum AccountData {
         Table("health_settings"),
         Table("health_alerts"),
         Table("jobs", secret: ["payload", "locked_by"]),
+        Table("recordings"),
+        Table("recording_chunks", "recording_id IN (SELECT id FROM recordings WHERE user_id = ?USER)"),
     ]
 
     /// Tables that hold nothing of any one user: the schema's own bookkeeping, and sign-in

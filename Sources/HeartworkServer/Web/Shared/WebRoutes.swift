@@ -22,5 +22,6 @@ struct WebRoutes {
         WebMatchPages(services: services, pages: pages).register(on: signedIn)
         WebStrengthPages(services: services, pages: pages).register(on: signedIn)
         WebHealthPages(services: services, pages: pages).register(on: signedIn)
+        WebRecordPages(services: services, pages: pages).register(on: signedIn)
     }
 }

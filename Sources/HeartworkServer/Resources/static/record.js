@@ -294,14 +294,18 @@ function stopEverything() {
 function watchPosition() {
   if (current.indoor || !("geolocation" in navigator) || geoWatch !== null) return;
   geoWatch = navigator.geolocation.watchPosition(
-    (fix) => { position = { lat: fix.coords.latitude, lon: fix.coords.longitude, alt: fix.coords.altitude, at: Date.now() }; },
-    () => syncStatus("Your location is not available: the workout is recorded without distance."),
+    (fix) => {
+      position = { lat: fix.coords.latitude, lon: fix.coords.longitude, alt: fix.coords.altitude, at: Date.now() };
+      $("[data-geo-status]").textContent = "";
+    },
+    () => { $("[data-geo-status]").textContent = "Your location is not available right now: distance and pace wait for it."; },
     { enableHighAccuracy: true, maximumAge: 2000 });
 }
 
 function showLive() {
   $("[data-setup]").hidden = true;
   $("[data-live]").hidden = false;
+  $("[data-elapsed]").textContent = clock(activeSeconds());
   for (const tile of root.querySelectorAll("[data-outdoor-only]")) tile.hidden = current.indoor;
   showState();
 }

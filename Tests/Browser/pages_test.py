@@ -25,7 +25,7 @@ from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select  # noqa: E402
 
 # GET routes that are not pages: files and downloads.
-NOT_PAGES = {"static/:file", "settings/export"}
+NOT_PAGES = {"static/:file", "settings/export", "manifest.webmanifest", "sw.js"}
 
 
 def routes():
@@ -162,6 +162,7 @@ def main():
         visit("strength-settings", "/strength/settings")
         visit("strength-import", "/strength/import")
         visit("teams-empty", "/teams")
+        visit("gateway", "/gateway")
         visit("not-found", "/workouts/00000000-0000-0000-0000-000000000000")
 
         # The coach: a team of twelve, a live gateway, a saved session.

@@ -17,6 +17,7 @@ struct AuthorizationTests {
     static let publicRoutes: Set<String> = [
         "GET /", "GET /signup", "POST /signup", "GET /login", "POST /login", "POST /logout",
         "GET /healthz", "GET /metrics", "GET /openapi.json", "GET /static/{file}",
+        "GET /manifest.webmanifest", "GET /sw.js",
         "POST /api/auth/register", "POST /api/auth/login",
     ]
 

@@ -18,6 +18,15 @@ enum EmbeddedResources {
         "upload.js": ("text/javascript; charset=utf-8", PackageResources.upload_js),
         "record.js": ("text/javascript; charset=utf-8", PackageResources.record_js),
         "favicon.svg": ("image/svg+xml", PackageResources.favicon_svg),
+        "strap.js": ("text/javascript; charset=utf-8", PackageResources.strap_js),
+        "gateway.js": ("text/javascript; charset=utf-8", PackageResources.gateway_js),
+        "outbox.js": ("text/javascript; charset=utf-8", PackageResources.outbox_js),
+        "sw.js": ("text/javascript; charset=utf-8", PackageResources.sw_js),
+        "manifest.webmanifest": ("application/manifest+json", PackageResources.manifest_webmanifest),
+        "icon-192.png": ("image/png", PackageResources.icon_192_png),
+        "icon-512.png": ("image/png", PackageResources.icon_512_png),
+        "icon-maskable-512.png": ("image/png", PackageResources.icon_maskable_512_png),
+        "icon-maskable.svg": ("image/svg+xml", PackageResources.icon_maskable_svg),
     ]
 
     /// Mustache templates by name (the file name without `.mustache`).
@@ -28,6 +37,7 @@ enum EmbeddedResources {
         "foot": PackageResources.foot_mustache,
         "friend": PackageResources.friend_mustache,
         "friends": PackageResources.friends_mustache,
+        "gateway": PackageResources.gateway_mustache,
         "head": PackageResources.head_mustache,
         "home": PackageResources.home_mustache,
         "login": PackageResources.login_mustache,

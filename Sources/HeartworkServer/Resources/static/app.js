@@ -2,7 +2,9 @@
 // the profile photo, the unread badge. Each page with more to do loads its own module
 // (upload.js, coach.js, match.js, strength.js, health-import.js, food.js). Every page works
 // without JavaScript, with less comfort.
-import { csrfToken, problemText, reconnectingSocket } from "/static/common.js";
+import { csrfToken, problemText, reconnectingSocket, registerServiceWorker } from "/static/common.js";
+
+registerServiceWorker();
 
 // A pointer or finger over a chart shows the value under it (and the keyboard can step
 // through the points with the arrow keys once the chart has focus).

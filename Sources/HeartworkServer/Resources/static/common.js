@@ -38,3 +38,10 @@ export function reconnectingSocket(path, { onOpen, onMessage, onClose, maxDelay 
   }
   connect();
 }
+
+// The service worker (/sw.js) that lets /gateway and /record open offline and makes the site
+// installable as an app; every page registers it (a browser without one simply goes on).
+export function registerServiceWorker() {
+  if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
+  navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {});
+}

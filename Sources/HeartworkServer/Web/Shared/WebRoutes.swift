@@ -22,6 +22,7 @@ struct WebRoutes {
         WebMatchPages(services: services, pages: pages).register(on: signedIn)
         WebStrengthPages(services: services, pages: pages).register(on: signedIn)
         WebHealthPages(services: services, pages: pages).register(on: signedIn)
+        WebGatewayPages(pages: pages).register(public: router, signedIn: signedIn)
         WebRecordPages(services: services, pages: pages).register(on: signedIn)
     }
 }

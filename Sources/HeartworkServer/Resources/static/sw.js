@@ -1,0 +1,45 @@
+// Heartwork's service worker (served at /sw.js, so its scope is the whole site). It keeps the
+// app shell — the stylesheet, the scripts and the /gateway and /record pages — so those two
+// pages open without a network; their scripts keep what they hear until the server is back.
+// Pages and files: network first, the cached copy when the network fails. The API, the
+// sockets and anything not in the shell are never cached.
+const CACHE = "heartwork-shell-v1";
+const PAGES = ["/gateway", "/record"];
+const FILES = [
+  "/static/app.css", "/static/app.js", "/static/common.js", "/static/heart-rate.js", "/static/strap.js",
+  "/static/outbox.js", "/static/gateway.js", "/static/favicon.svg", "/static/icon-192.png", "/manifest.webmanifest",
+];
+const SHELL = new Set([...PAGES, ...FILES]);
+
+self.addEventListener("install", (event) => {
+  // One by one: a page that needs a sign-in (or does not exist yet) is skipped, not fatal;
+  // it is cached at its first visit instead.
+  event.waitUntil(caches.open(CACHE).then((cache) => Promise.all([...SHELL].map((url) => cache.add(url).catch(() => {}))))
+    .then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(caches.keys()
+    .then((names) => Promise.all(names.filter((name) => name.startsWith("heartwork-") && name !== CACHE).map((name) => caches.delete(name))))
+    .then(() => self.clients.claim()));
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin || !SHELL.has(url.pathname)) return;
+  event.respondWith((async () => {
+    const cache = await caches.open(CACHE);
+    try {
+      const response = await fetch(request);
+      // A page is kept only as the signed-in page it is (not a sign-in form or an error).
+      if (response.ok && !response.redirected) await cache.put(url.pathname, response.clone());
+      return response;
+    } catch (error) {
+      const cached = await cache.match(url.pathname);
+      if (cached) return cached;
+      throw error;
+    }
+  })());
+});

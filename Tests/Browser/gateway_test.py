@@ -292,6 +292,8 @@ def main():
         driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": STAND_IN})
         driver.get(base + "/gateway")
         WebDriverWait(driver, 10).until(lambda d: d.find_element(By.CSS_SELECTOR, "[data-setup]").is_displayed())
+        checks = Checks(driver)
+        checks.page("gateway-setup")
         name = driver.find_element(By.ID, "device-name")
         name.clear()
         name.send_keys("Touchline phone")
@@ -351,7 +353,7 @@ def main():
         tries = driver.execute_script("return window.__bt.connects.filter(k => k === 'A').length")
         check(tries == 11, f"strap A was tried {tries} times (1 connect + 10 tries expected)")
         player.reading("B")
-        Checks(driver).page("gateway")   # 1280 and 390 px: axe-core, layout, screenshots
+        checks.page("gateway")   # 1280 and 390 px: axe-core, layout, screenshots
         driver.execute_script("window.__bt.unreachable.delete('A')")
         strap_row(driver, "A").find_element(By.CSS_SELECTOR, "[data-retry]").click()
         wait_text(driver, "A", "[data-state]", lambda t: t == "Connected", timeout=10)
@@ -422,6 +424,7 @@ def main():
             print(f"strap {key}: {len(player.played[key])} readings played, {len(stored)} RR stored, {len(mine)} sent ({resent} again after the cut), seqs {order[0]}…{order[-1]}")
         check(sum(1 for f in frames if f["type"] == "readings") >= 1, "the catch-up was not sent as a readings frame")
         check(all(isinstance(i["at"], int) and abs(i["at"] / 1000 - time.time()) < 120 for i in sent), "an `at` that is not recent Unix ms")
+        failures += checks.failures
     finally:
         if driver:
             driver.quit()

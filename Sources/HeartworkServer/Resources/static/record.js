@@ -161,7 +161,10 @@ let figures = { kcalMean: 0, kcalCount: 0, distance: 0, lastFix: null };
 
 onReading((reading) => {
   latest = { bpm: reading.bpm, at: Date.now() };
-  for (const rr of reading.rr) if (rr >= 20 && rr <= 5000 && rrSince.length < 16) rrSince.push(Math.round(rr));
+  // RR intervals belong to the workout only while it records (not before, not in a pause).
+  if (current && current.state === "recording") {
+    for (const rr of reading.rr) if (rr >= 20 && rr <= 5000 && rrSince.length < 16) rrSince.push(Math.round(rr));
+  }
   if (current) $("[data-bpm]").textContent = reading.bpm ?? "–";
   if (restMeasure) restMeasure.push(reading.bpm);
 });

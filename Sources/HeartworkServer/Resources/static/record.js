@@ -289,6 +289,7 @@ async function finish() {
 
 function stopEverything() {
   clearInterval(ticker);
+  if (wakeLock) wakeLock.release().catch(() => {});
   if (geoWatch !== null) navigator.geolocation.clearWatch(geoWatch);
   if (strap) strap.stop();
   current = null;
@@ -320,8 +321,17 @@ function showState() {
   $("[data-pause]").textContent = paused ? "Resume" : "Pause";
 }
 
+// The screen stays on while recording, where the browser allows it (a phone in a pocket
+// would otherwise sleep and stop the page).
+let wakeLock = null;
+async function keepAwake() {
+  try { if ("wakeLock" in navigator && !wakeLock) wakeLock = await navigator.wakeLock.request("screen"); } catch { /* not allowed: fine */ }
+}
+document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible" && current) { wakeLock = null; keepAwake(); } });
+
 function begin(record) {
   current = record;
+  keepAwake();
   showLive();
   watchPosition();
   ticker = setInterval(tick, 250);

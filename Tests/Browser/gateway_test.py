@@ -15,7 +15,8 @@ contact information, 16-bit with energy expended and two RR, contact lost), the 
 static/strap.js (parsing, the 5 s × 10 reconnect policy), static/outbox.js (IndexedDB outbox,
 the gateway socket, acks, backoff), static/gateway.js, the service worker and the server.
 
-It checks: the message without Web Bluetooth; naming the device creates a gateway (POST
+It checks: the message without Web Bluetooth; a revoked gateway (1008, then 401) stops the
+page from reconnecting and brings back the naming step; naming the device creates a gateway (POST
 /api/gateways with the session) whose token stays in the browser; manifest and service
 worker served and registered; per-strap bpm, contact, battery, "last heard" and states
 (connected; reconnecting n of 10 — the first pause timed at 5 s, then the test's clock plays
@@ -424,6 +425,21 @@ def main():
             print(f"strap {key}: {len(player.played[key])} readings played, {len(stored)} RR stored, {len(mine)} sent ({resent} again after the cut), seqs {order[0]}…{order[-1]}")
         check(sum(1 for f in frames if f["type"] == "readings") >= 1, "the catch-up was not sent as a readings frame")
         check(all(isinstance(i["at"], int) and abs(i["at"] / 1000 - time.time()) < 120 for i in sent), "an `at` that is not recent Unix ms")
+
+        # 7. The gateway revoked on the Teams page: its socket is closed (1008) and the page
+        # stops trying; after a reload the token is refused (401) and the page asks for a name.
+        api.call("DELETE", f"/api/gateways/{gateways[0]['id']}", token=token)
+        WebDriverWait(driver, 10).until(lambda d: link_state(d)[0] == "refused")
+        text = link_state(driver)[2]
+        check("revoked" in text, f"after the revocation the page says {text!r}")
+        time.sleep(3)
+        check(link_state(driver)[0] == "refused", "the page tried again after a 1008 close")
+        driver.refresh()
+        WebDriverWait(driver, 15).until(lambda d: d.find_element(By.CSS_SELECTOR, "[data-setup]").is_displayed())
+        error = driver.find_element(By.CSS_SELECTOR, "[data-setup-error]").text
+        check("revoked" in error, f"after a reload with a revoked token the page says {error!r}")
+        check(driver.execute_script("return localStorage.getItem('heartwork.gateway:gwen')") is None, "the revoked token is still kept")
+        print(f"revoked: {text!r}; after a reload: {error!r}")
         failures += checks.failures
     finally:
         if driver:

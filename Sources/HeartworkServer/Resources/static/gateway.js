@@ -95,7 +95,9 @@ function showLink(status) {
   }
   line.textContent =
     status.state === "open" ? (status.pending ? `Connected to the server; sending ${waiting}.` : "Connected to the server: every heartbeat delivered.")
-    : status.state === "refused" ? `The server refused this gateway: ${status.detail}. Reload the page to try again.`
+    : status.state === "refused" ? (/revoked/.test(status.detail)
+      ? "This device's gateway was revoked, so nothing more is sent. Reload the page to name the device again."
+      : `The server refused this gateway: ${status.detail}. Reload the page to try again.`)
     : status.state === "waiting" ? `No connection to the server. ${status.pending ? `${waiting} kept on this device, ` : ""}trying again in ${Math.max(1, Math.round(status.retryIn / 1000))} s.`
     : `Connecting to the server…${status.pending ? ` ${waiting} waiting to be sent.` : ""}`;
 }

@@ -8,6 +8,24 @@ public enum MatchKind: String, Sendable, Hashable, CaseIterable {
     case ghost
 }
 
+/// Where a side's heart rate came from (issue 23, fair matches): a strap's own bytes sent by
+/// the page (`strap`), a strap one of the player's gateways hears (`gateway`), a number the
+/// player chose (`practice`: the slider, allowed only in practice), a stored workout (`recording`,
+/// the ghost).
+public enum MatchReadingSource: String, Sendable, Hashable, CaseIterable {
+    case strap, gateway, practice, recording
+
+    /// The words a page shows.
+    public var label: String {
+        switch self {
+        case .strap: "chest strap (this device)"
+        case .gateway: "chest strap (gateway)"
+        case .practice: "practice (slider)"
+        case .recording: "recording"
+        }
+    }
+}
+
 /// Where a match is in its life. `invited` and `accepted` turn `expired` when their time
 /// runs out (`MatchRecord.state(at:)`), without anyone writing it.
 public enum MatchState: String, Sendable, Hashable, CaseIterable {
@@ -49,11 +67,17 @@ public struct MatchResultRecord: Sendable, Hashable {
     /// Each side's heart rate second by second as played (nil: no reading, or lost contact).
     public var heartRateA: [Int?]
     public var heartRateB: [Int?]
+    /// Where each side's heart rate came from, in the order first used (empty: nothing came, or
+    /// a match finished before sources were kept).
+    public var sourcesA: [MatchReadingSource]
+    public var sourcesB: [MatchReadingSource]
 
     public init(
         scoreA: Int, scoreB: Int, winner: String?, reason: String, forfeitedBy: String?, secondsPlayed: Int, zonesA: [Int], zonesB: [Int],
-        heartRateA: [Int?] = [], heartRateB: [Int?] = []
+        heartRateA: [Int?] = [], heartRateB: [Int?] = [], sourcesA: [MatchReadingSource] = [], sourcesB: [MatchReadingSource] = []
     ) {
+        self.sourcesA = sourcesA
+        self.sourcesB = sourcesB
         self.heartRateA = heartRateA
         self.heartRateB = heartRateB
         self.scoreA = scoreA
@@ -78,6 +102,9 @@ public struct MatchRecord: Sendable, Hashable {
     public var ghostWorkoutID: String?
     public var ghostOwnerID: String?
     public var durationSeconds: Int
+    /// Created as practice: a side may play from the slider, and the result says "practice"
+    /// everywhere. A ghost race is always practice (`isPractice`).
+    public var practice: Bool
     public var state: MatchState
     public var createdAt: Date
     /// When an invitation (or an accepted match nobody started) lapses.
@@ -93,7 +120,7 @@ public struct MatchRecord: Sendable, Hashable {
 
     public init(
         id: String = UUID().uuidString.lowercased(), kind: MatchKind, challengerID: String, opponentID: String? = nil,
-        ghostWorkoutID: String? = nil, ghostOwnerID: String? = nil, durationSeconds: Int, state: MatchState,
+        ghostWorkoutID: String? = nil, ghostOwnerID: String? = nil, durationSeconds: Int, practice: Bool = false, state: MatchState,
         createdAt: Date, expiresAt: Date, startedAt: Date? = nil, endedAt: Date? = nil,
         anchorsA: MatchAnchors? = nil, anchorsB: MatchAnchors? = nil, result: MatchResultRecord? = nil,
         workoutA: String? = nil, workoutB: String? = nil
@@ -107,6 +134,7 @@ public struct MatchRecord: Sendable, Hashable {
         self.ghostWorkoutID = ghostWorkoutID
         self.ghostOwnerID = ghostOwnerID
         self.durationSeconds = durationSeconds
+        self.practice = practice
         self.state = state
         self.createdAt = createdAt
         self.expiresAt = expiresAt
@@ -116,6 +144,9 @@ public struct MatchRecord: Sendable, Hashable {
         self.anchorsB = anchorsB
         self.result = result
     }
+
+    /// Whether the slider may play (practice, and every ghost race).
+    public var isPractice: Bool { practice || kind == .ghost }
 
     /// The state as of `now`: an invitation or an unstarted match past its time has expired.
     public func state(at now: Date) -> MatchState {

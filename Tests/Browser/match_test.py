@@ -1,10 +1,17 @@
 #!/usr/bin/env python3
-"""A whole live match between two headless Chromium sessions (issue 10): Ann challenges Bob
-from his friend page, Bob sees the notification badge rise without reloading and accepts from
-the matches page, both pages play one minute with simulated heart rates (the slider — Ann's set
-high, Bob's low), and both result pages show the outcome: Ann won, Bob lost, the same scores,
-which the API also gives. Screenshots of the match, the result and the notifications pages at
-desktop and phone widths, with axe-core checks, go to artifacts/browser/.
+"""A whole live match between two headless Chromium sessions (issues 10 and 23): Ann challenges
+Bob from his friend page, Bob sees the notification badge rise without reloading and accepts
+from the matches page, and both pages play one minute from a chest strap — a scripted
+`navigator.bluetooth` stand-in, injected before each page loads, that plays real Heart Rate
+Measurement bytes (0x2A37: 8-bit heart rate, skin contact, one RR interval) at the heart rate
+the test sets (Ann's high, Bob's low). The stand-in covers what the page does with Web Bluetooth
+(requestDevice, getDevices, GATT connect, notifications, battery); the radio, the chooser and
+Chromium's own Bluetooth stack are not exercised. A match between friends has no slider (issue
+23: no slider win); Bob leaves the page mid-match (the page warns first) and comes back 5 s
+later, and the match goes on to its time (a drop is not a forfeit); both result pages show the
+outcome (Ann won, Bob lost, the same scores the API gives) and both players' heart-rate graphs
+and zone bars. Screenshots of the match, the result and the notifications pages at desktop and
+phone widths, with axe-core checks, go to artifacts/browser/.
 
     python3 Tests/Browser/match_test.py [path/to/heartwork]
 """
@@ -33,7 +40,10 @@ def browser():
     for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", f"--window-size={DESKTOP[0]},{DESKTOP[1]}"]:
         options.add_argument(argument)
     options.binary_location = "/usr/bin/chromium"
-    return webdriver.Chrome(options=options)
+    options.set_capability("unhandledPromptBehavior", "accept")
+    driver = webdriver.Chrome(options=options)
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": BLUETOOTH_STANDIN})
+    return driver
 
 
 def sign_in(driver, base, username, password):
@@ -43,9 +53,59 @@ def sign_in(driver, base, username, password):
     submit(driver, "form button[type=submit]")
 
 
-def set_slider(driver, bpm):
-    driver.execute_script(
-        "const s = document.querySelector('[data-simulated]'); s.value = arguments[0]; s.dispatchEvent(new Event('input'));", bpm)
+# A chest strap as Web Bluetooth shows one, for the page's strap.js: four notifications a second
+# of 0x16 <bpm> 0x00 0x04 (flags: skin contact detected, RR present; one RR of 1024/1024 s), the
+# heart rate from window.__strapBpm; battery 87 %. After requestDevice, getDevices() returns it
+# too (sessionStorage), as Chromium does for a granted device, so a reloaded page reconnects it.
+BLUETOOTH_STANDIN = r"""
+(() => {
+  class Characteristic extends EventTarget {
+    constructor(level) { super(); this.level = level; this.value = null; }
+    async startNotifications() {
+      clearInterval(this.timer);
+      this.timer = setInterval(() => {
+        const bpm = window.__strapBpm || 150;
+        this.value = new DataView(new Uint8Array([0x16, bpm, 0x00, 0x04]).buffer);
+        this.dispatchEvent(new Event("characteristicvaluechanged"));
+      }, 250);
+      return this;
+    }
+    async readValue() { return new DataView(new Uint8Array([this.level]).buffer); }
+  }
+  class Device extends EventTarget {
+    constructor() {
+      super();
+      this.id = "standin-strap-1";
+      this.name = "Polar H10 STANDIN";
+      const heartRate = new Characteristic(0), battery = new Characteristic(87);
+      const server = {
+        connected: false,
+        async getPrimaryService(name) {
+          if (name === "heart_rate") return { getCharacteristic: async () => heartRate };
+          if (name === "battery_service") return { getCharacteristic: async () => battery };
+          throw new DOMException("no such service", "NotFoundError");
+        },
+      };
+      this.gatt = {
+        get connected() { return server.connected; },
+        async connect() { server.connected = true; return server; },
+        disconnect() { server.connected = false; clearInterval(heartRate.timer); },
+      };
+    }
+  }
+  const device = new Device();
+  Object.defineProperty(navigator, "bluetooth", { value: {
+    async requestDevice() { sessionStorage.setItem("standin-granted", "1"); return device; },
+    async getDevices() { return sessionStorage.getItem("standin-granted") ? [device] : []; },
+  }});
+})();
+"""
+
+
+def connect_strap(driver, bpm):
+    driver.execute_script("window.__strapBpm = arguments[0];", bpm)
+    driver.find_element(By.CSS_SELECTOR, "[data-bluetooth]").click()
+    WebDriverWait(driver, 10).until(lambda d: "connected" in d.find_element(By.CSS_SELECTOR, "[data-bluetooth-state]").text)
 
 
 def main():
@@ -112,17 +172,35 @@ def main():
         bob_checks.page("40-notifications")
         bob_browser.get(base + "/matches")
         bob_checks.page("41-matches")
+        # No slider in a match between friends: each side plays from a strap.
+        if ann_browser.find_elements(By.CSS_SELECTOR, "[data-simulated]"):
+            failures.append("a match between friends offers the slider")
+        connect_strap(ann_browser, 185)
         submit(bob_browser, f"form[action='/matches/{match_id}/accept'] button")
-        set_slider(ann_browser, 185)
-        set_slider(bob_browser, 110)
+        connect_strap(bob_browser, 110)
 
         # Both rooms count down, then play; Ann's zone climbs after 15 s.
         for driver in (ann_browser, bob_browser):
             WebDriverWait(driver, 30).until(lambda d: d.find_element(By.CSS_SELECTOR, "[data-you-score]").text not in ("", "0")
                                             or d.find_element(By.CSS_SELECTOR, "[data-opponent-score]").text not in ("", "0"))
         WebDriverWait(ann_browser, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-events] li"))
+        # Bob leaves the page mid-match: it warns first; he comes back 5 s later and plays on
+        # (his strap reconnects without the chooser). Ann is told he is away, then back.
+        warns = bob_browser.execute_script(
+            "const e = new Event('beforeunload', {cancelable: true}); window.dispatchEvent(e); return e.defaultPrevented;")
+        if not warns:
+            failures.append("leaving the match page does not warn first")
+        bob_browser.get(base + "/matches")  # the browser's "leave the page?" is accepted (unhandledPromptBehavior)
+        WebDriverWait(bob_browser, 10).until(lambda d: "/matches/" not in d.current_url)
+        WebDriverWait(ann_browser, 10).until(lambda d: "come back" in d.find_element(By.CSS_SELECTOR, "[data-connection]").text)
+        time.sleep(5)
+        bob_browser.get(match_url)
+        WebDriverWait(bob_browser, 10).until(lambda d: "connected" in d.find_element(By.CSS_SELECTOR, "[data-bluetooth-state]").text)
+        bob_browser.execute_script("window.__strapBpm = 110;")
+        WebDriverWait(ann_browser, 10).until(lambda d: "is back" in d.find_element(By.CSS_SELECTOR, "[data-connection]").text)
         ann_checks.page("42-match-live")
         print("events heard by Ann:", [e.text for e in ann_browser.find_elements(By.CSS_SELECTOR, "[data-events] li")])
+
 
         # One minute later both pages reload to their result.
         for driver in (ann_browser, bob_browser):
@@ -139,6 +217,20 @@ def main():
             failures.append(f"Ann's result page says {ann_outcome!r}, the API {a}–{b}")
         if not bob_outcome.startswith(f"You lost {b}–{a}"):
             failures.append(f"Bob's result page says {bob_outcome!r}, the API {b}–{a}")
+        if stored.get("practice") is not False or result.get("a", {}).get("sources") != ["strap"] or result.get("b", {}).get("sources") != ["strap"]:
+            failures.append(f"the match's sources are {result.get('a', {}).get('sources')} / {result.get('b', {}).get('sources')}, practice {stored.get('practice')}")
+        if result.get("forfeitedBy"):
+            failures.append(f"Bob's 5-s drop forfeited the match: {result}")
+        bob_heart = result.get("b", {}).get("heartRate") or []
+        if len(bob_heart) != 60 or sum(1 for v in bob_heart if v is None) < 3:
+            failures.append(f"Bob's heart rate does not show the seconds he was away: {bob_heart}")
+        # Both players see both graphs and both zone bars (seed-000 Fig. 5.26b).
+        for driver, who in ((ann_browser, "Ann"), (bob_browser, "Bob")):
+            sides = driver.find_elements(By.CSS_SELECTOR, ".match-side")
+            if len(sides) != 2 or any(len(side.find_elements(By.CSS_SELECTOR, "svg")) < 2 for side in sides):
+                failures.append(f"{who}'s result page shows {len(sides)} sides with graphs")
+            if "chest strap (this device)" not in driver.page_source:
+                failures.append(f"{who}'s result page does not say where the heart rate came from")
         ann_checks.page("43-match-result")
         bob_checks.page("44-match-result-bob")
         # Ann keeps her side as a workout; its page says which match it came from.

@@ -50,11 +50,19 @@ struct MatchTests {
         return .init(additionalHeaders: headers)
     }
 
+    /// One second's reading as a page sends it: the strap's own 0x2A37 bytes (8-bit heart
+    /// rate, skin contact detected: flags 0x06), or with `practice` the bare number; 0 (lost
+    /// contact) as `bpm: 0`, which every match takes.
+    static func frame(_ second: Int, _ bpm: Double, practice: Bool = false) -> String {
+        if practice || bpm == 0 { return #"{"type":"reading","second":\#(second),"bpm":\#(bpm)}"# }
+        return #"{"type":"reading","second":\#(second),"hrm":"\#(String(format: "06%02x", Int(bpm)))"}"#
+    }
+
     /// Plays one side: joins, waits for "start", then sends `series[s]` as second s when it
     /// begins, and collects every message until the end. `leaveAfter` closes the socket
     /// before that second; `silentAfter` stops sending; `extra` frames go out with second 2.
     static func play(
-        _ client: any TestClientProtocol, token: String, match: String, query: String = "", series: [Double],
+        _ client: any TestClientProtocol, token: String, match: String, query: String = "", series: [Double], practice: Bool = false, firstSecond: Int = 0,
         leaveAfter: Int? = nil, silentAfter: Int? = nil, lateness: Double = 0.1, delays: [Int: Double] = [:], extra: @escaping @Sendable (Int) -> [String] = { _ in [] }
     ) async throws -> [[String: Any]] {
         let seen = LockedBox<[[String: Any]]>([])
@@ -69,7 +77,7 @@ struct MatchTests {
                 let type = object["type"] as? String
                 if type == "start", sender == nil, let at = object["at"] as? Int, let length = object["secondMilliseconds"] as? Int {
                     sender = Task {
-                        for (second, bpm) in series.enumerated() {
+                        for (second, bpm) in series.enumerated() where second >= firstSecond {
                             let due = at + second * length + Int(Double(length) * lateness)
                             let wait = due - Int(Date().timeIntervalSince1970 * 1000)
                             if wait > 0 { try await Task.sleep(for: .milliseconds(wait)) }
@@ -80,14 +88,14 @@ struct MatchTests {
                             if let silentAfter, second >= silentAfter { return }
                             if let delay = delays[second] {
                                 // Sent `delay` seconds after its second ended, while the others go on.
-                                let text = #"{"type":"reading","second":\#(second),"bpm":\#(bpm)}"#
+                                let text = Self.frame(second, bpm, practice: practice)
                                 Task {
                                     try await Task.sleep(for: .milliseconds(Int((1 + delay) * Double(length))))
                                     try await outbound.write(.text(text))
                                 }
                                 continue
                             }
-                            try await outbound.write(.text(#"{"type":"reading","second":\#(second),"bpm":\#(bpm)}"#))
+                            try await outbound.write(.text(Self.frame(second, bpm, practice: practice)))
                             for frame in extra(second) { try await outbound.write(.text(frame)) }
                         }
                     }
@@ -284,14 +292,18 @@ struct MatchTests {
             let hostile: @Sendable (Int) -> [String] = { second in
                 guard second == 2 else { return [] }
                 return [
-                    #"{"type":"reading","second":2,"bpm":99}"#,  // a duplicate second
-                    #"{"type":"reading","second":40,"bpm":150}"#,  // far ahead of the clock
-                    #"{"type":"reading","second":3,"bpm":300}"#,  // not a heart rate
-                    #"{"type":"reading","second":-1,"bpm":150}"#,
-                    #"{"type":"reading","second":0,"bpm":150}"#,  // already scored
-                    #"{"type":"reading","second":"x","bpm":150}"#,
-                    #"{"type":"reading","second":4,"bpm":150,"side":"b"}"#,  // speaking for the other side
+                    #"{"type":"reading","second":2,"hrm":"0663"}"#,  // a duplicate second
+                    #"{"type":"reading","second":40,"hrm":"0696"}"#,  // far ahead of the clock
+                    #"{"type":"reading","second":3,"hrm":"072c01"}"#,  // not a heart rate (300 bpm, 16-bit)
+                    #"{"type":"reading","second":-1,"hrm":"0696"}"#,
+                    #"{"type":"reading","second":0,"hrm":"0696"}"#,  // already scored
+                    #"{"type":"reading","second":"x","hrm":"0696"}"#,
+                    #"{"type":"reading","second":4,"hrm":"0696","side":"b"}"#,  // speaking for the other side
                     "not json",
+                    #"{"type":"reading","second":5,"bpm":200}"#,  // a number chosen, outside practice (issue 23)
+                    #"{"type":"reading","second":6,"hrm":"06"}"#,  // a truncated measurement
+                    #"{"type":"reading","second":7,"hrm":"zz"}"#,  // not hex
+                    #"{"type":"reading","second":8,"hrm":"0696","bpm":150}"#,  // both
                 ]
             }
             async let annSide = Self.play(h.client, token: p.ann.token, match: id, series: Self.annSeries, extra: hostile)
@@ -299,10 +311,12 @@ struct MatchTests {
             async let bobSide = Self.play(h.client, token: p.bob.token, match: id, series: Self.bobSeries, lateness: 0.6)
             let (ann, _) = try await (annSide, bobSide)
             let errors = ann.filter { $0["type"] as? String == "error" }.compactMap { $0["detail"] as? String }
-            #expect(errors.count == 8, "\(errors)")
+            #expect(errors.count == 12, "\(errors)")
             #expect(errors.contains { $0.contains("already sent") } && errors.contains { $0.contains("has not begun") })
-            #expect(errors.contains { $0.contains("0–250") } && errors.contains { $0.contains("already scored") })
+            #expect(errors.contains { $0.contains("neither 0 nor 20–250") } && errors.contains { $0.contains("already scored") })
             #expect(errors.contains { $0.contains("unknown field") })
+            #expect(errors.contains { $0.contains("the slider is for practice") }, "a bare bpm outside practice")
+            #expect(errors.filter { $0.hasPrefix("hrm:") }.count == 3 && errors.contains { $0.contains("not both") }, "\(errors)")
             // The match went on as if they had never been sent.
             let offline = CompetitionEngine.evaluate(
                 a: Self.annSeries.map { $0 > 0 ? $0 : nil }, b: Self.bobSeries.map { $0 > 0 ? $0 : nil },
@@ -386,6 +400,75 @@ struct MatchTests {
             let result = try #require(annSaw.last { $0["type"] as? String == "end" }?["result"] as? [String: Any])
             #expect(result["reason"] as? String == "time" && result["secondsPlayed"] as? Int == 60)
             #expect(((result["a"] as? [String: Any])?["timeInZoneSeconds"] as? [String: Int])?["red-line"] ?? 0 >= 55)
+        }
+    }
+
+    /// Issue 23: a player whose connection drops has 15 s to come back. Bob's socket closes at
+    /// second 10 and he is back 5 s later: the match goes on to its time, Ann is told he was
+    /// away and is back, Bob's missing seconds are lost contact, and both sides' heart rates
+    /// and sources come with the result.
+    @Test func aDroppedPlayerHasFifteenSecondsToComeBack() async throws {
+        try await Self.run { p in
+            let h = p.harness
+            let id = try #require(try await h.request(.post, "/api/matches", token: p.ann.token, json: ["opponent": p.bob.id, "minutes": 1]).json["id"] as? String)
+            try await h.request(.post, "/api/matches/\(id)/accept", token: p.bob.token)
+            async let annSide = Self.play(h.client, token: p.ann.token, match: id, series: Self.annSeries)
+            async let bobSide: Void = {
+                _ = try await Self.play(h.client, token: p.bob.token, match: id, series: Self.bobSeries, leaveAfter: 10)
+                try await Task.sleep(for: .milliseconds(5 * Self.second))
+                _ = try await Self.play(h.client, token: p.bob.token, match: id, series: Self.bobSeries, firstSecond: 17)
+            }()
+            let (ann, _) = try await (annSide, bobSide)
+            #expect(ann.contains { $0["type"] as? String == "away" && $0["graceSeconds"] as? Int == 15 })
+            #expect(ann.contains { $0["type"] as? String == "back" })
+            let result = try #require(ann.last { $0["type"] as? String == "end" }?["result"] as? [String: Any])
+            #expect(result["reason"] as? String == "time" && result["forfeitedBy"] == nil && result["secondsPlayed"] as? Int == 60, "\(result)")
+            let a = try #require(result["a"] as? [String: Any])
+            let b = try #require(result["b"] as? [String: Any])
+            let bobHeart = try #require(b["heartRate"] as? [Any])
+            #expect((a["heartRate"] as? [Any])?.count == 60 && bobHeart.count == 60)
+            #expect((11..<15).allSatisfy { bobHeart[$0] is NSNull }, "Bob's seconds away are lost contact")
+            #expect(bobHeart[40] as? Int == Int(Self.bobSeries[40]) || Self.bobSeries[40] == 0)
+            #expect(a["sources"] as? [String] == ["strap"] && b["sources"] as? [String] == ["strap"])
+            let stored = try await h.request(.get, "/api/matches/\(id)", token: p.bob.token).json
+            #expect(stored["practice"] as? Bool == false)
+            #expect(((stored["result"] as? [String: Any])?["a"] as? [String: Any])?["heartRate"] as? [Any] != nil, "the API gives both graphs")
+        }
+    }
+
+    /// End (`forfeit`): Bob forfeits with one frame, at once; nothing is kept for him to save.
+    @Test func endForfeitsAtOnce() async throws {
+        try await Self.run { p in
+            let h = p.harness
+            let second = try #require(try await h.request(.post, "/api/matches", token: p.ann.token, json: ["opponent": p.bob.id, "minutes": 1]).json["id"] as? String)
+            try await h.request(.post, "/api/matches/\(second)/accept", token: p.bob.token)
+            async let annAgain = Self.play(h.client, token: p.ann.token, match: second, series: Self.annSeries)
+            async let bobAgain = Self.play(
+                h.client, token: p.bob.token, match: second, series: Self.bobSeries, extra: { $0 == 2 ? [#"{"type":"forfeit"}"#] : [] })
+            let (annSaw, _) = try await (annAgain, bobAgain)
+            let ended = try #require(annSaw.last { $0["type"] as? String == "end" }?["result"] as? [String: Any])
+            #expect(ended["reason"] as? String == "left" && ended["forfeitedBy"] as? String == "b" && (ended["secondsPlayed"] as? Int ?? 99) < 10, "\(ended)")
+            #expect(try await h.request(.post, "/api/matches/\(second)/workout", token: p.bob.token).status == .conflict)
+        }
+    }
+
+    /// A practice match lets the slider (a bare bpm) play, and says so: in the API, the
+    /// sources and the notification.
+    @Test func aPracticeMatchTakesTheSliderAndSaysPractice() async throws {
+        try await Self.run { p in
+            let h = p.harness
+            let created = try await h.request(.post, "/api/matches", token: p.ann.token, json: ["opponent": p.bob.id, "minutes": 1, "practice": true])
+            #expect(created.json["practice"] as? Bool == true)
+            let id = try #require(created.json["id"] as? String)
+            try await h.request(.post, "/api/matches/\(id)/accept", token: p.bob.token)
+            async let annSide = Self.play(h.client, token: p.ann.token, match: id, series: Self.annSeries, practice: true)
+            async let bobSide = Self.play(h.client, token: p.bob.token, match: id, series: Self.bobSeries, practice: true)
+            let (ann, _) = try await (annSide, bobSide)
+            #expect(!ann.contains { $0["type"] as? String == "error" }, "\(ann.filter { $0["type"] as? String == "error" })")
+            let result = try #require(ann.last { $0["type"] as? String == "end" }?["result"] as? [String: Any])
+            #expect((result["a"] as? [String: Any])?["sources"] as? [String] == ["practice"])
+            let notes = try await h.request(.get, "/api/notifications", token: p.ann.token).json["notifications"] as? [[String: Any]] ?? []
+            #expect(notes.contains { $0["kind"] as? String == "match-result" && ($0["text"] as? String ?? "").hasPrefix("Practice match against") })
         }
     }
 

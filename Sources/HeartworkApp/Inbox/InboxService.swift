@@ -40,15 +40,17 @@ public struct InboxService: Sendable {
         case .live:
             let opponent = try? await store.users.find(id: match.opponentID ?? "")
             await tell(
-                match.challengerID, kind: "match-result", text: "Match against \(opponent?.fullName ?? "your friend"): \(outcome(for: "a"))",
+                match.challengerID, kind: "match-result",
+                text: "\(match.practice ? "Practice match" : "Match") against \(opponent?.fullName ?? "your friend"): \(outcome(for: "a"))",
                 link: link, actorID: match.opponentID, now: now)
             if let opponentID = match.opponentID {
                 await tell(
-                    opponentID, kind: "match-result", text: "Match against \(challenger?.fullName ?? "your friend"): \(outcome(for: "b"))",
+                    opponentID, kind: "match-result",
+                    text: "\(match.practice ? "Practice match" : "Match") against \(challenger?.fullName ?? "your friend"): \(outcome(for: "b"))",
                     link: link, actorID: match.challengerID, now: now)
             }
         case .ghost:
-            await tell(match.challengerID, kind: "match-result", text: "Ghost race: \(outcome(for: "a"))", link: link, actorID: nil, now: now)
+            await tell(match.challengerID, kind: "match-result", text: "Ghost race (practice): \(outcome(for: "a"))", link: link, actorID: nil, now: now)
             if let owner = match.ghostOwnerID, owner != match.challengerID {
                 let verdict = result.winner == "b" ? "your workout won" : (result.winner == nil ? "a draw" : "they beat it")
                 await tell(

@@ -35,12 +35,17 @@ actor RemoteMatchRoom: MatchRoomHandle {
         return (id, messages)
     }
 
-    func reading(_ side: Competitor, second: Int, beatsPerMinute bpm: Double) async {
+    func reading(_ side: Competitor, second: Int, beatsPerMinute bpm: Double, source: MatchReadingSource) async {
         guard let seat else { return }
         bus.send(
             match: BusMatch(
                 kind: .reading, target: host, matchID: matchID, seat: seat.uuidString, side: side.rawValue,
-                second: second, beatsPerMinute: bpm))
+                second: second, beatsPerMinute: bpm, source: source.rawValue))
+    }
+
+    func forfeit(_ side: Competitor, id: UUID) async {
+        guard seat == id else { return }
+        bus.send(match: BusMatch(kind: .forfeit, target: host, matchID: matchID, seat: id.uuidString, side: side.rawValue))
     }
 
     func disconnect(_ side: Competitor, id: UUID) async {
@@ -93,8 +98,8 @@ actor HostedSeats {
         seats[seat] = (room, side, connection, forwarder)
     }
 
-    func seat(_ seat: String) -> (room: MatchRoom, side: Competitor)? {
-        seats[seat].map { ($0.room, $0.side) }
+    func seat(_ seat: String) -> (room: MatchRoom, side: Competitor, connection: UUID)? {
+        seats[seat].map { ($0.room, $0.side, $0.connection) }
     }
 
     func remove(_ seat: String) -> (room: MatchRoom, side: Competitor, connection: UUID)? {

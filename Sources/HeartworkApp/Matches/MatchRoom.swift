@@ -7,7 +7,9 @@ import HeartworkStore
 /// process) or its stand-in for a room another instance hosts (`RemoteMatchRoom`).
 public protocol MatchRoomHandle: Sendable {
     func connect(_ side: Competitor) async -> (id: UUID, messages: AsyncStream<MatchMessage>)
-    func reading(_ side: Competitor, second: Int, beatsPerMinute bpm: Double) async
+    func reading(_ side: Competitor, second: Int, beatsPerMinute bpm: Double, source: MatchReadingSource) async
+    /// The player ends the match early (End): they forfeit at once.
+    func forfeit(_ side: Competitor, id: UUID) async
     func disconnect(_ side: Competitor, id: UUID) async
 }
 
@@ -20,7 +22,13 @@ public protocol MatchRoomHandle: Sendable {
 /// whose reading has not come `MatchRules.lateSeconds` after the second ended gets lost
 /// contact (zone none) for it. A reading is refused, and changes nothing, when it is for a
 /// second that has not begun on the server's clock (half a second's tolerance for clocks),
-/// was already sent, was already scored, is outside the match, or has a bpm outside 0–250.
+/// was already sent, was already scored, is outside the match, or has a bpm outside 0–250 —
+/// and, outside practice, when it is a number the player chose (`MatchReadingSource.practice`)
+/// rather than a strap's (issue 23: a match between friends cannot be won with a slider).
+///
+/// A player whose connection drops after the countdown began has `MatchRules.reconnectSeconds`
+/// to come back (the other side is told `away`, then `back`); their seconds meanwhile are lost
+/// contact; past it they forfeit (`left`). End (`forfeit`) forfeits at once.
 public actor MatchRoom: MatchRoomHandle {
     /// What the room needs from the service: to record the start (returning both sides'
     /// zones) and the result, and to be forgotten once over.
@@ -40,6 +48,8 @@ public actor MatchRoom: MatchRoomHandle {
     /// Side b's series for a ghost race (nil for a live match).
     let ghost: [Double?]?
     let hooks: Hooks
+    /// Practice (and ghost races): the slider may play.
+    let practice: Bool
     var expiresAt: Date
     private var phase = Phase.lobby
     private var connections: [Competitor: (id: UUID, continuation: AsyncStream<MatchMessage>.Continuation)] = [:]
@@ -51,8 +61,15 @@ public actor MatchRoom: MatchRoomHandle {
     private var renewedAt = Date()
     /// Each side's heart rate per scored second, as played (kept with the result).
     private var heartRates: [Competitor: [Int?]] = [.a: [], .b: []]
+    /// Where each side's readings came from, in the order first used.
+    private var sources: [Competitor: [MatchReadingSource]] = [.a: [], .b: []]
+    /// Sides whose connection dropped during the match, and when.
+    private var away: [Competitor: Int64] = [:]
 
-    public init(matchID: String, durationSeconds: Int, secondMilliseconds: Int, ghost: [Double?]?, expiresAt: Date, hooks: Hooks) {
+    public init(
+        matchID: String, durationSeconds: Int, secondMilliseconds: Int, ghost: [Double?]?, practice: Bool = false, expiresAt: Date, hooks: Hooks
+    ) {
+        self.practice = practice || ghost != nil
         self.matchID = matchID
         self.durationSeconds = durationSeconds
         self.secondMilliseconds = Int64(max(1, secondMilliseconds))
@@ -85,6 +102,11 @@ public actor MatchRoom: MatchRoomHandle {
             announcePresence()
             if humanSides.allSatisfy({ connections[$0] != nil }) { Task { await self.beginCountdown() } }
         case .countdown, .running:
+            if away.removeValue(forKey: side) != nil {
+                // Back in time: silence counts from now, and the other side hears so.
+                lastHeard[side] = Self.now()
+                connections[side.opponent]?.continuation.yield(.back(who: "opponent"))
+            }
             continuation.yield(
                 .start(
                     atMilliseconds: startAt, nowMilliseconds: Self.now(), durationSeconds: durationSeconds,
@@ -95,7 +117,7 @@ public actor MatchRoom: MatchRoomHandle {
     }
 
     /// A player's socket closed: in the lobby they just leave; once the countdown has begun,
-    /// leaving forfeits.
+    /// they have `MatchRules.reconnectSeconds` to come back before it counts as leaving.
     public func disconnect(_ side: Competitor, id: UUID) async {
         guard let current = connections[side], current.id == id else { return }
         connections[side] = nil
@@ -105,16 +127,36 @@ public actor MatchRoom: MatchRoomHandle {
             announcePresence()
             if connections.isEmpty { await close(reason: "empty", detail: "") }
         case .countdown, .running:
-            await end(.left, forfeitedBy: side.rawValue)
+            away[side] = Self.now()
+            connections[side.opponent]?.continuation.yield(.away(who: "opponent", graceSeconds: MatchRules.reconnectSeconds))
         case .ended: break
         }
     }
 
-    /// One second's heart rate from one side.
-    public func reading(_ side: Competitor, second: Int, beatsPerMinute bpm: Double) async {
+    /// End: the player leaves the match on purpose and forfeits at once (in the lobby, they
+    /// just leave).
+    public func forfeit(_ side: Competitor, id: UUID) async {
+        guard let current = connections[side], current.id == id else { return }
+        switch phase {
+        case .lobby: await disconnect(side, id: id)
+        case .countdown, .running: await end(.left, forfeitedBy: side.rawValue)
+        case .ended: break
+        }
+    }
+
+    /// One second's heart rate from one side, and where it came from.
+    public func reading(_ side: Competitor, second: Int, beatsPerMinute bpm: Double, source: MatchReadingSource) async {
         let now = Self.now()
         func refuse(_ detail: String) { connections[side]?.continuation.yield(.refused(second: second, detail: detail)) }
         guard humanSides.contains(side) else { return refuse("this side is a recording") }
+        // Outside practice a number the player chose is refused — but 0 (lost contact: the
+        // page hears no strap this second) gains nothing and is taken, naming no source.
+        let chosen = source == .practice
+        guard practice || !chosen || bpm == 0 else {
+            return refuse(
+                "a match between friends takes your heart rate from a chest strap: send the strap's bytes (hrm) or play from a gateway strap; the slider is for practice"
+            )
+        }
         switch phase {
         case .lobby: return refuse("the match has not started: wait for the countdown")
         case .countdown where now < startAt - secondMilliseconds / 2: return refuse("the match has not started: wait for the countdown")
@@ -135,6 +177,7 @@ public actor MatchRoom: MatchRoomHandle {
         }
         pending[side, default: [:]][second] = .some(bpm > 0 ? bpm : nil)
         lastHeard[side] = now
+        if practice || !chosen, sources[side]?.contains(source) == false { sources[side, default: []].append(source) }
         await advance(now: now)
     }
 
@@ -154,7 +197,15 @@ public actor MatchRoom: MatchRoomHandle {
         case .running:
             await advance(now: now)
             guard phase == .running else { return }
-            let silent = humanSides.filter { now - (lastHeard[$0] ?? startAt) >= Int64(MatchRules.silenceSeconds) * secondMilliseconds }
+            // A side away longer than the grace leaves; both away that long: nobody wins.
+            let gone = humanSides.filter { side in away[side].map { now - $0 >= Int64(MatchRules.reconnectSeconds) * secondMilliseconds } ?? false }
+            if !gone.isEmpty {
+                return await end(.left, forfeitedBy: gone.count > 1 ? "both" : gone[0].rawValue)
+            }
+            // A side that is away is under the grace, not the silence rule.
+            let silent = humanSides.filter {
+                away[$0] == nil && now - (lastHeard[$0] ?? startAt) >= Int64(MatchRules.silenceSeconds) * secondMilliseconds
+            }
             if silent.count == humanSides.count, silent.count > 1 {
                 await end(.silence, forfeitedBy: "both")
             } else if let side = silent.first {
@@ -282,7 +333,8 @@ public actor MatchRoom: MatchRoomHandle {
             scoreA: result?.a.score ?? 0, scoreB: result?.b.score ?? 0, winner: winner, reason: reason.rawValue, forfeitedBy: forfeitedBy,
             secondsPlayed: result?.durationSeconds ?? 0,
             zonesA: ReserveZone.allCases.map { result?.a.timeInZone[$0] ?? 0 }, zonesB: ReserveZone.allCases.map { result?.b.timeInZone[$0] ?? 0 },
-            heartRateA: heartRates[.a] ?? [], heartRateB: heartRates[.b] ?? [])
+            heartRateA: heartRates[.a] ?? [], heartRateB: heartRates[.b] ?? [],
+            sourcesA: sources[.a] ?? [], sourcesB: ghost != nil ? [.recording] : (sources[.b] ?? []))
         let connections = self.connections
         self.connections = [:]
         _ = await hooks.finish(record)

@@ -33,7 +33,7 @@ extension MatchService {
                 do { try await Task.sleep(for: .milliseconds(wait)) } catch { break }
             }
             let bpm = await latest.beatsPerMinute(at: Date().millisecondsSince1970, hold: Int64(Self.strapHoldSeconds) * length)
-            await room.reading(side, second: second, beatsPerMinute: bpm)
+            await room.reading(side, second: second, beatsPerMinute: bpm, source: .gateway)
         }
         await live.stopWatching(user, id: watchID)
     }

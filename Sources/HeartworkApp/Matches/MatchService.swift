@@ -33,8 +33,9 @@ public struct MatchService: Sendable {
         bus.handleMatches { [self] from, message in await handle(message, from: from) }
     }
 
-    /// Invites a friend to a live match of `minutes` (1–120).
-    public func invite(_ opponentID: String, minutes: Int, by user: UserRecord, now: Date = Date()) async throws -> MatchRecord {
+    /// Invites a friend to a live match of `minutes` (1–120); a `practice` match lets the
+    /// slider play and says "practice" wherever its result appears.
+    public func invite(_ opponentID: String, minutes: Int, practice: Bool = false, by user: UserRecord, now: Date = Date()) async throws -> MatchRecord {
         guard MatchRules.minutes.contains(minutes) else {
             throw AppError.invalid("a match lasts 1–120 minutes", field: "minutes")
         }
@@ -44,12 +45,12 @@ public struct MatchService: Sendable {
         }
         _ = try await anchors(of: user, now: now, field: "opponent", whose: "your")
         let match = MatchRecord(
-            kind: .live, challengerID: user.id, opponentID: opponentID, durationSeconds: minutes * 60, state: .invited,
+            kind: .live, challengerID: user.id, opponentID: opponentID, durationSeconds: minutes * 60, practice: practice, state: .invited,
             createdAt: now, expiresAt: now.addingTimeInterval(TimeInterval(MatchRules.invitationSeconds)))
         try await store.matches.create(match)
         await inbox.tell(
             opponentID, kind: "match-invitation",
-            text: "\(user.fullName) (@\(user.username)) challenges you to a \(minutes)-minute match",
+            text: "\(user.fullName) (@\(user.username)) challenges you to a \(minutes)-minute \(practice ? "practice match" : "match")",
             link: "/matches/\(match.id)", actorID: user.id, now: now)
         return match
     }
@@ -75,7 +76,7 @@ public struct MatchService: Sendable {
         _ = try await anchors(of: user, now: now, field: "ghost", whose: "your")
         let match = MatchRecord(
             kind: .ghost, challengerID: user.id, ghostWorkoutID: workout.record.id, ghostOwnerID: workout.record.userID,
-            durationSeconds: streams.heartRate.count, state: .accepted, createdAt: now,
+            durationSeconds: streams.heartRate.count, practice: true, state: .accepted, createdAt: now,
             expiresAt: now.addingTimeInterval(TimeInterval(MatchRules.invitationSeconds)),
             anchorsB: MatchAnchors(restingHeartRate: resting, maximumHeartRate: maximum))
         try await store.matches.create(match)
@@ -170,7 +171,7 @@ public struct MatchService: Sendable {
         return await rooms.room(for: match) { [self] in
             MatchRoom(
                 matchID: match.id, durationSeconds: match.durationSeconds, secondMilliseconds: secondMilliseconds, ghost: ghost,
-                expiresAt: match.expiresAt, hooks: hooks(for: match))
+                practice: match.isPractice, expiresAt: match.expiresAt, hooks: hooks(for: match))
         }
     }
 
@@ -207,7 +208,12 @@ public struct MatchService: Sendable {
             await hosted.add(message.seat, room: room, side: side, connection: connection, forwarder: forwarder)
         case .reading:
             guard let seat = await hosted.seat(message.seat), let second = message.second, let bpm = message.beatsPerMinute else { return }
-            await seat.room.reading(seat.side, second: second, beatsPerMinute: bpm)
+            // An instance of an earlier version names no source: its readings count as practice.
+            let source = message.source.flatMap(MatchReadingSource.init(rawValue:)) ?? .practice
+            await seat.room.reading(seat.side, second: second, beatsPerMinute: bpm, source: source)
+        case .forfeit:
+            guard let seat = await hosted.seat(message.seat) else { return }
+            await seat.room.forfeit(seat.side, id: seat.connection)
         case .leave:
             guard let seat = await hosted.remove(message.seat) else { return }
             await seat.room.disconnect(seat.side, id: seat.connection)

@@ -7,6 +7,10 @@ public enum MatchRules {
     public static let countdownSeconds = 5
     /// A side that sends nothing for this long forfeits.
     public static let silenceSeconds = 10
+    /// A player whose connection dropped has this long to come back before forfeiting
+    /// (issue 23: a dropped socket is not an instant loss; the seconds meanwhile are lost
+    /// contact).
+    public static let reconnectSeconds = 15
     /// A reading may arrive this long after its second ended and still be placed; later it
     /// counts as lost contact.
     public static let lateSeconds = 3
@@ -25,7 +29,8 @@ public enum MatchRules {
 public enum MatchEndReason: String, Sendable, Hashable, CaseIterable {
     /// The time was up.
     case time
-    /// A side left the room (its socket closed) after the countdown began.
+    /// A side left the room after the countdown began: ended it with End, or its connection
+    /// stayed away for `MatchRules.reconnectSeconds`.
     case left
     /// A side sent nothing for `MatchRules.silenceSeconds`.
     case silence

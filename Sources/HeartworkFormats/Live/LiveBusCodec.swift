@@ -39,7 +39,7 @@ public struct BusNotice: Sendable, Hashable {
 /// room's frames (`MatchMessage.json`) back to the player's connection (`seat`), and an `out`
 /// without a message ends it.
 public struct BusMatch: Sendable, Hashable {
-    public enum Kind: String, Sendable, Hashable { case join, reading, leave, out }
+    public enum Kind: String, Sendable, Hashable { case join, reading, forfeit, leave, out }
     public var kind: Kind
     /// The instance this is for (the others ignore it).
     public var target: String
@@ -51,11 +51,15 @@ public struct BusMatch: Sendable, Hashable {
     public var second: Int?
     public var beatsPerMinute: Double?
     public var message: String?
+    /// A reading's source (`MatchReadingSource`'s raw value); an instance of an earlier
+    /// version sends none, and its readings count as practice.
+    public var source: String?
 
     public init(
         kind: Kind, target: String, matchID: String, seat: String, side: String, second: Int? = nil,
-        beatsPerMinute: Double? = nil, message: String? = nil
+        beatsPerMinute: Double? = nil, message: String? = nil, source: String? = nil
     ) {
+        self.source = source
         self.kind = kind
         self.target = target
         self.matchID = matchID
@@ -103,7 +107,7 @@ public enum LiveBusMessage: Sendable, Hashable {
 ///     {"v":1,"i":"<instance>","k":"u","u":"<user>"}
 ///     {"v":1,"i":"<instance>","k":"n","n":["<id>","<user>","<kind>","<text>","<link>"|null,at]}
 ///     {"v":1,"i":"<instance>","k":"x","x":["gateway"|"session"|"sessions"|"user","<id>","<except>"|null]}
-///     {"v":1,"i":"<instance>","k":"m","m":["<kind>","<target>","<match>","<seat>","<side>",second|null,bpm|null,"<frame>"|null]}
+///     {"v":1,"i":"<instance>","k":"m","m":["<kind>","<target>","<match>","<seat>","<side>",second|null,bpm|null,"<frame>"|null,"<source>"]}
 public enum LiveBusCodec {
     public static let maximumPayloadBytes = 7_900
 
@@ -159,6 +163,8 @@ public enum LiveBusCodec {
                     if let bpm = match.beatsPerMinute, bpm.isFinite { json.number(bpm) } else { json.null() }
                     // A room's frame is a few hundred bytes (an event's sentence the longest).
                     if let message = match.message { json.string(String(message.prefix(6000))) } else { json.null() }
+                    // Where a reading's heart rate came from (a ninth member, added for issue 23).
+                    if let source = match.source { json.string(source) } else { json.null() }
                     json.endArray()
                 }
             ]
@@ -286,7 +292,7 @@ public enum LiveBusCodec {
             if case .string(let value) = fields[4] { link = value }
             return (instance, .notice(BusNotice(id: id, userID: user, kind: noticeKind, text: text, link: link, atMilliseconds: Int64(at))))
         case "m":
-            guard case .array(let fields)? = member("m"), fields.count == 8,
+            guard case .array(let fields)? = member("m"), fields.count == 8 || fields.count == 9,
                 case .string(let kindText) = fields[0], let matchKind = BusMatch.Kind(rawValue: kindText),
                 case .string(let target) = fields[1], case .string(let matchID) = fields[2], case .string(let seat) = fields[3],
                 case .string(let side) = fields[4]
@@ -297,12 +303,14 @@ public enum LiveBusCodec {
             if case .number(let number) = fields[6], number.isFinite { bpm = number }
             var message: String?
             if case .string(let text) = fields[7] { message = text }
+            var source: String?
+            if fields.count == 9, case .string(let text) = fields[8] { source = text }
             return (
                 instance,
                 .match(
                     BusMatch(
                         kind: matchKind, target: target, matchID: matchID, seat: seat, side: side,
-                        second: integer(fields[5]), beatsPerMinute: bpm, message: message))
+                        second: integer(fields[5]), beatsPerMinute: bpm, message: message, source: source))
             )
         case "r":
             guard case .string(let user)? = member("u"), case .array(let items)? = member("r") else { throw Malformed(description: "no user or readings") }

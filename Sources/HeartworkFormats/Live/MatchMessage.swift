@@ -34,6 +34,11 @@ public enum MatchMessage: Sendable, Hashable {
     case end(matchID: String)
     /// The room closed without a result (declined, expired, opened elsewhere).
     case closed(reason: String, detail: String)
+    /// The other player's connection dropped: they have `graceSeconds` to come back before
+    /// they forfeit (their seconds meanwhile count as lost contact).
+    case away(who: String, graceSeconds: Int)
+    /// The other player is back.
+    case back(who: String)
 
     /// The socket frame (for `end`, the short form `{"type":"end","match":"<id>"}`).
     public var json: String {
@@ -81,6 +86,13 @@ public enum MatchMessage: Sendable, Hashable {
             json.field("type", "closed")
             json.field("reason", reason)
             json.field("detail", detail)
+        case .away(let who, let grace):
+            json.field("type", "away")
+            json.field("who", who)
+            json.field("graceSeconds", grace)
+        case .back(let who):
+            json.field("type", "back")
+            json.field("who", who)
         }
         json.endObject()
         return String(decoding: json.bytes, as: UTF8.self)
@@ -157,6 +169,10 @@ public enum MatchMessage: Sendable, Hashable {
             self = .end(matchID: try string("match"))
         case "closed":
             self = .closed(reason: try string("reason"), detail: try string("detail"))
+        case "away":
+            self = .away(who: try string("who"), graceSeconds: try integer("graceSeconds"))
+        case "back":
+            self = .back(who: try string("who"))
         case let other:
             throw Malformed(description: "unknown type \(other)")
         }

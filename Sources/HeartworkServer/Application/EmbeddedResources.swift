@@ -12,7 +12,6 @@ enum EmbeddedResources {
         "common.js": ("text/javascript; charset=utf-8", PackageResources.common_js),
         "food.js": ("text/javascript; charset=utf-8", PackageResources.food_js),
         "health-import.js": ("text/javascript; charset=utf-8", PackageResources.health_import_js),
-        "heart-rate.js": ("text/javascript; charset=utf-8", PackageResources.heart_rate_js),
         "match.js": ("text/javascript; charset=utf-8", PackageResources.match_js),
         "strength.js": ("text/javascript; charset=utf-8", PackageResources.strength_js),
         "upload.js": ("text/javascript; charset=utf-8", PackageResources.upload_js),

@@ -113,8 +113,13 @@ struct MatchSocket {
                         return
                     }
                     switch MatchMessages.read(text) {
-                    case .reading(let second, let bpm):
-                        await room.reading(join.side, second: second, beatsPerMinute: bpm)
+                    case .reading(let second, _, _) where sensor != nil:
+                        let detail = "this side plays from the gateway strap chosen (?sensor=): the page sends no readings"
+                        try await outbound.write(.text(MatchMessage.refused(second: second, detail: detail).json))
+                    case .reading(let second, let bpm, let source):
+                        await room.reading(join.side, second: second, beatsPerMinute: bpm, source: source)
+                    case .forfeit:
+                        await room.forfeit(join.side, id: connection)
                     case .refused(let second, let detail):
                         try await outbound.write(.text(MatchMessage.refused(second: second, detail: detail).json))
                     }
@@ -129,27 +134,59 @@ struct MatchSocket {
 /// The JSON text frames of the match room and the notifications socket.
 enum MatchMessages {
     enum Inbound: Equatable {
-        case reading(second: Int, bpm: Double)
+        case reading(second: Int, bpm: Double, source: MatchReadingSource)
+        /// End: the player leaves and forfeits.
+        case forfeit
         case refused(second: Int?, detail: String)
     }
 
-    /// Reads a player's frame: `{"type":"reading","second":N,"bpm":B}`.
+    /// Reads a player's frame: `{"type":"reading","second":N,"hrm":"<hex of 0x2A37>"}` (a
+    /// strap's own bytes, decoded with the gateways' codec: no skin contact is 0, lost
+    /// contact), `{"type":"reading","second":N,"bpm":B}` (a number the player chose: practice
+    /// only, the room decides), or `{"type":"forfeit"}`.
     static func read(_ text: String) -> Inbound {
         let object: JSONObjectReader
         do {
-            object = try JSONObjectReader(parsing: Array(text.utf8), allowed: ["type", "second", "bpm"])
+            object = try JSONObjectReader(parsing: Array(text.utf8), allowed: ["type", "second", "bpm", "hrm"])
         } catch {
             return .refused(second: nil, detail: "\(error)")
         }
         let second = try? object.integer("second")
         do {
-            guard try object.string("type") == "reading" else {
-                return .refused(second: second, detail: "type: the only message a player sends is \"reading\"")
+            switch try object.string("type") {
+            case "forfeit": return .forfeit
+            case "reading": break
+            default: return .refused(second: second, detail: "type: a player sends \"reading\" or \"forfeit\"")
             }
-            return .reading(second: try object.integer("second"), bpm: try object.double("bpm"))
+            let second = try object.integer("second")
+            guard let hex = try object.optionalString("hrm") else {
+                return .reading(second: second, bpm: try object.double("bpm"), source: .practice)
+            }
+            guard (try object.optionalDouble("bpm")) == nil else {
+                return .refused(second: second, detail: "send hrm or bpm, not both")
+            }
+            return strapReading(second: second, hex: hex)
         } catch {
             return .refused(second: second, detail: "\(error)")
         }
+    }
+
+    /// A strap's 0x2A37 bytes as one second's heart rate, by the gateway protocol's rules
+    /// (PROTOCOL.md §3): 0 when the strap reports no skin contact; otherwise 20–250 bpm.
+    static func strapReading(second: Int, hex: String) -> Inbound {
+        guard hex.utf8.count <= 1024 else { return .refused(second: second, detail: "hrm: at most 512 bytes") }
+        let measurement: HeartRateMeasurement
+        do {
+            measurement = try HeartRateMeasurementCodec.decode(try HexBytes.parse(hex))
+        } catch {
+            return .refused(second: second, detail: "hrm: \(error)")
+        }
+        if measurement.sensorContact == .notDetected { return .reading(second: second, bpm: 0, source: .strap) }
+        let bpm = Double(measurement.beatsPerMinute)
+        guard bpm == 0 || (20...250).contains(bpm) else {
+            return .refused(second: second, detail: "hrm: a heart rate of \(measurement.beatsPerMinute) bpm is neither 0 nor 20–250")
+        }
+        return .reading(second: second, bpm: bpm, source: .strap)
     }
 
     /// The `end` frame for one viewer: the result from the viewer's side as

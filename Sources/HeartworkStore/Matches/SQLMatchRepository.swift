@@ -6,19 +6,19 @@ struct SQLMatchRepository: MatchRepository {
     static let columns = """
         id, kind, challenger_id, opponent_id, ghost_workout_id, ghost_owner_id, duration_seconds, state, created_at, expires_at,
         started_at, ended_at, a_resting_hr, a_max_hr, b_resting_hr, b_max_hr, score_a, score_b, winner, end_reason, forfeited_by,
-        seconds_played, zones_a, zones_b, heart_rate_a, heart_rate_b, workout_a, workout_b
+        seconds_played, zones_a, zones_b, heart_rate_a, heart_rate_b, workout_a, workout_b, practice, sources_a, sources_b
         """
 
     func create(_ match: MatchRecord) async throws {
         try await database.execute(
             """
             INSERT INTO matches (id, kind, challenger_id, opponent_id, ghost_workout_id, ghost_owner_id, duration_seconds, state,
-                created_at, expires_at, a_resting_hr, a_max_hr, b_resting_hr, b_max_hr)
+                created_at, expires_at, a_resting_hr, a_max_hr, b_resting_hr, b_max_hr, practice)
             VALUES (\(bind: match.id), \(bind: match.kind.rawValue), \(bind: match.challengerID), \(bind: match.opponentID),
                 \(bind: match.ghostWorkoutID), \(bind: match.ghostOwnerID), \(bind: match.durationSeconds), \(bind: match.state.rawValue),
                 \(bind: match.createdAt.millisecondsSince1970), \(bind: match.expiresAt.millisecondsSince1970),
                 \(bind: match.anchorsA?.restingHeartRate), \(bind: match.anchorsA?.maximumHeartRate),
-                \(bind: match.anchorsB?.restingHeartRate), \(bind: match.anchorsB?.maximumHeartRate))
+                \(bind: match.anchorsB?.restingHeartRate), \(bind: match.anchorsB?.maximumHeartRate), \(bind: match.practice ? 1 : 0))
             """)
     }
 
@@ -67,7 +67,9 @@ struct SQLMatchRepository: MatchRepository {
                     end_reason = \(bind: result.reason), forfeited_by = \(bind: result.forfeitedBy), seconds_played = \(bind: result.secondsPlayed),
                     zones_a = \(bind: result.zonesA.map(String.init).joined(separator: ",")),
                     zones_b = \(bind: result.zonesB.map(String.init).joined(separator: ",")),
-                    heart_rate_a = \(bind: Self.text(result.heartRateA)), heart_rate_b = \(bind: Self.text(result.heartRateB))
+                    heart_rate_a = \(bind: Self.text(result.heartRateA)), heart_rate_b = \(bind: Self.text(result.heartRateB)),
+                    sources_a = \(bind: result.sourcesA.map(\.rawValue).joined(separator: ",")),
+                    sources_b = \(bind: result.sourcesB.map(\.rawValue).joined(separator: ","))
                 WHERE id = \(bind: id)
                 """
             ).run()
@@ -137,6 +139,9 @@ struct SQLMatchRepository: MatchRepository {
             guard let resting = try row.optionalDouble("\(prefix)_resting_hr"), let maximum = try row.optionalDouble("\(prefix)_max_hr") else { return nil }
             return MatchAnchors(restingHeartRate: resting, maximumHeartRate: maximum)
         }
+        func sources(_ column: String) throws -> [MatchReadingSource] {
+            (try row.optionalString(column) ?? "").split(separator: ",").compactMap { MatchReadingSource(rawValue: String($0)) }
+        }
         func zones(_ column: String) throws -> [Int] {
             (try row.optionalString(column) ?? "").split(separator: ",").compactMap { Int($0) }
         }
@@ -148,12 +153,13 @@ struct SQLMatchRepository: MatchRepository {
                 scoreA: try row.optionalInt("score_a") ?? 0, scoreB: try row.optionalInt("score_b") ?? 0,
                 winner: try row.optionalString("winner"), reason: reason, forfeitedBy: try row.optionalString("forfeited_by"),
                 secondsPlayed: try row.optionalInt("seconds_played") ?? 0, zonesA: try zones("zones_a"), zonesB: try zones("zones_b"),
-                heartRateA: Self.series(try row.optionalString("heart_rate_a")), heartRateB: Self.series(try row.optionalString("heart_rate_b")))
+                heartRateA: Self.series(try row.optionalString("heart_rate_a")), heartRateB: Self.series(try row.optionalString("heart_rate_b")),
+                sourcesA: try sources("sources_a"), sourcesB: try sources("sources_b"))
         }
         return MatchRecord(
             id: try row.string("id"), kind: kind, challengerID: try row.string("challenger_id"), opponentID: try row.optionalString("opponent_id"),
             ghostWorkoutID: try row.optionalString("ghost_workout_id"), ghostOwnerID: try row.optionalString("ghost_owner_id"),
-            durationSeconds: try row.int("duration_seconds"), state: state, createdAt: try row.date("created_at"),
+            durationSeconds: try row.int("duration_seconds"), practice: (try row.optionalInt("practice") ?? 0) != 0, state: state, createdAt: try row.date("created_at"),
             expiresAt: try row.date("expires_at"), startedAt: try row.optionalDate("started_at"), endedAt: try row.optionalDate("ended_at"),
             anchorsA: try anchors("a"), anchorsB: try anchors("b"), result: result,
             workoutA: try row.optionalString("workout_a"), workoutB: try row.optionalString("workout_b"))

@@ -20,6 +20,13 @@ struct MatchResponse: ResponseEncodable {
     struct Side: Encodable {
         let score: Int
         let timeInZoneSeconds: [String: Int]
+        /// The side's heart rate second by second as played (null: no reading or lost
+        /// contact) — both sides', once the match is over (seed-000 Fig. 5.26b).
+        let heartRate: [Int?]
+        /// Where the side's heart rate came from: "strap" (the page sent the strap's bytes),
+        /// "gateway" (a strap one of the player's gateways hears), "practice" (the slider),
+        /// "recording" (a ghost); empty when nothing came, or for matches from before.
+        let sources: [String]
     }
 
     struct Result: Encodable {
@@ -42,6 +49,9 @@ struct MatchResponse: ResponseEncodable {
     /// The viewer's side ("a" challenger, "b" opponent), null for the owner of a raced ghost.
     let you: String?
     let durationSeconds: Int
+    /// Practice (every ghost race, and matches created with `"practice": true`): the slider
+    /// may play; its results say "practice" everywhere.
+    let practice: Bool
     let challenger: Person?
     let opponent: Person?
     let ghost: Ghost?
@@ -64,6 +74,7 @@ struct MatchResponse: ResponseEncodable {
         state = match.state.rawValue
         you = match.side(of: viewer.id)
         durationSeconds = match.durationSeconds
+        practice = match.isPractice
         challenger = person(match.challengerID)
         opponent = person(match.opponentID)
         ghost = match.kind == .ghost ? Ghost(workoutID: match.ghostWorkoutID, owner: person(match.ghostOwnerID)) : nil
@@ -74,20 +85,22 @@ struct MatchResponse: ResponseEncodable {
         room = "/api/live/matches/\(match.id)"
         workoutID = match.side(of: viewer.id).flatMap { $0 == "a" ? match.workoutA : match.workoutB }
         result = match.result.map { stored in
-            func side(_ zones: [Int], _ score: Int) -> Side {
+            func side(_ zones: [Int], _ score: Int, _ heartRate: [Int?], _ sources: [MatchReadingSource]) -> Side {
                 Side(
                     score: score,
                     timeInZoneSeconds: Dictionary(
                         uniqueKeysWithValues: ReserveZone.allCases.map { zone in
                             (zone.identifier, zone.rawValue < zones.count ? zones[zone.rawValue] : 0)
-                        }))
+                        }),
+                    heartRate: heartRate, sources: sources.map(\.rawValue))
             }
             let viewerSide = match.side(of: viewer.id)
             let outcome: String? = viewerSide.map { side in stored.winner == nil ? "draw" : (stored.winner == side ? "won" : "lost") }
             return Result(
                 winner: stored.winner, outcome: outcome, marginSeconds: abs(stored.scoreA - stored.scoreB), reason: stored.reason,
-                forfeitedBy: stored.forfeitedBy, secondsPlayed: stored.secondsPlayed, a: side(stored.zonesA, stored.scoreA),
-                b: side(stored.zonesB, stored.scoreB))
+                forfeitedBy: stored.forfeitedBy, secondsPlayed: stored.secondsPlayed,
+                a: side(stored.zonesA, stored.scoreA, stored.heartRateA, stored.sourcesA),
+                b: side(stored.zonesB, stored.scoreB, stored.heartRateB, stored.sourcesB))
         }
     }
 }

@@ -27,7 +27,7 @@ struct MatchRoutes {
 
     /// POST /api/matches
     func postMatches(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let body = try await RequestBody.jsonObject(request, allowed: ["opponent", "minutes", "ghost"], limit: 4 * 1024)
+        let body = try await RequestBody.jsonObject(request, allowed: ["opponent", "minutes", "ghost", "practice"], limit: 4 * 1024)
         let match: MatchRecord
         if body.contains("ghost") {
             guard !body.contains("opponent"), !body.contains("minutes") else {
@@ -35,7 +35,8 @@ struct MatchRoutes {
             }
             match = try await services.matches.ghost(try body.string("ghost"), by: context.user)
         } else {
-            match = try await services.matches.invite(try body.string("opponent"), minutes: try body.integer("minutes"), by: context.user)
+            match = try await services.matches.invite(
+                try body.string("opponent"), minutes: try body.integer("minutes"), practice: try body.optionalBool("practice") ?? false, by: context.user)
         }
         var answer = try APIJSON.response(try await response(match, context.user), status: .created)
         answer.headers[.location] = "/api/matches/\(match.id)"

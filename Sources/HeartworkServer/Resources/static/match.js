@@ -1,9 +1,14 @@
-import { decodeHeartRateMeasurement } from "/static/heart-rate.js";
+import { webBluetoothSupport, requestStrap, grantedStraps } from "/static/strap.js";
 
 const ZONE_NAMES = { "none": "Z1 · None", "low": "Z2 · Low", "moderate": "Z3 · Moderate", "high": "Z4 · High", "red-line": "Z5 · Red Line" };
 
-// The match room (docs/PROTOCOL.md §10): the lobby, the countdown, one reading a second from
-// the strap (Web Bluetooth) or the slider, both meters and scores, spoken zone changes.
+// The match room (docs/PROTOCOL.md §10): the lobby, the countdown, one reading a second —
+// the strap's own bytes (Web Bluetooth, `hrm`), a gateway strap (the server plays it), or in
+// practice only the slider (`bpm`) —, both meters and scores, spoken zone changes, a dropped
+// connection taken up again within 15 s, End with a warning.
+const STRAP_HOLD_MS = 5000; // a strap's last reading stands for 5 s (the server's rule for gateway straps)
+const RECONNECT_MS = 15000; // MatchRules.reconnectSeconds
+
 function startMatch(root) {
   const arena = root.querySelector("[data-arena]");
   if (!arena) return;
@@ -13,39 +18,63 @@ function startMatch(root) {
   const lobby = $("[data-lobby]"), countdown = $("[data-countdown]"), connection = $("[data-connection]");
   const slider = $("[data-simulated]"), sliderValue = $("[data-simulated-value]");
   const speak = $("[data-speak]"), events = $("[data-events]"), stateLabel = $("[data-match-state]");
-  let strap = null; // { bpm, at } from Bluetooth
-  let socket = null, startAt = null, secondMs = 1000, offset = 0, nextSecond = 0, over = false;
+  const practice = root.dataset.practice === "true";
+  let strap = null; // the last reading from Bluetooth: { hex, bpm, at }
+  let socket = null, startAt = null, secondMs = 1000, offset = 0, nextSecond = 0, over = false, running = false;
+  let lostAt = null, retryTimer = null;
 
-  slider.addEventListener("input", () => { sliderValue.textContent = slider.value; });
+  if (slider) slider.addEventListener("input", () => { sliderValue.textContent = slider.value; });
 
   const bluetooth = $("[data-bluetooth]"), bluetoothState = $("[data-bluetooth-state]");
-  if (!navigator.bluetooth) {
+  const support = webBluetoothSupport();
+  if (!support.supported) {
     bluetooth.disabled = true;
-    bluetoothState.textContent = "this browser has no Web Bluetooth (Chromium has); use the slider";
+    bluetoothState.textContent = support.reason + (practice ? " In practice, the slider plays." : " Choose a strap your gateway hears instead.");
+  }
+  function use(device) {
+    device.addEventListener("reading", (event) => {
+      const reading = event.detail;
+      strap = { hex: reading.hex, bpm: reading.contact === "not-detected" ? 0 : reading.bpm, at: Date.now() };
+    });
+    device.addEventListener("state", (event) => {
+      const { state, attempt, retries } = event.detail;
+      if (state === "connected") bluetoothState.textContent = device.name + " connected";
+      else if (state === "connecting") bluetoothState.textContent = "connecting to " + device.name + "…";
+      else if (state === "reconnecting") bluetoothState.textContent = `${device.name} dropped: reconnecting (${attempt} of ${retries})`;
+      else if (state === "gave-up") bluetoothState.textContent = `${device.name} did not come back: connect it again`;
+    });
+    return device.connect();
   }
   bluetooth.addEventListener("click", async () => {
     try {
-      const device = await navigator.bluetooth.requestDevice({ filters: [{ services: ["heart_rate"] }] });
-      bluetoothState.textContent = "connecting to " + (device.name || "the strap") + "…";
-      const server = await device.gatt.connect();
-      const service = await server.getPrimaryService("heart_rate");
-      const characteristic = await service.getCharacteristic("heart_rate_measurement");
-      characteristic.addEventListener("characteristicvaluechanged", (event) => {
-        const bpm = decodeHeartRateMeasurement(event.target.value);
-        if (bpm !== null) strap = { bpm, at: Date.now() };
-      });
-      await characteristic.startNotifications();
-      bluetoothState.textContent = (device.name || "Strap") + " connected";
-      device.addEventListener("gattserverdisconnected", () => { strap = null; bluetoothState.textContent = "strap disconnected: using the slider"; });
+      const device = await requestStrap();
+      if (device) await use(device);
     } catch (error) {
       bluetoothState.textContent = "no strap: " + error.message;
     }
   });
+  // A strap this site was already allowed (this page reloaded, or the match opened again)
+  // connects without the chooser, where the browser allows it.
+  if (support.supported) grantedStraps().then((straps) => { if (straps.length) use(straps[0]); }).catch(() => {});
 
-  function currentBpm() {
-    if (strap && Date.now() - strap.at < 3000) return strap.bpm;
-    return Number(slider.value);
+  // One second's reading: the strap's bytes while it is heard; in practice the slider;
+  // otherwise lost contact (0) — a match between friends cannot be played with a number.
+  function currentReading() {
+    if (strap && Date.now() - strap.at < STRAP_HOLD_MS) return { hrm: strap.hex };
+    if (practice && slider) return { bpm: Number(slider.value) };
+    return { bpm: 0 };
   }
+
+  const end = $("[data-end]");
+  end.addEventListener("click", () => {
+    if (!running && startAt === null) { window.location.href = "/matches"; return; }
+    if (!window.confirm("End the match now? You forfeit, and your data from this match is discarded.")) return;
+    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "forfeit" }));
+  });
+  // Leaving the page during a match warns first (the server gives 15 s to come back).
+  window.addEventListener("beforeunload", (event) => {
+    if (startAt !== null && !over) { event.preventDefault(); event.returnValue = ""; }
+  });
 
   function side(prefix, state) {
     $(`[data-${prefix}-zone]`).textContent = ZONE_NAMES[state.zone] || state.zone;
@@ -85,7 +114,7 @@ function startMatch(root) {
     countdown.hidden = true;
     const second = Math.floor((now - startAt) / secondMs);
     while (nextSecond <= second && nextSecond < duration) {
-      socket.send(JSON.stringify({ type: "reading", second: nextSecond, bpm: currentBpm() }));
+      socket.send(JSON.stringify({ type: "reading", second: nextSecond, ...currentReading() }));
       nextSecond += 1;
     }
   }
@@ -100,10 +129,12 @@ function startMatch(root) {
         break;
       case "start":
         if (sensor) sensor.disabled = true;
+        running = true;
         offset = message.now - Date.now();
         startAt = message.at;
         secondMs = message.secondMilliseconds || 1000;
-        nextSecond = Math.max(nextSecond, 0);
+        // Back after a dropped connection: the seconds missed meanwhile are lost contact.
+        nextSecond = Math.max(nextSecond, 0, Math.floor((message.now - message.at) / secondMs));
         lobby.textContent = "Go when the countdown ends!";
         break;
       case "state":
@@ -123,6 +154,12 @@ function startMatch(root) {
       case "error":
         connection.textContent = "Not taken: " + message.detail;
         break;
+      case "away":
+        connection.textContent = `Your opponent's connection dropped: they have ${message.graceSeconds} s to come back. Their seconds meanwhile count as lost contact.`;
+        break;
+      case "back":
+        connection.textContent = "Your opponent is back.";
+        break;
       case "end":
         over = true;
         lobby.textContent = "The match is over.";
@@ -141,13 +178,27 @@ function startMatch(root) {
     const strap = sensor && sensor.value ? "?sensor=" + encodeURIComponent(sensor.value) : "";
     const current = new WebSocket(scheme + window.location.host + "/api/live/matches/" + encodeURIComponent(id) + strap);
     socket = current;
-    current.addEventListener("open", () => { connection.textContent = "Connected"; });
+    current.addEventListener("open", () => {
+      connection.textContent = lostAt === null ? "Connected" : "Connected again.";
+      lostAt = null;
+    });
     current.addEventListener("message", (event) => {
       if (socket !== current) return;
       try { take(JSON.parse(event.data)); } catch { /* not ours */ }
     });
     current.addEventListener("close", () => {
       if (over || socket !== current) return;
+      // During a match the server keeps this side's place for 15 s: come back within it.
+      if (startAt !== null) {
+        if (lostAt === null) lostAt = Date.now();
+        const left = Math.ceil((RECONNECT_MS - (Date.now() - lostAt)) / 1000);
+        if (left > 0) {
+          connection.textContent = `Connection lost: reconnecting (${left} s before you forfeit)…`;
+          clearTimeout(retryTimer);
+          retryTimer = setTimeout(connect, 1000);
+          return;
+        }
+      }
       over = true;
       connection.textContent = "Connection lost.";
       setTimeout(() => window.location.reload(), 2000);

@@ -3,10 +3,10 @@
 // pages open without a network; their scripts keep what they hear until the server is back.
 // Pages and files: network first, the cached copy when the network fails. The API, the
 // sockets and anything not in the shell are never cached.
-const CACHE = "heartwork-shell-v2";
+const CACHE = "heartwork-shell-v3";
 const PAGES = ["/gateway", "/record"];
 const FILES = [
-  "/static/app.css", "/static/app.js", "/static/common.js", "/static/heart-rate.js", "/static/strap.js",
+  "/static/app.css", "/static/app.js", "/static/common.js", "/static/strap.js",
   "/static/outbox.js", "/static/gateway.js", "/static/record.js", "/static/favicon.svg", "/static/icon-192.png", "/manifest.webmanifest",
 ];
 const SHELL = new Set([...PAGES, ...FILES]);

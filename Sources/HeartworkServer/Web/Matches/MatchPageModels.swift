@@ -23,6 +23,9 @@ struct MatchSummary: Sendable {
     let opponentName: String
     let kind: String
     let isGhost: Bool
+    /// Practice (ghost races, and matches created as practice): the slider may play, and the
+    /// page, list and result say so.
+    let isPractice: Bool
     let state: String
     let stateLabel: String
     let duration: String
@@ -67,10 +70,20 @@ struct MatchPage: ExtendingPageModel {
         let name: String
     }
 
+    /// One side of a finished match: its heart-rate graph and zone bars, and where its heart
+    /// rate came from (seed-000 Fig. 5.26b: both players see both).
+    struct SideCharts: Sendable {
+        let name: String
+        let source: String
+        let heartRateChart: String
+        let zoneChart: String
+    }
+
     let base: MatchSummary
     let secondMilliseconds: Int
     let sensors: [Sensor]
     let hasSensors: Bool
+    var sides: [SideCharts] = []
     /// The viewer's anchors, when their profile has them.
     var restingHeartRate: Int?
     var maximumHeartRate: Int?

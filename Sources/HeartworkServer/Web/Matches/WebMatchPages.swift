@@ -11,7 +11,7 @@ struct WebMatchPages {
     let services: HeartworkServices
     let pages: PageRenderer
 
-    struct ChallengeForm: Decodable { let opponent: String?, minutes: String? }
+    struct ChallengeForm: Decodable { let opponent: String?, minutes: String?, practice: String? }
     struct GhostForm: Decodable { let workoutID: String? }
 
     func register(on router: RouterGroup<AuthenticatedContext>) {
@@ -36,7 +36,7 @@ struct WebMatchPages {
             guard let minutes = Int(form.minutes?.trimmingCharacters(in: .whitespaces) ?? "") else {
                 throw AppError.invalid("a match lasts 1–120 minutes", field: "minutes")
             }
-            let match = try await services.matches.invite(form.opponent ?? "", minutes: minutes, by: context.user)
+            let match = try await services.matches.invite(form.opponent ?? "", minutes: minutes, practice: form.practice != nil, by: context.user)
             return pages.redirect(to: "/matches/\(match.id)", notice: .challengeSent)
         } catch let error as AppError where error.kind == .invalid || error.kind == .conflict {
             return try await overview(request, context, error: error)
@@ -84,6 +84,7 @@ struct WebMatchPages {
             model.restingHeartRate = Int(profile.restingHeartRate.rounded())
             model.maximumHeartRate = Int(profile.maximumHeartRate.rounded())
         }
+        model.sides = sideCharts(match, viewer: context.user, people: people)
         return pages.page("match", title: model.base.title, model: model, request: request, identity: context.identity)
     }
 
@@ -143,9 +144,10 @@ struct WebMatchPages {
             case .live: other?.fullName ?? "a former friend"
             case .ghost: ghostOwner.map { $0.id == viewer.id ? "your own workout" : "\($0.fullName)'s workout" } ?? "a workout"
             }
-        let title = match.kind == .ghost ? "Ghost race against \(opponentName)" : "Match against \(opponentName)"
+        let title = match.kind == .ghost ? "Ghost race against \(opponentName)" : "\(match.practice ? "Practice match" : "Match") against \(opponentName)"
         var described = MatchSummary(
             id: match.id, title: title, opponentName: opponentName, kind: match.kind.rawValue, isGhost: match.kind == .ghost,
+            isPractice: match.isPractice,
             state: match.state.rawValue, stateLabel: stateLabel(match.state), duration: Formatting.duration(match.durationSeconds),
             durationSeconds: match.durationSeconds, created: Formatting.dateTime(match.createdAt, zone: zone),
             isPlayer: side != nil, side: side ?? "",
@@ -178,7 +180,7 @@ struct WebMatchPages {
                         mine: Formatting.duration(zone.rawValue < myZones.count ? myZones[zone.rawValue] : 0),
                         theirs: Formatting.duration(zone.rawValue < theirZones.count ? theirZones[zone.rawValue] : 0))
                 })
-            described.summary = "\(outcome) \(myScore)–\(theirScore)"
+            described.summary = "\(outcome) \(myScore)–\(theirScore)\(match.isPractice ? " · practice" : "")"
             let saved = side == "b" ? match.workoutB : match.workoutA
             described.savedWorkout = saved
             described.canSave =
@@ -186,6 +188,28 @@ struct WebMatchPages {
                 && (side == "b" ? result.heartRateB : result.heartRateA).contains { $0 != nil }
         }
         return described
+    }
+
+    /// Both sides' heart rate and time in zones once the match is over, the viewer's first.
+    func sideCharts(_ match: MatchRecord, viewer: UserRecord, people: [String: UserRecord]) -> [MatchPage.SideCharts] {
+        guard let result = match.result else { return [] }
+        func name(_ side: String) -> String {
+            if side == match.side(of: viewer.id) { return "You" }
+            if side == "b", match.kind == .ghost { return "The ghost" }
+            return people[side == "a" ? match.challengerID : (match.opponentID ?? "")]?.fullName ?? "Your opponent"
+        }
+        let order = match.side(of: viewer.id) == "b" ? ["b", "a"] : ["a", "b"]
+        return order.map { side in
+            let (series, zones, anchors, sources) =
+                side == "a"
+                ? (result.heartRateA, result.zonesA, match.anchorsA, result.sourcesA) : (result.heartRateB, result.zonesB, match.anchorsB, result.sourcesB)
+            let who = name(side)
+            let label = who == "You" ? "your side" : who
+            return .init(
+                name: who, source: sources.isEmpty ? "not recorded" : sources.map(\.label).joined(separator: ", "),
+                heartRateChart: WorkoutCharts.heartRate(series, profile: anchors?.zoneProfile, name: label, id: "hr-\(side)", height: 240).svg,
+                zoneChart: WorkoutCharts.timeInZones(zones, name: label, id: "zones-\(side)", titled: false).svg)
+        }
     }
 
     private func stateLabel(_ state: MatchState) -> String {

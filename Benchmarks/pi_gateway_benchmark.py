@@ -38,7 +38,7 @@ def memory(pid):
     values = {}
     for line in pathlib.Path(f"/proc/{pid}/status").read_text().splitlines():
         key, _, rest = line.partition(":")
-        if key in ("VmRSS", "VmHWM"):
+        if key in ("VmRSS", "VmHWM", "RssAnon", "RssFile"):
             values[key] = int(rest.split()[0]) / 1024
     return values
 
@@ -95,7 +95,8 @@ def main():
         print(f"binary: {binary}")
         print(f"{arguments.straps} straps at 1 Hz for {wall_after - wall_before:.1f} s: {sent - sent_before} notifications in the window")
         print(f"gateway CPU: {percent:.2f} % of one core ({cpu_after - cpu_before:.2f} s of CPU)")
-        print(f"gateway memory: VmRSS {mem.get('VmRSS', 0):.1f} MB, VmHWM (peak) {mem.get('VmHWM', 0):.1f} MB")
+        print(f"gateway memory: VmRSS {mem.get('VmRSS', 0):.1f} MB, VmHWM (peak) {mem.get('VmHWM', 0):.1f} MB "
+              f"(RssAnon {mem.get('RssAnon', 0):.1f} MB: the process's own; RssFile {mem.get('RssFile', 0):.1f} MB: pages of the binary and libraries)")
         print(f"(the fake BlueZ, Python, used {fake_cpu:.1f} s of CPU in all)")
         print(f"stored {total_stored} of {total_sent} notifications sent (the server reads the last 10 minutes)")
         print(f"aims: CPU under 5 % {'met' if percent < 5 else 'NOT met'}; memory under 30 MB {'met' if mem.get('VmHWM', 99) < 30 else 'NOT met'}")

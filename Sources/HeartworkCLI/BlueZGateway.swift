@@ -149,8 +149,6 @@ final class BlueZGateway {
         if strap.link.label != before { printStatus(of: device.address) }
     }
 
-    func strapAddress(forDevice path: String) -> String? { straps.first { $0.value.path == path }?.key }
-
     func handle(_ message: DBusMessage) {
         guard let change = objects.apply(message) else { return }
         switch change {

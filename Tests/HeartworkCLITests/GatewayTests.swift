@@ -215,6 +215,20 @@ struct GatewayTests {
         #expect(!json.contains("\n"))
     }
 
+    /// Without a system bus (a path, an abstract name that nobody listens on, an address
+    /// that is not a Unix socket) the gateway says so in one line and exits 1; no bus needed.
+    @Test(arguments: ["unix:path=/nonexistent/heartwork-test-bus", "unix:abstract=heartwork-test-no-bus-here", "tcp:host=127.0.0.1,port=9"])
+    func withoutABusItSaysSoInOneLine(address: String) throws {
+        let run = try ExecutableTests().run(
+            ["gateway", "--server", "http://127.0.0.1:9", "--token", "hwg_x", "--all", "--spool", "/nonexistent/spool.json"],
+            environment: ["DBUS_SYSTEM_BUS_ADDRESS": address])
+        #expect(run.status == 1)
+        #expect(run.standardOutput.isEmpty)
+        let lines = run.standardError.split(separator: "\n")
+        #expect(lines.count == 1 && lines.first?.hasPrefix("heartwork gateway: ") == true, "\(run.standardError)")
+        #expect(run.standardError.contains(address.hasPrefix("tcp") ? "DBUS_SYSTEM_BUS_ADDRESS is not usable" : "no D-Bus system bus"), "\(run.standardError)")
+    }
+
     @Test func itsOptionsAreChecked() throws {
         #expect(throws: (any Error).self) { try HeartworkCommand.parseAsRoot(["gateway", "--server", "http://x", "--token", "hwg_x"]) }
         #expect(throws: (any Error).self) { try HeartworkCommand.parseAsRoot(["gateway", "--server", "ftp://x", "--token", "hwg_x", "--all"]) }

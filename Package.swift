@@ -42,6 +42,9 @@ let package = Package(
         .systemLibrary(name: "HeartworkZlib", path: "Sources/HeartworkZlib"),
         .target(name: "HeartworkFormats", dependencies: ["HeartworkCore", "HeartworkZlib"]),
         .target(name: "HeartworkCharts", dependencies: ["HeartworkCore"]),
+        // BlueZ over the D-Bus system bus, for `heartwork gateway` only: the wire protocol
+        // spoken over a Unix socket (the codec is HeartworkFormats/DBus), no libdbus.
+        .target(name: "HeartworkBlueZ", dependencies: ["HeartworkFormats"]),
         // The records the store keeps and every layer speaks (plain values, no SQL).
         .target(name: "HeartworkModel", dependencies: ["HeartworkCore"]),
         .target(
@@ -112,6 +115,7 @@ let package = Package(
                 "HeartworkStore",
                 "HeartworkApp",
                 "HeartworkServer",
+                "HeartworkBlueZ",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
@@ -163,7 +167,7 @@ let package = Package(
             ],
             resources: [.copy("Resources")]
         ),
-        .testTarget(name: "HeartworkCLITests", dependencies: ["HeartworkCLI", "HeartworkTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "HeartworkCLITests", dependencies: ["HeartworkCLI", "HeartworkBlueZ", "HeartworkTestSupport"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -14,8 +14,15 @@ public struct GatewayReading: Sendable, Hashable {
     public var battery: Int?
     /// Received signal strength in dBm, −127…20, when the gateway knows it.
     public var rssi: Int?
+    /// The notification's bytes exactly as the strap sent them, when a gateway forwards a real
+    /// strap (`heartwork gateway`): `write` sends these rather than `measurement` encoded again,
+    /// so a 16-bit heart rate below 256 or reserved flag bits reach the server unchanged.
+    public var rawMeasurement: [UInt8]?
 
-    public init(sensor: String, sequence: Int, atMilliseconds: Int, measurement: HeartRateMeasurement, battery: Int? = nil, rssi: Int? = nil) {
+    public init(
+        sensor: String, sequence: Int, atMilliseconds: Int, measurement: HeartRateMeasurement, battery: Int? = nil, rssi: Int? = nil, rawMeasurement: [UInt8]? = nil
+    ) {
+        self.rawMeasurement = rawMeasurement
         self.sensor = sensor
         self.sequence = sequence
         self.atMilliseconds = atMilliseconds
@@ -100,7 +107,7 @@ public enum GatewayFrame {
             json.field("sensor", reading.sensor)
             json.field("seq", reading.sequence)
             json.field("at", reading.atMilliseconds)
-            json.field("hrm", (try? HeartRateMeasurementCodec.encode(reading.measurement)).map(HexBytes.format) ?? "")
+            json.field("hrm", (reading.rawMeasurement ?? (try? HeartRateMeasurementCodec.encode(reading.measurement))).map(HexBytes.format) ?? "")
             json.field("battery", reading.battery)
             json.field("rssi", reading.rssi)
             json.endObject()

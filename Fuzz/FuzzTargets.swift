@@ -85,6 +85,15 @@ public func heartworkFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             if total > 1 << 20 { fatalError("the archive's total budget was passed: \(total)") }
             _ = archive.entry(named: "export.xml")
         }
+    case "dbus":
+        // A D-Bus message from the system bus (heartwork gateway): refused or read, and what is
+        // read encodes to bytes that read back the same; addresses and signatures never trap.
+        _ = try? DBusMessage.length(ofMessageStarting: bytes)
+        if let message = try? DBusMessage.decode(bytes), (try? DBusMessage.decode(message.encoded())) != message {
+            fatalError("a decoded D-Bus message does not survive a round trip")
+        }
+        _ = try? DBusAddress.parse(text)
+        _ = try? DBusSignature.split(text)
     case "label":
         _ = try? NutritionLabel.parse(text)
     case "lifting":

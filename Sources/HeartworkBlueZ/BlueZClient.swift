@@ -3,8 +3,14 @@ import HeartworkFormats
 /// The BlueZ calls the gateway makes, over a `DBusConnection`.
 public struct BlueZClient: Sendable {
     public let connection: DBusConnection
+    /// BlueZ's unique name on the bus: only its signals are believed (another local client
+    /// could send us a made-up PropertiesChanged with heart-rate bytes).
+    public let owner: String
 
-    public init(connection: DBusConnection) { self.connection = connection }
+    public init(connection: DBusConnection, owner: String) {
+        self.connection = connection
+        self.owner = owner
+    }
 
     /// Connects to the system bus and checks that BlueZ owns `org.bluez` there; the error
     /// says which, in one line.
@@ -21,11 +27,11 @@ public struct BlueZClient: Sendable {
         } catch {
             throw BlueZUnavailable("no D-Bus system bus (\(error)); is dbus running?")
         }
-        guard try await connection.nameHasOwner(BlueZ.service) else {
+        guard try await connection.nameHasOwner(BlueZ.service), let owner = try? await connection.nameOwner(BlueZ.service) else {
             connection.shutdown()
             throw BlueZUnavailable("BlueZ is not on the system bus at \(connection.address) (org.bluez has no owner); is bluetoothd running?")
         }
-        return BlueZClient(connection: connection)
+        return BlueZClient(connection: connection, owner: owner)
     }
 
     func call(_ path: String, _ interface: String, _ member: String, _ body: [DBusValue] = [], timeout: Duration = .seconds(30)) async throws -> DBusMessage {

@@ -75,7 +75,8 @@ public final class DBusConnection: @unchecked Sendable {
     private init(socket: Int32, address: DBusAddress) {
         self.socket = socket
         self.address = address
-        let (stream, continuation) = AsyncStream.makeStream(of: DBusMessage.self, bufferingPolicy: .unbounded)
+        // Bounded: a flood of signals keeps the newest, never grows memory without end.
+        let (stream, continuation) = AsyncStream.makeStream(of: DBusMessage.self, bufferingPolicy: .bufferingNewest(4096))
         signals = stream
         signalSink = continuation
     }
@@ -130,6 +131,12 @@ public final class DBusConnection: @unchecked Sendable {
         try await call(bus("NameHasOwner", [.string(name)])).body.first?.bool ?? false
     }
 
+    /// The unique name (":1.5") that owns a well-known name now: signals are checked against
+    /// it, since any client on the bus may send a signal addressed to us.
+    public func nameOwner(_ name: String) async throws -> String? {
+        try await call(bus("GetNameOwner", [.string(name)])).body.first?.string
+    }
+
     func bus(_ member: String, _ body: [DBusValue]) -> DBusMessage {
         .methodCall(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: member, body: body)
     }
@@ -161,6 +168,10 @@ public final class DBusConnection: @unchecked Sendable {
         thread.start()
     }
 
+    /// The largest message read from the bus (GetManagedObjects with a few hundred devices is
+    /// well under it).
+    static let maximumIncomingBytes = 2 << 20
+
     private func readLoop() {
         var buffer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
@@ -179,6 +190,12 @@ public final class DBusConnection: @unchecked Sendable {
                     length = try DBusMessage.length(ofMessageStarting: buffer)
                 } catch {
                     failure = DBusConnectionError("the bus sent something that is not D-Bus: \(error)")
+                    break reading
+                }
+                // BlueZ's replies and signals are a few kilobytes; a message past this is not
+                // BlueZ's, and reading it would cost many times its size in decoded values.
+                if let length, length > Self.maximumIncomingBytes {
+                    failure = DBusConnectionError("the bus sent a message of \(length) bytes (the gateway reads at most \(Self.maximumIncomingBytes))")
                     break reading
                 }
                 guard let length, buffer.count >= length else { break }

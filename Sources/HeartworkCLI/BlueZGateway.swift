@@ -88,9 +88,12 @@ final class BlueZGateway {
     /// the gateway.
     func run() async -> GatewayRefused? {
         let connection = client.connection
+        let owner = client.owner
         let sink = self.sink
         let signalTask = Task {
-            for await message in connection.signals { sink.yield(.signal(message)) }
+            // Only BlueZ's own signals (by its unique name): anything else on the bus could
+            // address a made-up notification to us.
+            for await message in connection.signals where message.sender == owner { sink.yield(.signal(message)) }
             sink.yield(.busLost)
         }
         let ticker = Task {

@@ -37,8 +37,16 @@ struct GatewayCommand: AsyncParsableCommand {
     @Option(help: "The server's address, http:// or https://.")
     var server: String
 
-    @Option(help: "The gateway's token (hwg_…).")
-    var token: String
+    @Option(help: "The gateway's token (hwg_…); without it, HEARTWORK_GATEWAY_TOKEN (which keeps it out of the process list).")
+    var token: String?
+
+    /// `--token`, else `HEARTWORK_GATEWAY_TOKEN`: a token on the command line is visible to
+    /// every local user in `ps`; from the environment (a systemd EnvironmentFile) it is not.
+    var resolvedToken: String? {
+        if let token, !token.isEmpty { return token }
+        let fromEnvironment = ProcessInfo.processInfo.environment["HEARTWORK_GATEWAY_TOKEN"] ?? ""
+        return fromEnvironment.isEmpty ? nil : fromEnvironment
+    }
 
     @Option(help: "The Bluetooth adapter.")
     var adapter: String = "hci0"
@@ -65,6 +73,7 @@ struct GatewayCommand: AsyncParsableCommand {
         guard (try? GatewayUplink.socketURL(server: server)) != nil else {
             throw ValidationError("--server must be an http:// or https:// address, such as http://127.0.0.1:8080")
         }
+        guard resolvedToken != nil else { throw ValidationError("give the gateway's token: --token hwg_…, or HEARTWORK_GATEWAY_TOKEN in the environment") }
         guard all || !straps.isEmpty else { throw ValidationError("give at least one --strap ADDRESS, or --all") }
         for strap in straps where !Self.isAddress(strap) {
             throw ValidationError("--strap \(strap) is not a Bluetooth address such as A0:9E:1A:12:34:56")
@@ -121,7 +130,7 @@ struct GatewayCommand: AsyncParsableCommand {
             source.resume()
             sources.append(source)
         }
-        let uplink = GatewayUplink(server: server, token: token)
+        let uplink = GatewayUplink(server: server, token: resolvedToken ?? "")
         let uplinkTask = Task {
             do {
                 try await uplink.run(state: state, logger: logger)

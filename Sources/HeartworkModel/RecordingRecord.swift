@@ -60,4 +60,6 @@ public enum RecordingChunkOutcome: Sendable, Hashable {
     case alreadyStored
     /// That number was already stored with other content: nothing changed.
     case different
+    /// The recording was finished meanwhile: nothing changed.
+    case finished
 }

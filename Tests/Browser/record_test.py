@@ -144,7 +144,8 @@ def main():
         def recording_id():
             return driver.execute_async_script("""
               const done = arguments[arguments.length - 1];
-              const open = indexedDB.open("heartwork-record", 1);
+              const user = document.querySelector('meta[name="heartwork-user"]').content;
+              const open = indexedDB.open("heartwork-record:" + user, 1);
               open.onsuccess = () => { const r = open.result.transaction("recordings").objectStore("recordings").getAll();
                 r.onsuccess = () => done(r.result.length ? r.result[0].id : null); };""")
 
@@ -255,6 +256,18 @@ def main():
             failures.append(f"no calories in the workout: {summary.get('kilocalories')}")
         if api.call("GET", "/api/recordings", token=token)["recordings"]:
             failures.append("the finished recording is still listed as unfinished")
+        # Signing out removes the offline copies of /gateway and /record (they are this user's
+        # pages), so the next person on this device never sees them.
+        driver.get(base + "/record")
+        WebDriverWait(driver, 10).until(lambda d: d.execute_async_script(
+            "const done = arguments[0]; caches.match('/record').then((page) => done(page !== undefined));"))
+        driver.execute_script("document.querySelector(\"form[action='/logout']\").requestSubmit();")
+        WebDriverWait(driver, 10).until(lambda d: not d.find_elements(By.CSS_SELECTOR, "meta[name='heartwork-user']"))
+        try:
+            WebDriverWait(driver, 10).until(lambda d: d.execute_async_script(
+                "const done = arguments[0]; caches.match('/record').then((page) => done(page === undefined));"))
+        except Exception:
+            failures.append("the offline copies of the signed-in pages outlive the sign-out")
         failures = checks.failures + failures
     finally:
         if driver:

@@ -448,6 +448,9 @@ struct MatchTests {
             let (annSaw, _) = try await (annAgain, bobAgain)
             let ended = try #require(annSaw.last { $0["type"] as? String == "end" }?["result"] as? [String: Any])
             #expect(ended["reason"] as? String == "left" && ended["forfeitedBy"] as? String == "b" && (ended["secondsPlayed"] as? Int ?? 99) < 10, "\(ended)")
+            // "Your data is discarded": Bob's heart rate is not kept; Ann's is.
+            #expect((ended["b"] as? [String: Any])?["heartRate"] as? [Any] == nil || ((ended["b"] as? [String: Any])?["heartRate"] as? [Any])?.isEmpty == true)
+            #expect(((ended["a"] as? [String: Any])?["heartRate"] as? [Any])?.isEmpty == false)
             #expect(try await h.request(.post, "/api/matches/\(second)/workout", token: p.bob.token).status == .conflict)
         }
     }

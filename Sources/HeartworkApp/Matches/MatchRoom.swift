@@ -139,7 +139,10 @@ public actor MatchRoom: MatchRoomHandle {
         guard let current = connections[side], current.id == id else { return }
         switch phase {
         case .lobby: await disconnect(side, id: id)
-        case .countdown, .running: await end(.left, forfeitedBy: side.rawValue)
+        case .countdown, .running:
+            // As the End button warns: the forfeiting side's heart rate is discarded, not kept.
+            heartRates[side] = []
+            await end(.left, forfeitedBy: side.rawValue)
         case .ended: break
         }
     }

@@ -26,7 +26,9 @@ extension MatchService {
         }
         defer { listener.cancel() }
         let length = Int64(max(1, secondMilliseconds))
-        for second in 0..<durationSeconds {
+        // Joined (or joined again after a dropped connection) mid-match: from the current second.
+        let first = Int(min(Int64(durationSeconds), max(0, (Date().millisecondsSince1970 - startMilliseconds) / length)))
+        for second in first..<durationSeconds {
             let due = startMilliseconds + Int64(second) * length + length / 2
             let wait = due - Date().millisecondsSince1970
             if wait > 0 {

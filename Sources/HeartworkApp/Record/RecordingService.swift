@@ -123,6 +123,7 @@ public struct RecordingService: Sendable {
         case .stored: return true
         case .alreadyStored: return false
         case .different: throw AppError.conflict("chunk \(number) is stored already with other samples; send new samples under the next number")
+        case .finished: throw AppError.conflict("this recording is finished already")
         }
     }
 
@@ -150,11 +151,18 @@ public struct RecordingService: Sendable {
         do {
             record = try await workouts.record(workout, for: user, now: now)
         } catch {
+            guard let appError = error as? AppError, appError.kind == .conflict else { throw error }
             // Finished at the same instant by a resend: answer the workout it made.
-            guard let appError = error as? AppError, appError.kind == .conflict,
-                let again = try await store.recordings.find(id: recording.id, userID: user.id), let workoutID = again.workoutID
-            else { throw error }
-            return Finished(workout: try await workouts.workout(workoutID, viewer: user).record, created: false)
+            if let again = try await store.recordings.find(id: recording.id, userID: user.id), let workoutID = again.workoutID {
+                return Finished(workout: try await workouts.workout(workoutID, viewer: user).record, created: false)
+            }
+            // The workout was made but the recording not marked (the server stopped between the
+            // two writes): mark it now with that workout, so a resend never sticks at 409.
+            guard let location = appError.location, location.hasPrefix("/api/workouts/") else { throw error }
+            let existing = String(location.dropFirst("/api/workouts/".count))
+            let ended = endedAt ?? recording.startedAt.addingTimeInterval(Double(workout.heartRate.count))
+            _ = try await store.recordings.finish(id: recording.id, workoutID: existing, endedAt: ended, pausedSeconds: pausedSeconds)
+            return Finished(workout: try await workouts.workout(existing, viewer: user).record, created: false)
         }
         let ended = endedAt ?? recording.startedAt.addingTimeInterval(Double(workout.heartRate.count))
         _ = try await store.recordings.finish(id: recording.id, workoutID: record.id, endedAt: ended, pausedSeconds: pausedSeconds)

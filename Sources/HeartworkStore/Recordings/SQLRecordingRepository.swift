@@ -48,6 +48,11 @@ struct SQLRecordingRepository: RecordingRepository {
 
     func storeChunk(recordingID: String, _ chunk: RecordingChunkRecord, now: Date) async throws -> RecordingChunkOutcome {
         try await database.transaction { sql in
+            // Checked in the same transaction as the insert: a chunk never lands after the
+            // recording was finished (its chunks are deleted then, and it would be lost).
+            guard try await sql.readFirst("SELECT id FROM recordings WHERE id = \(bind: recordingID) AND workout_id IS NULL") != nil else {
+                return .finished
+            }
             if let existing = try await sql.readFirst(
                 "SELECT body FROM recording_chunks WHERE recording_id = \(bind: recordingID) AND n = \(bind: chunk.number)")
             {

@@ -21,7 +21,9 @@ struct MatchResponse: ResponseEncodable {
         let score: Int
         let timeInZoneSeconds: [String: Int]
         /// The side's heart rate second by second as played (null: no reading or lost
-        /// contact) — both sides', once the match is over (seed-000 Fig. 5.26b).
+        /// contact) — both sides', once the match is over (seed-000 Fig. 5.26b), to its players
+        /// only (empty for the owner of a raced ghost); empty for a side that ended the match
+        /// with End (its data is discarded).
         let heartRate: [Int?]
         /// Where the side's heart rate came from: "strap" (the page sent the strap's bytes),
         /// "gateway" (a strap one of the player's gateways hears), "practice" (the slider),
@@ -99,7 +101,8 @@ struct MatchResponse: ResponseEncodable {
             return Result(
                 winner: stored.winner, outcome: outcome, marginSeconds: abs(stored.scoreA - stored.scoreB), reason: stored.reason,
                 forfeitedBy: stored.forfeitedBy, secondsPlayed: stored.secondsPlayed,
-                a: side(stored.zonesA, stored.scoreA, stored.heartRateA, stored.sourcesA),
+                // The owner of a raced ghost (no side) never sees the racer's heart rate.
+                a: side(stored.zonesA, stored.scoreA, viewerSide == nil ? [] : stored.heartRateA, stored.sourcesA),
                 b: side(stored.zonesB, stored.scoreB, stored.heartRateB, stored.sourcesB))
         }
     }

@@ -43,5 +43,13 @@ export function reconnectingSocket(path, { onOpen, onMessage, onClose, maxDelay 
 // installable as an app; every page registers it (a browser without one simply goes on).
 export function registerServiceWorker() {
   if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
+  // Signed out (the sign-in page after "Sign out", or a session that ended): the offline
+  // copies of /gateway and /record are the last user's pages, so they go before anyone else
+  // uses this device.
+  if (!document.querySelector('meta[name="heartwork-user"]') && "caches" in window) {
+    caches.keys().then((keys) => Promise.all(keys.filter((key) => key.startsWith("heartwork-shell"))
+      .map((key) => caches.open(key).then((cache) => Promise.all(["/gateway", "/record"].map((page) => cache.delete(page)))))))
+      .catch(() => {});
+  }
   navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {});
 }

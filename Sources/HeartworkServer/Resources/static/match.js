@@ -21,7 +21,7 @@ function startMatch(root) {
   const practice = root.dataset.practice === "true";
   let strap = null; // the last reading from Bluetooth: { hex, bpm, at }
   let socket = null, startAt = null, secondMs = 1000, offset = 0, nextSecond = 0, over = false, running = false;
-  let lostAt = null, retryTimer = null;
+  let lostAt = null, retryTimer = null, forfeiting = false;
 
   if (slider) slider.addEventListener("input", () => { sliderValue.textContent = slider.value; });
 
@@ -69,7 +69,9 @@ function startMatch(root) {
   end.addEventListener("click", () => {
     if (!running && startAt === null) { window.location.href = "/matches"; return; }
     if (!window.confirm("End the match now? You forfeit, and your data from this match is discarded.")) return;
+    forfeiting = true;
     if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "forfeit" }));
+    else connection.textContent = "Ending the match as soon as the connection is back…";
   });
   // Leaving the page during a match warns first (the server gives 15 s to come back).
   window.addEventListener("beforeunload", (event) => {
@@ -181,6 +183,8 @@ function startMatch(root) {
     current.addEventListener("open", () => {
       connection.textContent = lostAt === null ? "Connected" : "Connected again.";
       lostAt = null;
+      // End was pressed while the connection was down: it goes now.
+      if (forfeiting) current.send(JSON.stringify({ type: "forfeit" }));
     });
     current.addEventListener("message", (event) => {
       if (socket !== current) return;

@@ -47,13 +47,20 @@ export class Outbox {
   }
 
   async nextSeq(sensor) {
+    // The first reading of a sensor reads its last seq from IndexedDB; readings that arrive
+    // while that read is under way wait for the same read (one promise per sensor), so no two
+    // readings ever get the same seq.
     if (!this.next.has(sensor)) {
-      const last = await request(this.db.transaction("sequences").objectStore("sequences").get(sensor));
-      this.next.set(sensor, Math.max(typeof last === "number" ? last + 1 : 0, Math.floor(Outbox.openedAt / 100)));
+      this.next.set(sensor, request(this.db.transaction("sequences").objectStore("sequences").get(sensor))
+        .then((last) => Math.max(typeof last === "number" ? last + 1 : 0, Math.floor(Outbox.openedAt / 100))));
     }
-    const seq = this.next.get(sensor);
-    this.next.set(sensor, seq + 1);
-    return seq;
+    const pending = this.next.get(sensor);
+    const seq = typeof pending === "number" ? pending : await pending;
+    // Taken synchronously after the await: whoever runs next sees seq + 1.
+    const current = this.next.get(sensor);
+    const mine = typeof current === "number" ? current : seq;
+    this.next.set(sensor, mine + 1);
+    return mine;
   }
 
   // Stores the reading with its seq; answers it with its place in the outbox (`n`).

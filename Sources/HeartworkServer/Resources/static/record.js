@@ -26,7 +26,9 @@ let dbPromise = null;
 function db() {
   if (!dbPromise) {
     dbPromise = new Promise((resolve, reject) => {
-      const open = indexedDB.open("heartwork-record", 1);
+      // One database per user of this browser: a recording never shows up in another account.
+      const user = document.querySelector('meta[name="heartwork-user"]')?.content || "";
+      const open = indexedDB.open("heartwork-record:" + user, 1);
       open.onupgradeneeded = () => {
         open.result.createObjectStore("recordings", { keyPath: "id" });
         open.result.createObjectStore("chunks", { keyPath: ["id", "n"] });

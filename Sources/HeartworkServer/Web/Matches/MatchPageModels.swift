@@ -75,6 +75,8 @@ struct MatchPage: ExtendingPageModel {
     struct SideCharts: Sendable {
         let name: String
         let source: String
+        /// False for a side that ended the match with End: its heart rate was discarded.
+        let hasHeartRate: Bool
         let heartRateChart: String
         let zoneChart: String
     }

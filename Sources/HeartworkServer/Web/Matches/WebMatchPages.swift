@@ -198,7 +198,8 @@ struct WebMatchPages {
             if side == "b", match.kind == .ghost { return "The ghost" }
             return people[side == "a" ? match.challengerID : (match.opponentID ?? "")]?.fullName ?? "Your opponent"
         }
-        let order = match.side(of: viewer.id) == "b" ? ["b", "a"] : ["a", "b"]
+        // The players see both sides; the owner of a raced ghost only their own workout's.
+        let order = match.side(of: viewer.id) == "b" ? ["b", "a"] : (match.side(of: viewer.id) == "a" ? ["a", "b"] : ["b"])
         return order.map { side in
             let (series, zones, anchors, sources) =
                 side == "a"
@@ -207,7 +208,8 @@ struct WebMatchPages {
             let label = who == "You" ? "your side" : who
             return .init(
                 name: who, source: sources.isEmpty ? "not recorded" : sources.map(\.label).joined(separator: ", "),
-                heartRateChart: WorkoutCharts.heartRate(series, profile: anchors?.zoneProfile, name: label, id: "hr-\(side)", height: 240).svg,
+                hasHeartRate: !series.isEmpty,
+                heartRateChart: series.isEmpty ? "" : WorkoutCharts.heartRate(series, profile: anchors?.zoneProfile, name: label, id: "hr-\(side)", height: 240).svg,
                 zoneChart: WorkoutCharts.timeInZones(zones, name: label, id: "zones-\(side)", titled: false).svg)
         }
     }

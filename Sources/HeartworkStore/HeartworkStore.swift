@@ -26,6 +26,7 @@ public final class HeartworkStore: Sendable {
     public let daily: any DailyRepository
     public let jobs: any JobRepository
     public let recordings: any RecordingRepository
+    public let sync: any SyncRepository
 
     /// Opens the database and brings its schema up to date.
     /// - Parameter cachesReads: keep workout lists in memory on SQLite (see `CachingWorkoutRepository`).
@@ -68,6 +69,7 @@ public final class HeartworkStore: Sendable {
         daily = SQLDailyRepository(database: database)
         jobs = SQLJobRepository(database: database)
         recordings = SQLRecordingRepository(database: database)
+        sync = SQLSyncRepository(database: database)
         let workouts = SQLWorkoutRepository(database: database)
         self.workouts = cachesReads && database.engine == .sqlite ? CachingWorkoutRepository(base: workouts) : workouts
     }

@@ -113,4 +113,51 @@ public enum HealthSampleMerge {
         }
         return (all.sorted(by: HealthSourcePriority.ordered), added)
     }
+
+    /// What a sync changed: samples new, samples that replaced an earlier value of the same
+    /// instant, samples already there as sent.
+    public struct Upsert: Sendable, Hashable {
+        public var added = 0
+        public var updated = 0
+        public var unchanged = 0
+
+        public init(added: Int = 0, updated: Int = 0, unchanged: Int = 0) {
+            self.added = added
+            self.updated = updated
+            self.unchanged = unchanged
+        }
+    }
+
+    /// Merges a phone sync's samples into a block: a sample is identified by its source and
+    /// instant (and, for sleep, its stage), so a window the app sends again is stored once, and
+    /// a value that changed since (the current hour's steps, the last minute's heart rate)
+    /// replaces the one sent before.
+    public static func upsert(_ stored: [HealthSample], _ new: [HealthSample]) -> (samples: [HealthSample], change: Upsert) {
+        struct Key: Hashable {
+            let start: Date, source: String, stage: Double?
+        }
+        func key(_ sample: HealthSample) -> Key {
+            Key(start: sample.start, source: sample.source, stage: sample.kind == .sleep ? sample.value : nil)
+        }
+        var index = [Key: Int]()
+        for (i, sample) in stored.enumerated() { index[key(sample)] = i }
+        var all = stored
+        var change = Upsert()
+        for sample in new {
+            let k = key(sample)
+            if let i = index[k] {
+                if all[i].value == sample.value && all[i].end == sample.end {
+                    change.unchanged += 1
+                } else {
+                    all[i] = sample
+                    change.updated += 1
+                }
+            } else {
+                index[k] = all.count
+                all.append(sample)
+                change.added += 1
+            }
+        }
+        return (all.sorted(by: HealthSourcePriority.ordered), change)
+    }
 }

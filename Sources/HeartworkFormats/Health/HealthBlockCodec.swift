@@ -127,6 +127,18 @@ public enum HealthBlockCodec {
         return samples
     }
 
+    /// A sample as it reads back from a block: times to the millisecond, the value to 1/1000,
+    /// the offset to the minute. Samples are compared with their stored copies in this form,
+    /// so one sent again (74.97979 kg) matches the copy that was stored (74.98 kg).
+    public static func stored(_ sample: HealthSample) -> HealthSample {
+        var copy = sample
+        copy.start = Date(timeIntervalSince1970: Double(milliseconds(sample.start)) / 1000)
+        copy.end = Date(timeIntervalSince1970: Double(max(milliseconds(sample.start), milliseconds(sample.end))) / 1000)
+        copy.utcOffsetSeconds = sample.utcOffsetSeconds / 60 * 60
+        copy.value = Double(scaled(sample.value, 1000)) / 1000
+        return copy
+    }
+
     /// −limit < value < limit, without `abs` (which traps on Int64.min).
     static func limited(_ value: Int64, _ limit: Int64) -> Bool { value > -limit && value < limit }
 

@@ -123,6 +123,12 @@ struct JSONStreamReader: ~Copyable {
         return true
     }
 
+    /// Reads whatever value comes next as a tree (small values: an entry, a workout).
+    mutating func readValue() throws -> JSONValue {
+        parser.skipWhitespace()
+        return try syntax { (parser: inout JSONParser) throws(JSONParseError) in try parser.parseValue(depth: 4) }
+    }
+
     /// The document must end here.
     mutating func finish() throws {
         parser.skipWhitespace()

@@ -83,6 +83,7 @@ public enum HeartworkApplication {
         StrengthRoutes(services: services).register(on: signedInAPI)
         DailyRoutes(services: services).register(on: signedInAPI)
         RecordingRoutes(services: services).register(on: signedInAPI)
+        SyncRoutes(services: services, uploads: edge.uploads).register(public: api, signedIn: signedInAPI)
         WorkoutRoutes(services: services, maximumBodyBytes: configuration.maximumBodyBytes, metrics: edge.metrics, uploads: edge.uploads)
             .register(on: signedInAPI)
         WebRoutes(services: services, pages: edge.pages, secureCookies: configuration.secureCookies, mapTiles: configuration.mapTiles)

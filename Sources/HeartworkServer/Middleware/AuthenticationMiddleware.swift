@@ -22,7 +22,9 @@ struct AuthenticationMiddleware<Context: IdentifiedRequestContext>: RouterMiddle
         // A gateway token is the gateway route's own business (the socket, and its HTTP check).
         let gatewayRoute = Context.leavesGatewayTokensToTheRoute || request.uri.path == "/api/live/gateway"
         if let authorization = request.headers[.authorization],
-            !(gatewayRoute && authorization.dropFirst(7).hasPrefix(GatewayService.tokenPrefix))
+            !(gatewayRoute && authorization.dropFirst(7).hasPrefix(GatewayService.tokenPrefix)),
+            // A sync token is the sync routes' own business (they take nothing else).
+            !(request.uri.path.hasPrefix("/api/sync/") && authorization.dropFirst(7).hasPrefix(HealthSyncService.tokenPrefix))
         {
             guard let token = BearerToken.from(request.headers),
                 let identity = try await authenticator.identity(token: token, via: .bearer)

@@ -7,11 +7,29 @@ struct SQLHealthSampleRepository: HealthSampleRepository {
     let database: DatabaseConnection
 
     func add(userID: String, _ samples: [HealthSample], now: Date) async throws -> (added: Int, days: Set<HealthDayKey>) {
-        let groups = Dictionary(grouping: samples) { HealthDayKey(kind: $0.kind, day: $0.day) }
-        guard !groups.isEmpty else { return (0, []) }
+        let (change, days) = try await merge(userID: userID, samples, now: now) { stored, incoming in
+            let (merged, new) = HealthSampleMerge.union(stored, incoming)
+            return (merged, HealthSampleMerge.Upsert(added: new, unchanged: incoming.count - new))
+        }
+        return (change.added, days)
+    }
+
+    func sync(userID: String, _ samples: [HealthSample], now: Date) async throws -> (change: HealthSampleMerge.Upsert, days: Set<HealthDayKey>) {
+        try await merge(userID: userID, samples, now: now, HealthSampleMerge.upsert)
+    }
+
+    /// Reads each (kind, day) block the samples fall in, merges them in, and writes back the
+    /// blocks that changed, in one transaction.
+    private func merge(
+        userID: String, _ samples: [HealthSample], now: Date,
+        _ combine: @escaping @Sendable ([HealthSample], [HealthSample]) -> (samples: [HealthSample], change: HealthSampleMerge.Upsert)
+    ) async throws -> (change: HealthSampleMerge.Upsert, days: Set<HealthDayKey>) {
+        // Compared as they would read back, so a sample sent again matches its stored copy.
+        let groups = Dictionary(grouping: samples.map(HealthBlockCodec.stored)) { HealthDayKey(kind: $0.kind, day: $0.day) }
+        guard !groups.isEmpty else { return (HealthSampleMerge.Upsert(), []) }
         let lock: SQLQueryString = database.engine == .postgres ? " FOR UPDATE" : ""
         return try await database.transaction { sql in
-            var added = 0
+            var total = HealthSampleMerge.Upsert()
             var changed = Set<HealthDayKey>()
             for (key, incoming) in groups.sorted(by: { ($0.key.day, $0.key.kind.rawValue) < ($1.key.day, $1.key.kind.rawValue) }) {
                 var stored = [HealthSample]()
@@ -26,9 +44,11 @@ struct SQLHealthSampleRepository: HealthSampleRepository {
                         throw StoreError.corruptData("health block \(key.kind.rawValue) \(key.day): \(error)")
                     }
                 }
-                let (merged, new) = HealthSampleMerge.union(stored, incoming)
-                guard new > 0 else { continue }
-                added += new
+                let (merged, change) = combine(stored, incoming)
+                total.added += change.added
+                total.updated += change.updated
+                total.unchanged += change.unchanged
+                guard change.added + change.updated > 0 else { continue }
                 changed.insert(key)
                 try await sql.raw(
                     """
@@ -40,7 +60,7 @@ struct SQLHealthSampleRepository: HealthSampleRepository {
                     """
                 ).run()
             }
-            return (added, changed)
+            return (total, changed)
         }
     }
 

@@ -12,4 +12,27 @@ struct SettingsPage: Sendable {
     /// The password and delete-account forms' errors, each shown in its own section.
     var password: FormErrors?
     var deletion: FormErrors?
+    /// Phone sync: the tokens, the address to paste into the app, a token just created.
+    var sync = SyncSettings()
+}
+
+/// settings.mustache's "Phone sync" section.
+struct SyncSettings: Sendable {
+    struct Token: Sendable {
+        var id: String
+        var name: String
+        var created: String
+        var lastUsed: String
+    }
+
+    var tokens: [Token] = []
+    var hasTokens: Bool { !tokens.isEmpty }
+    /// The address Health Auto Export posts to.
+    var url = "/api/sync/health-auto-export"
+    /// The token just created (shown once) and its name.
+    var newToken: String?
+    var newTokenName: String?
+    /// What was typed, and why it was refused.
+    var name = ""
+    var errors: FormErrors?
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import HeartworkApp
 import HeartworkCore
 import HeartworkModel
@@ -44,6 +45,8 @@ struct WebAccountPages {
         signedIn.post("settings", use: postSettings)
         registerAccountData(signedIn)
         signedIn.post("settings/password", use: postSettingsPassword)
+        signedIn.post("settings/sync-tokens", use: postSettingsSyncTokens)
+        signedIn.post("settings/sync-tokens/:tokenID/revoke", use: postSettingsSyncTokensTokenIDRevoke)
     }
 
     /// GET //
@@ -114,7 +117,7 @@ struct WebAccountPages {
 
     /// GET /settings
     func getSettings(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        pages.page("settings", title: "Settings", model: settingsPage(context.user), request: request, identity: context.identity)
+        pages.page("settings", title: "Settings", model: try await settingsPage(context.user, request: request), request: request, identity: context.identity)
     }
 
     /// POST /settings
@@ -128,7 +131,7 @@ struct WebAccountPages {
                 userID: context.user.id, SettingsChanges(autoShareWorkouts: form.autoShareWorkouts == "on", maxSharedWorkouts: maxShared))
             return pages.redirect(to: "/settings", notice: .settingsSaved)
         } catch let error as AppError {
-            var model = settingsPage(context.user)
+            var model = try await settingsPage(context.user, request: request)
             model.autoShareWorkouts = form.autoShareWorkouts == "on"
             model.maxSharedWorkouts = form.maxSharedWorkouts ?? ""
             return pages.page(
@@ -144,7 +147,7 @@ struct WebAccountPages {
             try await services.accounts.changePassword(context.identity, current: form.currentPassword ?? "", new: form.newPassword ?? "")
             return pages.redirect(to: "/settings", notice: .passwordChanged)
         } catch let error as AppError {
-            var model = settingsPage(context.user)
+            var model = try await settingsPage(context.user, request: request)
             model.password = PageRenderer.formErrors(error)
             return pages.page(
                 "settings", title: "Settings", model: model, request: request, identity: context.identity,
@@ -172,7 +175,7 @@ struct WebAccountPages {
             response.setCookie(sessionCookie("", maxAge: 0))
             return response
         } catch let error as AppError {
-            var model = settingsPage(context.user)
+            var model = try await settingsPage(context.user, request: request)
             model.deletion = PageRenderer.formErrors(error)
             return pages.page(
                 "settings", title: "Settings", model: model, request: request, identity: context.identity,
@@ -184,7 +187,52 @@ struct WebAccountPages {
         SessionCookie.make(token, maxAge: maxAge ?? Int(services.settings.sessionLifetime), secure: secureCookies)
     }
 
-    private func settingsPage(_ user: UserRecord) -> SettingsPage {
-        SettingsPage(autoShareWorkouts: user.autoShareWorkouts, maxSharedWorkouts: String(user.maxSharedWorkouts))
+    private func settingsPage(_ user: UserRecord, request: Request) async throws -> SettingsPage {
+        var page = SettingsPage(autoShareWorkouts: user.autoShareWorkouts, maxSharedWorkouts: String(user.maxSharedWorkouts))
+        let zone = TimeZones.zone(user.timeZone)
+        page.sync.tokens = try await services.sync.tokens(for: user).map { token in
+            SyncSettings.Token(
+                id: token.id, name: token.name, created: Formatting.day(token.createdAt, zone: zone),
+                lastUsed: token.lastUsedAt.map { Formatting.dateTime($0, zone: zone) } ?? "never")
+        }
+        page.sync.url = Self.origin(request, secure: secureCookies) + "/api/sync/health-auto-export"
+        return page
+    }
+
+    /// This server as the browser reached it ("https://heartwork.example.org"): the Host it
+    /// asked for, over HTTPS when the server sets secure cookies or a proxy says so.
+    static func origin(_ request: Request, secure: Bool) -> String {
+        let host = request.head.authority ?? "localhost"
+        let https = secure || request.headers[Self.forwardedProto]?.lowercased() == "https"
+        return (https ? "https://" : "http://") + host
+    }
+
+    static let forwardedProto = HTTPField.Name("X-Forwarded-Proto")!
+
+    struct SyncTokenForm: Decodable {
+        let name: String?
+    }
+
+    /// POST /settings/sync-tokens: the token is shown once, on the page this answers with.
+    func postSettingsSyncTokens(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await WebForm.decode(SyncTokenForm.self, from: request)
+        do {
+            let created = try await services.sync.createToken(name: form.name ?? "", for: context.user)
+            var model = try await settingsPage(context.user, request: request)
+            model.sync.newToken = created.secret
+            model.sync.newTokenName = created.token.name
+            return pages.page("settings", title: "Settings", model: model, request: request, identity: context.identity, status: .created)
+        } catch let error as AppError {
+            var model = try await settingsPage(context.user, request: request)
+            model.sync.name = form.name ?? ""
+            model.sync.errors = PageRenderer.formErrors(error)
+            return pages.page("settings", title: "Settings", model: model, request: request, identity: context.identity, status: Problem(error).status)
+        }
+    }
+
+    /// POST /settings/sync-tokens/:tokenID/revoke
+    func postSettingsSyncTokensTokenIDRevoke(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await services.sync.revokeToken(try context.parameters.require("tokenID"), of: context.user)
+        return pages.redirect(to: "/settings", notice: .syncTokenRevoked)
     }
 }

@@ -111,10 +111,11 @@ public final class HeartworkServices: Sendable {
         let webhooks = WebhookDeliverer(store: store, policy: policy, logger: logger)
         self.webhooks = webhooks
         strength = StrengthService(store: store, library: try StrengthLibrary.embedded(), webhookPolicy: policy, webhooks: webhooks)
-        let daily = DailyHealthService(
+        var daily = DailyHealthService(
             store: store, workouts: workouts, inbox: inbox,
             importDirectory: settings.importDirectory ?? URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("heartwork-imports").path,
             logger: logger)
+        daily.sessionCache = cache
         self.daily = daily
         let healthAlerts = HealthAlertChecker(daily: daily, store: store, logger: logger)
         self.healthAlerts = healthAlerts

@@ -22,8 +22,12 @@ public struct HealthImportRecord: Sendable, Hashable {
     public var samplesAdded: Int64
     public var workoutsAdded: Int
     public var workoutsDuplicate: Int
-    /// Workouts of the export not stored, and why ("no heart rate was recorded during it": 3).
+    /// Workouts of the export not stored, and why ("it is longer than 24 hours": 1).
     public var workoutsSkipped: [String: Int] = [:]
+    /// What the export's owner and body samples did to the profile and its histories.
+    public var body = BodyUpdate()
+    /// Records of types the import does not read, by type ("HKQuantityTypeIdentifierBloodGlucose": 12).
+    public var recordsSkipped: [String: Int] = [:]
     public var firstDay: CalendarDay?
     public var lastDay: CalendarDay?
     public var error: String?

@@ -7,11 +7,18 @@ public struct MeasurementRecord: Sendable, Hashable {
     public var kind: MeasurementKind
     public var measuredAt: Date
     public var value: Double
+    /// Where an imported value came from ("Apple Health: iPhone"); nil for a value the user
+    /// typed (which wins over an imported one of the same day).
+    public var source: String?
 
-    public init(id: String = UUID().uuidString.lowercased(), kind: MeasurementKind, measuredAt: Date, value: Double) {
+    public init(id: String = UUID().uuidString.lowercased(), kind: MeasurementKind, measuredAt: Date, value: Double, source: String? = nil) {
         self.id = id
         self.kind = kind
         self.measuredAt = measuredAt
         self.value = value
+        self.source = source
     }
+
+    /// Whether the value came from an import rather than from the user.
+    public var isImported: Bool { source != nil }
 }

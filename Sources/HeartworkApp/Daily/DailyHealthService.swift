@@ -19,6 +19,8 @@ public struct DailyHealthService: Sendable {
     /// Where uploads wait for their import job (shared by instances sharing a database).
     public let importDirectory: String
     let logger: Logger
+    /// The sessions' cache, told when an import fills the profile (nil in tools).
+    var sessionCache: SessionCache?
 
     public init(store: HeartworkStore, workouts: WorkoutService, inbox: InboxService? = nil, importDirectory: String, logger: Logger) {
         self.store = store
@@ -293,6 +295,9 @@ public struct DailyHealthService: Sendable {
         var failure: String?
         var read: Int64 = 0
         var added: Int64 = 0
+        // The owner and the body samples, for the profile and its histories (a few per day).
+        var owner: HealthOwner?
+        var body = [HealthSample]()
         do {
             defer { source.stop() }
             for try await batch in source.batches {
@@ -310,6 +315,9 @@ public struct DailyHealthService: Sendable {
                     latest = max(latest ?? sample.day, sample.day)
                 }
                 healthWorkouts += batch.workouts
+                owner = batch.owner ?? owner
+                body += batch.samples.filter { $0.kind == .bodyMass || $0.kind == .height }
+                record.recordsSkipped = batch.recordsSkipped
                 record.bytesDone = batch.bytesDone
                 if batch.bytesTotal > 0 { record.bytesTotal = batch.bytesTotal }
                 record.samplesRead = read
@@ -326,6 +334,20 @@ public struct DailyHealthService: Sendable {
             if try await store.daily.findImport(id: record.id) == nil { return removeUploads([record.filePath]) }
             throw error
         }
+        // The profile's empty fields and the weight and height histories, before the workouts
+        // (their snapshots take the age, sex and weight). A run that takes over keeps what its
+        // predecessor counted as added.
+        let previousBody = record.body
+        record.body = try await applyBody(owner: owner, samples: body, for: user, importedFrom: "Apple Health", now: Date())
+        if resumed {
+            let carried = previousBody.weightsAdded + previousBody.heightsAdded
+            record.body.alreadyStored = max(0, record.body.alreadyStored - carried)
+            record.body.weightsAdded += previousBody.weightsAdded
+            record.body.heightsAdded += previousBody.heightsAdded
+            for field in previousBody.profileFilled where !record.body.profileFilled.contains(field) { record.body.profileFilled.append(field) }
+        }
+        record.updatedAt = Date()
+        guard try await store.daily.updateImport(record) else { return removeUploads([record.filePath]) }
         // Workouts, with the heart rate of their time and, from a zip, their route. Each one
         // added is counted in the row at once, so a resumed run knows which of the duplicates
         // it meets were its predecessor's own.
@@ -364,25 +386,47 @@ public struct DailyHealthService: Sendable {
         case skipped(String)
     }
 
-    func importWorkout(_ workout: HealthWorkout, for user: UserRecord, track: [NewWorkout.TrackPoint] = []) async throws -> WorkoutOutcome {
+    /// Stores a watch workout as a Heartwork workout (not queueing a recomputation: the
+    /// caller queues one for everything it brought), for the Apple Health import and the
+    /// phone syncs.
+    ///
+    /// - Parameters:
+    ///   - track: its route, seconds from its start; a route that does not fit is dropped, not the workout.
+    ///   - heartRate: the workout's own heart rate (seconds from its start), used instead of the
+    ///     stored heart-rate samples of its time when given (a sync whose workouts carry it).
+    /// - Returns: added, a duplicate (same start and device), or skipped with the reason. A
+    ///   workout with no heart rate at all is added without one (time, sport, energy,
+    ///   distance, route, device).
+    func importWorkout(
+        _ workout: HealthWorkout, for user: UserRecord, track: [NewWorkout.TrackPoint] = [], heartRate given: [TimedHeartRate]? = nil
+    ) async throws -> WorkoutOutcome {
         let duration = Int(workout.end.timeIntervalSince(workout.start).rounded())
         guard duration > 0 else { return .skipped("it has no length (it ends when it starts)") }
         guard duration <= 24 * 3600 else { return .skipped("it is longer than 24 hours") }
-        let first = CalendarDay(workout.start, utcOffsetSeconds: workout.utcOffsetSeconds).adding(days: -1)
-        let last = CalendarDay(workout.end, utcOffsetSeconds: workout.utcOffsetSeconds).adding(days: 1)
-        let samples = HealthSourcePriority().resolve(
-            try await store.health.samples(userID: user.id, kind: .heartRate, from: first, through: last)
-                .filter { $0.start >= workout.start && $0.start < workout.end })
-        // One value a second: the latest reading, for at most 10 s after it.
+        let readings: [(start: Date, value: Double)]
+        if let given {
+            readings = given.filter { $0.timeSeconds.isFinite && $0.timeSeconds >= 0 && $0.timeSeconds < Double(duration) }
+                .sorted { $0.timeSeconds < $1.timeSeconds }
+                .map { (workout.start.addingTimeInterval($0.timeSeconds), $0.beatsPerMinute) }
+        } else {
+            let first = CalendarDay(workout.start, utcOffsetSeconds: workout.utcOffsetSeconds).adding(days: -1)
+            let last = CalendarDay(workout.end, utcOffsetSeconds: workout.utcOffsetSeconds).adding(days: 1)
+            readings = HealthSourcePriority().resolve(
+                try await store.health.samples(userID: user.id, kind: .heartRate, from: first, through: last)
+                    .filter { $0.start >= workout.start && $0.start < workout.end }
+            ).map { ($0.start, $0.value) }
+        }
+        // One value a second: the latest reading, for at most 10 s after it; none at all is a
+        // workout without heart rate.
         var heartRate = [Int?](repeating: nil, count: duration)
         var index = 0
         for second in 0..<duration {
             let time = workout.start.addingTimeInterval(Double(second))
-            while index + 1 < samples.count, samples[index + 1].start <= time { index += 1 }
-            guard index < samples.count else { break }
-            let sample = samples[index]
-            if sample.start <= time, time.timeIntervalSince(sample.start) <= 10, sample.value.isFinite {
-                heartRate[second] = Int(sample.value.rounded())
+            while index + 1 < readings.count, readings[index + 1].start <= time { index += 1 }
+            guard index < readings.count else { break }
+            let reading = readings[index]
+            if reading.start <= time, time.timeIntervalSince(reading.start) <= 10, reading.value.isFinite, (1...250).contains(reading.value.rounded()) {
+                heartRate[second] = Int(reading.value.rounded())
             }
         }
         let new = NewWorkout(
@@ -395,9 +439,8 @@ public struct DailyHealthService: Sendable {
             return .duplicate
         } catch let error as AppError where error.kind == .invalid {
             // A route that does not fit (times past the end, a jump) must not cost the workout.
-            if !track.isEmpty { return try await importWorkout(workout, for: user, track: []) }
+            if !track.isEmpty { return try await importWorkout(workout, for: user, track: [], heartRate: given) }
             logger.info("an imported workout was not stored", metadata: ["reason": "\(error.detail)"])
-            if error.field == "heartRate" { return .skipped("no heart rate was recorded during it") }
             return .skipped(error.detail)
         }
     }

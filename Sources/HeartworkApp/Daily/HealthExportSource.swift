@@ -7,6 +7,10 @@ import HeartworkFormats
 struct HealthExportBatch: Sendable {
     var samples: [HealthSample] = []
     var workouts: [HealthWorkout] = []
+    /// The export's `Me` element (birth date, sex), in the batch it was read in.
+    var owner: HealthOwner?
+    /// Records of types the reader does not keep, by type, so far (the last batch has them all).
+    var recordsSkipped: [String: Int] = [:]
     var bytesDone: Int64 = 0
     var bytesTotal: Int64 = 0
 }
@@ -80,9 +84,11 @@ final class HealthExportSource: @unchecked Sendable {
         func emit() throws {
             slots.wait()
             if isStopped { throw CancellationError() }
+            batch.recordsSkipped = reader.skipped
             continuation.yield(batch)
             batch.samples.removeAll(keepingCapacity: true)
             batch.workouts.removeAll(keepingCapacity: true)
+            batch.owner = nil
         }
         func feed(_ bytes: some Collection<UInt8>) throws {
             do {
@@ -90,7 +96,7 @@ final class HealthExportSource: @unchecked Sendable {
                     switch item {
                     case .sample(let sample): batch.samples.append(sample)
                     case .workout(let workout): batch.workouts.append(workout)
-                    case .owner: break
+                    case .owner(let owner): batch.owner = owner
                     }
                 }
             } catch {

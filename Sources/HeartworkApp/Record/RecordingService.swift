@@ -146,6 +146,9 @@ public struct RecordingService: Sendable {
                 throw AppError(.unavailable, "chunk \(chunk.number) of this recording cannot be read back: \(error)")
             }
         }
+        // Samples without heart rate (a strap that lost contact, a GPS track) still make a
+        // workout without one; no sample at all makes none.
+        guard !samples.isEmpty else { throw AppError.invalid("nothing was recorded: the recording has no samples", field: "samples") }
         let workout = Self.workout(recording, samples: samples)
         let record: WorkoutRecord
         do {

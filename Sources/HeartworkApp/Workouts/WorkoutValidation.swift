@@ -14,7 +14,9 @@ enum WorkoutValidation {
             throw AppError.invalid("the start time is in the future or before 1970", field: "startTime")
         }
         let heartRate = workout.heartRate
-        guard !heartRate.isEmpty else { throw AppError.invalid("at least one second of heart rate is needed", field: "heartRate") }
+        guard !heartRate.isEmpty else {
+            throw AppError.invalid("at least one second is needed (one value a second, null where no heart rate was recorded)", field: "heartRate")
+        }
         guard heartRate.count <= maximumSeconds else {
             throw AppError.invalid("at most 24 hours (86,400 seconds) per workout", field: "heartRate")
         }
@@ -23,9 +25,8 @@ enum WorkoutValidation {
                 throw AppError.invalid("\(value) bpm is not a heart rate (1–250 bpm, or null for no reading)", field: "heartRate[\(index)]")
             }
         }
-        guard heartRate.contains(where: { $0 != nil }) else {
-            throw AppError.invalid("every second is null: no heart rate was recorded", field: "heartRate")
-        }
+        // Every second null is a workout recorded without heart rate (a watch that did not
+        // measure it): its length, sport, energy, distance and route still stand.
         let rr = workout.rrIntervalsMilliseconds
         guard rr.count <= maximumRRIntervals else { throw AppError.invalid("at most 200,000 RR intervals", field: "rrIntervals") }
         for (index, value) in rr.enumerated() {

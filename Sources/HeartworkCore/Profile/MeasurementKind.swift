@@ -6,12 +6,16 @@ public enum MeasurementKind: String, Sendable, Hashable, Codable, CaseIterable {
     case weight
     /// Resting heart rate in beats per minute.
     case restingHeartRate = "resting-heart-rate"
+    /// Body height in metres (a history of what a phone or scale recorded; the profile keeps
+    /// its own `heightMeters`, filled from it only while empty).
+    case height
 
     /// The stored unit.
     public var unit: String {
         switch self {
         case .weight: "kg"
         case .restingHeartRate: "bpm"
+        case .height: "m"
         }
     }
 
@@ -19,6 +23,7 @@ public enum MeasurementKind: String, Sendable, Hashable, Codable, CaseIterable {
         switch self {
         case .weight: BodyMass.plausibleKilograms
         case .restingHeartRate: PhysiologicalLimits.restingHeartRate
+        case .height: 0.5...2.6
         }
     }
 
@@ -27,6 +32,7 @@ public enum MeasurementKind: String, Sendable, Hashable, Codable, CaseIterable {
         switch self {
         case .weight: "body mass"
         case .restingHeartRate: "resting heart rate"
+        case .height: "height"
         }
     }
 }

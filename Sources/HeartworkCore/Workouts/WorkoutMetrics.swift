@@ -5,7 +5,8 @@ public struct WorkoutMetrics: Sendable, Hashable {
     public var averageHeartRate: Double?
     public var minimumHeartRate: Double?
     public var maximumHeartRate: Double?
-    /// Seconds in none, low, moderate, high and red line; nil without a zone profile.
+    /// Seconds in none, low, moderate, high and red line; nil without a zone profile or
+    /// without any heart rate.
     public var secondsInZones: [Int]?
     public var kilocalories: Double?
     public var distanceMeters: Double?
@@ -23,7 +24,12 @@ public struct WorkoutMetrics: Sendable, Hashable {
         self.distanceMeters = distanceMeters
     }
 
-    /// Derives the metrics.
+    /// Whether any second of the workout has a heart rate (a watch workout recorded
+    /// without one keeps its time, sport, energy, distance and route, and nothing of heart rate).
+    public var hasHeartRate: Bool { averageHeartRate != nil }
+
+    /// Derives the metrics. Without any heart rate the heart-rate summary and zones are nil,
+    /// and so is the energy unless the device gave it (Keytel needs a heart rate).
     /// - Parameters:
     ///   - givenDistanceMeters: used only when the track has fewer than two points.
     ///   - givenKilocalories: overrides the Keytel estimate (a device's own figure).
@@ -34,13 +40,13 @@ public struct WorkoutMetrics: Sendable, Hashable {
         averageHeartRate = summary?.meanBPM
         minimumHeartRate = summary?.minimumBPM
         maximumHeartRate = summary?.maximumBPM
-        if let profile = snapshot.zoneProfile {
+        if summary != nil, let profile = snapshot.zoneProfile {
             var tally = ZoneTally<ReserveZone>()
             for bpm in series.beatsPerMinute { tally.add(bpm.map(profile.reserveZone(beatsPerMinute:)) ?? .none) }
             secondsInZones = ReserveZone.allCases.map { tally[$0] }
         }
         kilocalories = givenKilocalories
-        if kilocalories == nil, let sex = snapshot.sex, let weight = snapshot.weightKilograms, let age = snapshot.ageYears {
+        if kilocalories == nil, summary != nil, let sex = snapshot.sex, let weight = snapshot.weightKilograms, let age = snapshot.ageYears {
             // Keytel et al. 2005 on the running mean heart rate and elapsed time (seed-000 §3.4).
             var energy = KeytelAccumulator(sex: sex, weightKilograms: weight, ageYears: Double(age))
             for (second, bpm) in series.beatsPerMinute.enumerated() {

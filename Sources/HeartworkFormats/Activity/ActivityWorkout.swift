@@ -21,16 +21,21 @@ public enum ActivityWorkout {
         let inOrder = zip(activity.records, activity.records.dropFirst()).allSatisfy { $0.time <= $1.time }
         let records = inOrder ? activity.records : activity.records.sorted { $0.time < $1.time }
         let hasHeartRate = records.contains { $0.heartRate != nil }
-        guard hasHeartRate || !activity.rrIntervalsMilliseconds.isEmpty else {
+        // Without heart rate or RR intervals, records that span time (a GPS track) or a session
+        // with its elapsed time still make a workout, with no heart rate; nothing timed makes none.
+        let sessionSeconds = activity.sessions.first?.elapsedSeconds.flatMap { $0.isFinite && $0 >= 1 ? $0 : nil } ?? 0
+        let span = max(sessionSeconds, (records.first?.time).flatMap { first in records.last.map { $0.time.timeIntervalSince(first) } } ?? 0)
+        guard hasHeartRate || !activity.rrIntervalsMilliseconds.isEmpty || span >= 1 else {
             let why = activity.warnings.first.map { ": \($0)" } ?? ""
-            throw ActivityWorkoutError(message: "the file holds no heart rate (no record with a heart rate, no RR intervals)\(why)")
+            throw ActivityWorkoutError(message: "the file holds no heart rate and nothing timed (no record with a heart rate, no RR intervals, no track over time)\(why)")
         }
         guard let start = activity.sessions.first?.start ?? records.first?.time ?? activity.created else {
             throw ActivityWorkoutError(message: "the file gives no start time\(activity.warnings.first.map { ": \($0)" } ?? "")")
         }
         var heartRate = [Int?]()
-        if hasHeartRate {
-            let last = records.last?.time.timeIntervalSince(start) ?? 0
+        if hasHeartRate || activity.rrIntervalsMilliseconds.isEmpty {
+            var last = records.last?.time.timeIntervalSince(start) ?? 0
+            if !hasHeartRate { last = max(last, sessionSeconds - 1) }
             guard last <= Double(maximumSeconds) else {
                 throw ActivityWorkoutError(message: "the records span \(Int(last / 3600)) hours; at most \(maximumSeconds / 3600) are taken (a damaged timestamp?)")
             }

@@ -106,7 +106,7 @@ struct SQLDailyRepository: DailyRepository {
 
     static let columns: SQLQueryString = """
         id, user_id, format, file_path, state, bytes_total, bytes_done, samples_read, samples_added, workouts_added, workouts_duplicate,
-        first_day, last_day, error, created_at, updated_at, finished_at, workouts_skipped
+        first_day, last_day, error, created_at, updated_at, finished_at, workouts_skipped, body_update, records_skipped
         """
 
     func admitImport(_ r: HealthImportRecord, maximumOpen: Int) async throws -> ImportAdmission {
@@ -130,7 +130,7 @@ struct SQLDailyRepository: DailyRepository {
                     \(bind: r.state.rawValue), \(bind: r.bytesTotal), \(bind: r.bytesDone), \(bind: r.samplesRead), \(bind: r.samplesAdded),
                     \(bind: r.workoutsAdded), \(bind: r.workoutsDuplicate), \(bind: r.firstDay?.description), \(bind: r.lastDay?.description),
                     \(bind: r.error), \(bind: r.createdAt.millisecondsSince1970), \(bind: r.updatedAt.millisecondsSince1970), \(bind: r.finishedAt?.millisecondsSince1970),
-                    \(bind: Self.encodeSkipped(r.workoutsSkipped)))
+                    \(bind: Self.encodeSkipped(r.workoutsSkipped)), \(bind: Self.encodeBody(r.body)), \(bind: Self.encodeSkipped(r.recordsSkipped)))
                 """
             ).run()
             return .admitted
@@ -159,7 +159,8 @@ struct SQLDailyRepository: DailyRepository {
                     samples_read = \(bind: r.samplesRead), samples_added = \(bind: r.samplesAdded), workouts_added = \(bind: r.workoutsAdded),
                     workouts_duplicate = \(bind: r.workoutsDuplicate), first_day = \(bind: r.firstDay?.description), last_day = \(bind: r.lastDay?.description),
                     error = \(bind: r.error), updated_at = \(bind: r.updatedAt.millisecondsSince1970), finished_at = \(bind: r.finishedAt?.millisecondsSince1970),
-                    workouts_skipped = \(bind: Self.encodeSkipped(r.workoutsSkipped))
+                    workouts_skipped = \(bind: Self.encodeSkipped(r.workoutsSkipped)), body_update = \(bind: Self.encodeBody(r.body)),
+                    records_skipped = \(bind: Self.encodeSkipped(r.recordsSkipped))
                 WHERE id = \(bind: r.id) RETURNING id
                 """) != nil
         }
@@ -227,7 +228,20 @@ struct SQLDailyRepository: DailyRepository {
         r.updatedAt = try row.date("updated_at")
         r.finishedAt = try row.optionalDate("finished_at")
         r.workoutsSkipped = Self.decodeSkipped(try row.optionalString("workouts_skipped"))
+        r.body = Self.decodeBody(try row.optionalString("body_update"))
+        r.recordsSkipped = Self.decodeSkipped(try row.optionalString("records_skipped"))
         return r
+    }
+
+    /// An import's `BodyUpdate` as JSON (nil when it did nothing and left nothing out).
+    static func encodeBody(_ body: BodyUpdate) -> String? {
+        guard body != BodyUpdate(), let data = try? encoder.encode(body) else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func decodeBody(_ text: String?) -> BodyUpdate {
+        guard let text, let body = try? JSONDecoder().decode(BodyUpdate.self, from: Data(text.utf8)) else { return BodyUpdate() }
+        return body
     }
 
     static func encodeSkipped(_ skipped: [String: Int]) -> String? {

@@ -8,16 +8,16 @@ struct SQLMeasurementRepository: MeasurementRepository {
     func add(userID: String, _ measurement: MeasurementRecord) async throws {
         try await database.execute(
             """
-            INSERT INTO measurements (id, user_id, kind, measured_at, value)
+            INSERT INTO measurements (id, user_id, kind, measured_at, value, source)
             VALUES (\(bind: measurement.id), \(bind: userID), \(bind: measurement.kind.rawValue),
-                \(bind: measurement.measuredAt.millisecondsSince1970), \(bind: measurement.value))
+                \(bind: measurement.measuredAt.millisecondsSince1970), \(bind: measurement.value), \(bind: measurement.source))
             """)
     }
 
     func list(userID: String, kind: MeasurementKind) async throws -> [MeasurementRecord] {
         try await database.all(
             """
-            SELECT id, kind, measured_at, value FROM measurements
+            SELECT id, kind, measured_at, value, source FROM measurements
             WHERE user_id = \(bind: userID) AND kind = \(bind: kind.rawValue) ORDER BY measured_at, id
             """
         ).map(Self.record)
@@ -27,7 +27,7 @@ struct SQLMeasurementRepository: MeasurementRepository {
         let bound = date?.millisecondsSince1970 ?? Int64.max
         return try await database.first(
             """
-            SELECT id, kind, measured_at, value FROM measurements
+            SELECT id, kind, measured_at, value, source FROM measurements
             WHERE user_id = \(bind: userID) AND kind = \(bind: kind.rawValue) AND measured_at <= \(bind: bound)
             ORDER BY measured_at DESC, id DESC LIMIT 1
             """
@@ -50,6 +50,8 @@ struct SQLMeasurementRepository: MeasurementRepository {
     static func record(_ row: any ColumnReader) throws -> MeasurementRecord {
         let kindName = try row.string("kind")
         guard let kind = MeasurementKind(rawValue: kindName) else { throw StoreError.corruptData("unknown measurement kind '\(kindName)'") }
-        return MeasurementRecord(id: try row.string("id"), kind: kind, measuredAt: try row.date("measured_at"), value: try row.double("value"))
+        return MeasurementRecord(
+            id: try row.string("id"), kind: kind, measuredAt: try row.date("measured_at"), value: try row.double("value"),
+            source: try row.optionalString("source"))
     }
 }

@@ -176,6 +176,18 @@ struct HealthImportResponse: ResponseEncodable {
 
     /// The export's workouts not stored, and why.
     let workoutsSkipped: [Skipped]
+    /// What the owner's birth date and sex and the body samples did (`BodyUpdate`).
+    struct Body: Encodable {
+        let profileFilled: [String]
+        let weightsAdded: Int
+        let heightsAdded: Int
+        let alreadyStored: Int
+        let leftOut: [Skipped]
+    }
+
+    let body: Body
+    /// Records of types the import does not read, by type.
+    let recordsSkipped: [String: Int]
     let firstDay: String?
     let lastDay: String?
     let error: String?
@@ -194,6 +206,11 @@ struct HealthImportResponse: ResponseEncodable {
         workoutsAdded = r.workoutsAdded
         workoutsDuplicate = r.workoutsDuplicate
         workoutsSkipped = r.workoutsSkipped.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { Skipped(reason: $0.key, count: $0.value) }
+        body = Body(
+            profileFilled: r.body.profileFilled, weightsAdded: r.body.weightsAdded, heightsAdded: r.body.heightsAdded,
+            alreadyStored: r.body.alreadyStored,
+            leftOut: r.body.leftOut.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { Skipped(reason: $0.key, count: $0.value) })
+        recordsSkipped = r.recordsSkipped
         firstDay = r.firstDay?.description
         lastDay = r.lastDay?.description
         error = r.error

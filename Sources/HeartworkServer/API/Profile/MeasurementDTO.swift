@@ -18,13 +18,14 @@ struct MeasurementEntryRequest {
         switch kind {
         case .weight: return ["kilograms", "pounds", "measuredAt"]
         case .restingHeartRate: return ["bpm", "measuredAt"]
+        case .height: return ["value", "measuredAt"]
         }
     }
 
     init(_ body: JSONObjectReader, kind: MeasurementKind, generic: Bool) throws {
         measuredAt = try body.optionalString("measuredAt").map { try InputParsing.dateTime($0, field: "measuredAt") }
-        if generic || kind == .restingHeartRate {
-            valueField = generic ? "value" : "bpm"
+        if generic || kind != .weight {
+            valueField = generic || kind == .height ? "value" : "bpm"
             value = try body.double(valueField)
             return
         }
@@ -41,11 +42,14 @@ struct MeasurementResponse: ResponseEncodable {
     let id: String
     let measuredAt: Date
     let value: Double
+    /// Where an imported value came from ("Apple Health: iPhone"); absent for a value you entered.
+    let source: String?
 
     init(_ measurement: MeasurementRecord) {
         id = measurement.id
         measuredAt = measurement.measuredAt
         value = measurement.value
+        source = measurement.source
     }
 }
 

@@ -274,6 +274,19 @@ struct WebHealthPages {
             workouts.append("\(skipped) left out: \(reasons.joined(separator: "; "))")
         }
         parts.append(workouts.joined(separator: ", "))
+        // What the owner and body samples did, and what was not read.
+        let body = record.body
+        var bodyParts = [String]()
+        if !body.profileFilled.isEmpty {
+            let names = ["dateOfBirth": "birth date", "sex": "sex", "heightMeters": "height"]
+            bodyParts.append("profile filled: \(body.profileFilled.map { names[$0] ?? $0 }.joined(separator: ", "))")
+        }
+        if body.weightsAdded > 0 { bodyParts.append(count(body.weightsAdded, "weight") + " added") }
+        if body.heightsAdded > 0 { bodyParts.append(count(body.heightsAdded, "height") + " added") }
+        for (reason, number) in body.leftOut.sorted(by: { $0.value > $1.value }) { bodyParts.append("\(number) left out: \(reason)") }
+        if !bodyParts.isEmpty { parts.append(bodyParts.joined(separator: ", ")) }
+        let notRead = record.recordsSkipped.values.reduce(0, +)
+        if notRead > 0 { parts.append("\(count(notRead, "record")) of \(count(record.recordsSkipped.count, "type")) Heartwork does not read") }
         return parts.joined(separator: "; ")
     }
 

@@ -5,7 +5,7 @@ import HeartworkCore
 import HeartworkModel
 
 /// Everything the workout page shows: the summary, the zones in bpm, the charts the data
-/// allows (heart rate always; speed, elevation and route with a track; HRV with RR
+/// allows (heart rate when it was recorded; speed, elevation and route with a track; HRV with RR
 /// intervals), and the same data as tables for those who do not see the charts.
 struct WorkoutDetail {
     let workout: VisibleWorkout
@@ -48,11 +48,11 @@ struct WorkoutDetail {
         if climb > 0 { tiles.append(.init(label: "Climb", value: Formatting.elevation(climb, units: units))) }
 
         // The page's headings name the charts: no second title inside them.
-        let heartRate = WorkoutCharts.heartRate(record, streams: streams, name: name, titled: false)
+        let heartRate = metrics.hasHeartRate ? WorkoutCharts.heartRate(record, streams: streams, name: name, titled: false).svg : ""
         var model = WorkoutPage(
             base: WebWorkoutPages.row(record, user: viewer), mine: workout.viewerIsOwner, hasTrack: record.trackCount > 0,
             ownerName: ownerName, ownerID: record.userID, tiles: tiles,
-            heartRateChart: heartRate.svg,
+            heartRateChart: heartRate,
             zoneChart: metrics.secondsInZones.map { WorkoutCharts.timeInZones($0, name: name, titled: false).svg } ?? "",
             // Its own name and device, and what was left out on the way in.
             ownTitle: record.title, device: record.device.map(Self.deviceName),
@@ -83,6 +83,7 @@ struct WorkoutDetail {
             model.routeChart = WorkoutCharts.route(streams.track, units: units, name: name, tiles: mapTiles, titled: false).svg
         }
         addHRV(to: &model)
+        model.hasHeartRate = metrics.hasHeartRate
         return model
     }
 

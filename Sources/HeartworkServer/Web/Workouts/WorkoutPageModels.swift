@@ -104,4 +104,7 @@ struct WorkoutPage: ExtendingPageModel {
     var hrvReliable: Bool?
     var poincareChart: String?
     var fromMatch: FromMatch?
+    /// False for a workout recorded without heart rate: the page says so instead of the
+    /// heart-rate chart, zones and minute table, and offers no ghost race.
+    var hasHeartRate = true
 }

@@ -62,6 +62,9 @@ public enum AccountData {
         Table("jobs", secret: ["payload", "locked_by"]),
         Table("recordings"),
         Table("recording_chunks", "recording_id IN (SELECT id FROM recordings WHERE user_id = ?USER)"),
+        Table("sync_tokens", secret: ["token_hash"]),
+        Table("sync_arrivals"),
+        Table("synced_workouts"),
     ]
 
     /// Tables that hold nothing of any one user: the schema's own bookkeeping, and sign-in

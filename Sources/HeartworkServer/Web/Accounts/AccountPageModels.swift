@@ -25,8 +25,11 @@ struct SyncSettings: Sendable {
         var lastUsed: String
     }
 
-    var tokens: [Token] = []
-    var hasTokens: Bool { !tokens.isEmpty }
+    var tokens: [Token] = [] {
+        didSet { hasTokens = !tokens.isEmpty }
+    }
+    /// Stored, not computed: the templates see stored properties only.
+    var hasTokens = false
     /// The address Health Auto Export posts to.
     var url = "/api/sync/health-auto-export"
     /// The token just created (shown once) and its name.

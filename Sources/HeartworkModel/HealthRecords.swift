@@ -11,7 +11,7 @@ public struct HealthImportRecord: Sendable, Hashable {
 
     public var id: String
     public var userID: String
-    /// "zip" or "xml".
+    /// "zip" or "xml" (Apple Health), "gadgetbridge" (Gadgetbridge's database).
     public var format: String
     /// The spooled upload, on the server's disk (never shown to users).
     public var filePath: String
@@ -28,6 +28,11 @@ public struct HealthImportRecord: Sendable, Hashable {
     public var body = BodyUpdate()
     /// Records of types the import does not read, by type ("HKQuantityTypeIdentifierBloodGlucose": 12).
     public var recordsSkipped: [String: Int] = [:]
+    /// Gadgetbridge: what was read, by device and kind ("Amazfit Bip: heart rate": 1440).
+    public var read: [String: Int] = [:]
+    /// Gadgetbridge: what the import did not understand, with how many rows
+    /// ("XIAOMI_SLEEP_STAGE_SAMPLE": 12, "MI_BAND_ACTIVITY_SAMPLE: device 9 (not in DEVICE)": 3).
+    public var notUnderstood: [String: Int] = [:]
     public var firstDay: CalendarDay?
     public var lastDay: CalendarDay?
     public var error: String?

@@ -38,6 +38,8 @@ public struct DailyHealthService: Sendable {
         case zip
         /// Its `export.xml`.
         case xml
+        /// Gadgetbridge's database (an SQLite file; `DailyHealthService+Gadgetbridge`).
+        case gadgetbridge
     }
 
     /// The import job's parameters.
@@ -127,6 +129,7 @@ public struct DailyHealthService: Sendable {
                     throw AppError.invalid("the archive has no export.xml (is it the Health app's export.zip?)", field: nil)
                 }
             }
+            if format == .gadgetbridge { try await checkGadgetbridge(path: path) }
             let job = Jobs.record(ImportJob(importID: record.id, file: URL(fileURLWithPath: path).lastPathComponent), userID: user.id, attempts: 3, runAfter: now, now: now)
             guard try await store.daily.queueImport(id: record.id, bytesTotal: file.bytes, job: job, now: Date()) else { throw AppError.notSignedIn }
             record.state = .queued
@@ -142,6 +145,10 @@ public struct DailyHealthService: Sendable {
     /// Refuses a body whose first bytes are not what its media type says.
     static func checkStart(_ head: [UInt8], format: ExportFormat) throws {
         switch format {
+        case .gadgetbridge:
+            guard head.prefix(16).elementsEqual(GadgetbridgeSchema.sqliteHeader.prefix(head.count)) else {
+                throw AppError.invalid("the body is not an SQLite database (it does not begin with \"SQLite format 3\"): upload the file Gadgetbridge exports", field: nil)
+            }
         case .zip:
             guard ZipArchive.looksLikeZip(head) else {
                 throw AppError.invalid("the body is not a zip archive (it does not begin like one): send export.zip as the Health app writes it", field: nil)
@@ -284,6 +291,9 @@ public struct DailyHealthService: Sendable {
         record.state = .running
         record.updatedAt = Date()
         guard try await store.daily.updateImport(record) else { return removeUploads([record.filePath]) }
+        if record.format == ExportFormat.gadgetbridge.rawValue {
+            return try await runGadgetbridgeImport(record, user: user, resumed: resumed, context: context)
+        }
         // A run that takes over from a crashed one: what it had counted stays counted.
         let previous = (samplesAdded: record.samplesAdded, workoutsAdded: record.workoutsAdded)
 

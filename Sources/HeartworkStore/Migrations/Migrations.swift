@@ -6,7 +6,7 @@ enum Migrations {
     static let all: [Migration] = [
         .initial, .measurements, .timeZone, .gateways, .teams, .matches, .matchWorkouts, .strength, .strengthBaselines, .workoutDevice, .healthBlocks, .dailyHealth,
         .healthSettings, .hostileInput, .workoutNotes, .strengthBar, .webhookJobs, .recordings, .matchSources,
-        .importedBody,
+        .importDetails, .importedBody,
     ]
 
     /// Applies what is missing. On PostgreSQL an advisory lock keeps two instances

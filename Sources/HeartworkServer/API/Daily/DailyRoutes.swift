@@ -17,6 +17,8 @@ struct DailyRoutes {
 
         // The raw export as the body: application/zip (export.zip) or application/xml (export.xml).
         api.post("imports/apple-health", use: postImportsAppleHealth)
+        // Gadgetbridge's exported database (an SQLite file) as the body, any media type.
+        api.post("imports/gadgetbridge", use: postImportsGadgetbridge)
         api.get("imports", use: getImports)
         api.get("imports/:importID", use: getImportsImportID)
 
@@ -188,6 +190,10 @@ struct HealthImportResponse: ResponseEncodable {
     let body: Body
     /// Records of types the import does not read, by type.
     let recordsSkipped: [String: Int]
+    /// Gadgetbridge: what was read, by device and kind ("Amazfit Bip: heart rate": 1440).
+    let read: [String: Int]
+    /// Gadgetbridge: tables, devices and values not understood, with their rows.
+    let notUnderstood: [String: Int]
     let firstDay: String?
     let lastDay: String?
     let error: String?
@@ -211,6 +217,8 @@ struct HealthImportResponse: ResponseEncodable {
             alreadyStored: r.body.alreadyStored,
             leftOut: r.body.leftOut.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { Skipped(reason: $0.key, count: $0.value) })
         recordsSkipped = r.recordsSkipped
+        read = r.read
+        notUnderstood = r.notUnderstood
         firstDay = r.firstDay?.description
         lastDay = r.lastDay?.description
         error = r.error

@@ -1,0 +1,163 @@
+import Foundation
+import HeartworkCore
+import HeartworkTestSupport
+import Testing
+
+@testable import HeartworkServer
+
+/// Issue 24, Gadgetbridge: the database Gadgetbridge exports, uploaded to
+/// `POST /api/imports/gadgetbridge` and read by the import job. The fixture is built from
+/// Gadgetbridge's own DDL by `Tests/Reference/make_gadgetbridge_db.py` (a Mi Band 2, an Amazfit
+/// Bip, a Pebble Time, an Amazfit GTR 4, rows of an unnamed device, invalid heart rates, tables
+/// not read); the script worked out `gadgetbridge.expected.json` by its own reading of the rules.
+@Suite("Gadgetbridge import")
+struct GadgetbridgeImportTests {
+    static func fixture(_ name: String) throws -> Data {
+        let url = try #require(Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Resources/gadgetbridge"))
+        return try Data(contentsOf: url)
+    }
+
+    static var expected: [String: Any] {
+        get throws { try #require(try JSONSerialization.jsonObject(with: fixture("gadgetbridge.expected.json")) as? [String: Any]) }
+    }
+
+    static func upload(_ server: ServerHarness, _ token: String, _ body: Data) async throws -> [String: Any] {
+        let accepted = try await server.request(.post, "/api/imports/gadgetbridge", token: token, raw: body, contentType: "application/octet-stream")
+        #expect(accepted.status == .accepted, "\(accepted.text)")
+        let id = try #require(accepted.json["id"] as? String)
+        #expect(accepted.headers[.location] == "/api/imports/\(id)")
+        #expect(accepted.json["format"] as? String == "gadgetbridge")
+        await server.services.jobs.runUntilIdle()
+        return try await server.request(.get, "/api/imports/\(id)", token: token).json
+    }
+
+    @Test(arguments: TestDatabase.all)
+    func aGadgetbridgeDatabaseIsReadWithWhatItDidNotUnderstand(engine: TestDatabase) async throws {
+        try await ServerHarness.run(engine) { server in
+            let (userID, token) = try await server.signUp("gadgetgreta")
+            let database = try Self.fixture("gadgetbridge.db")
+            let expected = try Self.expected
+            let samples = try #require(expected["samples"] as? [String: Int])
+
+            let done = try await Self.upload(server, token, database)
+            #expect(done["state"] as? String == "done", "\(done)")
+            #expect(done["progress"] as? Double == 1)
+            #expect(done["samplesRead"] as? Int == expected["samplesTotal"] as? Int)
+            #expect(done["samplesAdded"] as? Int == expected["samplesTotal"] as? Int)
+            #expect(done["firstDay"] as? String == expected["firstDay"] as? String)
+            #expect(done["lastDay"] as? String == expected["lastDay"] as? String)
+            #expect(done["notUnderstood"] as? [String: Int] == expected["notUnderstood"] as? [String: Int], "\(done["notUnderstood"] ?? "")")
+            #expect(done["read"] as? [String: Int] == expected["read"] as? [String: Int], "\(done["read"] ?? "")")
+
+            // What the store holds, kind by kind, device by device, stage by stage.
+            let first = CalendarDay(iso: "2026-02-28")!
+            let last = CalendarDay(iso: "2026-03-05")!
+            for (name, kind) in [("heartRate", HealthSample.Kind.heartRate), ("restingHeartRate", .restingHeartRate), ("steps", .steps), ("sleep", .sleep)] {
+                let stored = try await server.store.health.samples(userID: userID, kind: kind, from: first, through: last)
+                #expect(stored.count == samples[name], "\(name)")
+                if kind == .steps { #expect(Int(stored.reduce(0) { $0 + $1.value }) == expected["stepsTotal"] as? Int) }
+                if kind == .sleep {
+                    var minutes = [String: Int]()
+                    for sample in stored {
+                        let stage = HealthSample.SleepStage(rawValue: Int(sample.value))
+                        let name = stage == .core ? "core" : stage == .deep ? "deep" : stage == .rem ? "rem" : "other"
+                        minutes[name, default: 0] += Int(sample.end.timeIntervalSince(sample.start)) / 60
+                    }
+                    #expect(minutes == expected["sleepMinutes"] as? [String: Int])
+                }
+                let devices = Set(stored.compactMap(\.device))
+                #expect(devices.isSubset(of: Set(expected["devices"] as? [String] ?? [])))
+                #expect(stored.allSatisfy { $0.source == $0.device })
+            }
+            let heart = try await server.store.health.samples(userID: userID, kind: .heartRate, from: first, through: last)
+            #expect(heart.allSatisfy { (10...250).contains($0.value) }, "255, 0 and -1 are no heart rate")
+            #expect(Set(heart.compactMap(\.device)) == ["Mi Band 2", "Amazfit Bip", "Pebble Time", "Amazfit GTR 4"])
+
+            // The same file again adds nothing.
+            let again = try await Self.upload(server, token, database)
+            #expect(again["state"] as? String == "done" && again["samplesAdded"] as? Int == 0, "\(again)")
+            #expect(again["samplesRead"] as? Int == expected["samplesTotal"] as? Int)
+
+            // The days were worked out from it.
+            let day = try await server.request(.get, "/api/days/2026-03-02", token: token)
+            #expect(day.json["hasData"] as? Bool == true, "\(day.text)")
+        }
+    }
+
+    @Test(arguments: TestDatabase.all)
+    func whatIsNotAGadgetbridgeDatabaseIsRefused(engine: TestDatabase) async throws {
+        try await ServerHarness.run(engine) { server in
+            let (_, token) = try await server.signUp("gadgetgus")
+            // Not SQLite at all.
+            let text = try await server.request(
+                .post, "/api/imports/gadgetbridge", token: token, raw: Data("just some text, not a database".utf8), contentType: "application/octet-stream")
+            #expect(text.status == .badRequest && text.text.contains("not an SQLite database"), "\(text.text)")
+            // An SQLite header and nothing after it.
+            let cut = try Self.fixture("gadgetbridge.db").prefix(2000)
+            let damaged = try await server.request(.post, "/api/imports/gadgetbridge", token: token, raw: Data(cut), contentType: "application/vnd.sqlite3")
+            #expect(damaged.status == .badRequest, "\(damaged.text)")
+            // An SQLite database, but not Gadgetbridge's.
+            let other = try Self.otherDatabase()
+            let notOurs = try await server.request(.post, "/api/imports/gadgetbridge", token: token, raw: other, contentType: "application/x-sqlite3")
+            #expect(notOurs.status == .badRequest && notOurs.text.contains("not a Gadgetbridge database"), "\(notOurs.text)")
+            // Nothing was kept of them.
+            let imports = try await server.request(.get, "/api/imports", token: token).json["imports"] as? [Any]
+            #expect(imports?.isEmpty == true)
+        }
+    }
+
+    /// A file a hostile writer could make (untyped columns, text, real, NULL and 64-bit
+    /// keys, blobs and long text for numbers, duplicate keys, a known table without its
+    /// columns, a quote in a table name): read without a trap, everything else named.
+    @Test(arguments: TestDatabase.all)
+    func aHostileFileIsReadAsFarAsItGoes(engine: TestDatabase) async throws {
+        try await ServerHarness.run(engine) { server in
+            let (userID, token) = try await server.signUp("gadgetgwen")
+            let expected = try #require(try Self.expected["hostile"] as? [String: Any])
+            let samples = try #require(expected["samples"] as? [String: Int])
+            let done = try await Self.upload(server, token, try Self.fixture("gadgetbridge-hostile.db"))
+            #expect(done["state"] as? String == "done", "\(done)")
+            #expect(done["samplesAdded"] as? Int == samples.values.reduce(0, +))
+            #expect(done["notUnderstood"] as? [String: Int] == expected["notUnderstood"] as? [String: Int], "\(done["notUnderstood"] ?? "")")
+            let first = CalendarDay(iso: "2026-03-01")!
+            let last = CalendarDay(iso: "2026-03-03")!
+            for (name, kind) in [("heartRate", HealthSample.Kind.heartRate), ("steps", .steps), ("sleep", .sleep)] {
+                let stored = try await server.store.health.samples(userID: userID, kind: kind, from: first, through: last)
+                #expect(stored.count == samples[name], "\(name)")
+            }
+
+            // The fixture with its last pages overwritten (MI_BAND_ACTIVITY_SAMPLE's and Pebble's):
+            // the tables still readable are read and kept, the import fails naming the others
+            // with SQLite's words.
+            var damaged = [UInt8](try Self.fixture("gadgetbridge.db"))
+            for index in (damaged.count - 6 * 4096)..<damaged.count { damaged[index] = 0xA5 }
+            let failed = try await Self.upload(server, token, Data(damaged))
+            let error = failed["error"] as? String ?? ""
+            #expect(failed["state"] as? String == "failed", "\(failed)")
+            #expect(error.contains("MI_BAND_ACTIVITY_SAMPLE") && error.contains("malformed"), "\(error)")
+            let read = try #require(try Self.expected["read"] as? [String: Int])
+            let readable = read.filter { $0.key.hasPrefix("Amazfit GTR 4:") || $0.key == "Amazfit Bip: resting heart rate" }.values.reduce(0, +)
+            #expect(failed["samplesAdded"] as? Int == readable)
+        }
+    }
+
+    /// A valid SQLite file that is not Gadgetbridge's.
+    static func otherDatabase() throws -> Data {
+        // The fixture's header and page size, with its schema's table names changed: still a
+        // database SQLite opens, no longer Gadgetbridge's.
+        var bytes = [UInt8](try fixture("gadgetbridge.db"))
+        for name in [
+            "MI_BAND_ACTIVITY_SAMPLE", "HUAMI_EXTENDED_ACTIVITY_SAMPLE", "PEBBLE_HEALTH_ACTIVITY_SAMPLE", "PEBBLE_HEALTH_ACTIVITY_OVERLAY", "HUAMI_HEART_RATE_RESTING_SAMPLE",
+        ] {
+            let from = Array(name.utf8)
+            var to = from
+            to[0] = UInt8(ascii: "Q")
+            var index = 0
+            while index + from.count <= bytes.count {
+                if bytes[index..<index + from.count].elementsEqual(from) { bytes.replaceSubrange(index..<index + from.count, with: to) }
+                index += 1
+            }
+        }
+        return Data(bytes)
+    }
+}

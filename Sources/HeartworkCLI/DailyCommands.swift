@@ -19,20 +19,21 @@ struct ServerOptions: ParsableArguments {
         }
     }
 
-    func url(_ path: String) -> URL? {
+    func url(_ path: String, query: [URLQueryItem] = []) -> URL? {
         guard var components = URLComponents(string: server), let scheme = components.scheme?.lowercased(),
             scheme == "http" || scheme == "https", components.host?.isEmpty == false
         else { return nil }
         let base = components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path
         components.path = base + path
+        if !query.isEmpty { components.queryItems = query }
         return components.url
     }
 
     /// A GET or PUT with the token; the status and the body as JSON (a problem's detail when it failed).
     func call(
-        _ client: HTTPClient, _ method: HTTPMethod, _ path: String, body: [UInt8]? = nil, contentType: String = "application/json"
+        _ client: HTTPClient, _ method: HTTPMethod, _ path: String, query: [URLQueryItem] = [], body: [UInt8]? = nil, contentType: String = "application/json"
     ) async throws -> (status: Int, json: [String: Any]) {
-        guard let url = url(path) else { throw CommandFailure("bad --server") }
+        guard let url = url(path, query: query) else { throw CommandFailure("bad --server") }
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = method
         request.headers.add(name: "Authorization", value: "Bearer \(token)")
@@ -246,14 +247,16 @@ struct DayCommand: AsyncParsableCommand {
         abstract: "Print a day's recovery, strain, readiness, load, heart rate and steps from a Heartwork server.",
         discussion: """
             Reads GET /api/days/{date}: what the server worked out from the watch data imported \
-            for that day (see `heartwork import apple-health`). A day with no data says so.
+            for that day (see `heartwork import apple-health`). A day with no data says so. \
+            Without --date, today where you are: in your profile's time zone (GET /api/me), \
+            else this computer's.
 
             Example:
               heartwork day --date 2026-11-24 --server http://127.0.0.1:8080 --token "$TOKEN"
             """
     )
 
-    @Option(help: "The day, yyyy-mm-dd (default: today, UTC).")
+    @Option(help: "The day, yyyy-mm-dd (default: today in your profile's time zone).")
     var date: String?
 
     @OptionGroup var options: ServerOptions
@@ -268,14 +271,11 @@ struct DayCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd"
-        let day = date ?? formatter.string(from: Date())
         let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
         let reply: (status: Int, json: [String: Any])
         do {
+            var day = date ?? ""
+            if date == nil { day = Self.today(in: try await options.userTimeZone(client)) }
             reply = try await options.call(client, .GET, "/api/days/\(day)")
             try? await client.shutdown()
         } catch {

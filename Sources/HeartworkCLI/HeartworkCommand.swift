@@ -19,6 +19,7 @@ public struct HeartworkCommand: AsyncParsableCommand {
               heartwork convert ride.fit ride.gpx
               heartwork import ~/GarminExport --server http://127.0.0.1:8080 --token "$TOKEN"
               heartwork food-label label.txt
+              heartwork heart-rate --last 24h --server http://127.0.0.1:8080 --token "$TOKEN"
               heartwork gateway --server http://127.0.0.1:8080 --token hwg_… --strap A0:9E:1A:12:34:56
             """,
         subcommands: [
@@ -33,6 +34,7 @@ public struct HeartworkCommand: AsyncParsableCommand {
             ConvertCommand.self,
             ImportCommand.self,
             DayCommand.self,
+            HeartRateCommand.self,
             SimulateCommand.self,
             GatewayCommand.self,
             ServeCommand.self,

@@ -168,7 +168,12 @@ struct DailyHealthTests {
             if k % 3 == 2 { explained.append(start) } else { injected.append(start) }
         }
         let readings = values.enumerated().map { TimedHeartRate(timeSeconds: Double($0.offset) * 300 + 10, beatsPerMinute: $0.element) }
-        let steps = explained.flatMap { start in (start..<(start + 6)).map { (timeSeconds: Double($0) * 300 + 60, count: 400.0) } }
+        let steps: [(startSeconds: Double, endSeconds: Double, count: Double)] = explained.flatMap { start in
+            (start..<(start + 6)).map { slot in
+                let at = Double(slot) * 300 + 60
+                return (startSeconds: at, endSeconds: at, count: 400.0)
+            }
+        }
         let detector = HeartRateAnomalyDetector()
         let series = detector.resample(heartRate: readings, steps: steps, from: 0, to: Double(slots) * 300)
         #expect(series.count == slots)

@@ -3,7 +3,12 @@ import HeartworkCore
 import HeartworkStore
 
 extension DailyHealthService {
-    /// Heart rate over a stretch of time, in bins (a month draws at once).
+    /// The most buckets `heartRate(for:from:to:resolution:)` answers (a day per second is 86,400).
+    public static let maximumHeartRatePoints = 100_000
+    /// The longest range it answers, at any resolution.
+    public static let maximumHeartRateRangeDays = 366
+
+    /// Heart rate over a stretch of time, in bins (the history page).
     public struct HeartRateBin: Sendable, Hashable {
         public var start: Date
         public var minimum: Double
@@ -21,41 +26,87 @@ extension DailyHealthService {
         public var average: Double?
     }
 
-    /// The user's heart rate in the `days` days ending with `through` (local days of the
-    /// user's time zone), every source resolved, in bins of `binSeconds`: 5 minutes for a day,
-    /// an hour for 7 days, 2 hours for 30 (at most 720 bins).
-    public func heartRateHistory(for user: UserRecord, through: CalendarDay, days: Int) async throws -> HeartRateHistory {
-        let days = max(1, min(days, 31))
-        let binSeconds = days == 1 ? 300 : days <= 7 ? 3600 : 7200
-        let first = through.adding(days: -(days - 1))
-        let offset = Self.offset(of: [], day: through, user: user)
-        let from = first.start(utcOffsetSeconds: offset)
-        let to = through.adding(days: 1).start(utcOffsetSeconds: offset)
-        let samples = HealthSourcePriority().resolve(
-            try await store.health.samples(userID: user.id, kind: .heartRate, from: first.adding(days: -1), through: through.adding(days: 1))
-                .filter { $0.start >= from && $0.start < to && $0.value.isFinite && $0.value > 0 })
-        var sums = [Int: (min: Double, max: Double, sum: Double, count: Int)]()
-        for sample in samples {
-            let index = Int(sample.start.timeIntervalSince(from)) / binSeconds
-            var bin = sums[index] ?? (sample.value, sample.value, 0, 0)
-            bin.min = Swift.min(bin.min, sample.value)
-            bin.max = Swift.max(bin.max, sample.value)
-            bin.sum += sample.value
-            bin.count += 1
-            sums[index] = bin
+    /// The history page's windows: seed 003's "last day", "last 7 days" and "last 30 days",
+    /// each the last 24 h × days up to now (`Date.init(timeIntervalSinceNow: -7*24*60*60)` to
+    /// `Date()`, F5), not calendar days — at 00:30 the last 24 hours are mostly yesterday's, and
+    /// across a change to or from summer time they are still 24 hours.
+    public enum HistoryWindow: String, Sendable, CaseIterable {
+        case day, week, month
+
+        public var days: Int {
+            switch self {
+            case .day: 1
+            case .week: 7
+            case .month: 30
+            }
         }
-        let bins = sums.keys.sorted().compactMap { index -> HeartRateBin? in
-            guard let bin = sums[index], bin.count > 0 else { return nil }
-            return HeartRateBin(
-                start: from.addingTimeInterval(Double(index * binSeconds)), minimum: bin.min, maximum: bin.max,
-                average: (bin.sum / Double(bin.count) * 10).rounded() / 10)
+
+        /// Bins of 5 minutes over 24 hours, an hour over 7 days, 2 hours over 30 (at most 360).
+        public var binSeconds: Int {
+            switch self {
+            case .day: 300
+            case .week: 3600
+            case .month: 7200
+            }
         }
-        // The average is over time (`DailyCalculator.averageOverTime`), so a workout's readings
-        // every 5 s do not outweigh the day's every 5 minutes.
-        let values = samples.map(\.value)
+
+        /// "Last 24 hours", "Last 7 days", "Last 30 days".
+        public var label: String { self == .day ? "Last 24 hours" : "Last \(days) days" }
+    }
+
+    /// The user's heart rate in the window ending `now`, every source resolved, in bins.
+    public func heartRateHistory(for user: UserRecord, window: HistoryWindow, now: Date = Date()) async throws -> HeartRateHistory {
+        let from = now.addingTimeInterval(-Double(window.days) * 86_400)
+        let range = try await heartRateRange(for: user, from: from, to: now, bucketSeconds: window.binSeconds)
         return HeartRateHistory(
-            from: from, to: to, binSeconds: binSeconds, bins: bins, minimum: values.min(), maximum: values.max(),
-            average: DailyCalculator.averageOverTime(samples))
+            from: from, to: now, binSeconds: window.binSeconds,
+            bins: range.buckets.map { HeartRateBin(start: $0.start, minimum: $0.minimum, maximum: $0.maximum, average: $0.average) },
+            minimum: range.minimum, maximum: range.maximum, average: range.average)
+    }
+
+    /// `GET /api/heart-rate`: the range's minimum, maximum and time-weighted average with the
+    /// series at `resolution` (`HeartRateRange`). Without a resolution: per minute up to 7
+    /// days, per hour beyond. A range is at most `maximumHeartRateRangeDays` and at most
+    /// `maximumHeartRatePoints` buckets at its resolution (per second about 27 hours, per
+    /// minute about 69 days); a longer one is refused, naming the resolution that fits.
+    public func heartRate(for user: UserRecord, from: Date, to: Date, resolution: HeartRateRange.Resolution?) async throws -> HeartRateRange {
+        guard to > from else { throw AppError.invalid("to must be after from", field: "to") }
+        let seconds = to.timeIntervalSince(from)
+        guard seconds <= Double(Self.maximumHeartRateRangeDays) * 86_400 else {
+            throw AppError.invalid("a range is at most \(Self.maximumHeartRateRangeDays) days", field: "to")
+        }
+        let resolution = resolution ?? (seconds <= 7 * 86_400 ? .minute : .hour)
+        let points = Int((seconds / Double(resolution.seconds)).rounded(.up))
+        guard points <= Self.maximumHeartRatePoints else {
+            let coarser = HeartRateRange.Resolution.allCases.first { (seconds / Double($0.seconds)).rounded(.up) <= Double(Self.maximumHeartRatePoints) }
+            let limit = Self.describe(seconds: Self.maximumHeartRatePoints * resolution.seconds)
+            throw AppError.invalid(
+                "per \(resolution.rawValue) a range is at most \(limit) (\(Self.maximumHeartRatePoints) points); this one is \(Self.describe(seconds: Int(seconds))): "
+                    + "ask per \(coarser?.rawValue ?? "hour") or a shorter range", field: "resolution")
+        }
+        return try await heartRateRange(for: user, from: from, to: to, bucketSeconds: resolution.seconds)
+    }
+
+    /// The samples starting in `from..<to` (and the next one, which ends the last one's time),
+    /// resolved by the user's source order, summarized.
+    func heartRateRange(for user: UserRecord, from: Date, to: Date, bucketSeconds: Int) async throws -> HeartRateRange {
+        let settings = try await store.daily.settings(userID: user.id)
+        // Samples are stored by the local day where they were taken: a day either side of the
+        // UTC days covers every offset (±14 h).
+        let samples = HealthSourcePriority(order: settings.sourceOrder).resolve(
+            try await store.health.samples(userID: user.id, kind: .heartRate, from: CalendarDay(from).adding(days: -1), through: CalendarDay(to).adding(days: 1))
+                .filter { $0.start >= from && $0.start < to.addingTimeInterval(RISE.maximumSampleSeconds) })
+        return HeartRateRange.summarize(samples, from: from, to: to, bucketSeconds: bucketSeconds)
+    }
+
+    /// "27 h 46 min", "69 days 10 h".
+    static func describe(seconds: Int) -> String {
+        let days = seconds / 86_400
+        let hours = seconds % 86_400 / 3600
+        let minutes = seconds % 3600 / 60
+        if days >= 2 { return hours > 0 ? "\(days) days \(hours) h" : "\(days) days" }
+        let totalHours = seconds / 3600
+        return minutes > 0 ? "\(totalHours) h \(minutes) min" : "\(totalHours) h"
     }
 
     /// Today where the user is.

@@ -42,15 +42,17 @@ extension DailyHealthService {
     }
 
     /// Looks for anomalies in `day`'s resting-state heart rate and tells the user of each new
-    /// one (our own design, docs/DAILY-HEALTH.md): the user's heart rate of the day and the 6
-    /// days before it, on the settings' grid, with slots of steps or workouts as gaps; an
-    /// AR(p) model fitted on that week; runs on the day that leave the k·σ band.
+    /// one (our own design, docs/DAILY-HEALTH.md): the user's heart rate of the day and the 7
+    /// days before it, on the settings' grid, with slots of steps (each sample's count spread
+    /// over the time it covers) or workouts as gaps; an AR(p) model fitted on the 7 days
+    /// before the day, never on the day itself (issue 24); runs on the day that leave the k·σ
+    /// band.
     func checkAnomalies(_ user: UserRecord, day: CalendarDay, offset: Int, settings: HealthSettingsRecord, now: Date) async throws {
         guard settings.anomalyAlerts else { return }
         let detector = HeartRateAnomalyDetector(
             order: settings.order, bandSD: settings.bandSD, consecutive: settings.consecutive,
             intervalSeconds: Double(settings.intervalMinutes * 60))
-        let first = day.adding(days: -6)
+        let first = day.adding(days: -7)
         let start = first.start(utcOffsetSeconds: offset)
         let dayStart = day.start(utcOffsetSeconds: offset)
         let priority = HealthSourcePriority(order: settings.sourceOrder)
@@ -61,12 +63,14 @@ extension DailyHealthService {
         let seconds = { (date: Date) in date.timeIntervalSince(start) }
         let series = detector.resample(
             heartRate: heart.map { TimedHeartRate(timeSeconds: seconds($0.start), beatsPerMinute: $0.value) },
-            steps: steps.map { (seconds($0.start), $0.value) },
+            steps: steps.map { (seconds($0.start), seconds($0.end), $0.value) },
             activeSpans: workouts.map { seconds($0.startedAt)...seconds($0.startedAt.addingTimeInterval(Double($0.metrics.durationSeconds))) },
             from: 0, to: seconds(min(end, now)))
-        guard let model = detector.fit(series) else { return }
         let dayOffset = seconds(dayStart)
-        for anomaly in detector.detect(series, model: model, start: 0) where anomaly.startSeconds >= dayOffset {
+        // The day's first slot is the first that starts at or after its midnight.
+        let daySlot = Int((dayOffset / detector.intervalSeconds).rounded(.up))
+        guard let tested = detector.anomalies(in: series, start: 0, testingFrom: daySlot) else { return }
+        for anomaly in tested.anomalies {
             let at = start.addingTimeInterval(anomaly.startSeconds)
             guard try await store.daily.claimAlert(userID: user.id, key: "anomaly:\(Int(at.timeIntervalSince1970))", now: now) else { continue }
             let clock = String(format: "%02d:%02d", (Int(anomaly.startSeconds - dayOffset) / 3600) % 24, (Int(anomaly.startSeconds - dayOffset) / 60) % 60)
@@ -76,9 +80,18 @@ extension DailyHealthService {
         }
     }
 
+    /// Steps older than this at alert time are stale: the alert says when the last arrived
+    /// instead of counting them (issue 24). A phone syncing in the background (Health Auto
+    /// Export's automations run at most hourly) is within it; a phone left unsynced is not.
+    public static let staleStepsSeconds: TimeInterval = 2 * 3600
+
     /// The inactivity alert of one user, if it is due: past the user's chosen time today,
     /// today's steps (as imported) below the threshold, and not yet told today. A day without
-    /// any data says nothing (no data is not inactivity).
+    /// any data says nothing (no data is not inactivity). When no step has arrived for
+    /// `staleStepsSeconds` (the latest step sample of today ends earlier), the alert says so
+    /// instead of "you had taken N steps" — seed 003 counts today's steps "from local
+    /// start-of-day to now" (F7), which a phone that has not synced cannot know; once fresh
+    /// steps arrive and are still below the threshold, the usual alert follows.
     public func checkInactivity(_ user: UserRecord, now: Date = Date()) async throws -> Bool {
         let settings = try await store.daily.settings(userID: user.id)
         guard settings.inactivityAlerts else { return false }
@@ -88,8 +101,24 @@ extension DailyHealthService {
         guard summary.hasData, minute >= settings.inactivityMinute, let steps = summary.steps ?? (summary.heartRate != nil ? 0 : nil),
             steps < settings.stepThreshold
         else { return false }
-        guard try await store.daily.claimAlert(userID: user.id, key: "inactivity:\(today)", now: now) else { return false }
         let time = String(format: "%02d:%02d", settings.inactivityMinute / 60, settings.inactivityMinute % 60)
+        let dayStart = today.start(utcOffsetSeconds: summary.utcOffsetSeconds)
+        let latest = try await store.health.samples(userID: user.id, kind: .steps, from: today.adding(days: -1), through: today)
+            .filter { $0.end > dayStart && $0.start <= now }.map { max($0.start, $0.end) }.max()
+        if latest.map({ now.timeIntervalSince($0) > Self.staleStepsSeconds }) ?? true {
+            guard try await store.daily.claimAlert(userID: user.id, key: "inactivity-stale:\(today)", now: now) else { return false }
+            let text: String
+            if let latest {
+                let minutes = max(0, Int(latest.timeIntervalSince(dayStart) / 60))
+                let since = String(format: "%02d:%02d", min(23, minutes / 60), minutes % 60)
+                text = "No steps have arrived since \(since) (\(steps) by then, your goal is \(settings.stepThreshold) by \(time)): open Health Auto Export or sync your phone"
+            } else {
+                text = "No steps have arrived today (your goal is \(settings.stepThreshold) by \(time)): open Health Auto Export or sync your phone"
+            }
+            await inbox?.tell(user.id, kind: Self.inactivityAlert, text: text, link: "/today", actorID: nil, now: now)
+            return true
+        }
+        guard try await store.daily.claimAlert(userID: user.id, key: "inactivity:\(today)", now: now) else { return false }
         await inbox?.tell(
             user.id, kind: Self.inactivityAlert,
             text: "By \(time) today you had taken \(steps) steps, below your \(settings.stepThreshold): time for a walk?",

@@ -6,7 +6,9 @@ import Foundation
 ///
 /// 1. The heart rate is resampled onto a regular grid (`intervalSeconds`, default 5 min), each
 ///    slot the mean of its readings; slots without readings, or with activity (steps above
-///    `activeStepsPerSlot`, or inside a workout), are gaps.
+///    `activeStepsPerSlot`, or inside a workout), are gaps. A step sample's count is spread
+///    evenly over the time it covers (issue 24: a 20-minute walk of 2,000 steps is 500 steps in
+///    each of its four slots, not 2,000 in its first and "at rest" after it).
 /// 2. An AR(p) model x̂ₜ = c + Σᵢ aᵢ·xₜ₋ᵢ is fitted by ordinary least squares (normal
 ///    equations, solved by Cholesky with a small ridge for stability) on the resting slots of
 ///    the training span, using only windows of p + 1 consecutive resting slots.
@@ -14,6 +16,9 @@ import Foundation
 ///    leaves the band when |x − x̂| > k·σ, σ the residual standard deviation of the fit.
 /// 4. An anomaly is `consecutive` (default 3) or more such slots in a row, none explained by
 ///    activity (an active or missing slot breaks the run).
+/// 5. A day is tested by a model fitted on the days before it, never on itself
+///    (`anomalies(in:start:testingFrom:)`), so the day's own rises cannot widen the band or
+///    become its normal.
 public struct HeartRateAnomalyDetector: Sendable, Hashable {
     public var order: Int
     public var bandSD: Double
@@ -64,9 +69,11 @@ public struct HeartRateAnomalyDetector: Sendable, Hashable {
         }
     }
 
-    /// Readings on a regular grid: nil where there is no reading or there is activity.
+    /// Readings on a regular grid: nil where there is no reading or there is activity. Each
+    /// step sample's count is spread evenly over `startSeconds..<endSeconds` (all of it in the
+    /// slot of its start when it has no length).
     public func resample(
-        heartRate: [TimedHeartRate], steps: [(timeSeconds: Double, count: Double)] = [],
+        heartRate: [TimedHeartRate], steps: [(startSeconds: Double, endSeconds: Double, count: Double)] = [],
         activeSpans: [ClosedRange<Double>] = [], from start: Double, to end: Double
     ) -> [Double?] {
         guard end > start, start.isFinite, end.isFinite else { return [] }
@@ -86,7 +93,25 @@ public struct HeartRateAnomalyDetector: Sendable, Hashable {
             }
         }
         var stepSums = [Double](repeating: 0, count: count)
-        for step in steps where step.count.isFinite { if let i = slot(step.timeSeconds) { stepSums[i] += step.count } }
+        for step in steps where step.count.isFinite && step.startSeconds.isFinite && step.endSeconds.isFinite {
+            let length = step.endSeconds - step.startSeconds
+            guard length > 0 else {
+                if let i = slot(step.startSeconds) { stepSums[i] += step.count }
+                continue
+            }
+            // The share of the count in each slot the sample overlaps.
+            let low = min(max(start, step.startSeconds), end)
+            let high = max(min(end, step.endSeconds), start)
+            guard low < high else { continue }
+            let first = Int(((low - start) / intervalSeconds).rounded(.down))
+            let last = Int(((high - start) / intervalSeconds).rounded(.up)) - 1
+            guard first <= last, first < count else { continue }
+            for i in first...min(count - 1, last) {
+                let slotStart = start + Double(i) * intervalSeconds
+                let overlap = min(step.endSeconds, slotStart + intervalSeconds) - max(step.startSeconds, slotStart)
+                if overlap > 0 { stepSums[i] += step.count * overlap / length }
+            }
+        }
         for i in 0..<count where stepSums[i] > activeStepsPerSlot { active[i] = true }
         for span in activeSpans {
             guard let first = slot(max(start, span.lowerBound)) else { continue }
@@ -133,6 +158,16 @@ public struct HeartRateAnomalyDetector: Sendable, Hashable {
         // A floor of 1 bpm: a watch reports whole beats, so a band narrower than that flags noise.
         model.residualSD = max(1, variance.squareRoot())
         return model
+    }
+
+    /// Tests the slots from `testingFrom` on (a day) with a model fitted on the slots before
+    /// it only (the days before the day); anomalies that start before it are not the day's.
+    /// Nil when the days before do not hold enough resting data to fit a model.
+    public func anomalies(in series: [Double?], start: Double, testingFrom slot: Int) -> (model: Model, anomalies: [Anomaly])? {
+        let slot = max(0, min(series.count, slot))
+        guard let model = fit(Array(series[..<slot])) else { return nil }
+        let first = start + Double(slot) * intervalSeconds
+        return (model, detect(series, model: model, start: start).filter { $0.startSeconds >= first })
     }
 
     /// The anomalies of `series` (resampled, slot i starting at start + i·interval) under `model`.

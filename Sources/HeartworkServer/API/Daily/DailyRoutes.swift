@@ -28,6 +28,28 @@ struct DailyRoutes {
         api.get("days/:date", use: getDaysDate)
         api.put("days/:date/sleep-quality", use: putDaysDateSleepQuality)
         api.put("days/:date/mark", use: putDaysDateMark)
+        api.get("heart-rate", use: getHeartRate)
+    }
+
+    /// GET /api/heart-rate
+    func getHeartRate(_ request: Request, context: AuthenticatedContext) async throws -> HeartRateResponse {
+        let parameters = request.uri.queryParameters
+        guard let from = try QueryParameters.date(parameters.get("from"), name: "from") else {
+            throw Problem.badRequest("from is required: a date-time such as 2026-11-24T08:00:00Z", field: "from")
+        }
+        let to = try QueryParameters.date(parameters.get("to"), name: "to") ?? Date()
+        var resolution: HeartRateRange.Resolution?
+        if let text = parameters.get("resolution") {
+            guard let value = HeartRateRange.Resolution(rawValue: text) else { throw Problem.badRequest("resolution is second, minute or hour", field: "resolution") }
+            resolution = value
+        }
+        do {
+            let range = try await daily.heartRate(for: context.user, from: from, to: to, resolution: resolution)
+            return HeartRateResponse(range: range, resolution: HeartRateRange.Resolution.allCases.first { $0.seconds == range.bucketSeconds } ?? .minute)
+        } catch let error as AppError where error.kind == .invalid {
+            // A query that asks for too much is a malformed request (400), as QueryParameters' mistakes are.
+            throw Problem.badRequest(error.detail, field: error.field)
+        }
     }
 
     /// POST /api/imports/apple-health

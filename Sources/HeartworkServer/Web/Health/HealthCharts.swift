@@ -90,10 +90,11 @@ enum HealthCharts {
     }
 
     /// Heart rate in bins: the minimum–maximum band and the average line; the x axis in
-    /// hours of the day, or in dates over a week or a month.
+    /// clock times over the last 24 hours, or in dates over a week or a month (the window
+    /// ends now, so it starts at any time of day; a bin begun before it is drawn from its start).
     static func heartRate(_ history: DailyHealthService.HeartRateHistory, title: String, id: String, zone: TimeZone) -> WorkoutCharts.Chart {
         let height = 280.0
-        let hours = { (date: Date) in date.timeIntervalSince(history.from) / 3600 }
+        let hours = { (date: Date) in max(0, date.timeIntervalSince(history.from) / 3600) }
         let span = history.to.timeIntervalSince(history.from) / 3600
         let inDays = span > 48
         var layers = [ChartLayer]()
@@ -114,7 +115,11 @@ enum HealthCharts {
                 xDomain: 0...(inDays ? span / 24 : span), yDomain: max(0, low)...high, layers: inDays ? layers.map { Self.scaled($0, by: 1.0 / 24) } : layers)
             chart.legend = [("average", Palette.primary), ("lowest–highest", "#b3d4f5")]
             chart.xTickCount = WorkoutCharts.xTicks(width)
-            if inDays { chart.xTickText = { days in Formatting.shortDay(from.addingTimeInterval(days * 86_400), zone: zone) } }
+            if inDays {
+                chart.xTickText = { days in Formatting.shortDay(from.addingTimeInterval(days * 86_400), zone: zone) }
+            } else {
+                chart.xTickText = { hours in Self.clock(from.addingTimeInterval(hours * 3600), zone: zone) }
+            }
             let frame = Frame(x: 0, y: 0, width: width, height: height)
             chart.draw(in: frame, on: &svg)
             let layout = chart.layout(in: frame)
@@ -127,6 +132,13 @@ enum HealthCharts {
             }
             return WorkoutCharts.Drawing(svg: svg.rendered, readout: readout)
         }
+    }
+
+    /// "07:30" in the zone.
+    static func clock(_ date: Date, zone: TimeZone) -> String {
+        let seconds = Int((date.timeIntervalSince1970 + Double(zone.secondsFromGMT(for: date))).rounded(.down))
+        let minutes = ((seconds % 86_400) + 86_400) % 86_400 / 60
+        return String(format: "%02d:%02d", minutes / 60, minutes % 60)
     }
 
     static func scaled(_ layer: ChartLayer, by factor: Double) -> ChartLayer {

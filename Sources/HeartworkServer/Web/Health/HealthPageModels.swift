@@ -166,6 +166,10 @@ struct HealthHistoryPage: Sendable {
     let ranges: [Range]
     /// (The layout's `title` is the one the page shows.)
     let title: String
+    /// "Heart rate, the last 24 hours" (the section's heading; `title` is the layout's).
+    let heading: String
+    /// The window's first and last instant, in the user's time zone.
+    let window: String
     let hasData: Bool
     let chart: String
     let minimum: String

@@ -143,20 +143,21 @@ struct WebHealthPages {
     func getHealthHistory(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let user = context.user
         let today = daily.today(for: user)
-        let range = request.uri.queryParameters.get("range").map { String($0) } ?? "day"
-        let count = range == "month" ? 30 : range == "week" ? 7 : 1
-        let history = try await daily.heartRateHistory(for: user, through: today, days: count)
+        // The seed's rolling windows: the last 24 h, 7 × 24 h or 30 × 24 h up to now.
+        let window = request.uri.queryParameters.get("range").flatMap { DailyHealthService.HistoryWindow(rawValue: String($0)) } ?? .day
+        let count = window.days
+        let history = try await daily.heartRateHistory(for: user, window: window)
         let zone = TimeZones.zone(user.timeZone)
-        let title = count == 1 ? "Heart rate today" : "Heart rate, the last \(count) days"
+        let title = "Heart rate, the \(window.label.lowercased())"
         let chart = HealthCharts.heartRate(history, title: title, id: "history", zone: zone)
         let days = try await daily.days(from: today.adding(days: -29), through: today, for: user)
         let steps = days.suffix(count == 1 ? 7 : count)
         let stepValues = steps.map { $0.steps.map(Double.init) }
         let model = HealthHistoryPage(
-            ranges: [("day", "Last day"), ("week", "7 days"), ("month", "30 days")].map { key, label in
-                .init(href: "/health/history?range=\(key)", label: label, current: key == range || (key == "day" && count == 1))
+            ranges: DailyHealthService.HistoryWindow.allCases.map { option in
+                .init(href: "/health/history?range=\(option.rawValue)", label: option.label, current: option == window)
             },
-            title: title, hasData: !history.bins.isEmpty,
+            title: title, heading: title, window: Self.windowText(history, zone: zone), hasData: !history.bins.isEmpty,
             chart: chart.svg,
             minimum: history.minimum.map { Formatting.number($0) } ?? "–", maximum: history.maximum.map { Formatting.number($0) } ?? "–",
             average: history.average.map { Formatting.number($0) } ?? "–",
@@ -165,6 +166,11 @@ struct WebHealthPages {
                 values: stepValues, maximum: 10_000, unit: "", color: "#56b4e9",
                 average: RISE.weeklyAverage(stepValues), averageLabel: "average"))
         return pages.page("health-history", title: "Heart-rate history", model: model, request: request, identity: context.identity)
+    }
+
+    /// "Wed 25 Nov 2026, 14:05 CET – Thu 26 Nov 2026, 14:05 CET": the window the history shows, where the user is.
+    static func windowText(_ history: DailyHealthService.HeartRateHistory, zone: TimeZone) -> String {
+        "\(Formatting.dateTime(history.from, zone: zone)) – \(Formatting.dateTime(history.to, zone: zone))"
     }
 
     /// GET /food

@@ -5,7 +5,8 @@ Export), then Health Auto Export's REST automation is played by this script: it 
 app's JSON format (help.healthyapps.dev/en/health-auto-export/export-format) for the last
 20 hours with that token, the way the app would. After one reload Today says when the data
 arrived and from where and shows the day; the heart-rate history shows the last 24 hours.
-A resend of the same window adds nothing. Revoking the token on the page stops it.
+A resend of the same window adds nothing. Gadgetbridge's database (the committed fixture made
+from its DDL) goes through the import page. Revoking the token on the page stops it.
 
 What stands in for the phone: this script's HTTP client, sending the documented format. The
 app itself (its scheduling, its HealthKit queries) is not run here.
@@ -140,6 +141,21 @@ def main():
         check(len([svg for svg in driver.find_elements(By.CSS_SELECTOR, "figure [data-readout]:not([data-readout='[]']) svg") if svg.is_displayed()]) == 1,
               "the last 24 hours have their heart-rate chart")
         checks.page("sync-history-24h")
+
+        # Android: Gadgetbridge's exported database through the import page (told apart by its
+        # first bytes, whatever its name), the same job as an Apple Health export.
+        fixture = ROOT / "Tests" / "HeartworkServerTests" / "Resources" / "gadgetbridge" / "gadgetbridge.db"
+        expected = json.loads(fixture.with_name("gadgetbridge.expected.json").read_text())
+        driver.get(base + "/health/import")
+        check("Gadgetbridge" in driver.find_element(By.TAG_NAME, "h1").text, "the import page names Gadgetbridge")
+        driver.find_element(By.ID, "health-file").send_keys(str(fixture))
+        driver.find_element(By.CSS_SELECTOR, "form[data-health-import] button[type=submit]").click()
+        WebDriverWait(driver, 120).until(lambda d: "Done" in d.find_element(By.ID, "health-status").text
+                                         or "stopped" in d.find_element(By.ID, "health-status").text
+                                         or "refused" in d.find_element(By.ID, "health-status").text)
+        status_text = driver.find_element(By.ID, "health-status").text
+        check(f"{expected['samplesTotal']:,} new samples" in status_text, f"the Gadgetbridge import reports what it added: {status_text}")
+        checks.page("sync-gadgetbridge-import")
 
         # Revoked on the page: the app's next send is refused.
         driver.get(base + "/settings")

@@ -178,5 +178,9 @@ struct HealthAutoExportTests {
         #expect(throws: JSONFieldError.self) { try Self.read("[1, 2]") }
         #expect(throws: JSONFieldError.self) { try Self.read("{\"metrics\": []}") }
         #expect(throws: JSONFieldError.self) { try Self.read("{\"data\": {\"metrics\": {\"name\": \"heart_rate\"}}}") }
+        // Entries before the name are passed over, then read; a cut or broken array is still an error.
+        #expect(throws: JSONFieldError.self) { try Self.read("{\"data\": {\"metrics\": [{\"data\": [{\"qty\": 1, \"date\": \"x\"}") }
+        #expect(throws: JSONFieldError.self) { try Self.read("{\"data\": {\"metrics\": [{\"data\": [{\"qty\": 1,, }], \"name\": \"step_count\"}]}}") }
+        #expect(throws: JSONFieldError.self) { try Self.read("{\"data\": {\"metrics\": [{\"data\": \"unterminated}]}}") }
     }
 }

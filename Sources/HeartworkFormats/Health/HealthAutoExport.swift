@@ -64,7 +64,7 @@ public enum HealthAutoExport {
             var sawData = false
             try reader.readObject(path: "") { reader, key in
                 guard key == "data" else {
-                    _ = try reader.readValue()
+                    try reader.skipValue()
                     payload.fieldsNotUsed[key, default: 0] += 1
                     return
                 }
@@ -73,7 +73,7 @@ public enum HealthAutoExport {
                     switch key {
                     case "metrics":
                         try reader.readArray(path: "data.metrics") { reader, index in
-                            try readMetric(&reader, path: "data.metrics[\(index)]", into: &payload)
+                            try readMetric(&reader, buffer: buffer, path: "data.metrics[\(index)]", into: &payload)
                         }
                     case "workouts":
                         try reader.readArray(path: "data.workouts") { reader, index in
@@ -81,8 +81,16 @@ public enum HealthAutoExport {
                         }
                     default:
                         // stateOfMind, medications, symptoms, cycleTracking, ecg, heartRateNotifications…
-                        let value = try reader.readValue()
-                        let count = if case .array(let items) = value { items.count } else { 1 }
+                        var count = 0
+                        if reader.next() == .array {
+                            try reader.readArray(path: "data.\(key)") { reader, _ in
+                                try reader.skipValue()
+                                count += 1
+                            }
+                        } else {
+                            try reader.skipValue()
+                            count = 1
+                        }
                         payload.leave("\(key): Heartwork does not use these", count)
                     }
                 }
@@ -99,38 +107,41 @@ public enum HealthAutoExport {
 
     // MARK: Metrics
 
-    static func readMetric(_ reader: inout JSONStreamReader, path: String, into payload: inout Payload) throws {
+    static func readMetric(_ reader: inout JSONStreamReader, buffer: UnsafeBufferPointer<UInt8>, path: String, into payload: inout Payload) throws {
         var name: String?
         var units: String?
-        var pending = [JSONValue]()
+        /// Where `data` began, when it came before the name or unit: read again after them
+        /// (passing over it first builds nothing, so member order costs no memory).
+        var dataOffset: Int?
         var metric: MetricReader?
         try reader.readObject(path: path) { reader, key in
             switch key {
             case "name": name = try reader.readString(path: path + ".name")
             case "units": units = try reader.readString(path: path + ".units")
             case "data":
-                try reader.readArray(path: path + ".data") { reader, _ in
-                    let entry = try reader.readValue()
-                    // Read as they come once the name and unit are known (the usual order).
-                    if let name, let units {
-                        if metric == nil { metric = MetricReader(name: name, units: units) }
-                        metric!.read(entry, into: &payload)
-                    } else {
-                        pending.append(entry)
-                    }
+                guard let name, let units else {
+                    dataOffset = reader.offset
+                    try reader.skipValue()
+                    return
                 }
+                var current = MetricReader(name: name, units: units)
+                try reader.readArray(path: path + ".data") { reader, _ in current.read(try reader.readValue(), into: &payload) }
+                metric = current
             default:
-                _ = try reader.readValue()
+                try reader.skipValue()
                 payload.fieldsNotUsed["metrics.\(key)", default: 0] += 1
             }
         }
         guard let name else {
-            payload.leave("a metric without a name", max(1, pending.count))
+            payload.leave("a metric without a name")
             return
         }
-        if metric == nil { metric = MetricReader(name: name, units: units ?? "") }
-        for entry in pending { metric!.read(entry, into: &payload) }
-        metric!.finish(into: &payload)
+        var current = metric ?? MetricReader(name: name, units: units ?? "")
+        if let dataOffset {
+            var again = JSONStreamReader(buffer, at: dataOffset)
+            try again.readArray(path: path + ".data") { reader, _ in current.read(try reader.readValue(), into: &payload) }
+        }
+        current.finish(into: &payload)
     }
 
     /// One metric's entries, turned into samples.

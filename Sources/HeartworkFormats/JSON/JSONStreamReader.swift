@@ -6,9 +6,52 @@
 struct JSONStreamReader: ~Copyable {
     private var parser: JSONParser
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int = 0) {
         parser = JSONParser(bytes: bytes, maximumDepth: 64)
+        parser.offset = min(max(0, offset), bytes.count)
         parser.skipWhitespace()
+    }
+
+    /// Where the next value begins (for `init(_:at:)`: reading a value again once what it
+    /// depends on is known).
+    var offset: Int {
+        mutating get {
+            parser.skipWhitespace()
+            return parser.offset
+        }
+    }
+
+    /// Passes over the next value without building it: strings, arrays and objects by their
+    /// brackets (a value read again later is checked then). Throws when the document ends first.
+    mutating func skipValue() throws {
+        parser.skipWhitespace()
+        let bytes = parser.bytes
+        var i = parser.offset
+        var depth = 0
+        repeat {
+            guard i < bytes.count else { throw notJSON(JSONParseError(offset: i, reason: "the document ends inside a value")) }
+            switch bytes[i] {
+            case UInt8(ascii: "\""):
+                i += 1
+                while i < bytes.count && bytes[i] != UInt8(ascii: "\"") { i += bytes[i] == UInt8(ascii: "\\") ? 2 : 1 }
+                i += 1
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                guard depth <= 64 else { throw notJSON(JSONParseError(offset: i, reason: "nested more than 64 deep")) }
+                i += 1
+            case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                depth -= 1
+                i += 1
+            case UInt8(ascii: ","), UInt8(ascii: ":"), 0x20, 0x0A, 0x0D, 0x09:
+                guard depth > 0 else { break }
+                i += 1
+            default:
+                // A number or literal: up to the next delimiter.
+                while i < bytes.count, ![UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "}"), 0x20, 0x0A, 0x0D, 0x09].contains(bytes[i]) { i += 1 }
+            }
+        } while depth > 0 && i <= bytes.count
+        guard depth == 0, i <= bytes.count else { throw notJSON(JSONParseError(offset: bytes.count, reason: "the document ends inside a value")) }
+        parser.offset = i
     }
 
     /// What kind of value comes next (nil at the end of the document).

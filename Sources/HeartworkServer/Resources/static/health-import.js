@@ -57,13 +57,16 @@ function startHealthImport(form) {
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
   };
-  form.addEventListener("submit", (event) => {
+  form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const file = input.files && input.files[0];
-    if (!file) { status.textContent = "Choose your export.zip or export.xml first."; return; }
-    const type = /\.xml$/i.test(file.name) ? "application/xml" : "application/zip";
+    if (!file) { status.textContent = "Choose your export.zip, export.xml or Gadgetbridge database first."; return; }
+    // Gadgetbridge's database is an SQLite file (whatever its name); the rest is Apple Health's.
+    const head = new TextDecoder().decode(await file.slice(0, 15).arrayBuffer());
+    const gadgetbridge = head === "SQLite format 3";
+    const type = gadgetbridge ? "application/vnd.sqlite3" : /\.xml$/i.test(file.name) ? "application/xml" : "application/zip";
     const request = new XMLHttpRequest();
-    request.open("POST", "/api/imports/apple-health");
+    request.open("POST", gadgetbridge ? "/api/imports/gadgetbridge" : "/api/imports/apple-health");
     request.setRequestHeader("Content-Type", type);
     request.setRequestHeader("X-CSRF-Token", csrfToken());
     request.upload.onprogress = (e) => { if (e.lengthComputable) show(`Uploading… ${Math.round(100 * e.loaded / e.total)} %`, e.loaded / e.total); };

@@ -68,6 +68,8 @@ public final class HeartworkServices: Sendable {
     public let webhooks: WebhookDeliverer
     /// Daily health: imports, per-day metrics, marks.
     public let daily: DailyHealthService
+    /// Phone sync: sync tokens and what phone apps send (Health Auto Export).
+    public let sync: HealthSyncService
     /// The durable job queue's worker.
     public let jobs: JobRunner
     /// The inactivity alerts' periodic check.
@@ -117,6 +119,7 @@ public final class HeartworkServices: Sendable {
             logger: logger)
         daily.sessionCache = cache
         self.daily = daily
+        sync = HealthSyncService(store: store, daily: daily, logger: logger)
         let healthAlerts = HealthAlertChecker(daily: daily, store: store, logger: logger)
         self.healthAlerts = healthAlerts
         jobs = JobRunner(

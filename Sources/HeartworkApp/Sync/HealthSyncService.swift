@@ -122,15 +122,17 @@ public struct HealthSyncService: Sendable {
         answer.newestSampleAt = payload.newest
 
         // Samples, one block write per (kind, day).
-        let (change, days) = try await store.health.sync(userID: user.id, payload.samples, now: now)
+        let (changes, days) = try await store.health.sync(userID: user.id, payload.samples, now: now)
+        let names = Dictionary(HealthAutoExport.metrics.map { ($0.value, $0.key) }) { a, _ in a }
+        var change = HealthSampleMerge.Upsert()
+        for (kind, counts) in changes {
+            change.added += counts.added
+            change.updated += counts.updated
+            change.unchanged += counts.unchanged
+            if counts.added > 0 { answer.samplesAdded[names[kind] ?? kind.rawValue] = counts.added }
+        }
         answer.samplesUpdated = change.updated
         answer.samplesAlready = change.unchanged
-        if change.added > 0 {
-            // Which metric the new ones were: count the kinds of the blocks' newcomers by kind.
-            var byKind = [HealthSample.Kind: Int]()
-            for sample in payload.samples { byKind[sample.kind, default: 0] += 1 }
-            answer.samplesAdded = Self.addedByMetric(byKind: byKind, added: change.added)
-        }
         var earliest = days.map(\.day).min()
         var latest = days.map(\.day).max()
 
@@ -174,23 +176,5 @@ public struct HealthSyncService: Sendable {
                 leftOut: answer.leftOut.values.reduce(0, +), newestSampleAt: payload.newest),
             keep: Self.arrivalsKept)
         return answer
-    }
-
-    /// The store says how many samples were new in all; the answer names metrics. When every
-    /// sample of the payload was new, each metric's count is exact; otherwise the new ones are
-    /// shared out by kind in proportion (the answer's total stays exact).
-    static func addedByMetric(byKind: [HealthSample.Kind: Int], added: Int) -> [String: Int] {
-        let names = Dictionary(HealthAutoExport.metrics.map { ($0.value, $0.key) }) { a, _ in a }
-        let total = byKind.values.reduce(0, +)
-        guard total > 0 else { return [:] }
-        var result = [String: Int]()
-        var given = 0
-        let kinds = byKind.keys.sorted { $0.rawValue < $1.rawValue }
-        for (i, kind) in kinds.enumerated() {
-            let share = i == kinds.count - 1 ? added - given : Int((Double(byKind[kind]!) * Double(added) / Double(total)).rounded(.down))
-            given += share
-            if share > 0 { result[names[kind] ?? kind.rawValue] = share }
-        }
-        return result
     }
 }

@@ -9,8 +9,8 @@ public protocol HealthSampleRepository: Sendable {
     /// that changed.
     func add(userID: String, _ samples: [HealthSample], now: Date) async throws -> (added: Int, days: Set<HealthDayKey>)
     /// Merges a phone sync's samples (`HealthSampleMerge.upsert`: one per source and instant,
-    /// a changed value replaces the earlier); returns what changed and the blocks it touched.
-    func sync(userID: String, _ samples: [HealthSample], now: Date) async throws -> (change: HealthSampleMerge.Upsert, days: Set<HealthDayKey>)
+    /// a changed value replaces the earlier); returns what changed, by kind, and the blocks it touched.
+    func sync(userID: String, _ samples: [HealthSample], now: Date) async throws -> (change: [HealthSample.Kind: HealthSampleMerge.Upsert], days: Set<HealthDayKey>)
     /// The stored samples of a kind whose local day lies in `from...through`, every source,
     /// by start.
     func samples(userID: String, kind: HealthSample.Kind, from: CalendarDay, through: CalendarDay) async throws -> [HealthSample]

@@ -11,10 +11,10 @@ struct SQLHealthSampleRepository: HealthSampleRepository {
             let (merged, new) = HealthSampleMerge.union(stored, incoming)
             return (merged, HealthSampleMerge.Upsert(added: new, unchanged: incoming.count - new))
         }
-        return (change.added, days)
+        return (change.values.reduce(0) { $0 + $1.added }, days)
     }
 
-    func sync(userID: String, _ samples: [HealthSample], now: Date) async throws -> (change: HealthSampleMerge.Upsert, days: Set<HealthDayKey>) {
+    func sync(userID: String, _ samples: [HealthSample], now: Date) async throws -> (change: [HealthSample.Kind: HealthSampleMerge.Upsert], days: Set<HealthDayKey>) {
         try await merge(userID: userID, samples, now: now, HealthSampleMerge.upsert)
     }
 
@@ -23,13 +23,13 @@ struct SQLHealthSampleRepository: HealthSampleRepository {
     private func merge(
         userID: String, _ samples: [HealthSample], now: Date,
         _ combine: @escaping @Sendable ([HealthSample], [HealthSample]) -> (samples: [HealthSample], change: HealthSampleMerge.Upsert)
-    ) async throws -> (change: HealthSampleMerge.Upsert, days: Set<HealthDayKey>) {
+    ) async throws -> (change: [HealthSample.Kind: HealthSampleMerge.Upsert], days: Set<HealthDayKey>) {
         // Compared as they would read back, so a sample sent again matches its stored copy.
         let groups = Dictionary(grouping: samples.map(HealthBlockCodec.stored)) { HealthDayKey(kind: $0.kind, day: $0.day) }
-        guard !groups.isEmpty else { return (HealthSampleMerge.Upsert(), []) }
+        guard !groups.isEmpty else { return ([:], []) }
         let lock: SQLQueryString = database.engine == .postgres ? " FOR UPDATE" : ""
         return try await database.transaction { sql in
-            var total = HealthSampleMerge.Upsert()
+            var total = [HealthSample.Kind: HealthSampleMerge.Upsert]()
             var changed = Set<HealthDayKey>()
             for (key, incoming) in groups.sorted(by: { ($0.key.day, $0.key.kind.rawValue) < ($1.key.day, $1.key.kind.rawValue) }) {
                 var stored = [HealthSample]()
@@ -45,9 +45,9 @@ struct SQLHealthSampleRepository: HealthSampleRepository {
                     }
                 }
                 let (merged, change) = combine(stored, incoming)
-                total.added += change.added
-                total.updated += change.updated
-                total.unchanged += change.unchanged
+                total[key.kind, default: HealthSampleMerge.Upsert()].added += change.added
+                total[key.kind, default: HealthSampleMerge.Upsert()].updated += change.updated
+                total[key.kind, default: HealthSampleMerge.Upsert()].unchanged += change.unchanged
                 guard change.added + change.updated > 0 else { continue }
                 changed.insert(key)
                 try await sql.raw(

@@ -5,7 +5,7 @@ import SQLKit
 enum Migrations {
     static let all: [Migration] = [
         .initial, .measurements, .timeZone, .gateways, .teams, .matches, .matchWorkouts, .strength, .strengthBaselines, .workoutDevice, .healthBlocks, .dailyHealth,
-        .healthSettings, .hostileInput, .workoutNotes, .strengthBar, .webhookJobs, .recordings, .matchSources,
+        .healthSettings, .hostileInput, .workoutNotes, .strengthBar, .webhookJobs, .recordings, .matchSources, .phoneSync,
         .importDetails, .importedBody,
     ]
 

@@ -109,6 +109,8 @@ struct TodayPage: Sendable {
     var ratings: [Rating] = []
     var imports: [HealthImportRow] = []
     var settings: Settings?
+    /// When data last arrived by phone sync, and from where ("Last sync 10:42 from Health Auto Export …").
+    var lastArrival: String?
     var neverImported = false
 }
 

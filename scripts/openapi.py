@@ -76,7 +76,8 @@ def json_content(schema):
 paths = {}
 
 
-def operation(path, method, operation_id, summary, tag, responses, body=None, params=None, public=False):
+def operation(path, method, operation_id, summary, tag, responses, body=None, params=None, public=False, security=None):
+    """`public`: no credentials needed; `security`: only these schemes (a sync route's token)."""
     op = {"operationId": operation_id, "summary": summary, "tags": [tag], "responses": responses}
     if params:
         op["parameters"] = params
@@ -84,6 +85,8 @@ def operation(path, method, operation_id, summary, tag, responses, body=None, pa
         op["requestBody"] = body
     if public:
         op["security"] = []
+    elif security:
+        op["security"] = security
     # Any request with an Authorization header that is not a valid token is refused, on
     # every route (a client must learn at once that its token is dead).
     if "401" not in responses:
@@ -92,15 +95,20 @@ def operation(path, method, operation_id, summary, tag, responses, body=None, pa
     paths.setdefault(path, {})[method] = op
 
 
-def api(path, method, operation_id, summary, ok, errors=(), body=None, params=None, public=False, tag=None):
+def api(path, method, operation_id, summary, ok, errors=(), body=None, params=None, public=False, tag=None,
+        security=None, error_descriptions=None, any_media_type=False):
     """An API operation. `ok` is {status: (description, schema or None)}. Every operation can
     answer 401 (a bearer token that is unknown, expired or revoked is refused at once, even on
-    public routes), and every unsafe one 403 (a cookie session without its CSRF token)."""
+    public routes), and every unsafe one 403 (a cookie session without its CSRF token).
+    `error_descriptions` says more than API_ERRORS for some statuses; `any_media_type`: the body
+    is recognised by its content, whatever its Content-Type (no 415)."""
     errors = set(errors) | {401}
     if method in ("post", "put", "patch", "delete"):
         errors.add(403)
     if body is not None:
-        errors |= {413, 415}  # every body has a size limit and a media type
+        errors.add(413)  # every body has a size limit
+        if not any_media_type:
+            errors.add(415)  # and a media type
     responses = {}
     for status, (description, schema, *headers) in ok.items():
         response = {"description": description}
@@ -110,11 +118,12 @@ def api(path, method, operation_id, summary, ok, errors=(), body=None, params=No
             response["content"] = json_content(schema)
         responses[str(status)] = response
     for status in sorted(errors):
-        responses[str(status)] = {"description": API_ERRORS[status], "content": {"application/problem+json": {"schema": PROBLEM}}}
+        description = (error_descriptions or {}).get(status, API_ERRORS[status])
+        responses[str(status)] = {"description": description, "content": {"application/problem+json": {"schema": PROBLEM}}}
     request_body = None
     if body is not None:
         request_body = {"required": True, "content": body if isinstance(body, dict) and "$ref" not in body and "type" not in body else json_content(body)}
-    operation(path, method, operation_id, summary, tag or TAG, responses, request_body, params, public)
+    operation(path, method, operation_id, summary, tag or TAG, responses, request_body, params, public, security)
 
 
 def page(path, method, operation_id, summary, statuses, form=None, params=None, public=False, form_required=True):
@@ -187,12 +196,16 @@ api("/api/me/settings", "get", "getSettings", "Sharing settings", {200: ("OK", r
 api("/api/me/settings", "put", "updateSettings", "Change sharing settings", {200: ("OK", ref("Settings"))},
     errors=(400, 401, 422), body=ref("SettingsUpdate"))
 
-MEASUREMENT_KINDS = {"weight": ("kg", "Weight", "weights"), "resting-heart-rate": ("bpm", "Resting heart rate", "resting-heart-rates")}
+MEASUREMENT_KINDS = {"weight": ("kg", "Weight", "weights"), "resting-heart-rate": ("bpm", "Resting heart rate", "resting-heart-rates"),
+                     "height": ("m", "Height", "heights")}
+UNIT_NAMES = {"m": "metres"}  # where the add summary spells the unit out
+# Heights are also read by the imports and the phone sync (issue 24); their history says which.
+HISTORY_NOTES = {"height": ": what you entered and what an import read (source)"}
 
 
 def measurement_history(path, kind, entry_schema, list_id, add_id, delete_id, add_summary):
     unit, title, _ = MEASUREMENT_KINDS[kind]
-    api(path, "get", list_id, f"{title} history ({unit}), oldest first", {200: ("OK", ref("MeasurementList"))})
+    api(path, "get", list_id, f"{title} history ({unit}), oldest first{HISTORY_NOTES.get(kind, '')}", {200: ("OK", ref("MeasurementList"))})
     api(path, "post", add_id, add_summary, {201: ("Created", ref("Measurement"))}, errors=(400, 401, 422), body=ref(entry_schema))
     api(path + "/{measurementID}", "delete", delete_id, f"Delete one {title.lower()} entry of yours", {204: ("Deleted", None)},
         errors=(401, 404), params=[path_param("measurementID")])
@@ -206,7 +219,7 @@ for kind, (unit, title, _) in MEASUREMENT_KINDS.items():
     camel = "".join(part.capitalize() for part in kind.split("-"))
     measurement_history(f"/api/me/measurements/{kind}", kind, "MeasurementEntry", f"listMeasurements{camel}",
                         f"addMeasurement{camel}", f"deleteMeasurement{camel}",
-                        f"Add a {title.lower()} in {unit} (now, or dated in the past); the same for every measurement kind")
+                        f"Add a {title.lower()} in {UNIT_NAMES.get(unit, unit)} (now, or dated in the past); the same for every measurement kind")
 
 # MARK: Friends
 
@@ -413,6 +426,7 @@ page("/teams", "post", "createTeamForm", "Create a team", [303, 401, 403, 409, 4
 page("/players", "post", "createPlayerForm", "Add a player", [303, 401, 403, 409, 422], form={**CSRF, **{name: {"type": "string"} for name in [
     "name", "number", "teamID", "sensorID", "restingHeartRate", "maximumHeartRate"]}})
 page("/gateways", "post", "createGatewayForm", "Create a gateway: the page shows its token once", [200, 401, 403, 409, 422], form={**CSRF, "name": {"type": "string"}})
+page("/gateway", "get", "gatewayPage", "This device as a gateway: chest straps through Web Bluetooth, forwarded over the gateway protocol", [200, 401])
 page("/gateways/{gatewayID}/revoke", "post", "revokeGatewayForm", "Revoke a gateway", [303, 401, 403, 404], form=dict(CSRF), form_required=False, params=[path_param("gatewayID")])
 page("/sensors/{sensorID}", "post", "renameSensorForm", "Name a sensor", [303, 401, 403, 404, 422], form={**CSRF, "name": {"type": "string"}},
      params=[path_param("sensorID")])
@@ -436,10 +450,16 @@ page("/players/{playerID}", "post", "playerForm", "Save a player", [303, 401, 40
     "name", "number", "birthDate", "sex", "restingHeartRate", "maximumHeartRate", "weightKilograms", "teamID", "sensorID"]}},
      params=[path_param("playerID")])
 page("/players/{playerID}/delete", "post", "deletePlayerForm", "Delete a player", [303, 401, 403, 404], form=dict(CSRF), form_required=False, params=[path_param("playerID")])
-operation("/static/{file}", "get", "staticFile", "Stylesheet and script of the web app", "web", {
-    "200": {"description": "The file", "content": {"text/css": {}, "text/javascript": {}}},
+operation("/static/{file}", "get", "staticFile", "Stylesheets, scripts, icons and the manifest of the web app", "web", {
+    "200": {"description": "The file", "content": {"text/css": {}, "text/javascript": {}, "image/svg+xml": {}, "image/png": {}, "application/manifest+json": {}}},
     "404": {"description": API_ERRORS[404], "content": {"application/problem+json": {"schema": PROBLEM}}},
 }, params=[path_param("file")], public=True)
+operation("/manifest.webmanifest", "get", "webAppManifest", "The web app manifest (name, icons, start page) that makes Heartwork installable", "web", {
+    "200": {"description": "The file", "content": {"application/manifest+json": {}}},
+}, public=True)
+operation("/sw.js", "get", "serviceWorker", "The service worker: the app shell cached so /gateway and /record open offline (Cache-Control: no-cache)", "web", {
+    "200": {"description": "The file", "content": {"text/javascript": {}}},
+}, public=True)
 
 # MARK: Strength and nutrition (Pocket PT)
 
@@ -551,7 +571,7 @@ page("/nutrition", "get", "nutritionPage", "Daily energy and macronutrients", [2
 
 TAG = "matches"
 api("/api/matches", "post", "createMatch",
-    "Challenge a friend to a live match ({opponent, minutes 1–120}) or start a ghost race against a workout ({ghost}); docs/PROTOCOL.md §10",
+    "Challenge a friend to a live match ({opponent, minutes 1–120, practice}) or start a ghost race against a workout ({ghost}); docs/PROTOCOL.md §10",
     {201: ("Created", ref("Match"), "Location")}, errors=(400, 401, 422), body=ref("MatchCreate"))
 api("/api/matches", "get", "listMatches", "Your matches (either side, or your workout raced as a ghost), newest first",
     {200: ("OK", ref("MatchList"))}, errors=(400, 401), params=[query_param("limit", "At most this many (1–100; a page holds at most 50)", {"type": "integer"}),
@@ -720,7 +740,11 @@ schemas = {
         "sensor": {"type": "string"}, "from": DATE_TIME, "to": DATE_TIME,
         "heartRate": array({"type": ["integer", "null"]}), "rrIntervals": array({"type": "number"}), "readingCount": {"type": "integer"},
     }, required=["sensor", "from", "to", "heartRate", "rrIntervals", "readingCount"]),
-    "Measurement": obj({"id": {"type": "string"}, "measuredAt": DATE_TIME, "value": {"type": "number"}}, required=["id", "measuredAt", "value"]),
+    "Measurement": obj({
+        "id": {"type": "string"}, "measuredAt": DATE_TIME, "value": {"type": "number"},
+        "source": {"type": "string", "description": 'Where an imported value came from ("Apple Health: iPhone"); absent for a value you entered, '
+                                                    "which wins over an imported one of the same day"},
+    }, required=["id", "measuredAt", "value"]),
     "MeasurementList": obj({
         "kind": {"type": "string", "enum": list(MEASUREMENT_KINDS)}, "unit": {"type": "string"}, "entries": array(ref("Measurement")),
     }, required=["kind", "unit", "entries"]),
@@ -792,12 +816,18 @@ schemas = {
 PERSON = obj({"id": {"type": "string"}, "username": {"type": "string"}, "fullName": {"type": "string"}}, required=["id", "username", "fullName"])
 ZONE_SECONDS = obj({zone: {"type": "integer", "minimum": 0} for zone in ["none", "low", "moderate", "high", "red-line"]},
                    required=["none", "low", "moderate", "high", "red-line"])
-MATCH_SIDE = obj({"score": {"type": "integer", "minimum": 0}, "timeInZoneSeconds": ZONE_SECONDS}, required=["score", "timeInZoneSeconds"])
+MATCH_SIDE = obj({
+    "score": {"type": "integer", "minimum": 0}, "timeInZoneSeconds": ZONE_SECONDS,
+    "heartRate": array({"type": ["integer", "null"]}, description="The side's heart rate second by second as played (null: no reading or lost contact)"),
+    "sources": array({"type": "string", "enum": ["strap", "gateway", "practice", "recording"]}, description="Where the side's heart rate came from"),
+}, required=["score", "timeInZoneSeconds", "heartRate", "sources"])
 schemas.update({
     "MatchCreate": obj({
         "opponent": {"type": "string", "description": "A friend's user id (a live match)"},
         "minutes": {"type": "integer", "minimum": 1, "maximum": 120},
         "ghost": {"type": "string", "description": "A workout id: yours, or one a friend shares with you (a ghost race)"},
+        "practice": {"type": "boolean", "description": "A practice match (live only): the slider may play, and the result says practice everywhere. "
+                                                      "Without it, each side's heart rate must come from a strap (docs/PROTOCOL.md §10)."},
     }),
     "Match": obj({
         "id": {"type": "string"}, "kind": {"type": "string", "enum": ["live", "ghost"]},
@@ -814,7 +844,8 @@ schemas.update({
             "forfeitedBy": {"type": "string", "enum": ["a", "b", "both"]}, "secondsPlayed": {"type": "integer"},
             "a": MATCH_SIDE, "b": MATCH_SIDE,
         }, required=["marginSeconds", "reason", "secondsPlayed", "a", "b"]),
-    }, required=["id", "kind", "state", "durationSeconds", "createdAt", "expiresAt", "room"]),
+        "practice": {"type": "boolean", "description": "Practice (every ghost race, and live matches created with practice true)"},
+    }, required=["id", "kind", "state", "durationSeconds", "createdAt", "expiresAt", "room", "practice"]),
     "MatchList": obj({"matches": array(ref("Match"))}, required=["matches"]),
     "Notification": obj({
         "id": {"type": "string"}, "kind": {"type": "string", "enum": [
@@ -927,6 +958,15 @@ api("/api/imports/apple-health", "post", "importAppleHealth",
     {202: ("Accepted: the import is queued", ref("HealthImport"), "Location")}, errors=(401, 413, 415, 422, 429, 503),
     body={"application/zip": {"schema": {"type": "string", "format": "binary"}},
           "application/xml": {"schema": {"type": "string"}}})
+api("/api/imports/gadgetbridge", "post", "importGadgetbridge",
+    "Import Gadgetbridge's database: the SQLite file Gadgetbridge exports (Settings → Database management → Export DB, or its auto-export) as "
+    "the raw body, any media type (known by its first bytes). Heart rate, steps, sleep and the devices are read from the sample tables of the "
+    "common device families; tables, devices and values not understood are named in the import's notUnderstood. Answers at once with the "
+    "import; it runs in the background (progress at GET /api/imports/{importID})",
+    {202: ("Accepted: the import is queued", ref("HealthImport"), "Location")}, errors=(400, 401, 413, 422, 429, 503),
+    error_descriptions={400: "Not an SQLite database, or not Gadgetbridge's (the detail says why)"}, any_media_type=True,
+    body={media_type: {"schema": {"type": "string", "format": "binary"}}
+          for media_type in ["application/octet-stream", "application/vnd.sqlite3", "application/x-sqlite3"]})
 api("/api/imports", "get", "listImports", "Your last 20 imports, newest first", {200: ("OK", obj({"imports": array(ref("HealthImport"))}, ["imports"]))})
 api("/api/imports/{importID}", "get", "getImport", "An import's progress and outcome", {200: ("OK", ref("HealthImport"))}, errors=(401, 404),
     params=[path_param("importID")])
@@ -1021,17 +1061,33 @@ page("/food", "get", "foodPage", "Read a food label: paste its text or choose a 
 page("/food", "post", "foodLabelForm", "Read a pasted label", [200, 401, 403, 422], form={**CSRF, "label": {"type": "string"}})
 
 NUMBER = {"type": "number"}
+REASON_COUNTS = array(obj({"reason": {"type": "string"}, "count": {"type": "integer"}}, required=["reason", "count"]))
+COUNTS = {"type": "object", "additionalProperties": {"type": "integer"}}
 schemas["HealthImport"] = obj({
     "id": {"type": "string"}, "state": {"type": "string", "enum": ["receiving", "queued", "running", "done", "failed"],
                                        "description": "receiving: the upload is still arriving (it holds one of your two places)"},
-    "format": {"type": "string", "enum": ["zip", "xml"]}, "bytesTotal": {"type": "integer"}, "bytesDone": {"type": "integer"},
+    "format": {"type": "string", "enum": ["zip", "xml", "gadgetbridge"]}, "bytesTotal": {"type": "integer"}, "bytesDone": {"type": "integer"},
     "progress": {"type": "number", "minimum": 0, "maximum": 1}, "samplesRead": {"type": "integer"}, "samplesAdded": {"type": "integer"},
     "workoutsAdded": {"type": "integer"}, "workoutsDuplicate": {"type": "integer"},
-    "workoutsSkipped": array(obj({"reason": {"type": "string"}, "count": {"type": "integer"}}, required=["reason", "count"])),
+    "workoutsSkipped": REASON_COUNTS,
+    "read": {**COUNTS, "description": 'Gadgetbridge: what was read, by device and kind ("Amazfit Bip: heart rate": 1440); empty for Apple Health'},
+    "notUnderstood": {**COUNTS, "description": 'Gadgetbridge: tables, devices and values not understood, with their rows '
+                                               '("XIAOMI_SLEEP_STAGE_SAMPLE": 12); empty for Apple Health'},
+    # Its description comes before its properties (the document's key order), so not obj(…, description=…).
+    "body": {"type": "object",
+             "description": "What the export's owner (birth date, sex) and its body-mass and height samples did: the profile fields filled because "
+                            "they were empty, weights and heights added to your histories (one a day, the day's last), those already stored, and "
+                            "days left out with the reason (a value you entered that day wins)",
+             **obj({"profileFilled": array({"type": "string", "enum": ["dateOfBirth", "sex", "heightMeters"]}),
+                    "weightsAdded": {"type": "integer"}, "heightsAdded": {"type": "integer"}, "alreadyStored": {"type": "integer"},
+                    "leftOut": REASON_COUNTS}, ["profileFilled", "weightsAdded", "heightsAdded", "alreadyStored", "leftOut"])},
+    "recordsSkipped": {"type": "object", "description": "Records of types Heartwork does not read, by type (HKQuantityTypeIdentifierBloodGlucose: 12)",
+                       "additionalProperties": {"type": "integer"}},
     "firstDay": {"type": "string"}, "lastDay": {"type": "string"},
     "error": {"type": "string", "description": "Why the import stopped (the line or entry); what came before it is kept"},
     "createdAt": DATE_TIME, "finishedAt": DATE_TIME,
-}, ["id", "state", "format", "bytesTotal", "bytesDone", "progress", "samplesRead", "samplesAdded", "workoutsAdded", "workoutsDuplicate", "workoutsSkipped", "createdAt"])
+}, ["id", "state", "format", "bytesTotal", "bytesDone", "progress", "samplesRead", "samplesAdded", "workoutsAdded", "workoutsDuplicate", "workoutsSkipped",
+    "body", "recordsSkipped", "createdAt", "read", "notUnderstood"])
 READINESS_STATUS = {"type": "string", "enum": ["ready", "normal", "strained", "unknown", "sick", "traveling"]}
 schemas["Day"] = obj({
     "date": {"type": "string"}, "utcOffsetSeconds": {"type": "integer"}, "hasData": {"type": "boolean"},
@@ -1116,455 +1172,50 @@ api("/api/recordings/{recordingID}/finish", "post", "finishRecording",
 page("/record", "get", "recordPage", "Record a workout live: a Bluetooth or gateway strap, zones, calories, distance, kept through reloads and lost networks",
      [200, 401])
 
-# Restored by hand on 2026-11-27 (issue 24, the history part): this script's uncommitted
-# changes (issue 23's practice matches, static icons and manifest, /gateway, /sw.js; issue
-# 24's Gadgetbridge import, heights, sync tokens and Health Auto Export sync) were lost when the
-# file was overwritten by mistake. They are restored here as the literal operations and schemas
-# the lost script had generated into openapi.json (10:35 UTC), to be written with the helpers
-# above again by their authors.
-paths['/api/imports/gadgetbridge'] = {'post': {'operationId': 'importGadgetbridge',
-          'summary': "Import Gadgetbridge's database: the SQLite file Gadgetbridge exports (Settings → Database management → Export DB, or its auto-export) as "
-                     'the raw body, any media type (known by its first bytes). Heart rate, steps, sleep and the devices are read from the sample tables of the '
-                     "common device families; tables, devices and values not understood are named in the import's notUnderstood. Answers at once with the "
-                     'import; it runs in the background (progress at GET /api/imports/{importID})',
-          'tags': ['daily'],
-          'responses': {'202': {'description': 'Accepted: the import is queued',
-                                'headers': {'Location': {'schema': {'type': 'string'}}},
-                                'content': {'application/json': {'schema': {'$ref': '#/components/schemas/HealthImport'}}}},
-                        '400': {'description': "Not an SQLite database, or not Gadgetbridge's (the detail says why)",
-                                'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}}}},
-                        '401': {'description': 'Not signed in, or the token is unknown, expired or revoked',
-                                'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}}}},
-                        '403': {'description': 'Cookie session without the CSRF token',
-                                'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}}}},
-                        '413': {'description': 'Body too large', 'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}}}},
-                        '422': {'description': 'Invalid value (the field is named)',
-                                'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}}}},
-                        '429': {'description': 'Too many attempts, or too many at once (Retry-After says when to try again)',
-                                'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}}}},
-                        '503': {'description': 'The server cannot do this now (the detail says why)',
-                                'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}}}}},
-          'requestBody': {'required': True,
-                          'content': {'application/octet-stream': {'schema': {'type': 'string', 'format': 'binary'}},
-                                      'application/vnd.sqlite3': {'schema': {'type': 'string', 'format': 'binary'}},
-                                      'application/x-sqlite3': {'schema': {'type': 'string', 'format': 'binary'}}}}}}
-paths['/api/matches'] = {'post': {'operationId': 'createMatch',
-          'summary': 'Challenge a friend to a live match ({opponent, minutes 1–120, practice}) or start a ghost race against a workout ({ghost}); '
-                     'docs/PROTOCOL.md §10',
-          'tags': ['matches'],
-          'responses': {'201': {'description': 'Created',
-                                'headers': {'Location': {'schema': {'type': 'string'}}},
-                                'content': {'application/json': {'schema': {'$ref': '#/components/schemas/Match'}}}},
-                        '400': {'description': 'Malformed request (the field is named)',
-                                'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}}}},
-                        '401': {'description': 'Not signed in, or the token is unknown, expired or revoked',
-                                'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}}}},
-                        '403': {'description': 'Cookie session without the CSRF token',
-                                'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}}}},
-                        '413': {'description': 'Body too large', 'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}}}},
-                        '415': {'description': 'Unsupported media type',
-                                'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}}}},
-                        '422': {'description': 'Invalid value (the field is named)',
-                                'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}}}}},
-          'requestBody': {'required': True, 'content': {'application/json': {'schema': {'$ref': '#/components/schemas/MatchCreate'}}}}},
- 'get': {'operationId': 'listMatches',
-         'summary': 'Your matches (either side, or your workout raced as a ghost), newest first',
-         'tags': ['matches'],
-         'responses': {'200': {'description': 'OK', 'content': {'application/json': {'schema': {'$ref': '#/components/schemas/MatchList'}}}},
-                       '400': {'description': 'Malformed request (the field is named)',
-                               'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}}}},
-                       '401': {'description': 'Not signed in, or the token is unknown, expired or revoked',
-                               'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}}}}},
-         'parameters': [{'name': 'limit',
-                         'in': 'query',
-                         'required': False,
-                         'description': 'At most this many (1–100; a page holds at most 50)',
-                         'schema': {'type': 'integer'}},
-                        {'name': 'offset', 'in': 'query', 'required': False, 'description': 'Skip this many', 'schema': {'type': 'integer'}}]}}
-paths['/api/me/measurements/height'] = {'get': {'operationId': 'listMeasurementsHeight',
-         'summary': 'Height history (m), oldest first: what you entered and what an import read (source)',
-         'tags': ['profile'],
-         'responses': {'200': {'description': 'OK', 'content': {'application/json': {'schema': {'$ref': '#/components/schemas/MeasurementList'}}}},
-                       '401': {'description': 'Not signed in, or the token is unknown, expired or revoked',
-                               'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}}}}}},
- 'post': {'operationId': 'addMeasurementHeight',
-          'summary': 'Add a height in metres (now, or dated in the past); the same for every measurement kind',
-          'tags': ['profile'],
-          'responses': {'201': {'description': 'Created', 'content': {'application/json': {'schema': {'$ref': '#/components/schemas/Measurement'}}}},
-                        '400': {'description': 'Malformed request (the field is named)',
-                                'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}}}},
-                        '401': {'description': 'Not signed in, or the token is unknown, expired or revoked',
-                                'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}}}},
-                        '403': {'description': 'Cookie session without the CSRF token',
-                                'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}}}},
-                        '413': {'description': 'Body too large', 'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}}}},
-                        '415': {'description': 'Unsupported media type',
-                                'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}}}},
-                        '422': {'description': 'Invalid value (the field is named)',
-                                'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}}}}},
-          'requestBody': {'required': True, 'content': {'application/json': {'schema': {'$ref': '#/components/schemas/MeasurementEntry'}}}}}}
-paths['/api/me/measurements/height/{measurementID}'] = {'delete': {'operationId': 'deleteMeasurementHeight',
-            'summary': 'Delete one height entry of yours',
-            'tags': ['profile'],
-            'responses': {'204': {'description': 'Deleted'},
-                          '401': {'description': 'Not signed in, or the token is unknown, expired or revoked',
-                                  'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}}}},
-                          '403': {'description': 'Cookie session without the CSRF token',
-                                  'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}}}},
-                          '404': {'description': 'Not found, or not yours to see',
-                                  'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}}}}},
-            'parameters': [{'name': 'measurementID', 'in': 'path', 'required': True, 'description': '', 'schema': {'type': 'string'}}]}}
-paths['/api/sync-tokens'] = {'post': {'operationId': 'createSyncToken',
-          'summary': 'Create a sync token for a phone app (Health Auto Export); the token (hws_…) is in this answer only and is good for the sync routes alone',
-          'tags': ['daily'],
-          'responses': {'201': {'description': 'Created',
-                                'headers': {'Location': {'schema': {'type': 'string'}}},
-                                'content': {'application/json': {'schema': {'$ref': '#/components/schemas/SyncToken'}}}},
-                        '400': {'description': 'Malformed request (the field is named)',
-                                'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}}}},
-                        '401': {'description': 'Not signed in, or the token is unknown, expired or revoked',
-                                'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}}}},
-                        '403': {'description': 'Cookie session without the CSRF token',
-                                'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}}}},
-                        '409': {'description': 'Conflict', 'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}}}},
-                        '413': {'description': 'Body too large', 'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}}}},
-                        '415': {'description': 'Unsupported media type',
-                                'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}}}},
-                        '422': {'description': 'Invalid value (the field is named)',
-                                'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}}}}},
-          'requestBody': {'required': True, 'content': {'application/json': {'schema': {'$ref': '#/components/schemas/SyncTokenName'}}}}},
- 'get': {'operationId': 'listSyncTokens',
-         'summary': 'Your sync tokens, oldest first (never the tokens themselves)',
-         'tags': ['daily'],
-         'responses': {'200': {'description': 'OK', 'content': {'application/json': {'schema': {'$ref': '#/components/schemas/SyncTokenList'}}}},
-                       '401': {'description': 'Not signed in, or the token is unknown, expired or revoked',
-                               'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}}}}}}}
-paths['/api/sync-tokens/{tokenID}'] = {'delete': {'operationId': 'revokeSyncToken',
-            'summary': 'Revoke a sync token: it stops working at once; what it synced stays',
-            'tags': ['daily'],
-            'responses': {'204': {'description': 'Revoked'},
-                          '401': {'description': 'Not signed in, or the token is unknown, expired or revoked',
-                                  'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}}}},
-                          '403': {'description': 'Cookie session without the CSRF token',
-                                  'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}}}},
-                          '404': {'description': 'Not found, or not yours to see',
-                                  'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}}}}},
-            'parameters': [{'name': 'tokenID', 'in': 'path', 'required': True, 'description': '', 'schema': {'type': 'string'}}]}}
-paths['/api/sync/arrivals'] = {'get': {'operationId': 'listSyncArrivals',
-         'summary': 'The newest syncs that arrived (at most 20), newest first: when, from where, what they added',
-         'tags': ['daily'],
-         'responses': {'200': {'description': 'OK', 'content': {'application/json': {'schema': {'$ref': '#/components/schemas/SyncArrivalList'}}}},
-                       '401': {'description': 'Not signed in, or the token is unknown, expired or revoked',
-                               'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}}}}}}}
-paths['/api/sync/health-auto-export'] = {'post': {'operationId': 'syncHealthAutoExport',
-          'summary': "Health Auto Export's REST API automation posts here with `Authorization: Bearer hws_…` (a sync token; nothing else is taken). The body "
-                     "is the app's JSON export format. Samples are stored once per kind, source and instant (a resent window changes nothing; a changed value "
-                     "replaces the earlier), workouts once by the app's id; the answer says what was added, already there and left out and why, and the "
-                     'touched days are recomputed in the background. At most 64 MiB.',
-          'tags': ['daily'],
-          'responses': {'200': {'description': 'What the sync did', 'content': {'application/json': {'schema': {'$ref': '#/components/schemas/SyncAnswer'}}}},
-                        '400': {'description': 'Malformed request (the field is named)',
-                                'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}}}},
-                        '401': {'description': 'Not signed in, or the token is unknown, expired or revoked',
-                                'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}}}},
-                        '403': {'description': 'Cookie session without the CSRF token',
-                                'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}}}},
-                        '413': {'description': 'Body too large', 'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}}}},
-                        '415': {'description': 'Unsupported media type',
-                                'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}}}},
-                        '422': {'description': 'Invalid value (the field is named)',
-                                'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}}}},
-                        '429': {'description': 'Too many attempts, or too many at once (Retry-After says when to try again)',
-                                'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}}}},
-                        '503': {'description': 'The server cannot do this now (the detail says why)',
-                                'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}}}}},
-          'requestBody': {'required': True,
-                          'content': {'application/json': {'schema': {'type': 'object',
-                                                                      'description': 'Health Auto Export\'s JSON: {"data":{"metrics":[…],"workouts":[…]}}'}}}},
-          'security': [{'syncToken': []}]}}
-paths['/gateway'] = {'get': {'operationId': 'gatewayPage',
-         'summary': 'This device as a gateway: chest straps through Web Bluetooth, forwarded over the gateway protocol',
-         'tags': ['web'],
-         'responses': {'200': {'description': 'HTML page', 'content': {'text/html': {'schema': {'type': 'string'}}}},
-                       '400': {'description': 'HTML page', 'content': {'text/html': {'schema': {'type': 'string'}}}},
-                       '401': {'description': 'HTML page', 'content': {'text/html': {'schema': {'type': 'string'}}}}}}}
-paths['/manifest.webmanifest'] = {'get': {'operationId': 'webAppManifest',
-         'summary': 'The web app manifest (name, icons, start page) that makes Heartwork installable',
-         'tags': ['web'],
-         'responses': {'200': {'description': 'The file', 'content': {'application/manifest+json': {}}},
-                       '401': {'description': 'An Authorization header was sent, but its token is unknown, expired or revoked',
-                               'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}},
-                                           'text/html': {'schema': {'type': 'string'}}}}},
-         'security': []}}
-paths['/settings/sync-tokens'] = {'post': {'operationId': 'createSyncTokenForm',
-          'summary': 'Create a sync token: the settings page shows it once, with the steps for Health Auto Export',
-          'tags': ['web'],
-          'responses': {'201': {'description': 'HTML page', 'content': {'text/html': {'schema': {'type': 'string'}}}},
-                        '400': {'description': 'HTML page', 'content': {'text/html': {'schema': {'type': 'string'}}}},
-                        '401': {'description': 'HTML page', 'content': {'text/html': {'schema': {'type': 'string'}}}},
-                        '403': {'description': 'HTML page', 'content': {'text/html': {'schema': {'type': 'string'}}}},
-                        '409': {'description': 'HTML page', 'content': {'text/html': {'schema': {'type': 'string'}}}},
-                        '422': {'description': 'HTML page', 'content': {'text/html': {'schema': {'type': 'string'}}}}},
-          'requestBody': {'required': True,
-                          'content': {'application/x-www-form-urlencoded': {'schema': {'type': 'object',
-                                                                                       'properties': {'_csrf': {'type': 'string',
-                                                                                                                'description': "The session's CSRF token"},
-                                                                                                      'name': {'type': 'string'}}}}}}}}
-paths['/settings/sync-tokens/{tokenID}/revoke'] = {'post': {'operationId': 'revokeSyncTokenForm',
-          'summary': 'Revoke a sync token',
-          'tags': ['web'],
-          'responses': {'303': {'description': 'Done; redirects to the next page', 'headers': {'Location': {'schema': {'type': 'string'}}}},
-                        '400': {'description': 'HTML page', 'content': {'text/html': {'schema': {'type': 'string'}}}},
-                        '401': {'description': 'HTML page', 'content': {'text/html': {'schema': {'type': 'string'}}}},
-                        '403': {'description': 'HTML page', 'content': {'text/html': {'schema': {'type': 'string'}}}},
-                        '404': {'description': 'HTML page', 'content': {'text/html': {'schema': {'type': 'string'}}}}},
-          'parameters': [{'name': 'tokenID', 'in': 'path', 'required': True, 'description': '', 'schema': {'type': 'string'}}],
-          'requestBody': {'required': False,
-                          'content': {'application/x-www-form-urlencoded': {'schema': {'type': 'object',
-                                                                                       'properties': {'_csrf': {'type': 'string',
-                                                                                                                'description': "The session's CSRF "
-                                                                                                                               'token'}}}}}}}}
-paths['/static/{file}'] = {'get': {'operationId': 'staticFile',
-         'summary': 'Stylesheets, scripts, icons and the manifest of the web app',
-         'tags': ['web'],
-         'responses': {'200': {'description': 'The file',
-                               'content': {'text/css': {}, 'text/javascript': {}, 'image/svg+xml': {}, 'image/png': {}, 'application/manifest+json': {}}},
-                       '404': {'description': 'Not found, or not yours to see',
-                               'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}}}},
-                       '401': {'description': 'An Authorization header was sent, but its token is unknown, expired or revoked',
-                               'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}},
-                                           'text/html': {'schema': {'type': 'string'}}}}},
-         'parameters': [{'name': 'file', 'in': 'path', 'required': True, 'description': '', 'schema': {'type': 'string'}}],
-         'security': []}}
-paths['/sw.js'] = {'get': {'operationId': 'serviceWorker',
-         'summary': 'The service worker: the app shell cached so /gateway and /record open offline (Cache-Control: no-cache)',
-         'tags': ['web'],
-         'responses': {'200': {'description': 'The file', 'content': {'text/javascript': {}}},
-                       '401': {'description': 'An Authorization header was sent, but its token is unknown, expired or revoked',
-                               'content': {'application/problem+json': {'schema': {'$ref': '#/components/schemas/Problem'}},
-                                           'text/html': {'schema': {'type': 'string'}}}}},
-         'security': []}}
-schemas['Measurement'] = {'type': 'object',
- 'properties': {'id': {'type': 'string'},
-                'measuredAt': {'type': 'string', 'format': 'date-time'},
-                'value': {'type': 'number'},
-                'source': {'type': 'string',
-                           'description': 'Where an imported value came from ("Apple Health: iPhone"); absent for a value you entered, which wins over an '
-                                          'imported one of the same day'}},
- 'additionalProperties': False,
- 'required': ['id', 'measuredAt', 'value']}
-schemas['MeasurementList'] = {'type': 'object',
- 'properties': {'kind': {'type': 'string', 'enum': ['weight', 'resting-heart-rate', 'height']},
-                'unit': {'type': 'string'},
-                'entries': {'type': 'array', 'items': {'$ref': '#/components/schemas/Measurement'}}},
- 'additionalProperties': False,
- 'required': ['kind', 'unit', 'entries']}
-schemas['MatchCreate'] = {'type': 'object',
- 'properties': {'opponent': {'type': 'string', 'description': "A friend's user id (a live match)"},
-                'minutes': {'type': 'integer', 'minimum': 1, 'maximum': 120},
-                'ghost': {'type': 'string', 'description': 'A workout id: yours, or one a friend shares with you (a ghost race)'},
-                'practice': {'type': 'boolean',
-                             'description': 'A practice match (live only): the slider may play, and the result says practice everywhere. Without it, each '
-                                            "side's heart rate must come from a strap (docs/PROTOCOL.md §10)."}},
- 'additionalProperties': False}
-schemas['Match'] = {'type': 'object',
- 'properties': {'id': {'type': 'string'},
-                'kind': {'type': 'string', 'enum': ['live', 'ghost']},
-                'state': {'type': 'string', 'enum': ['invited', 'accepted', 'declined', 'expired', 'running', 'finished']},
-                'you': {'type': 'string', 'enum': ['a', 'b'], 'description': 'Your side; absent for the owner of a workout raced as a ghost'},
-                'durationSeconds': {'type': 'integer'},
-                'challenger': {'type': 'object',
-                               'properties': {'id': {'type': 'string'}, 'username': {'type': 'string'}, 'fullName': {'type': 'string'}},
-                               'additionalProperties': False,
-                               'required': ['id', 'username', 'fullName']},
-                'opponent': {'type': 'object',
-                             'properties': {'id': {'type': 'string'}, 'username': {'type': 'string'}, 'fullName': {'type': 'string'}},
-                             'additionalProperties': False,
-                             'required': ['id', 'username', 'fullName']},
-                'ghost': {'type': 'object',
-                          'properties': {'workoutID': {'type': 'string'},
-                                         'owner': {'type': 'object',
-                                                   'properties': {'id': {'type': 'string'}, 'username': {'type': 'string'}, 'fullName': {'type': 'string'}},
-                                                   'additionalProperties': False,
-                                                   'required': ['id', 'username', 'fullName']}},
-                          'additionalProperties': False},
-                'createdAt': {'type': 'string', 'format': 'date-time'},
-                'expiresAt': {'type': 'string', 'format': 'date-time'},
-                'startedAt': {'type': 'string', 'format': 'date-time'},
-                'endedAt': {'type': 'string', 'format': 'date-time'},
-                'room': {'type': 'string', 'description': 'The WebSocket of the match room'},
-                'workoutID': {'type': 'string', 'description': 'The workout you saved from this match'},
-                'result': {'type': 'object',
-                           'properties': {'winner': {'type': 'string', 'enum': ['a', 'b']},
-                                          'outcome': {'type': 'string', 'enum': ['won', 'lost', 'draw']},
-                                          'marginSeconds': {'type': 'integer'},
-                                          'reason': {'type': 'string', 'enum': ['time', 'left', 'silence', 'interrupted']},
-                                          'forfeitedBy': {'type': 'string', 'enum': ['a', 'b', 'both']},
-                                          'secondsPlayed': {'type': 'integer'},
-                                          'a': {'type': 'object',
-                                                'properties': {'score': {'type': 'integer', 'minimum': 0},
-                                                               'timeInZoneSeconds': {'type': 'object',
-                                                                                     'properties': {'none': {'type': 'integer', 'minimum': 0},
-                                                                                                    'low': {'type': 'integer', 'minimum': 0},
-                                                                                                    'moderate': {'type': 'integer', 'minimum': 0},
-                                                                                                    'high': {'type': 'integer', 'minimum': 0},
-                                                                                                    'red-line': {'type': 'integer', 'minimum': 0}},
-                                                                                     'additionalProperties': False,
-                                                                                     'required': ['none', 'low', 'moderate', 'high', 'red-line']},
-                                                               'heartRate': {'type': 'array',
-                                                                             'items': {'type': ['integer', 'null']},
-                                                                             'description': "The side's heart rate second by second as played (null: no "
-                                                                                            'reading or lost contact)'},
-                                                               'sources': {'type': 'array',
-                                                                           'items': {'type': 'string', 'enum': ['strap', 'gateway', 'practice', 'recording']},
-                                                                           'description': "Where the side's heart rate came from"}},
-                                                'additionalProperties': False,
-                                                'required': ['score', 'timeInZoneSeconds', 'heartRate', 'sources']},
-                                          'b': {'type': 'object',
-                                                'properties': {'score': {'type': 'integer', 'minimum': 0},
-                                                               'timeInZoneSeconds': {'type': 'object',
-                                                                                     'properties': {'none': {'type': 'integer', 'minimum': 0},
-                                                                                                    'low': {'type': 'integer', 'minimum': 0},
-                                                                                                    'moderate': {'type': 'integer', 'minimum': 0},
-                                                                                                    'high': {'type': 'integer', 'minimum': 0},
-                                                                                                    'red-line': {'type': 'integer', 'minimum': 0}},
-                                                                                     'additionalProperties': False,
-                                                                                     'required': ['none', 'low', 'moderate', 'high', 'red-line']},
-                                                               'heartRate': {'type': 'array',
-                                                                             'items': {'type': ['integer', 'null']},
-                                                                             'description': "The side's heart rate second by second as played (null: no "
-                                                                                            'reading or lost contact)'},
-                                                               'sources': {'type': 'array',
-                                                                           'items': {'type': 'string', 'enum': ['strap', 'gateway', 'practice', 'recording']},
-                                                                           'description': "Where the side's heart rate came from"}},
-                                                'additionalProperties': False,
-                                                'required': ['score', 'timeInZoneSeconds', 'heartRate', 'sources']}},
-                           'additionalProperties': False,
-                           'required': ['marginSeconds', 'reason', 'secondsPlayed', 'a', 'b']},
-                'practice': {'type': 'boolean', 'description': 'Practice (every ghost race, and live matches created with practice true)'}},
- 'additionalProperties': False,
- 'required': ['id', 'kind', 'state', 'durationSeconds', 'createdAt', 'expiresAt', 'room', 'practice']}
-schemas['HealthImport'] = {'type': 'object',
- 'properties': {'id': {'type': 'string'},
-                'state': {'type': 'string',
-                          'enum': ['receiving', 'queued', 'running', 'done', 'failed'],
-                          'description': 'receiving: the upload is still arriving (it holds one of your two places)'},
-                'format': {'type': 'string', 'enum': ['zip', 'xml', 'gadgetbridge']},
-                'bytesTotal': {'type': 'integer'},
-                'bytesDone': {'type': 'integer'},
-                'progress': {'type': 'number', 'minimum': 0, 'maximum': 1},
-                'samplesRead': {'type': 'integer'},
-                'samplesAdded': {'type': 'integer'},
-                'workoutsAdded': {'type': 'integer'},
-                'workoutsDuplicate': {'type': 'integer'},
-                'workoutsSkipped': {'type': 'array',
-                                    'items': {'type': 'object',
-                                              'properties': {'reason': {'type': 'string'}, 'count': {'type': 'integer'}},
-                                              'additionalProperties': False,
-                                              'required': ['reason', 'count']}},
-                'read': {'type': 'object',
-                         'additionalProperties': {'type': 'integer'},
-                         'description': 'Gadgetbridge: what was read, by device and kind ("Amazfit Bip: heart rate": 1440); empty for Apple Health'},
-                'notUnderstood': {'type': 'object',
-                                  'additionalProperties': {'type': 'integer'},
-                                  'description': 'Gadgetbridge: tables, devices and values not understood, with their rows ("XIAOMI_SLEEP_STAGE_SAMPLE": 12); '
-                                                 'empty for Apple Health'},
-                'body': {'type': 'object',
-                         'description': "What the export's owner (birth date, sex) and its body-mass and height samples did: the profile fields filled because "
-                                        "they were empty, weights and heights added to your histories (one a day, the day's last), those already stored, and "
-                                        'days left out with the reason (a value you entered that day wins)',
-                         'properties': {'profileFilled': {'type': 'array', 'items': {'type': 'string', 'enum': ['dateOfBirth', 'sex', 'heightMeters']}},
-                                        'weightsAdded': {'type': 'integer'},
-                                        'heightsAdded': {'type': 'integer'},
-                                        'alreadyStored': {'type': 'integer'},
-                                        'leftOut': {'type': 'array',
-                                                    'items': {'type': 'object',
-                                                              'properties': {'reason': {'type': 'string'}, 'count': {'type': 'integer'}},
-                                                              'additionalProperties': False,
-                                                              'required': ['reason', 'count']}}},
-                         'additionalProperties': False,
-                         'required': ['profileFilled', 'weightsAdded', 'heightsAdded', 'alreadyStored', 'leftOut']},
-                'recordsSkipped': {'type': 'object',
-                                   'description': 'Records of types Heartwork does not read, by type (HKQuantityTypeIdentifierBloodGlucose: 12)',
-                                   'additionalProperties': {'type': 'integer'}},
-                'firstDay': {'type': 'string'},
-                'lastDay': {'type': 'string'},
-                'error': {'type': 'string', 'description': 'Why the import stopped (the line or entry); what came before it is kept'},
-                'createdAt': {'type': 'string', 'format': 'date-time'},
-                'finishedAt': {'type': 'string', 'format': 'date-time'}},
- 'additionalProperties': False,
- 'required': ['id',
-              'state',
-              'format',
-              'bytesTotal',
-              'bytesDone',
-              'progress',
-              'samplesRead',
-              'samplesAdded',
-              'workoutsAdded',
-              'workoutsDuplicate',
-              'workoutsSkipped',
-              'body',
-              'recordsSkipped',
-              'createdAt',
-              'read',
-              'notUnderstood']}
-schemas['SyncToken'] = {'type': 'object',
- 'properties': {'id': {'type': 'string'},
-                'name': {'type': 'string'},
-                'createdAt': {'type': 'string', 'format': 'date-time'},
-                'lastUsedAt': {'type': 'string', 'format': 'date-time'},
-                'token': {'type': 'string', 'description': 'Only when the token was just created: keep it, it is not shown again'}},
- 'additionalProperties': False,
- 'required': ['id', 'name', 'createdAt']}
-schemas['SyncTokenList'] = {'type': 'object',
- 'properties': {'tokens': {'type': 'array', 'items': {'$ref': '#/components/schemas/SyncToken'}}},
- 'additionalProperties': False,
- 'required': ['tokens']}
-schemas['SyncTokenName'] = {'type': 'object', 'properties': {'name': {'type': 'string', 'minLength': 1, 'maxLength': 60}}, 'additionalProperties': False, 'required': ['name']}
-schemas['SyncArrival'] = {'type': 'object',
- 'properties': {'receivedAt': {'type': 'string', 'format': 'date-time'},
-                'source': {'type': 'string'},
-                'tokenName': {'type': 'string'},
-                'samplesAdded': {'type': 'integer'},
-                'samplesAlready': {'type': 'integer'},
-                'workoutsAdded': {'type': 'integer'},
-                'leftOut': {'type': 'integer'},
-                'newestSampleAt': {'type': 'string', 'format': 'date-time'}},
- 'additionalProperties': False,
- 'required': ['receivedAt', 'source', 'tokenName', 'samplesAdded', 'samplesAlready', 'workoutsAdded', 'leftOut']}
-schemas['SyncArrivalList'] = {'type': 'object',
- 'properties': {'arrivals': {'type': 'array', 'items': {'$ref': '#/components/schemas/SyncArrival'}}},
- 'additionalProperties': False,
- 'required': ['arrivals']}
-schemas['SyncAnswer'] = {'type': 'object',
- 'properties': {'added': {'type': 'object',
-                          'properties': {'samples': {'type': 'integer'},
-                                         'byMetric': {'type': 'object', 'additionalProperties': {'type': 'integer'}},
-                                         'workouts': {'type': 'integer'},
-                                         'weights': {'type': 'integer'},
-                                         'heights': {'type': 'integer'}},
-                          'additionalProperties': False,
-                          'required': ['samples', 'byMetric', 'workouts', 'weights', 'heights']},
-                'updated': {'type': 'integer', 'description': 'Samples sent before with another value, now replaced'},
-                'already': {'type': 'object',
-                            'properties': {'samples': {'type': 'integer'}, 'workouts': {'type': 'integer'}},
-                            'additionalProperties': False,
-                            'required': ['samples', 'workouts']},
-                'leftOut': {'type': 'array',
-                            'items': {'type': 'object',
-                                      'properties': {'why': {'type': 'string'}, 'count': {'type': 'integer'}},
-                                      'additionalProperties': False,
-                                      'required': ['why', 'count']}},
-                'entriesRead': {'type': 'object', 'additionalProperties': {'type': 'integer'}},
-                'fieldsNotUsed': {'type': 'object', 'additionalProperties': {'type': 'integer'}},
-                'profileFilled': {'type': 'array', 'items': {'type': 'string'}},
-                'firstDay': {'type': ['string', 'null']},
-                'lastDay': {'type': ['string', 'null']},
-                'newestSampleAt': {'type': 'string', 'format': 'date-time'},
-                'recomputing': {'type': 'boolean'}},
- 'additionalProperties': False,
- 'required': ['added', 'updated', 'already', 'leftOut', 'entriesRead', 'fieldsNotUsed', 'profileFilled', 'recomputing']}
+# MARK: Phone sync (issue 24: Health Auto Export)
+
+TAG = "daily"
+TOKEN_ID = [path_param("tokenID")]
+schemas["SyncToken"] = obj({
+    "id": {"type": "string"}, "name": {"type": "string"}, "createdAt": DATE_TIME, "lastUsedAt": DATE_TIME,
+    "token": {"type": "string", "description": "Only when the token was just created: keep it, it is not shown again"},
+}, ["id", "name", "createdAt"])
+schemas["SyncTokenList"] = obj({"tokens": array(ref("SyncToken"))}, ["tokens"])
+schemas["SyncTokenName"] = obj({"name": {"type": "string", "minLength": 1, "maxLength": 60}}, ["name"])
+schemas["SyncArrival"] = obj({
+    "receivedAt": DATE_TIME, "source": {"type": "string"}, "tokenName": {"type": "string"}, "samplesAdded": {"type": "integer"},
+    "samplesAlready": {"type": "integer"}, "workoutsAdded": {"type": "integer"}, "leftOut": {"type": "integer"}, "newestSampleAt": DATE_TIME,
+}, ["receivedAt", "source", "tokenName", "samplesAdded", "samplesAlready", "workoutsAdded", "leftOut"])
+schemas["SyncArrivalList"] = obj({"arrivals": array(ref("SyncArrival"))}, ["arrivals"])
+schemas["SyncAnswer"] = obj({
+    "added": obj({"samples": {"type": "integer"}, "byMetric": COUNTS, "workouts": {"type": "integer"}, "weights": {"type": "integer"},
+                  "heights": {"type": "integer"}}, ["samples", "byMetric", "workouts", "weights", "heights"]),
+    "updated": {"type": "integer", "description": "Samples sent before with another value, now replaced"},
+    "already": obj({"samples": {"type": "integer"}, "workouts": {"type": "integer"}}, ["samples", "workouts"]),
+    "leftOut": array(obj({"why": {"type": "string"}, "count": {"type": "integer"}}, ["why", "count"])),
+    "entriesRead": COUNTS, "fieldsNotUsed": COUNTS, "profileFilled": array({"type": "string"}),
+    "firstDay": nullable("string"), "lastDay": nullable("string"), "newestSampleAt": DATE_TIME, "recomputing": {"type": "boolean"},
+}, ["added", "updated", "already", "leftOut", "entriesRead", "fieldsNotUsed", "profileFilled", "recomputing"])
+api("/api/sync-tokens", "post", "createSyncToken",
+    "Create a sync token for a phone app (Health Auto Export); the token (hws_…) is in this answer only and is good for the sync routes alone",
+    {201: ("Created", ref("SyncToken"), "Location")}, errors=(400, 401, 409, 422), body=ref("SyncTokenName"))
+api("/api/sync-tokens", "get", "listSyncTokens", "Your sync tokens, oldest first (never the tokens themselves)", {200: ("OK", ref("SyncTokenList"))})
+api("/api/sync-tokens/{tokenID}", "delete", "revokeSyncToken", "Revoke a sync token: it stops working at once; what it synced stays",
+    {204: ("Revoked", None)}, errors=(401, 404), params=TOKEN_ID)
+api("/api/sync/arrivals", "get", "listSyncArrivals", "The newest syncs that arrived (at most 20), newest first: when, from where, what they added",
+    {200: ("OK", ref("SyncArrivalList"))})
+api("/api/sync/health-auto-export", "post", "syncHealthAutoExport",
+    "Health Auto Export's REST API automation posts here with `Authorization: Bearer hws_…` (a sync token; nothing else is taken). The body "
+    "is the app's JSON export format. Samples are stored once per kind, source and instant (a resent window changes nothing; a changed value "
+    "replaces the earlier), workouts once by the app's id; the answer says what was added, already there and left out and why, and the "
+    "touched days are recomputed in the background. At most 64 MiB.",
+    {200: ("What the sync did", ref("SyncAnswer"))}, errors=(400, 401, 413, 415, 422, 429, 503),
+    body={"type": "object", "description": 'Health Auto Export\'s JSON: {"data":{"metrics":[…],"workouts":[…]}}'},
+    security=[{"syncToken": []}])
+page("/settings/sync-tokens", "post", "createSyncTokenForm", "Create a sync token: the settings page shows it once, with the steps for Health Auto Export",
+     [201, 401, 403, 409, 422], form={**CSRF, "name": {"type": "string"}})
+page("/settings/sync-tokens/{tokenID}/revoke", "post", "revokeSyncTokenForm", "Revoke a sync token", [303, 401, 403, 404],
+     form=dict(CSRF), form_required=False, params=TOKEN_ID)
 
 document = {
     "openapi": "3.1.0",
@@ -1588,11 +1239,10 @@ document = {
         "securitySchemes": {
             "bearerAuth": {"type": "http", "scheme": "bearer", "description": "Opaque token from POST /api/auth/login; 30 days; revocable"},
             "cookieAuth": {"type": "apiKey", "in": "cookie", "name": "hw_session", "description": "Web app session (HttpOnly, SameSite=Lax)"},
+            "syncToken": {"type": "http", "scheme": "bearer", "description": "A sync token (hws_…) from POST /api/sync-tokens: good for /api/sync/… alone"},
         },
     },
 }
-
-document["components"]["securitySchemes"]["syncToken"] = {'type': 'http', 'scheme': 'bearer', 'description': 'A sync token (hws_…) from POST /api/sync-tokens: good for /api/sync/… alone'}
 
 if __name__ == "__main__":
     OUT.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n")

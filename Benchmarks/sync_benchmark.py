@@ -13,7 +13,9 @@ Measures, against a fresh server on SQLite in a temporary data directory:
 - the server's peak resident set (VmHWM) before and after;
 - a resend of the same payload: its time, and that nothing is stored twice (added 0, every
   sample `already`, the store's sample count unchanged).
-The ratio reported is the resend's time to the first post's.
+The ratios reported: the resend's time to the first post's, and the first post's (read,
+checked, stored, answered) to CPython's `json.loads` of the same bytes in the same run (the
+named baseline: parsing alone, no checks, nothing stored).
 """
 import datetime
 import json
@@ -109,6 +111,9 @@ def main():
         body, expected, days = payload(today)
         raw = json.dumps(body).encode()
         idle_rss = peak_rss_mib(server.pid)
+        parse_started = time.perf_counter()
+        json.loads(raw)
+        python_parse = time.perf_counter() - parse_started
 
         started = time.perf_counter()
         first = call(base, "POST", "/api/sync/health-auto-export", raw=raw, token=token)
@@ -135,6 +140,7 @@ def main():
             "payloadMegabytes": round(len(raw) / 1e6, 1), "entries": expected,
             "firstAnswerSeconds": round(answered, 2), "recomputedWeekSeconds": round(recomputed, 2),
             "resendSeconds": round(resent, 2), "resendToFirstRatio": round(resent / answered, 2),
+            "cpythonJsonLoadsSeconds": round(python_parse, 2), "firstToJsonLoadsRatio": round(answered / python_parse, 2),
             "peakRSSMiB": {"idle": round(idle_rss, 1), "afterFirst": round(first_rss, 1), "afterResend": round(resend_rss, 1)},
             "resend": {"added": again["added"]["samples"], "already": again["already"]["samples"]},
         }, indent=1))

@@ -767,19 +767,23 @@ schemas = {
     }, required=["id", "from", "to", "status", "createdAt"]),
     "FriendRequestList": obj({"requests": array(ref("FriendRequest"))}, required=["requests"]),
     "FriendProfile": obj({"profile": ref("PublicProfile"), "sharedWorkouts": array(ref("WorkoutSummary"))}, required=["profile", "sharedWorkouts"]),
+    # An upload keeps what is good and leaves out what is impossible, with a warning (issue 19's
+    # cleaning): the ranges below are described, not refused, so the schema does not bound them.
     "TrackPoint": obj({
-        "lat": {"type": "number", "minimum": -90, "maximum": 90}, "lon": {"type": "number", "minimum": -180, "maximum": 180},
-        "ele": nullable("number", minimum=-500, maximum=9000),
-        "t": {"type": "number", "minimum": 0, "description": "Seconds from the start; non-decreasing"},
+        "lat": {"type": "number", "description": "−90…90; a point without a place is left out with a warning"},
+        "lon": {"type": "number", "description": "−180…180"},
+        "ele": nullable("number", description="−500…9000 m; outside, the elevation is left out (the point kept)"),
+        "t": {"type": "number", "description": "Seconds from the start; non-decreasing (a point stepping back is left out)"},
     }, required=["lat", "lon", "t"]),
     "WorkoutUpload": obj({
         "sport": {"type": "string", "enum": ["running", "cycling", "strength", "other"]}, "startTime": DATE_TIME, "indoor": {"type": "boolean"},
-        "heartRate": array(nullable("integer", minimum=1, maximum=250), minItems=1, maxItems=86400,
-                           description="One value per second from startTime; null where there was no reading"),
-        "rrIntervals": array({"type": "number", "minimum": 20, "maximum": 5000}, description="Milliseconds, kept exactly as sent"),
+        "heartRate": array(nullable("integer"), minItems=1, maxItems=86400,
+                           description="One value per second from startTime, 1–250 bpm; null where there was no reading (every second "
+                                       "null: a workout without heart rate); a value outside 1–250 is left out with a warning"),
+        "rrIntervals": array({"type": "number"}, description="Milliseconds (20–5000), kept exactly as sent; an artifact is left out with a warning"),
         "track": array(ref("TrackPoint")),
-        "distanceMeters": {"type": "number", "minimum": 0, "description": "Used when there is no track"},
-        "kilocalories": {"type": "number", "minimum": 0, "description": "Overrides the Keytel estimate"},
+        "distanceMeters": {"type": "number", "description": "Used when there is no track; outside 0–1,000,000 m it is left out with a warning"},
+        "kilocalories": {"type": "number", "description": "Overrides the Keytel estimate; outside 0–20,000 it is left out with a warning (0: not measured)"},
         "device": {"type": "string", "maxLength": 200, "description": "The recording device; with the start time, what recognises the same activity uploaded twice"},
     }, required=["sport", "startTime", "heartRate"]),
     "WorkoutSummary": obj({

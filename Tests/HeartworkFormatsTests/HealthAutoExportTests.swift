@@ -70,7 +70,7 @@ struct HealthAutoExportTests {
         let byKind = Dictionary(grouping: payload.samples, by: \.kind)
         // Heart rate: the entry's Avg at its instant; Min above Avg and a missing date left out.
         #expect(byKind[.heartRate]?.map(\.value) == [61.5, 63])
-        #expect(byKind[.heartRate]?.first?.source == "Anna’s Apple Watch")
+        #expect(byKind[.heartRate]?.first?.source == "Anna’s Apple Watch via Health Auto Export", "marked as come through the app")
         #expect(byKind[.heartRate]?.first?.utcOffsetSeconds == 3600)
         #expect(byKind[.heartRate]?.first?.start == AppleHealthReader.date("2026-11-26 08:00:00 +0100")?.0)
         #expect(payload.leftOut["heart_rate: Min, Avg and Max out of order"] == 1)
@@ -84,7 +84,7 @@ struct HealthAutoExportTests {
         #expect(steps.map { $0.end.timeIntervalSince($0.start) } == [3600, 3600, 3600])
         // Pounds and inches to kilograms and metres.
         #expect(abs((byKind[.bodyMass]?.first?.value ?? 0) - 69.989) < 0.001)
-        #expect(byKind[.bodyMass]?.first?.source == "Withings")
+        #expect(byKind[.bodyMass]?.first?.source == "Withings via Health Auto Export")
         #expect(abs((byKind[.height]?.first?.value ?? 0) - 1.6764) < 0.0001)
         #expect(byKind[.height]?.first?.source == HealthAutoExport.defaultSource)
         // What Heartwork does not read: counted, never an error.
@@ -121,7 +121,7 @@ struct HealthAutoExportTests {
             """)
         let stages = payload.samples.sorted { $0.start < $1.start }.map { HealthSample.SleepStage(rawValue: Int($0.value))! }
         #expect(stages == [.inBed, .core, .deep, .awake, .rem])
-        #expect(payload.samples.first { $0.value == 0 }?.source == "Anna’s iPhone")
+        #expect(payload.samples.first { $0.value == 0 }?.source == "Anna’s iPhone via Health Auto Export")
         #expect(payload.leftOut["sleep_analysis: a stage Heartwork does not know (Dozing)"] == 1)
     }
 
@@ -140,9 +140,42 @@ struct HealthAutoExportTests {
         #expect(run.track.map(\.timeSeconds) == [5, 10])
         #expect(run.track.first?.elevationMeters == 34.1)
         #expect(run.isIndoor == false)
+        #expect(run.workout.device == nil && run.workout.source.isEmpty, "no device named: the same workout from an export is a duplicate")
         #expect(payload.leftOut["workouts: a workout without an id (export version 1? choose version 2 in the automation)"] == 1)
         #expect(payload.fieldsNotUsed["workouts.totalEnergy"] == 1)
         #expect(payload.fieldsNotUsed["workouts.intensity"] == 1)
+    }
+
+    @Test("entries dated before 2000 or more than a day ahead are left out; Today's freshness is never in the future")
+    func dates() throws {
+        let now = AppleHealthReader.date("2026-11-26 12:00:00 +0000")!.0
+        let payload = try HealthAutoExport.read(
+            Array(
+                """
+                {"data": {"metrics": [{"name": "heart_rate", "units": "count/min", "data": [
+                  {"date": "1970-01-01 00:00:00 +0000", "Avg": 60}, {"date": "9999-12-30 00:00:00 +0000", "Avg": 60},
+                  {"date": "2026-11-26 11:00:00 +0000", "Avg": 61}]},
+                  {"name": "step_count", "units": "count", "data": [{"qty": 50, "date": "2026-11-26 11:59:30 +0000"}]}],
+                 "workouts": [{"id": "w", "name": "Running", "start": "2099-01-01 10:00:00 +0000", "end": "2099-01-01 11:00:00 +0000"}]}}
+                """.utf8), now: now)
+        #expect(payload.samples.filter { $0.kind == .heartRate }.map(\.value) == [61])
+        #expect(payload.leftOut["heart_rate: dated before 2000 or more than a day ahead"] == 2)
+        #expect(payload.leftOut["workouts: dated before 2000 or more than a day ahead"] == 1)
+        #expect(payload.newest == now, "a step count's span ends after now; the data is as fresh as now, not later")
+    }
+
+    @Test("an aggregated night with stages and unstaged sleep keeps both, unless asleep is already their sum")
+    func asleepBesideStages() throws {
+        func night(asleep: Double, total: Double) throws -> [Double] {
+            try Self.read(
+                """
+                {"data": {"metrics": [{"name": "sleep_analysis", "units": "hr", "data": [{"core": 3, "deep": 1, "rem": 1, "asleep": \(asleep),
+                  "totalSleep": \(total), "sleepStart": "2026-11-25 23:00:00 +0000", "sleepEnd": "2026-11-26 07:00:00 +0000"}]}]}}
+                """
+            ).samples.map { $0.end.timeIntervalSince($0.start) / 3600 }
+        }
+        #expect(try night(asleep: 1.5, total: 6.5) == [3, 1, 1, 1.5])
+        #expect(try night(asleep: 5, total: 5) == [3, 1, 1], "asleep is the stages' sum: not added twice")
     }
 
     @Test("members in any order: the entries wait for the metric's name")

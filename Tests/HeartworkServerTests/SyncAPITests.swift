@@ -119,6 +119,7 @@ struct SyncAPITests {
     func aPayloadBecomesDaysAndAResendChangesNothing(engine: TestDatabase) async throws {
         try await ServerHarness.run(engine) { server in
             let (userID, session) = try await server.signUp("syncclara")
+            try await server.completeProfile(session)
             let token = try #require(try await server.request(.post, "/api/sync-tokens", token: session, json: ["name": "Clara’s iPhone"]).json["token"] as? String)
             let day = Self.yesterday
 
@@ -145,7 +146,13 @@ struct SyncAPITests {
             let sleep = try #require(computed.json["sleep"] as? [String: Any])
             #expect(sleep["inBedHours"] as? Double == 8.25 && sleep["asleepHours"] as? Double == 8)
             let workouts = try await server.request(.get, "/api/workouts", token: session)
-            #expect((workouts.json["workouts"] as? [Any])?.count == 1, "\(workouts.text)")
+            let listed = try #require(workouts.json["workouts"] as? [[String: Any]])
+            #expect(listed.count == 1, "\(workouts.text)")
+            // The run's per-minute heart rate holds until the next entry: 30 minutes, not 30 × 10 s.
+            let run = try #require(listed.first)
+            #expect(run["averageHeartRate"] as? Double != nil && run["device"] == nil && run["indoor"] as? Bool == false, "\(run)")
+            let zones = try #require(run["secondsInZones"] as? [String: Int])
+            #expect(zones.values.reduce(0, +) == 1800, "\(zones)")
             let summary = try await server.store.health.summary(userID: userID)
 
             // The app sends the same window again: nothing is stored twice.
@@ -171,6 +178,23 @@ struct SyncAPITests {
             #expect(arrivals.count == 3)
             #expect(arrivals.first?["tokenName"] as? String == "Clara’s iPhone" && arrivals.first?["source"] as? String == "Health Auto Export")
             #expect(arrivals.last?["samplesAdded"] as? Int == 980)
+        }
+    }
+
+    @Test(arguments: TestDatabase.all)
+    func aWorkoutFromAnExportAndFromASyncIsStoredOnce(engine: TestDatabase) async throws {
+        try await ServerHarness.run(engine) { server in
+            let (_, session) = try await server.signUp("syncemil")
+            let token = try #require(try await server.request(.post, "/api/sync-tokens", token: session, json: ["name": "Emil’s iPhone"]).json["token"] as? String)
+            let day = Self.yesterday
+            // The export names the watch; the sync names no device: the same run (17:00) either way.
+            let xml = Data(HealthExportFixture.xml(days: [day.description]).utf8)
+            let done = try await DailyAPITests.importExport(server, session, xml, contentType: "application/xml")
+            #expect(done["workoutsAdded"] as? Int == 1)
+            let synced = try await Self.sync(server, token, Self.payload(day: day))
+            #expect((synced.json["added"] as? [String: Any])?["workouts"] as? Int == 0, "\(synced.text)")
+            #expect((synced.json["already"] as? [String: Any])?["workouts"] as? Int == 1)
+            #expect((try await server.request(.get, "/api/workouts", token: session).json["workouts"] as? [Any])?.count == 1)
         }
     }
 

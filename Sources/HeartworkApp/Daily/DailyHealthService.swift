@@ -392,7 +392,9 @@ public struct DailyHealthService: Sendable {
     }
 
     enum WorkoutOutcome: Equatable {
-        case added, duplicate
+        /// Stored, with the new workout's id.
+        case added(String)
+        case duplicate
         case skipped(String)
     }
 
@@ -408,7 +410,8 @@ public struct DailyHealthService: Sendable {
     ///   workout with no heart rate at all is added without one (time, sport, energy,
     ///   distance, route, device).
     func importWorkout(
-        _ workout: HealthWorkout, for user: UserRecord, track: [NewWorkout.TrackPoint] = [], heartRate given: [TimedHeartRate]? = nil
+        _ workout: HealthWorkout, for user: UserRecord, track: [NewWorkout.TrackPoint] = [], heartRate given: [TimedHeartRate]? = nil,
+        indoor: Bool = false
     ) async throws -> WorkoutOutcome {
         let duration = Int(workout.end.timeIntervalSince(workout.start).rounded())
         guard duration > 0 else { return .skipped("it has no length (it ends when it starts)") }
@@ -426,8 +429,10 @@ public struct DailyHealthService: Sendable {
                     .filter { $0.start >= workout.start && $0.start < workout.end }
             ).map { ($0.start, $0.value) }
         }
-        // One value a second: the latest reading, for at most 10 s after it; none at all is a
-        // workout without heart rate.
+        // One value a second: the latest reading, for at most 10 s after it (a watch's samples
+        // during a workout come every few seconds) — or, for a sync's own per-minute entries,
+        // until the next one, at most 120 s; none at all is a workout without heart rate.
+        let hold: TimeInterval = given == nil ? 10 : 120
         var heartRate = [Int?](repeating: nil, count: duration)
         var index = 0
         for second in 0..<duration {
@@ -435,21 +440,21 @@ public struct DailyHealthService: Sendable {
             while index + 1 < readings.count, readings[index + 1].start <= time { index += 1 }
             guard index < readings.count else { break }
             let reading = readings[index]
-            if reading.start <= time, time.timeIntervalSince(reading.start) <= 10, reading.value.isFinite, (1...250).contains(reading.value.rounded()) {
+            if reading.start <= time, time.timeIntervalSince(reading.start) <= hold, reading.value.isFinite, (1...250).contains(reading.value.rounded()) {
                 heartRate[second] = Int(reading.value.rounded())
             }
         }
         let new = NewWorkout(
-            sport: workout.sport, startTime: workout.start, heartRate: heartRate, track: track, distanceMeters: workout.distanceMeters,
-            kilocalories: workout.kilocalories, device: workout.device ?? workout.source)
+            sport: workout.sport, startTime: workout.start, indoor: indoor, heartRate: heartRate, track: track, distanceMeters: workout.distanceMeters,
+            kilocalories: workout.kilocalories, device: workout.device ?? (workout.source.isEmpty ? nil : workout.source))
         do {
-            _ = try await workouts.insert(new, for: user)
-            return .added
+            let (record, _) = try await workouts.insert(new, for: user)
+            return .added(record.id)
         } catch let error as AppError where error.kind == .conflict {
             return .duplicate
         } catch let error as AppError where error.kind == .invalid {
             // A route that does not fit (times past the end, a jump) must not cost the workout.
-            if !track.isEmpty { return try await importWorkout(workout, for: user, track: [], heartRate: given) }
+            if !track.isEmpty { return try await importWorkout(workout, for: user, track: [], heartRate: given, indoor: indoor) }
             logger.info("an imported workout was not stored", metadata: ["reason": "\(error.detail)"])
             return .skipped(error.detail)
         }

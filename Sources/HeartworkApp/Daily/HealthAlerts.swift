@@ -105,7 +105,11 @@ extension DailyHealthService {
         let dayStart = today.start(utcOffsetSeconds: summary.utcOffsetSeconds)
         let latest = try await store.health.samples(userID: user.id, kind: .steps, from: today.adding(days: -1), through: today)
             .filter { $0.end > dayStart && $0.start <= now }.map { max($0.start, $0.end) }.max()
-        if latest.map({ now.timeIntervalSince($0) > Self.staleStepsSeconds }) ?? true {
+        // Fresh is what arrived lately: the newest step, or — for a phone that syncs — the
+        // newest sync, which says "no steps since 14:00" means the user sat still.
+        let lastSync = try await store.sync.arrivals(userID: user.id, limit: 1).first?.receivedAt
+        let freshest = [latest, lastSync.flatMap { $0 > dayStart ? $0 : nil }].compactMap { $0 }.max()
+        if freshest.map({ now.timeIntervalSince($0) > Self.staleStepsSeconds }) ?? true {
             guard try await store.daily.claimAlert(userID: user.id, key: "inactivity-stale:\(today)", now: now) else { return false }
             let text: String
             if let latest {

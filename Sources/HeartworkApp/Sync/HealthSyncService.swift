@@ -111,7 +111,7 @@ public struct HealthSyncService: Sendable {
         }
         let payload: HealthAutoExport.Payload
         do {
-            payload = try await Blocking.run { try HealthAutoExport.read(body) }
+            payload = try await Blocking.run { try HealthAutoExport.read(body, now: now) }
         } catch let error as JSONFieldError {
             throw AppError.invalid("\(error.description); choose the JSON export format in the automation", field: error.path)
         }
@@ -148,10 +148,13 @@ public struct HealthSyncService: Sendable {
                 answer.workoutsAlready += 1
                 continue
             }
-            switch try await daily.importWorkout(item.workout, for: user, track: item.track, heartRate: item.heartRate.isEmpty ? nil : item.heartRate) {
-            case .added:
+            switch try await daily.importWorkout(
+                item.workout, for: user, track: item.track, heartRate: item.heartRate.isEmpty ? nil : item.heartRate,
+                indoor: item.isIndoor ?? false)
+            {
+            case .added(let workoutID):
                 answer.workoutsAdded += 1
-                try await store.sync.recordSyncedWorkout(userID: user.id, source: Self.healthAutoExport, externalID: item.id, workoutID: nil, at: now)
+                try await store.sync.recordSyncedWorkout(userID: user.id, source: Self.healthAutoExport, externalID: item.id, workoutID: workoutID, at: now)
             case .duplicate:
                 answer.workoutsAlready += 1
                 try await store.sync.recordSyncedWorkout(userID: user.id, source: Self.healthAutoExport, externalID: item.id, workoutID: nil, at: now)

@@ -47,6 +47,23 @@ public enum HealthAutoExport {
             guard count > 0 else { return }
             leftOut[why, default: 0] += count
         }
+
+        /// Leaves out what lies outside `from...through`, counted by metric.
+        mutating func keepDated(from: Date, through: Date) {
+            let names = Dictionary(HealthAutoExport.metrics.map { ($0.value, $0.key) }) { a, _ in a }
+            var outside = [String: Int]()
+            samples.removeAll { sample in
+                guard sample.start < from || sample.end > through else { return false }
+                outside["\(names[sample.kind] ?? sample.kind.rawValue): dated before 2000 or more than a day ahead", default: 0] += 1
+                return true
+            }
+            workouts.removeAll { item in
+                guard item.workout.start < from || item.workout.end > through else { return false }
+                outside["workouts: dated before 2000 or more than a day ahead", default: 0] += 1
+                return true
+            }
+            for (why, count) in outside { leave(why, count) }
+        }
     }
 
     /// The metrics Heartwork reads, and the kind each becomes.
@@ -56,8 +73,14 @@ public enum HealthAutoExport {
         "weight_body_mass": .bodyMass, "height": .height,
     ]
 
-    /// Reads a payload. Throws `JSONFieldError` only when the body is not JSON or has no `data` object.
-    public static func read(_ bytes: [UInt8]) throws -> Payload {
+    /// The earliest instant taken (a clock or an entry from before smartwatches is a mistake).
+    public static let earliest = Date(timeIntervalSince1970: 946_684_800)  // 2000-01-01
+
+    /// Reads a payload. Throws `JSONFieldError` when the body is not JSON, has no `data`
+    /// object, or is not the app's shape where it matters (`metrics` and `workouts` arrays, a
+    /// metric an object with an array `data`). Entries dated before 2000 or more than a day
+    /// after `now` are left out (one wrong clock must not make a century of days to work out).
+    public static func read(_ bytes: [UInt8], now: Date = Date()) throws -> Payload {
         try bytes.withUnsafeBufferPointer { buffer in
             var reader = JSONStreamReader(buffer)
             var payload = Payload()
@@ -100,7 +123,8 @@ public enum HealthAutoExport {
                 throw JSONFieldError(
                     .missing, path: "data", "the body has no \"data\" object: send Health Auto Export's JSON format ({\"data\":{\"metrics\":[…],\"workouts\":[…]}})")
             }
-            payload.newest = payload.samples.lazy.map(\.end).max()
+            payload.keepDated(from: earliest, through: now.addingTimeInterval(86_400))
+            payload.newest = payload.samples.lazy.map(\.end).max().map { min($0, now) }
             return payload
         }
     }
@@ -249,7 +273,7 @@ public enum HealthAutoExport {
     /// lasted, not when: the stages are laid end to end from `sleepStart` (core, deep, REM),
     /// which keeps the hours asleep and in bed right.
     static func readSleep(_ entry: JSONValue, units: String, source: String, into payload: inout Payload) {
-        let sleepSource = entry["sleepSource"]?.string.map { String($0.prefix(200)) } ?? source
+        let sleepSource = entry["sleepSource"].map { _ in HealthAutoExport.source(entry["sleepSource"]) } ?? source
         if let start = date(entry["startDate"]) {
             guard let (end, _) = date(entry["endDate"]), end >= start.0 else {
                 payload.leave("sleep_analysis: an entry without a valid endDate")
@@ -272,7 +296,7 @@ public enum HealthAutoExport {
         if let (bedStart, offset) = date(entry["inBedStart"]), let (bedEnd, _) = date(entry["inBedEnd"]), bedEnd > bedStart,
             bedEnd.timeIntervalSince(bedStart) <= 24 * 3600
         {
-            let bedSource = entry["inBedSource"]?.string.map { String($0.prefix(200)) } ?? source
+            let bedSource = entry["inBedSource"].map { _ in HealthAutoExport.source(entry["inBedSource"]) } ?? source
             payload.samples.append(
                 HealthSample(
                     kind: .sleep, start: bedStart, end: bedEnd, utcOffsetSeconds: offset, value: Double(HealthSample.SleepStage.inBed.rawValue),
@@ -286,8 +310,14 @@ public enum HealthAutoExport {
                 let key = ["core", "deep", "rem"][i]
                 if let value = entry[key]?.number, value.isFinite, value > 0 { stages[i].1 = value * hours * 3600 }
             }
-            if stages.allSatisfy({ $0.1 == 0 }), let asleep = (entry["asleep"]?.number ?? entry["totalSleep"]?.number), asleep.isFinite, asleep > 0 {
+            let staged = stages.reduce(0) { $0 + $1.1 }
+            if staged == 0, let asleep = (entry["asleep"]?.number ?? entry["totalSleep"]?.number), asleep.isFinite, asleep > 0 {
                 stages = [(.asleep, asleep * hours * 3600)]
+            } else if let asleep = entry["asleep"]?.number, asleep.isFinite, asleep > 0 {
+                // Asleep without a stage besides the stages (a night partly from an older watch);
+                // when the app's total says `asleep` already is the stages' sum, it is not added.
+                let total = entry["totalSleep"]?.number.map { $0 * hours * 3600 }
+                if total.map({ staged + asleep * hours * 3600 <= $0 + 60 }) ?? true { stages.append((.asleep, asleep * hours * 3600)) }
             }
             let total = stages.reduce(0) { $0 + $1.1 }
             if total > 24 * 3600 || (end.map { total > $0.timeIntervalSince(start) + 60 } ?? false) {
@@ -401,7 +431,9 @@ public enum HealthAutoExport {
         let workout = HealthWorkout(
             activityType: activityType(name), start: start, end: end, utcOffsetSeconds: offset,
             kilocalories: kilocalories.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }, distanceMeters: meters.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil },
-            source: defaultSource, device: nil, routePath: nil)
+            // No device named: an Apple Health export of the same workout (its watch named) is
+            // then the same workout, whichever arrives first.
+            source: "", device: nil, routePath: nil)
         payload.workouts.append(
             Workout(
                 id: id, workout: workout, heartRate: heartRate.sorted { $0.timeSeconds < $1.timeSeconds }, track: track.sorted { $0.timeSeconds < $1.timeSeconds },
@@ -428,9 +460,12 @@ public enum HealthAutoExport {
 
     // MARK: Values
 
+    /// A sample's source: the entry's own, marked as come through the app ("Anna’s Apple Watch
+    /// via Health Auto Export"), so that where an Apple Health export holds the same source's
+    /// raw samples the source order picks one of the two instead of counting both.
     static func source(_ value: JSONValue?) -> String {
         guard let text = value?.string?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return defaultSource }
-        return String(text.prefix(200))
+        return String(text.prefix(160)) + " via " + defaultSource
     }
 
     /// "2024-02-06 14:30:00 -0800" (the app's format), or RFC 3339.

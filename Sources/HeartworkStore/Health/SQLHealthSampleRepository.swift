@@ -29,6 +29,11 @@ struct SQLHealthSampleRepository: HealthSampleRepository {
         guard !groups.isEmpty else { return ([:], []) }
         let lock: SQLQueryString = database.engine == .postgres ? " FOR UPDATE" : ""
         return try await database.transaction { sql in
+            // The user's row first: FOR UPDATE locks a block that exists, not one two writers
+            // are both about to create (the second's upsert would overwrite the first's merge).
+            if database.engine == .postgres {
+                _ = try await sql.readFirst("SELECT id FROM users WHERE id = \(bind: userID) FOR UPDATE")
+            }
             var total = [HealthSample.Kind: HealthSampleMerge.Upsert]()
             var changed = Set<HealthDayKey>()
             for (key, incoming) in groups.sorted(by: { ($0.key.day, $0.key.kind.rawValue) < ($1.key.day, $1.key.kind.rawValue) }) {

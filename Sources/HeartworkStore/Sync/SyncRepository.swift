@@ -14,7 +14,7 @@ public protocol SyncRepository: Sendable {
     func addArrival(_ arrival: SyncArrivalRecord, keep: Int) async throws
     /// The user's newest syncs, newest first.
     func arrivals(userID: String, limit: Int) async throws -> [SyncArrivalRecord]
-    /// The workout a phone app's id was stored as (nil: never sent; "" : sent and not stored).
+    /// The workout a phone app's id became (nil: never sent; "": sent, and the same workout was already stored).
     func syncedWorkout(userID: String, source: String, externalID: String) async throws -> String?
     func recordSyncedWorkout(userID: String, source: String, externalID: String, workoutID: String?, at: Date) async throws
 }

@@ -100,11 +100,36 @@ struct GadgetbridgeReaderTests {
         for row in rows { reader.read(row, of: Self.miBand, into: &samples) }
         reader.finishTable(into: &samples)
         #expect(samples.isEmpty)
-        #expect(reader.notUnderstood["MI_BAND_ACTIVITY_SAMPLE: device 9 (not in DEVICE)"] == 1)
+        #expect(reader.notUnderstood["MI_BAND_ACTIVITY_SAMPLE: rows of devices not in DEVICE"] == 1)
         #expect(reader.notUnderstood["MI_BAND_ACTIVITY_SAMPLE: timestamps out of range"] == 2)
         #expect(reader.notUnderstood["MI_BAND_ACTIVITY_SAMPLE: steps not understood"] == 3)
         #expect(reader.notUnderstood["MI_BAND_ACTIVITY_SAMPLE: heart rates not understood"] == 2)
         #expect(reader.notUnderstood["MI_BAND_ACTIVITY_SAMPLE: rows not understood"] == 1)
+    }
+
+    /// A hostile file's values never become names: rows of any number of unknown devices are
+    /// one count a table, and past `maximumNotUnderstood` names the rest are counted as "other".
+    @Test func whatIsNotUnderstoodHasBoundedNames() throws {
+        let overlay = try #require(GadgetbridgeSchema.table(named: "PEBBLE_HEALTH_ACTIVITY_OVERLAY"))
+        var reader = GadgetbridgeReader(devices: Self.devices, timeZone: .init(secondsFromGMT: 0)!)
+        var samples = [HealthSample]()
+        for id in Int64(100)..<3100 {
+            reader.read(Self.row(Self.night, device: id, heartRate: .integer(60), kind: 1), of: Self.miBand, into: &samples)
+            reader.read([.integer(Self.night), .integer(Self.night + 60), .integer(1), .integer(id)], of: overlay, into: &samples)
+        }
+        #expect(samples.isEmpty)
+        #expect(
+            reader.notUnderstood == [
+                "MI_BAND_ACTIVITY_SAMPLE: rows of devices not in DEVICE": 3000, "PEBBLE_HEALTH_ACTIVITY_OVERLAY: rows of devices not in DEVICE": 3000,
+            ])
+
+        var many = GadgetbridgeReader(devices: [], timeZone: .init(secondsFromGMT: 0)!)
+        for index in 0..<200 { many.note("TABLE_\(index)_SAMPLE", index + 1) }
+        many.note("TABLE_0_SAMPLE", 10)  // a name kept is counted under it
+        many.note("TABLE_199_SAMPLE")  // one that is not, as "other"
+        #expect(many.notUnderstood.count == GadgetbridgeReader.maximumNotUnderstood + 1)
+        #expect(many.notUnderstood["TABLE_0_SAMPLE"] == 11 && many.notUnderstood["TABLE_49_SAMPLE"] == 50 && many.notUnderstood["TABLE_50_SAMPLE"] == nil)
+        #expect(many.notUnderstood[GadgetbridgeReader.otherNotUnderstood] == (51...200).reduce(0, +) + 1)
     }
 
     @Test func theFileIsKnownByItsHeaderAndTables() {

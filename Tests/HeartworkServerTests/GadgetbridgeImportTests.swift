@@ -3,7 +3,9 @@ import HeartworkCore
 import HeartworkTestSupport
 import Testing
 
+@testable import HeartworkApp
 @testable import HeartworkServer
+@testable import HeartworkStore
 
 /// Issue 24, Gadgetbridge: the database Gadgetbridge exports, uploaded to
 /// `POST /api/imports/gadgetbridge` and read by the import job. The fixture is built from
@@ -138,6 +140,94 @@ struct GadgetbridgeImportTests {
             let read = try #require(try Self.expected["read"] as? [String: Int])
             let readable = read.filter { $0.key.hasPrefix("Amazfit GTR 4:") || $0.key == "Amazfit Bip: resting heart rate" }.values.reduce(0, +)
             #expect(failed["samplesAdded"] as? Int == readable)
+        }
+    }
+
+    /// The uploaded file's schema is not trusted: `trusted_schema` is off; a virtual table
+    /// (rtree, fts5) or a table with a generated column, though named like a sample table, is
+    /// refused before anything of it runs; the reader's queries run on its own thread, not on
+    /// the pool sign-in's bcrypt uses.
+    @Test func theReaderDoesNotRunTheFilesSchema() async throws {
+        let url = try #require(Bundle.module.url(forResource: "gadgetbridge-hostile.db", withExtension: nil, subdirectory: "Resources/gadgetbridge"))
+        let reader = try await SQLiteFileReader.open(path: url.path)
+        do {
+            #expect(try await reader.trustedSchema() == false)
+            #expect(!reader.runsOnSharedThreadPool)
+            #expect(try await reader.refusal(of: "GARMIN_ACTIVITY_SAMPLE") == "generated columns")
+            #expect(try await reader.refusal(of: "XIAOMI_ACTIVITY_SAMPLE") == "a virtual table")
+            #expect(try await reader.refusal(of: "HUAMI_HEART_RATE_MANUAL_SAMPLE") == "a virtual table")
+            #expect(try await reader.refusal(of: "MI_BAND_ACTIVITY_SAMPLE") == nil)
+            #expect(try await reader.refusal(of: "XIAOMI_ACTIVITY_SAMPLE_content") == nil, "a shadow table is a plain table")
+            // Refused by every query of rows or columns, not only by the import's plan.
+            for table in ["GARMIN_ACTIVITY_SAMPLE", "XIAOMI_ACTIVITY_SAMPLE"] {
+                await #expect(throws: SQLiteFileReader.Failure.self) { try await reader.count(table) }
+                await #expect(throws: SQLiteFileReader.Failure.self) { try await reader.columns(of: table) }
+                await #expect(throws: SQLiteFileReader.Failure.self) {
+                    try await reader.page(table, columns: ["TIMESTAMP", "DEVICE_ID", "HEART_RATE"], key: ["TIMESTAMP", "DEVICE_ID"], after: nil, limit: 10)
+                }
+            }
+        } catch {
+            await reader.close()
+            throw error
+        }
+        await reader.close()
+        // The schema's SQL as SQLite's tokenizer reads it (comments and white space skipped).
+        #expect(SQLiteFileReader.isPlainCreateTable("create  table \"A\" (x)"))
+        #expect(SQLiteFileReader.isPlainCreateTable("-- a comment\n CREATE/**/TABLE A (x)"))
+        #expect(!SQLiteFileReader.isPlainCreateTable("CREATE /* a comment */ VIRTUAL TABLE A USING fts5(x)"))
+        #expect(!SQLiteFileReader.isPlainCreateTable("CREATE VIRTUAL TABLE A USING rtree(id, a, b)"))
+        #expect(!SQLiteFileReader.isPlainCreateTable(""))
+    }
+
+    /// A file that cannot be opened is said to be so in fixed words: SQLiteNIO's own name the
+    /// upload's path (`file:/…/upload-<uuid>?mode=ro&immutable=1`), which is not the user's to see.
+    @Test(arguments: TestDatabase.all)
+    func aFileThatCannotBeOpenedDoesNotNameItsPath(engine: TestDatabase) async throws {
+        let missing = NSTemporaryDirectory() + "no-such-directory-\(UUID().uuidString)/upload-\(UUID().uuidString)"
+        do {
+            _ = try await SQLiteFileReader.open(path: missing)
+            Issue.record("a missing file opened")
+        } catch {
+            #expect("\(error)" == SQLiteFileReader.cannotOpen)
+        }
+        try await ServerHarness.run(engine) { server in
+            let (_, token) = try await server.signUp("gadgetgail")
+            let accepted = try await server.request(
+                .post, "/api/imports/gadgetbridge", token: token, raw: try Self.fixture("gadgetbridge.db"), contentType: "application/octet-stream")
+            #expect(accepted.status == .accepted, "\(accepted.text)")
+            let id = try #require(accepted.json["id"] as? String)
+            // The upload goes before the job reads it.
+            let record = try #require(try await server.store.daily.findImport(id: id))
+            #expect(unlink(record.filePath) == 0)
+            await server.services.jobs.runUntilIdle()
+            let failed = try await server.request(.get, "/api/imports/\(id)", token: token).json
+            let error = failed["error"] as? String ?? ""
+            #expect(failed["state"] as? String == "failed", "\(failed)")
+            #expect(error == SQLiteFileReader.cannotOpen, "\(error)")
+            #expect(!error.contains("upload-") && !error.contains("file:"))
+        }
+    }
+
+    /// Planning counts every table's rows (full scans of an upload of gigabytes): an import
+    /// whose time is up stops there too, counting nothing more, and says why.
+    @Test(arguments: TestDatabase.all)
+    func anImportWhoseTimeIsUpStopsWhilePlanning(engine: TestDatabase) async throws {
+        try await ServerHarness.run(engine) { server in
+            let (_, token) = try await server.signUp("gadgetgert")
+            let accepted = try await server.request(
+                .post, "/api/imports/gadgetbridge", token: token, raw: try Self.fixture("gadgetbridge.db"), contentType: "application/octet-stream")
+            #expect(accepted.status == .accepted, "\(accepted.text)")
+            let id = try #require(accepted.json["id"] as? String)
+            let record = try #require(try await server.store.daily.findImport(id: id))
+            let job = JobRecord(kind: DailyHealthService.ImportJob.jobName, userID: record.userID, payload: "{}", runAfter: Date(), createdAt: Date())
+            try await server.services.daily.runImport(
+                DailyHealthService.ImportJob(importID: id, file: URL(fileURLWithPath: record.filePath).lastPathComponent),
+                context: JobContext(job: job, deadline: .now))
+            let stopped = try await server.request(.get, "/api/imports/\(id)", token: token).json
+            #expect(stopped["state"] as? String == "failed", "\(stopped)")
+            #expect((stopped["error"] as? String)?.contains("took longer than") == true, "\(stopped)")
+            #expect((stopped["notUnderstood"] as? [String: Int] ?? [:]).isEmpty, "nothing counted after the time was up: \(stopped)")
+            #expect(stopped["samplesAdded"] as? Int == 0)
         }
     }
 

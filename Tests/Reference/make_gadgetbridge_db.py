@@ -3,7 +3,7 @@
 
     python3 Tests/Reference/make_gadgetbridge_db.py [output directory]
 
-writes `gadgetbridge.db` and `gadgetbridge.expected.json` (default directory:
+writes `gadgetbridge.db`, `gadgetbridge-hostile.db` and `gadgetbridge.expected.json` (default directory:
 Tests/HeartworkServerTests/Resources/gadgetbridge). Deterministic: the same bytes each run.
 
 The tables are created with the DDL greenDAO generates from Gadgetbridge's
@@ -163,7 +163,7 @@ def expected(mi_band, huami, pebble, overlay, resting):
         for row in sorted(rows, key=lambda r: (r[0], r[1])):
             t, device = row[0], row[1]
             if device not in names:
-                bump(not_understood, f"{table}: device {device} (not in DEVICE)")
+                bump(not_understood, f"{table}: rows of devices not in DEVICE")
                 continue
             if not (946684800 <= t <= 4102444800):
                 bump(not_understood, f"{table}: timestamps out of range")
@@ -235,14 +235,38 @@ def expected(mi_band, huami, pebble, overlay, resting):
     return counts, steps_total, sleep_minutes, read, not_understood
 
 
+# At most this many kinds of thing not understood are named (GadgetbridgeReader
+# .maximumNotUnderstood); further kinds are counted under "other".
+MAXIMUM_NOT_UNDERSTOOD = 50
+
+
+def capped(notes):
+    """`notes` (kind, count), in the order the importer notes them, as its answer names them:
+    the first 50 kinds by name, the rest under "other"."""
+    named = {}
+    for key, n in notes:
+        if n <= 0:
+            continue
+        if key not in named and len([k for k in named if k != "other"]) >= MAXIMUM_NOT_UNDERSTOOD:
+            key = "other"
+        named[key] = named.get(key, 0) + n
+    return named
+
+
 def hostile(out):
     """A file a hostile or broken writer could make: untyped columns, text and real and huge
     timestamps, NULL keys, blobs and long text for numbers, duplicate keys, a known table
-    without its columns, a table name with a quote. Returns what the import must say of it."""
+    without its columns, a table name with a quote; a sample table with a generated column
+    (its expression would run for every row read), sample tables that are virtual tables (an
+    rtree and an fts5 one, skipped if this Python's SQLite lacks the module: the expected
+    answer then lacks them too, and differs from the committed one), rows of 3000 devices
+    DEVICE does not name, and 60 more tables with data not read (more kinds of thing not
+    understood than the answer names). Returns what the import must say of it."""
     path = os.path.join(out, "gadgetbridge-hostile.db")
     if os.path.exists(path):
         os.remove(path)
     db = sqlite3.connect(path)
+    db.execute("PRAGMA page_size = 512")  # many small tables: a small file
     db.execute(DDL[3])  # DEVICE
     db.execute('INSERT INTO "DEVICE" ("_id", "NAME", "MANUFACTURER", "IDENTIFIER", "TYPE", "TYPE_NAME") VALUES (1, "Hostile Band", "?", "00:00", 11, "MIBAND2")')
     db.execute('CREATE TABLE "MI_BAND_ACTIVITY_SAMPLE" ("TIMESTAMP", "DEVICE_ID", "USER_ID", "RAW_INTENSITY", "STEPS", "RAW_KIND", "HEART_RATE")')
@@ -264,20 +288,60 @@ def hostile(out):
     db.executemany('INSERT INTO "HUAMI_EXTENDED_ACTIVITY_SAMPLE" VALUES (?, ?)', [(t, 1), (t + 60, 1)])
     db.execute('CREATE TABLE "WEIRD""NAME_SAMPLE" ("A")')
     db.execute('INSERT INTO "WEIRD""NAME_SAMPLE" VALUES (1)')
+    # A generated column: a valid heart rate here, but the expression could be any size
+    # (`length(randomblob(999999999))`); the table is not read.
+    db.execute(
+        'CREATE TABLE "GARMIN_ACTIVITY_SAMPLE" ("TIMESTAMP" INTEGER NOT NULL, "DEVICE_ID" INTEGER NOT NULL, "STEPS" INTEGER,'
+        " \"HEART_RATE\" AS (length(printf('%.*c', 70, 'x'))), PRIMARY KEY (\"TIMESTAMP\", \"DEVICE_ID\")) WITHOUT ROWID"
+    )
+    db.execute('INSERT INTO "GARMIN_ACTIVITY_SAMPLE" ("TIMESTAMP", "DEVICE_ID", "STEPS") VALUES (?, 1, 5)', (t + 420,))
+    # Virtual tables named like sample tables, with rows that would read as samples.
+    virtual = []
+    try:
+        db.execute('CREATE VIRTUAL TABLE "HUAMI_HEART_RATE_MANUAL_SAMPLE" USING rtree_i32("TIMESTAMP", "DEVICE_ID", "HEART_RATE")')
+        db.execute('INSERT INTO "HUAMI_HEART_RATE_MANUAL_SAMPLE" VALUES (?, 1, 75)', ((t + 480) * 1000,))
+        virtual.append("HUAMI_HEART_RATE_MANUAL_SAMPLE")
+    except sqlite3.OperationalError as error:
+        print(f"no rtree in this Python's SQLite ({error}): HUAMI_HEART_RATE_MANUAL_SAMPLE left out", file=sys.stderr)
+    try:
+        db.execute('CREATE VIRTUAL TABLE "XIAOMI_ACTIVITY_SAMPLE" USING fts5("TIMESTAMP", "DEVICE_ID", "STEPS", "HEART_RATE")')
+        db.execute('INSERT INTO "XIAOMI_ACTIVITY_SAMPLE" VALUES (?, 1, 7, 72)', (t + 540,))
+        virtual.append("XIAOMI_ACTIVITY_SAMPLE")
+    except sqlite3.OperationalError as error:
+        print(f"no fts5 in this Python's SQLite ({error}): XIAOMI_ACTIVITY_SAMPLE left out", file=sys.stderr)
+    # Rows of 3000 devices DEVICE does not name: one kind of thing not understood.
+    db.execute(DDL[9])  # PEBBLE_HEALTH_ACTIVITY_SAMPLE
+    db.executemany('INSERT INTO "PEBBLE_HEALTH_ACTIVITY_SAMPLE" VALUES (?, ?, 1, NULL, 0, 10, 60)', [(t, 1000 + i) for i in range(3000)])
+    # Tables with data the importer does not read, more than the answer names.
+    extra = [f"ZZ_EXTRA_{i:03}_SAMPLE" for i in range(60)]
+    for name in extra:
+        db.execute(f'CREATE TABLE "{name}" ("A")')
+        db.execute(f'INSERT INTO "{name}" VALUES (1)')
     db.commit()
     db.execute("VACUUM")
     db.close()
+    # In the importer's order: the sample tables' schemas (by name), their rows (by name and
+    # key), then the tables not read (by name).
+    schema = [
+        ("GARMIN_ACTIVITY_SAMPLE (generated columns: not read)", 1),
+        ("HUAMI_EXTENDED_ACTIVITY_SAMPLE (without STEPS, HEART_RATE, RAW_KIND, SLEEP, DEEP_SLEEP, REM_SLEEP)", 2),
+        ("HUAMI_HEART_RATE_MANUAL_SAMPLE (a virtual table: not read)", 1 if "HUAMI_HEART_RATE_MANUAL_SAMPLE" in virtual else 0),
+        ("MI_BAND_ACTIVITY_SAMPLE: rows without a number as key", 2),
+        ("XIAOMI_ACTIVITY_SAMPLE (a virtual table: not read)", 1 if "XIAOMI_ACTIVITY_SAMPLE" in virtual else 0),
+    ]
+    read = [
+        ("MI_BAND_ACTIVITY_SAMPLE: timestamps out of range", 1),  # -(2**63)
+        ("MI_BAND_ACTIVITY_SAMPLE: rows not understood", 1),  # t + 120.5
+        ("MI_BAND_ACTIVITY_SAMPLE: steps not understood", 1),  # the blob
+        ("MI_BAND_ACTIVITY_SAMPLE: heart rates not understood", 1),  # the blob
+        ("MI_BAND_ACTIVITY_SAMPLE: steps not understood", 1),  # the long text
+        ("MI_BAND_ACTIVITY_SAMPLE: timestamps out of range", 1),  # 2**63 - 1
+        ("PEBBLE_HEALTH_ACTIVITY_SAMPLE: rows of devices not in DEVICE", 3000),
+    ]
+    unread = [('WEIRD"NAME_SAMPLE', 1)] + [(name, 1) for name in extra]
     return {
         "samples": {"heartRate": 4, "steps": 1, "sleep": 1},
-        "notUnderstood": {
-            "HUAMI_EXTENDED_ACTIVITY_SAMPLE (without STEPS, HEART_RATE, RAW_KIND, SLEEP, DEEP_SLEEP, REM_SLEEP)": 2,
-            "MI_BAND_ACTIVITY_SAMPLE: heart rates not understood": 1,
-            "MI_BAND_ACTIVITY_SAMPLE: rows not understood": 1,
-            "MI_BAND_ACTIVITY_SAMPLE: rows without a number as key": 2,
-            "MI_BAND_ACTIVITY_SAMPLE: steps not understood": 2,
-            "MI_BAND_ACTIVITY_SAMPLE: timestamps out of range": 2,
-            'WEIRD"NAME_SAMPLE': 1,
-        },
+        "notUnderstood": dict(sorted(capped(schema + read + unread).items())),
     }
 
 
@@ -312,6 +376,7 @@ def main():
     counts, steps_total, sleep_minutes, read, not_understood = expected(mi_band, huami, pebble, overlay, resting)
     not_understood["XIAOMI_SLEEP_STAGE_SAMPLE"] = 12
     not_understood["HUAMI_STRESS_SAMPLE"] = 7
+    assert len(not_understood) <= MAXIMUM_NOT_UNDERSTOOD  # all named
     answer = {
         "samples": counts,
         "samplesTotal": sum(counts.values()),

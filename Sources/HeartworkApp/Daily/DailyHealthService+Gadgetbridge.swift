@@ -64,17 +64,32 @@ extension DailyHealthService {
         }
         defer { Task { await reader.close() } }
 
+        let timeUp = "the import took longer than \(JobRunner.describe(Self.importTimeLimit)) and was stopped; what was read before is kept"
         var gadgetbridge: GadgetbridgeReader
         var damaged = [String]()
         var plan = [(table: GadgetbridgeSchema.Table, rows: Int)]()
+        // Tables with data not read, counted once the sample tables are read (so that, with
+        // more kinds than `notUnderstood` names, what the reading found is named first).
+        var unread = [String]()
         do {
             let tables = try await reader.tables()
-            gadgetbridge = GadgetbridgeReader(
-                devices: try await Self.gadgetbridgeDevices(reader, tables: tables), timeZone: TimeZones.zone(user.timeZone))
-            for name in tables {
+            let devices = try await Self.gadgetbridgeDevices(reader, tables: tables)
+            gadgetbridge = GadgetbridgeReader(devices: devices.devices, timeZone: TimeZones.zone(user.timeZone))
+            if let refused = devices.refused { gadgetbridge.note("DEVICE (\(refused): not read)") }
+            // Planning counts rows (full scans of a large file): the time limit is checked
+            // between its steps too.
+            planning: for name in tables {
                 // A table that cannot be read (a damaged page) is named; the others are read.
                 do {
                     if let table = GadgetbridgeSchema.table(named: name) {
+                        guard !context.isExpired else {
+                            failure = timeUp
+                            break planning
+                        }
+                        if let refused = try await reader.refusal(of: name) {
+                            gadgetbridge.note("\(name) (\(refused): not read)")
+                            continue
+                        }
                         let columns = Set(try await reader.columns(of: name))
                         let missing = table.columns.filter { !columns.contains($0) }
                         let rows = try await reader.count(name)
@@ -82,10 +97,14 @@ extension DailyHealthService {
                             gadgetbridge.note("\(name) (without \(missing.joined(separator: ", ")))", rows)
                             continue
                         }
+                        guard !context.isExpired else {
+                            failure = timeUp
+                            break planning
+                        }
                         gadgetbridge.note("\(name): rows without a number as key", try await reader.countUnkeyed(name, key: table.key))
                         if rows > 0 { plan.append((table, rows)) }
                     } else if GadgetbridgeSchema.holdsUnreadData(name) {
-                        gadgetbridge.note(name, try await reader.count(name))
+                        unread.append(name)
                     }
                 } catch {
                     damaged.append("\(name) (\(error))")
@@ -127,7 +146,7 @@ extension DailyHealthService {
                 var after: [DatabaseValue]?
                 while true {
                     if context.isExpired {
-                        failure = "the import took longer than \(JobRunner.describe(Self.importTimeLimit)) and was stopped; what was read before is kept"
+                        failure = timeUp
                         break tables
                     }
                     let rows: [[DatabaseValue]]
@@ -145,6 +164,21 @@ extension DailyHealthService {
                     guard try await flush(false) else { return removeUploads([record.filePath]) }
                 }
                 gadgetbridge.finishTable(into: &pending)
+            }
+            for name in unread where failure == nil {
+                if context.isExpired {
+                    failure = timeUp
+                    break
+                }
+                do {
+                    if let refused = try await reader.refusal(of: name) {
+                        gadgetbridge.note("\(name) (\(refused): not read)")
+                    } else {
+                        gadgetbridge.note(name, try await reader.count(name))
+                    }
+                } catch {
+                    damaged.append("\(name) (\(error))")
+                }
             }
             guard try await flush(true) else { return removeUploads([record.filePath]) }
         } catch {
@@ -165,18 +199,20 @@ extension DailyHealthService {
     }
 
     /// The `DEVICE` table (at most `GadgetbridgeReader.maximumDevices` rows; older schemas
-    /// have no TYPE_NAME, the oldest no TYPE).
-    static func gadgetbridgeDevices(_ reader: SQLiteFileReader, tables: [String]) async throws -> [GadgetbridgeDevice] {
-        guard tables.contains("DEVICE") else { return [] }
+    /// have no TYPE_NAME, the oldest no TYPE), or why it is not read (`SQLiteFileReader.refusal`).
+    static func gadgetbridgeDevices(_ reader: SQLiteFileReader, tables: [String]) async throws -> (devices: [GadgetbridgeDevice], refused: String?) {
+        guard tables.contains("DEVICE") else { return ([], nil) }
+        if let refused = try await reader.refusal(of: "DEVICE") { return ([], refused) }
         let available = Set(try await reader.columns(of: "DEVICE"))
         let wanted = ["_id", "NAME", "MANUFACTURER", "IDENTIFIER", "TYPE", "TYPE_NAME"].filter { available.contains($0) }
-        guard wanted.contains("_id") else { return [] }
-        return try await reader.all("DEVICE", columns: wanted, limit: GadgetbridgeReader.maximumDevices).compactMap { row in
+        guard wanted.contains("_id") else { return ([], nil) }
+        let devices = try await reader.all("DEVICE", columns: wanted, limit: GadgetbridgeReader.maximumDevices).compactMap { row -> GadgetbridgeDevice? in
             func value(_ name: String) -> DatabaseValue { wanted.firstIndex(of: name).map { row[$0] } ?? .null }
             guard let id = value("_id").integer else { return nil }
             return GadgetbridgeDevice(
                 id: id, name: value("NAME").text ?? "", manufacturer: value("MANUFACTURER").text ?? "", identifier: value("IDENTIFIER").text ?? "",
                 type: value("TYPE").integer, typeName: value("TYPE_NAME").text)
         }
+        return (devices, nil)
     }
 }

@@ -166,10 +166,16 @@ public enum GadgetbridgeSchema {
 /// Turns Gadgetbridge sample rows into `HealthSample`s, table by table, in key order (time
 /// first), with bounded state: per device the last Huami kind and one open sleep run (minutes
 /// of the same stage merge into one sample). What it cannot use is counted by name in
-/// `notUnderstood`; what it used, by device and kind, in `read`.
+/// `notUnderstood` (one name for each table and kind of fault, never one for each value: at
+/// most `maximumNotUnderstood` names, the rest counted under `otherNotUnderstood`); what it
+/// used, by device and kind, in `read`.
 public struct GadgetbridgeReader: Sendable {
     /// At most this many devices' rows are read (a hostile file may name millions).
     public static let maximumDevices = 1000
+    /// At most this many names in `notUnderstood` (a hostile file may have thousands of
+    /// tables); what comes after them is counted under `otherNotUnderstood`.
+    public static let maximumNotUnderstood = 50
+    public static let otherNotUnderstood = "other"
 
     private let devices: [Int64: GadgetbridgeDevice]
     private let timeZone: TimeZone
@@ -195,10 +201,14 @@ public struct GadgetbridgeReader: Sendable {
         self.timeZone = timeZone
     }
 
-    /// Counts `count` of something not understood.
+    /// Counts `count` of something not understood: under its own name while fewer than
+    /// `maximumNotUnderstood` names are kept (or the name is kept already), else under
+    /// `otherNotUnderstood`.
     public mutating func note(_ what: String, _ count: Int = 1) {
         guard count > 0 else { return }
-        notUnderstood[what, default: 0] += count
+        let named = notUnderstood.count - (notUnderstood[Self.otherNotUnderstood] == nil ? 0 : 1)
+        let key = notUnderstood[what] != nil || named < Self.maximumNotUnderstood ? what : Self.otherNotUnderstood
+        notUnderstood[key, default: 0] += count
     }
 
     /// Reads one row of `table` (its `columns`, in order).
@@ -206,7 +216,7 @@ public struct GadgetbridgeReader: Sendable {
         guard row.count == table.columns.count else { return note("\(table.name): rows not understood") }
         if case .pebbleOverlay = table.layout { return readOverlay(row, table: table, into: &samples) }
         guard let rawTime = row[0].integer, let deviceID = row[1].integer else { return note("\(table.name): rows not understood") }
-        guard let device = devices[deviceID] else { return note("\(table.name): device \(deviceID) (not in DEVICE)") }
+        guard let device = devices[deviceID] else { return note("\(table.name): rows of devices not in DEVICE") }
         let seconds = table.milliseconds ? rawTime / 1000 : rawTime
         guard GadgetbridgeSchema.plausibleSeconds.contains(seconds) else { return note("\(table.name): timestamps out of range") }
         func value(_ column: String) -> DatabaseValue {
@@ -325,7 +335,7 @@ public struct GadgetbridgeReader: Sendable {
         guard let from = row[0].integer, let to = row[1].integer, let kind = row[2].integer, let deviceID = row[3].integer else {
             return note("\(table.name): rows not understood")
         }
-        guard let device = devices[deviceID] else { return note("\(table.name): device \(deviceID) (not in DEVICE)") }
+        guard let device = devices[deviceID] else { return note("\(table.name): rows of devices not in DEVICE") }
         guard GadgetbridgeSchema.plausibleSeconds.contains(from), GadgetbridgeSchema.plausibleSeconds.contains(to), to > from,
             to - from <= 86_400
         else { return note("\(table.name): intervals out of range") }

@@ -87,16 +87,58 @@ extension DailyHealthService {
         return try await heartRateRange(for: user, from: from, to: to, bucketSeconds: resolution.seconds)
     }
 
+    /// How many days of samples `heartRate(for:from:to:resolution:)` reads at a time.
+    public static let heartRateWindowDays = 7
+
     /// The samples starting in `from..<to` (and the next one, which ends the last one's time),
     /// resolved by the user's source order, summarized.
     func heartRateRange(for user: UserRecord, from: Date, to: Date, bucketSeconds: Int) async throws -> HeartRateRange {
         let settings = try await store.daily.settings(userID: user.id)
+        let health = store.health
+        return try await Self.foldHeartRate(
+            from: from, to: to, bucketSeconds: bucketSeconds, priority: HealthSourcePriority(order: settings.sourceOrder),
+            windowDays: Self.heartRateWindowDays
+        ) { first, last in
+            try await health.samples(userID: user.id, kind: .heartRate, from: first, through: last)
+        }
+    }
+
+    /// `HeartRateRange.summarize` of the resolved samples starting in `from..<to + 10 min`,
+    /// read `windowDays` UTC days at a time (`load` gives the samples stored for local days
+    /// `first...last`), so memory holds about a window whatever the range: each window is
+    /// resolved as it comes (`HealthSourcePriority.Stream`) and folded into the range
+    /// (`HeartRateRange.Accumulator`, whose last sample waits for the next window's first). The
+    /// answer is the one reading every sample at once would give.
+    static func foldHeartRate(
+        from: Date, to: Date, bucketSeconds: Int, priority: HealthSourcePriority, windowDays: Int,
+        load: (CalendarDay, CalendarDay) async throws -> [HealthSample]
+    ) async throws -> HeartRateRange {
+        let end = to.addingTimeInterval(RISE.maximumSampleSeconds)
         // Samples are stored by the local day where they were taken: a day either side of the
-        // UTC days covers every offset (±14 h).
-        let samples = HealthSourcePriority(order: settings.sourceOrder).resolve(
-            try await store.health.samples(userID: user.id, kind: .heartRate, from: CalendarDay(from).adding(days: -1), through: CalendarDay(to).adding(days: 1))
-                .filter { $0.start >= from && $0.start < to.addingTimeInterval(RISE.maximumSampleSeconds) })
-        return HeartRateRange.summarize(samples, from: from, to: to, bucketSeconds: bucketSeconds)
+        // UTC days covers every offset (±14 h), so a sample stored on a day past a window's
+        // last (UTC) day + 1 starts after the window.
+        let firstDay = CalendarDay(from).adding(days: -1)
+        let lastDay = CalendarDay(to).adding(days: 1)
+        var stream = HealthSourcePriority.Stream(priority)
+        var range = HeartRateRange.Accumulator(from: from, to: to, bucketSeconds: bucketSeconds)
+        var loadedThrough = firstDay.adding(days: -1)
+        var carried = [HealthSample]()  // read with an earlier window, starting in a later one
+        var window = CalendarDay(from)
+        while loadedThrough < lastDay {
+            let windowEnd = window.adding(days: max(1, windowDays))
+            let through = min(lastDay, windowEnd)
+            var samples = carried
+            if loadedThrough < through {
+                samples += try await load(loadedThrough.adding(days: 1), through).filter { $0.start >= from && $0.start < end }
+                loadedThrough = through
+            }
+            let boundary = loadedThrough < lastDay ? windowEnd.start() : Date.distantFuture
+            carried = samples.filter { $0.start >= boundary }
+            for sample in stream.add(samples.filter { $0.start < boundary }, before: boundary) { range.add(sample) }
+            window = windowEnd
+        }
+        for sample in stream.finish() { range.add(sample) }
+        return range.range()
     }
 
     /// "27 h 46 min", "69 days 10 h".

@@ -148,7 +148,10 @@ public struct ProfileService: Sendable {
         try await store.measurements.list(userID: userID, kind: kind)
     }
 
-    /// Adds a dated value (now, unless `measuredAt` says when; never in the future).
+    /// Adds a dated value (now, unless `measuredAt` says when; never in the future). A value the
+    /// user types wins over an imported one of the same day: the imported values of its kind
+    /// measured on its local day (in the profile's time zone) are deleted in the same
+    /// transaction, whatever their time of day.
     /// - Parameter valueField: what the caller's input calls the value, for the error.
     public func addMeasurement(
         userID: String, kind: MeasurementKind, value: Double, measuredAt: Date?, valueField: String = "value", now: Date = Date()
@@ -162,9 +165,20 @@ public struct ProfileService: Sendable {
             throw AppError.invalid("a measurement cannot be dated before 1900", field: "measuredAt")
         }
         let record = MeasurementRecord(kind: kind, measuredAt: when, value: value)
-        try await store.measurements.add(userID: userID, record)
+        let timeZone = try await store.users.find(id: userID)?.timeZone
+        _ = try await store.measurements.addTyped(userID: userID, record, replacingImportedIn: Self.localDay(of: when, timeZone: timeZone))
         try await workouts.queueSnapshotCompletion(userID: userID, now: now)
         return record
+    }
+
+    /// The local day `date` falls on in the time zone (UTC when the profile names none), from
+    /// its midnight to the next (23 or 25 hours across a change to or from summer time).
+    static func localDay(of date: Date, timeZone: String?) -> Range<Date> {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZones.zone(timeZone)
+        let start = calendar.startOfDay(for: date)
+        let end = calendar.date(byAdding: .day, value: 1, to: start) ?? start.addingTimeInterval(86_400)
+        return start..<max(end, start.addingTimeInterval(1))
     }
 
     static func checkMeasurement(_ kind: MeasurementKind, _ value: Double, field: String) throws(AppError) {

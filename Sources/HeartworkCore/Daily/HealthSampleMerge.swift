@@ -31,11 +31,16 @@ public struct HealthSourcePriority: Sendable, Hashable, Codable {
     /// The samples that stand, sorted by start: sources are taken in rank order, and a sample
     /// is kept unless it overlaps a kept sample of a higher-ranked source (an instant counts
     /// as the second around it). A source's own samples never displace each other.
-    public func resolve(_ samples: [HealthSample]) -> [HealthSample] {
+    public func resolve(_ samples: [HealthSample]) -> [HealthSample] { resolve(samples, devices: [:]) }
+
+    /// `resolve`, a source ranked by the device in `devices` when it is there (a stream's
+    /// resolver pins each source's first device), else by its first sample's.
+    func resolve(_ samples: [HealthSample], devices: [String: String?]) -> [HealthSample] {
         let bySource = Dictionary(grouping: samples, by: \.source)
         guard bySource.count > 1 else { return samples.sorted(by: Self.ordered) }
+        func device(_ source: String) -> String? { devices[source] ?? bySource[source]?.first?.device }
         let sources = bySource.keys.sorted { a, b in
-            let (ra, rb) = (rank(source: a, device: bySource[a]?.first?.device), rank(source: b, device: bySource[b]?.first?.device))
+            let (ra, rb) = (rank(source: a, device: device(a)), rank(source: b, device: device(b)))
             return ra != rb ? ra < rb : a < b
         }
         var covered = IntervalSet()

@@ -62,25 +62,80 @@ public struct HeartRateRange: Sendable, Hashable {
     public static func summarize(
         _ sorted: [HealthSample], from: Date, to: Date, bucketSeconds: Int, maximumSampleSeconds: Double = RISE.maximumSampleSeconds
     ) -> HeartRateRange {
-        let size = Double(max(1, bucketSeconds))
-        var range = HeartRateRange(
-            from: from, to: to, bucketSeconds: max(1, bucketSeconds), minimum: nil, maximum: nil, average: nil, samples: 0, coveredSeconds: 0,
-            buckets: [])
-        guard to > from else { return range }
-        let origin = (from.timeIntervalSince1970 / size).rounded(.down) * size
-        let end = to.timeIntervalSince1970
-        var buckets = [Int: (minimum: Double, maximum: Double, weighted: Double, seconds: Double)]()
+        var accumulator = Accumulator(from: from, to: to, bucketSeconds: bucketSeconds, maximumSampleSeconds: maximumSampleSeconds)
+        for sample in sorted { accumulator.add(sample) }
+        return accumulator.range()
+    }
+
+    /// `summarize` a sample at a time, so a long range can be read a window at a time without
+    /// holding its samples: give it every sample (resolved, by start) in order; the last one
+    /// it was given waits for the next to end its time, across the windows' edges. The same
+    /// samples give the same answer, whether given at once or window by window.
+    public struct Accumulator: Sendable {
+        struct Cell: Sendable {
+            var minimum: Double
+            var maximum: Double
+            var weighted: Double
+            var seconds: Double
+        }
+
+        let from: Date
+        let to: Date
+        let size: Double
+        let origin: Double
+        let maximumSampleSeconds: Double
+        var statistics: HeartRateRange
+        var cells = [Int: Cell]()
         var weighted = 0.0
         var seconds = 0.0
-        let usable = sorted.filter { $0.value.isFinite && $0.value > 0 }
-        for (index, sample) in usable.enumerated() where sample.start >= from && sample.start < to {
+        /// The last usable sample given when it starts in the range: its time ends at the next.
+        var pending: HealthSample?
+
+        public init(from: Date, to: Date, bucketSeconds: Int, maximumSampleSeconds: Double = RISE.maximumSampleSeconds) {
+            self.from = from
+            self.to = to
+            size = Double(max(1, bucketSeconds))
+            origin = (from.timeIntervalSince1970 / size).rounded(.down) * size
+            self.maximumSampleSeconds = maximumSampleSeconds
+            statistics = HeartRateRange(
+                from: from, to: to, bucketSeconds: max(1, bucketSeconds), minimum: nil, maximum: nil, average: nil, samples: 0,
+                coveredSeconds: 0, buckets: [])
+        }
+
+        /// The next sample by start (a sample with no usable value is passed over, and does
+        /// not end the one before).
+        public mutating func add(_ sample: HealthSample) {
+            guard sample.value.isFinite && sample.value > 0 else { return }
+            if let previous = pending { count(previous, next: sample.start.timeIntervalSince1970) }
+            pending = sample.start >= from && sample.start < to ? sample : nil
+        }
+
+        /// The range so far: a last sample without a next one stands for `maximumSampleSeconds`.
+        public func range() -> HeartRateRange {
+            var copy = self
+            if let last = copy.pending { copy.count(last, next: last.start.timeIntervalSince1970 + maximumSampleSeconds) }
+            var range = copy.statistics
+            guard to > from else { return range }
+            range.average = copy.seconds > 0 ? HeartRateRange.round1(copy.weighted / copy.seconds) : nil
+            range.coveredSeconds = copy.seconds
+            range.buckets = copy.cells.keys.sorted().compactMap { key in
+                guard let cell = copy.cells[key], cell.seconds > 0 else { return nil }
+                return Bucket(
+                    start: Date(timeIntervalSince1970: origin + Double(key) * size), minimum: cell.minimum,
+                    average: HeartRateRange.round1(cell.weighted / cell.seconds), maximum: cell.maximum, coveredSeconds: cell.seconds)
+            }
+            return range
+        }
+
+        /// Counts a sample of the range, standing until `next` (at least 1 s, at most
+        /// `maximumSampleSeconds`, never past the range's end).
+        mutating func count(_ sample: HealthSample, next: Double) {
             let start = sample.start.timeIntervalSince1970
-            let next = index + 1 < usable.count ? usable[index + 1].start.timeIntervalSince1970 : start + maximumSampleSeconds
-            let finish = min(end, start + min(maximumSampleSeconds, max(1, next - start)))
+            let finish = min(to.timeIntervalSince1970, start + min(maximumSampleSeconds, max(1, next - start)))
             let value = sample.value
-            range.samples += 1
-            range.minimum = min(range.minimum ?? value, value)
-            range.maximum = max(range.maximum ?? value, value)
+            statistics.samples += 1
+            statistics.minimum = min(statistics.minimum ?? value, value)
+            statistics.maximum = max(statistics.maximum ?? value, value)
             weighted += value * (finish - start)
             seconds += finish - start
             var bucket = Int(((start - origin) / size).rounded(.down))
@@ -88,24 +143,15 @@ public struct HeartRateRange: Sendable, Hashable {
                 let bucketStart = origin + Double(bucket) * size
                 guard bucketStart < finish else { break }
                 let covered = min(finish, bucketStart + size) - max(start, bucketStart)
-                var entry = buckets[bucket] ?? (value, value, 0, 0)
-                entry.minimum = min(entry.minimum, value)
-                entry.maximum = max(entry.maximum, value)
-                entry.weighted += value * covered
-                entry.seconds += covered
-                buckets[bucket] = entry
+                var cell = cells[bucket] ?? Cell(minimum: value, maximum: value, weighted: 0, seconds: 0)
+                cell.minimum = min(cell.minimum, value)
+                cell.maximum = max(cell.maximum, value)
+                cell.weighted += value * covered
+                cell.seconds += covered
+                cells[bucket] = cell
                 bucket += 1
             }
         }
-        range.average = seconds > 0 ? round1(weighted / seconds) : nil
-        range.coveredSeconds = seconds
-        range.buckets = buckets.keys.sorted().compactMap { key in
-            guard let entry = buckets[key], entry.seconds > 0 else { return nil }
-            return Bucket(
-                start: Date(timeIntervalSince1970: origin + Double(key) * size), minimum: entry.minimum, average: round1(entry.weighted / entry.seconds),
-                maximum: entry.maximum, coveredSeconds: entry.seconds)
-        }
-        return range
     }
 
     static func round1(_ value: Double) -> Double { (value * 10).rounded() / 10 }

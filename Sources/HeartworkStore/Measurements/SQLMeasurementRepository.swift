@@ -14,6 +14,29 @@ struct SQLMeasurementRepository: MeasurementRepository {
             """)
     }
 
+    func addTyped(userID: String, _ measurement: MeasurementRecord, replacingImportedIn day: Range<Date>) async throws -> Int {
+        try await database.transaction { sql in
+            let imported = try await sql.readAll(
+                """
+                SELECT id FROM measurements WHERE user_id = \(bind: userID) AND kind = \(bind: measurement.kind.rawValue)
+                    AND source IS NOT NULL AND measured_at >= \(bind: day.lowerBound.millisecondsSince1970)
+                    AND measured_at < \(bind: day.upperBound.millisecondsSince1970)
+                """)
+            for row in imported {
+                let id = try row.string("id")
+                try await sql.raw("DELETE FROM measurements WHERE id = \(bind: id)").run()
+            }
+            try await sql.raw(
+                """
+                INSERT INTO measurements (id, user_id, kind, measured_at, value, source)
+                VALUES (\(bind: measurement.id), \(bind: userID), \(bind: measurement.kind.rawValue),
+                    \(bind: measurement.measuredAt.millisecondsSince1970), \(bind: measurement.value), \(bind: measurement.source))
+                """
+            ).run()
+            return imported.count
+        }
+    }
+
     func list(userID: String, kind: MeasurementKind) async throws -> [MeasurementRecord] {
         try await database.all(
             """

@@ -198,6 +198,32 @@ struct SyncAPITests {
         }
     }
 
+    /// The phone flew from Berlin to San Francisco between two sends: the app writes the same
+    /// instants in the new zone, where 00:00–00:59 +0100 is the evening before (15:00 −0800).
+    @Test(arguments: TestDatabase.all)
+    func aResendFromAnotherTimeZoneIsStoredOnce(engine: TestDatabase) async throws {
+        try await ServerHarness.run(engine) { server in
+            let (userID, session) = try await server.signUp("syncfrida")
+            let token = try #require(try await server.request(.post, "/api/sync-tokens", token: session, json: ["name": "Frida’s iPhone"]).json["token"] as? String)
+            let day = Self.yesterday
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.dateFormat = "yyyy-MM-dd HH:mm:ss Z"
+            let midnightBerlin = day.start(utcOffsetSeconds: 3600)
+            func entries(_ zone: String) -> [[String: Any]] {
+                formatter.timeZone = TimeZone(identifier: zone)
+                return (0..<60).map { ["date": formatter.string(from: midnightBerlin.addingTimeInterval(Double($0 * 60))), "Avg": 70 + $0 % 5, "source": "Frida’s Watch"] }
+            }
+            func payload(_ zone: String) -> [String: Any] { ["data": ["metrics": [["name": "heart_rate", "units": "count/min", "data": entries(zone)]]]] }
+            let first = try await Self.sync(server, token, payload("Europe/Berlin"))
+            #expect((first.json["added"] as? [String: Any])?["samples"] as? Int == 60, "\(first.text)")
+            let again = try await Self.sync(server, token, payload("America/Los_Angeles"))
+            #expect((again.json["added"] as? [String: Any])?["samples"] as? Int == 0, "\(again.text)")
+            #expect((again.json["already"] as? [String: Any])?["samples"] as? Int == 60)
+            #expect(try await server.store.health.summary(userID: userID).first { $0.kind == .heartRate }?.samples == 60)
+        }
+    }
+
     @Test func theSettingsPageMakesATokenAndTodaySaysWhenDataArrived() async throws {
         try await ServerHarness.run(.sqlite) { server in
             _ = try await server.signUp("syncdora")

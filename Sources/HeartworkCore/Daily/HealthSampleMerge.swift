@@ -137,14 +137,20 @@ public enum HealthSampleMerge {
     /// instant (and, for sleep, its stage), so a window the app sends again is stored once, and
     /// a value that changed since (the current hour's steps, the last minute's heart rate)
     /// replaces the one sent before.
+    /// What identifies a synced sample: its source and instant, and for sleep its stage.
+    public struct SyncKey: Hashable, Sendable {
+        let start: Date, source: String, stage: Double?
+
+        public init(_ sample: HealthSample) {
+            start = sample.start
+            source = sample.source
+            stage = sample.kind == .sleep ? sample.value : nil
+        }
+    }
+
     public static func upsert(_ stored: [HealthSample], _ new: [HealthSample]) -> (samples: [HealthSample], change: Upsert) {
-        struct Key: Hashable {
-            let start: Date, source: String, stage: Double?
-        }
-        func key(_ sample: HealthSample) -> Key {
-            Key(start: sample.start, source: sample.source, stage: sample.kind == .sleep ? sample.value : nil)
-        }
-        var index = [Key: Int]()
+        let key = SyncKey.init
+        var index = [SyncKey: Int]()
         for (i, sample) in stored.enumerated() { index[key(sample)] = i }
         var all = stored
         var change = Upsert()

@@ -15,18 +15,21 @@ struct SQLHealthSampleRepository: HealthSampleRepository {
     }
 
     func sync(userID: String, _ samples: [HealthSample], now: Date) async throws -> (change: [HealthSample.Kind: HealthSampleMerge.Upsert], days: Set<HealthDayKey>) {
-        try await merge(userID: userID, samples, now: now, HealthSampleMerge.upsert)
+        try await merge(userID: userID, samples, now: now, findingCopiesNextDoor: true, HealthSampleMerge.upsert)
     }
 
     /// Reads each (kind, day) block the samples fall in, merges them in, and writes back the
-    /// blocks that changed, in one transaction.
+    /// blocks that changed, in one transaction. With `findingCopiesNextDoor` (a phone sync), a
+    /// sample whose copy lies in the block of the day before or after — sent first from another
+    /// time zone, where the same instant was another local day — goes to that block, so a
+    /// resend after a flight is recognised rather than stored twice.
     private func merge(
-        userID: String, _ samples: [HealthSample], now: Date,
+        userID: String, _ samples: [HealthSample], now: Date, findingCopiesNextDoor: Bool = false,
         _ combine: @escaping @Sendable ([HealthSample], [HealthSample]) -> (samples: [HealthSample], change: HealthSampleMerge.Upsert)
     ) async throws -> (change: [HealthSample.Kind: HealthSampleMerge.Upsert], days: Set<HealthDayKey>) {
         // Compared as they would read back, so a sample sent again matches its stored copy.
-        let groups = Dictionary(grouping: samples.map(HealthBlockCodec.stored)) { HealthDayKey(kind: $0.kind, day: $0.day) }
-        guard !groups.isEmpty else { return ([:], []) }
+        let grouped = Dictionary(grouping: samples.map(HealthBlockCodec.stored)) { HealthDayKey(kind: $0.kind, day: $0.day) }
+        guard !grouped.isEmpty else { return ([:], []) }
         let lock: SQLQueryString = database.engine == .postgres ? " FOR UPDATE" : ""
         return try await database.transaction { sql in
             // The user's row first: FOR UPDATE locks a block that exists, not one two writers
@@ -34,9 +37,11 @@ struct SQLHealthSampleRepository: HealthSampleRepository {
             if database.engine == .postgres {
                 _ = try await sql.readFirst("SELECT id FROM users WHERE id = \(bind: userID) FOR UPDATE")
             }
-            var total = [HealthSample.Kind: HealthSampleMerge.Upsert]()
-            var changed = Set<HealthDayKey>()
-            for (key, incoming) in groups.sorted(by: { ($0.key.day, $0.key.kind.rawValue) < ($1.key.day, $1.key.kind.rawValue) }) {
+            var groups = grouped
+            // Each block read (and locked) once.
+            var blocks = [HealthDayKey: [HealthSample]]()
+            func block(_ key: HealthDayKey) async throws -> [HealthSample] {
+                if let cached = blocks[key] { return cached }
                 var stored = [HealthSample]()
                 if let row = try await sql.readFirst(
                     """
@@ -49,6 +54,37 @@ struct SQLHealthSampleRepository: HealthSampleRepository {
                         throw StoreError.corruptData("health block \(key.kind.rawValue) \(key.day): \(error)")
                     }
                 }
+                blocks[key] = stored
+                return stored
+            }
+            if findingCopiesNextDoor {
+                var moved = [HealthDayKey: [HealthSample]]()
+                for (key, incoming) in grouped {
+                    let own = Set(try await block(key).map(HealthSampleMerge.SyncKey.init))
+                    var neighbours = [(HealthDayKey, Set<HealthSampleMerge.SyncKey>)]()
+                    for offset in [-1, 1] {
+                        let next = HealthDayKey(kind: key.kind, day: key.day.adding(days: offset))
+                        let stored = try await block(next)
+                        if !stored.isEmpty { neighbours.append((next, Set(stored.map(HealthSampleMerge.SyncKey.init)))) }
+                    }
+                    guard !neighbours.isEmpty else { continue }
+                    var stay = [HealthSample]()
+                    for sample in incoming {
+                        let id = HealthSampleMerge.SyncKey(sample)
+                        if !own.contains(id), let (home, _) = neighbours.first(where: { $0.1.contains(id) }) {
+                            moved[home, default: []].append(sample)
+                        } else {
+                            stay.append(sample)
+                        }
+                    }
+                    groups[key] = stay
+                }
+                for (key, samples) in moved { groups[key, default: []] += samples }
+            }
+            var total = [HealthSample.Kind: HealthSampleMerge.Upsert]()
+            var changed = Set<HealthDayKey>()
+            for (key, incoming) in groups.sorted(by: { ($0.key.day, $0.key.kind.rawValue) < ($1.key.day, $1.key.kind.rawValue) }) where !incoming.isEmpty {
+                let stored = try await block(key)
                 let (merged, change) = combine(stored, incoming)
                 total[key.kind, default: HealthSampleMerge.Upsert()].added += change.added
                 total[key.kind, default: HealthSampleMerge.Upsert()].updated += change.updated

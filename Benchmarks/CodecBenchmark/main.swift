@@ -9,6 +9,9 @@
 //    JSONEncoder with the same shape.
 // 3. Reading 20 workout rows from SQLite: the store's ColumnReader path against SQLKit's
 //    Codable row decoding of the same query.
+// 4. The raw live feed's sensor blocks (issue 26): a block of 256 readings from a strap at
+//    1 Hz encoded and decoded in format 2 against format 1, and appending to a block that
+//    holds 255 (format 2 steps over the block for its last values).
 // It prints figures and ratios; it asserts nothing.
 import Foundation
 import HeartworkCore
@@ -223,3 +226,56 @@ let library4 = try await asyncTime(repetitions: 200) {
 report("read 20 workout rows from SQLite", ours: ours4, library: library4, libraryName: "SQLKit Codable")
 try await store.shutdown()
 try? FileManager.default.removeItem(at: directory)
+
+// MARK: 4. Sensor blocks
+
+/// Format 1 as written until issue 26 (the codec reads it, no longer writes it).
+func encodeFormat1(_ readings: [SensorReading]) -> [UInt8] {
+    var bytes: [UInt8] = [1, UInt8(truncatingIfNeeded: readings.count), UInt8(truncatingIfNeeded: readings.count >> 8)]
+    bytes.reserveCapacity(3 + readings.count * 24)
+    func append(_ value: UInt64, _ count: Int) { for index in 0..<count { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(8 * index))) } }
+    for reading in readings {
+        append(UInt64(bitPattern: Int64(reading.sequence)), 8)
+        append(UInt64(bitPattern: Int64(reading.atMilliseconds)), 8)
+        append(UInt64(UInt16(clamping: reading.beatsPerMinute)), 2)
+        var flags: UInt8 = reading.contact == .detected ? 2 : reading.contact == .notDetected ? 1 : 0
+        if reading.battery != nil { flags |= 0x04 }
+        if reading.rssi != nil { flags |= 0x08 }
+        bytes.append(flags)
+        if let battery = reading.battery { bytes.append(UInt8(clamping: battery)) }
+        if let rssi = reading.rssi { bytes.append(UInt8(bitPattern: Int8(clamping: rssi))) }
+        bytes.append(UInt8(reading.rrIntervalTicks.count))
+        for tick in reading.rrIntervalTicks { append(UInt64(tick), 2) }
+    }
+    return bytes
+}
+
+var strapRandom = SplitMix64(seed: 26)
+var strapBPM = 72
+let strapBlock = (0..<256).map { index -> SensorReading in
+    strapBPM = min(185, max(45, strapBPM + Int(strapRandom.next() % 7) - 3))
+    return SensorReading(
+        sequence: 256 + index, atMilliseconds: 1_795_400_000_000 + index * 1000 + Int(strapRandom.next() % 51) - 25,
+        beatsPerMinute: strapBPM, contact: .detected, battery: 87, rssi: -66 + Int(strapRandom.next() % 9),
+        rrIntervalTicks: [UInt16(61_440 / strapBPM + Int(strapRandom.next() % 25) - 12)])
+}
+let compactBlock = SensorBlockCodec.encode(strapBlock)
+let legacyBlock = encodeFormat1(strapBlock)
+print(
+    "Sensor block of 256 readings: format 2 \(compactBlock.count) bytes (\(String(format: "%.2f", Double(compactBlock.count) / 256)) a reading), "
+        + "format 1 \(legacyBlock.count) (\(String(format: "%.2f", Double(legacyBlock.count) / 256)))")
+let encode2 = time(repetitions: 2000) { _ = SensorBlockCodec.encode(strapBlock).count }
+let encode1 = time(repetitions: 2000) { _ = encodeFormat1(strapBlock).count }
+report("encode a sensor block (256 readings)", ours: encode2, library: encode1, libraryName: "format 1")
+let decode2 = try time(repetitions: 2000) { _ = try SensorBlockCodec.decode(compactBlock).count }
+let decode1 = try time(repetitions: 2000) { _ = try SensorBlockCodec.decode(legacyBlock).count }
+report("decode a sensor block (256 readings)", ours: decode2, library: decode1, libraryName: "format 1")
+let summary2 = try time(repetitions: 2000) { _ = try SensorBlockCodec.summary(compactBlock).count }
+let summary1 = try time(repetitions: 2000) { _ = try SensorBlockCodec.summary(legacyBlock).count }
+report("step over a sensor block (summary)", ours: summary2, library: summary1, libraryName: "format 1")
+let almostFull = SensorBlockCodec.encode(Array(strapBlock.prefix(255)))
+let append2 = time(repetitions: 2000) { _ = SensorBlockCodec.appending([strapBlock[255]], to: almostFull)?.count }
+print(
+    String(
+        format: "per reading: encode %.0f ns (format 1 %.0f), decode %.0f ns (format 1 %.0f), summary %.0f ns; appending 1 reading to 255: %.2f µs",
+        encode2 / 256 * 1e9, encode1 / 256 * 1e9, decode2 / 256 * 1e9, decode1 / 256 * 1e9, summary2 / 256 * 1e9, append2 * 1e6))

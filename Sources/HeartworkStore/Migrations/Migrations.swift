@@ -7,6 +7,7 @@ enum Migrations {
         .initial, .measurements, .timeZone, .gateways, .teams, .matches, .matchWorkouts, .strength, .strengthBaselines, .workoutDevice, .healthBlocks, .dailyHealth,
         .healthSettings, .hostileInput, .workoutNotes, .strengthBar, .webhookJobs, .recordings, .matchSources, .phoneSync,
         .importDetails, .importedBody,
+        .compactBlocks,
     ]
 
     /// Applies what is missing. On PostgreSQL an advisory lock keeps two instances
@@ -24,6 +25,7 @@ enum Migrations {
                 for statement in migration.statements(database.engine) {
                     try await sql.raw(SQLQueryString(statement)).run()
                 }
+                try await Migration.work[migration.version]?(sql)
                 try await sql.raw("INSERT INTO schema_migrations (version, applied_at) VALUES (\(bind: migration.version), \(bind: Date().millisecondsSince1970))").run()
                 return true
             }

@@ -341,6 +341,85 @@ struct ServeTests {
         #expect(second.stop() == 0)
     }
 
+    /// SIGTERM with live sockets open (issue 26): a gateway streaming (some frames still in
+    /// flight) and a viewer watching. Both sockets are closed by the server (a close frame,
+    /// 1000), the process exits 0 within a few seconds, and after a restart every reading that
+    /// was acknowledged is stored.
+    @Test func openLiveSocketsEndCleanlyOnSIGTERM() async throws {
+        let directory = try TemporaryDirectory()
+        let server = try Server(dataDirectory: directory.url.path)
+        let (token, gatewayToken) = try await Self.coachWithGateway(on: server)
+        let port = server.port
+        let process = server.process
+        let straps = ["F1:00:00:00:00:01", "F1:00:00:00:00:02", "F1:00:00:00:00:03"]
+        let base = Int64(Date().timeIntervalSince1970 * 1000) - 120_000
+        @Sendable func frame(_ strap: String, _ seq: Int) -> String {
+            #"{"type":"readings","items":[{"sensor":"\#(strap)","seq":\#(seq),"at":\#(base + Int64(seq) * 1000),"hrm":"16480004","battery":80}]}"#
+        }
+        struct Outcome: Sendable {
+            var acked: [String: Int] = [:]
+            var viewerReadings = 0
+            var gatewayClose: Int?
+            var viewerClose: Int?
+            var exitedWithin: Double?
+        }
+        let outcome = try await onThread { () throws -> Outcome in
+            var outcome = Outcome()
+            let viewer = try RawWebSocket(port: port, path: "/api/live/feed", headers: "Authorization: Bearer \(token)\r\n")
+            guard case .text(let hello)? = viewer.next(within: 10), hello.contains("\"watching\"") else {
+                throw HarnessFailure("the feed did not say what it watches")
+            }
+            let gateway = try RawWebSocket(port: port, path: "/api/live/gateway?token=\(gatewayToken)")
+            func record(_ text: String) {
+                guard let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any], object["type"] as? String == "ack",
+                    let sensor = object["sensor"] as? String, let seq = object["seq"] as? Int
+                else { return }
+                outcome.acked[sensor] = max(outcome.acked[sensor] ?? 0, seq)
+            }
+            // Forty readings of each strap, one a frame, acknowledged; then twenty more sent
+            // and SIGTERM at once, while they are on their way.
+            for seq in 1...40 { for strap in straps { try gateway.sendText(frame(strap, seq)) } }
+            let deadline = Date().addingTimeInterval(30)
+            while straps.contains(where: { outcome.acked[$0] != 40 }), Date() < deadline {
+                guard case .text(let text)? = gateway.next(within: deadline.timeIntervalSinceNow) else { break }
+                record(text)
+            }
+            guard !straps.contains(where: { outcome.acked[$0] != 40 }) else { throw HarnessFailure("not acknowledged: \(outcome.acked)") }
+            for seq in 41...60 { for strap in straps { try gateway.sendText(frame(strap, seq)) } }
+            let signalled = Date()
+            process.terminate()  // SIGTERM
+            outcome.gatewayClose = gateway.readUntilClose(within: 20, text: record)
+            outcome.viewerClose = viewer.readUntilClose(within: 20) { text in
+                if text.contains("\"type\":\"reading\"") { outcome.viewerReadings += 1 }
+            }
+            while process.isRunning && Date().timeIntervalSince(signalled) < 20 { usleep(20_000) }
+            if !process.isRunning { outcome.exitedWithin = Date().timeIntervalSince(signalled) }
+            return outcome
+        }
+        if process.isRunning { server.kill() }
+        #expect(
+            outcome.gatewayClose == 1000 && outcome.viewerClose == 1000,
+            "closes: gateway \(String(describing: outcome.gatewayClose)), viewer \(String(describing: outcome.viewerClose))")
+        #expect((outcome.exitedWithin ?? 99) < 5, "exited after \(String(describing: outcome.exitedWithin)) s: \(server.logTail.withLock { $0 })")
+        #expect(process.terminationStatus == 0)
+        #expect(outcome.viewerReadings > 0, "the viewer saw the readings")
+
+        let restarted = try Server(dataDirectory: directory.url.path)
+        let again = try await restarted.signIn()
+        let listed = try await restarted.call("GET", "/api/sensors", token: again)
+        let sensors = (try JSONSerialization.jsonObject(with: listed.data) as? [String: Any])?["sensors"] as? [[String: Any]] ?? []
+        #expect(sensors.count == 3)
+        for sensor in sensors {
+            let address = sensor["address"] as? String ?? ""
+            let heard = try await restarted.call("GET", "/api/sensors/\(sensor["id"] as? String ?? "")/heart-rate", token: again)
+            let stored = (try JSONSerialization.jsonObject(with: heard.data) as? [String: Any])?["readingCount"] as? Int ?? 0
+            let acked = outcome.acked[address] ?? 0
+            // Sent in order, acknowledged cumulatively: every reading up to the ack is there.
+            #expect(acked >= 40 && stored >= acked && stored <= 60, "\(address): \(stored) stored, acknowledged up to \(acked)")
+        }
+        #expect(restarted.stop() == 0)
+    }
+
     /// A registered user ("stopper") and a gateway of theirs: the user's and the gateway's tokens.
     static func coachWithGateway(on server: Server) async throws -> (user: String, gateway: String) {
         let registration = Data(#"{"username":"stopper","fullName":"Coach","email":"c@example.org","password":"12345678"}"#.utf8)
@@ -515,5 +594,136 @@ struct ServeTests {
     static func shortWorkout(start: String) -> Data {
         let heartRate = (0..<600).map { String(120 + $0 % 40) }.joined(separator: ",")
         return Data("{\"sport\":\"running\",\"startTime\":\"\(start)\",\"heartRate\":[\(heartRate)]}".utf8)
+    }
+}
+
+/// A WebSocket client over a plain socket, blocking (run it on a thread of its own,
+/// `onThread`): the upgrade, masked text frames out, frames in, and the close handshake a
+/// client owes the server.
+final class RawWebSocket: @unchecked Sendable {
+    enum Frame: Equatable {
+        case text(String)
+        case close(code: Int?, reason: String)
+        case other(opcode: UInt8)
+    }
+
+    private let socket: Int32
+    private var buffer: [UInt8] = []
+
+    init(port: Int, path: String, headers: String = "") throws {
+        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw ServeTests.HarnessFailure("cannot connect: errno \(errno)") }
+        try send(
+            Array(
+                ("GET \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
+                    + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\(headers)\r\n").utf8))
+        let deadline = Date().addingTimeInterval(10)
+        var headEnd: Int?
+        while headEnd == nil {
+            headEnd = (0..<max(0, buffer.count - 3)).first { buffer[$0] == 13 && buffer[$0 + 1] == 10 && buffer[$0 + 2] == 13 && buffer[$0 + 3] == 10 }
+            if headEnd == nil, !fill(until: deadline) { throw ServeTests.HarnessFailure("no answer to the upgrade") }
+        }
+        let head = String(decoding: buffer[..<headEnd!], as: UTF8.self)
+        guard head.hasPrefix("HTTP/1.1 101") else { throw ServeTests.HarnessFailure("upgrade refused: \(head)") }
+        buffer.removeFirst(headEnd! + 4)
+    }
+
+    deinit { close(socket) }
+
+    func sendText(_ text: String) throws { try sendFrame(opcode: 0x1, Array(text.utf8)) }
+
+    func sendFrame(opcode: UInt8, _ payload: [UInt8]) throws {
+        var frame: [UInt8] = [0x80 | opcode]
+        if payload.count < 126 {
+            frame.append(0x80 | UInt8(payload.count))
+        } else if payload.count < 65536 {
+            frame += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
+        } else {
+            frame.append(0x80 | 127)
+            for shift in stride(from: 56, through: 0, by: -8) { frame.append(UInt8((payload.count >> shift) & 0xFF)) }
+        }
+        let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
+        frame += mask
+        frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
+        try send(frame)
+    }
+
+    /// The next frame within `seconds`; nil when none came or the connection ended.
+    func next(within seconds: Double) -> Frame? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while true {
+            if let frame = parse() { return frame }
+            guard fill(until: deadline) else { return nil }
+        }
+    }
+
+    /// Reads until the server's close frame, answering it with a close (as a client must) and
+    /// passing text frames on: the close's code, or nil when none came within `seconds`.
+    func readUntilClose(within seconds: Double, text: (String) -> Void) -> Int? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while let frame = next(within: deadline.timeIntervalSinceNow) {
+            switch frame {
+            case .text(let received): text(received)
+            case .close(let code, _):
+                try? sendFrame(opcode: 0x8, code.map { [UInt8($0 >> 8), UInt8($0 & 0xFF)] } ?? [])
+                return code
+            case .other: continue
+            }
+        }
+        return nil
+    }
+
+    private func send(_ bytes: [UInt8]) throws {
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL)) }
+            guard count > 0 else { throw ServeTests.HarnessFailure("send failed: errno \(errno)") }
+            sent += count
+        }
+    }
+
+    /// More bytes from the socket; false on timeout or when the connection ended.
+    private func fill(until deadline: Date) -> Bool {
+        var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptor, 1, Int32(max(0, deadline.timeIntervalSinceNow * 1000))) > 0 else { return false }
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let count = recv(socket, &chunk, chunk.count, 0)
+        guard count > 0 else { return false }
+        buffer += chunk[..<count]
+        return true
+    }
+
+    /// One whole frame from the buffer (the server's frames are not masked).
+    private func parse() -> Frame? {
+        guard buffer.count >= 2 else { return nil }
+        let opcode = buffer[0] & 0x0F
+        var length = Int(buffer[1] & 0x7F)
+        var offset = 2
+        if length == 126 {
+            guard buffer.count >= 4 else { return nil }
+            length = Int(buffer[2]) << 8 | Int(buffer[3])
+            offset = 4
+        } else if length == 127 {
+            guard buffer.count >= 10 else { return nil }
+            length = buffer[2..<10].reduce(0) { $0 << 8 | Int($1) }
+            offset = 10
+        }
+        guard buffer.count >= offset + length else { return nil }
+        let payload = Array(buffer[offset..<(offset + length)])
+        buffer.removeFirst(offset + length)
+        switch opcode {
+        case 0x1: return .text(String(decoding: payload, as: UTF8.self))
+        case 0x8:
+            let code = payload.count >= 2 ? Int(payload[0]) << 8 | Int(payload[1]) : nil
+            return .close(code: code, reason: String(decoding: payload.dropFirst(2), as: UTF8.self))
+        default: return .other(opcode: opcode)
+        }
     }
 }

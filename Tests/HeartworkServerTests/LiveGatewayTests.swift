@@ -142,7 +142,7 @@ struct LiveGatewayTests {
             }
             #expect(notProtocol?.closeCode == .policyViolation)
             let flood = try await client.ws("/api/live/gateway", configuration: Self.bearer(world.gatewayToken)) { inbound, outbound, _ in
-                // 5,500 readings within a second: past the 5,000 allowed. Good readings, so the
+                // 5,500 readings within a second: past the 5,000 allowed (docs/PROTOCOL.md §4). Good readings, so the
                 // server's reader only parses them (storing runs beside it); refused ones would
                 // each be answered on the reading path, and a loaded machine could then read the
                 // frames more slowly than the limit and never close.
@@ -152,6 +152,7 @@ struct LiveGatewayTests {
                 for try await _ in inbound {}
             }
             #expect(flood?.closeCode == .policyViolation)
+            #expect(flood?.reason == "more than 5000 readings a second", "\(String(describing: flood?.reason))")
             // What came before the violation is kept; the flood's first frames may or may not
             // be committed yet when the client has read the close, and nothing else is there.
             let addresses = Set(try await world.services.live.sensors(of: world.user).map(\.address))
@@ -159,29 +160,76 @@ struct LiveGatewayTests {
         }
     }
 
-    /// The one rate window: the frame and reading limits within any second, and a second later
-    /// the window is free again.
-    @Test func theRateWindowCountsFramesAndReadings() {
+    /// The rate window of the live sockets: each limit within any second (the gateway's
+    /// readings and bytes), the first passed named, and a second later the window is free again.
+    @Test func theRateWindowCountsReadingsAndBytes() {
+        let limits = GatewayIngest.Limits.standard
+        #expect(limits.readingsPerSecond == 5_000 && limits.bytesPerSecond == 4_194_304 && limits.framesInFlight == 64)
         let start = ContinuousClock.now
-        var frames = RateWindow(frames: LiveRoutes.framesPerSecond, readings: LiveRoutes.readingsPerSecond)
-        let admitted = (0..<LiveRoutes.framesPerSecond).filter { _ in frames.admit(readings: 1, at: start) }.count
-        let oneMore = frames.admit(readings: 1, at: start)
-        #expect(admitted == LiveRoutes.framesPerSecond && !oneMore)
-        var readings = RateWindow(frames: LiveRoutes.framesPerSecond, readings: LiveRoutes.readingsPerSecond)
-        let first = readings.admit(readings: 4_999, at: start)
-        let past = readings.admit(readings: 2, at: start + .milliseconds(500))
-        let later = readings.admit(readings: 10, at: start + .milliseconds(2100))
-        #expect(first && !past && later)
+        var frames = RateWindow(perSecond: [limits.readingsPerSecond, limits.bytesPerSecond])
+        let admitted = (0..<limits.readingsPerSecond).filter { _ in frames.admit([1, 100], at: start) == nil }.count
+        let oneMore = frames.admit([1, 100], at: start)
+        #expect(admitted == limits.readingsPerSecond && oneMore == 0)
+        var readings = RateWindow(perSecond: [limits.readingsPerSecond, limits.bytesPerSecond])
+        let first = readings.admit([4_999, 1000], at: start)
+        let past = readings.admit([2, 1000], at: start + .milliseconds(500))
+        let later = readings.admit([10, 1000], at: start + .milliseconds(2100))
+        #expect(first == nil && past == 0 && later == nil)
+        var bytes = RateWindow(perSecond: [limits.readingsPerSecond, limits.bytesPerSecond])
+        let big = bytes.admit([1, limits.bytesPerSecond], at: start)
+        let overBytes = bytes.admit([1, 1], at: start + .milliseconds(999))
+        let afterASecond = bytes.admit([1, limits.bytesPerSecond - 1], at: start + .milliseconds(1001))
+        #expect(big == nil && overBytes == 1 && afterASecond == nil)
+        // A match player's one limit: frames.
+        var player = RateWindow(perSecond: [MatchSocket.framesPerSecond])
+        let players = (0...MatchSocket.framesPerSecond).map { player.admit([1], at: start + .milliseconds($0)) }
+        #expect(players.dropLast().allSatisfy { $0 == nil } && players.last == 0)
     }
 
     /// A gateway that sends each reading as its own frame (a browser or a phone app, one
-    /// notification at a time): a coach's 30 straps, each heard twice, all acknowledged.
-    @Test func oneFramePerReadingAtThirtyStrapsIsWelcome() async throws {
-        try await Self.run { world, client in
-            let frames = (0..<60).map { index in Self.frame([Self.item("strap-\(index % 30)", 1 + index / 30)]) }
-            let answers = try await Self.exchange(client, path: "/api/live/gateway", configuration: Self.bearer(world.gatewayToken), send: frames, expect: 60)
-            #expect(answers.filter { $0["type"] as? String == "ack" }.count == 60)
-            #expect(try await world.services.live.sensors(of: world.user).count == 30)
+    /// notification at a time): a coach's 30 straps at 4 notifications a second for 4 seconds
+    /// (480 frames, paced as they would come), then 1,200 such frames at once (more frames in a
+    /// second than the old limit of 1,000 let through): never closed, every one acknowledged in
+    /// order, all stored.
+    @Test(arguments: TestDatabase.all)
+    func oneFramePerReadingAtThirtyStrapsIsWelcome(_ engine: TestDatabase) async throws {
+        try await Self.run(engine) { world, client in
+            let paced = 4 * 4
+            let burst = 40
+            let close = try await client.ws("/api/live/gateway", configuration: Self.bearer(world.gatewayToken)) { inbound, outbound, _ in
+                let acks = LockedBox<[String: [Int]]>([:])
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        var messages = inbound.messages(maxSize: 1 << 16).makeAsyncIterator()
+                        for _ in 0..<(30 * (paced + burst)) {
+                            guard case .text(let text)? = try await messages.next() else { return }
+                            let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
+                            guard object["type"] as? String == "ack", let sensor = object["sensor"] as? String, let seq = object["seq"] as? Int else { continue }
+                            acks.withValue { $0[sensor, default: []].append(seq) }
+                        }
+                    }
+                    let start = ContinuousClock.now
+                    for round in 0..<paced {
+                        for strap in 0..<30 { try await outbound.write(.text(Self.frame([Self.item("strap-\(strap)", 1 + round)]))) }
+                        try await Task.sleep(until: start + .milliseconds(250 * (round + 1)))
+                    }
+                    for round in paced..<(paced + burst) {
+                        for strap in 0..<30 { try await outbound.write(.text(Self.frame([Self.item("strap-\(strap)", 1 + round)]))) }
+                    }
+                    try await group.next()
+                }
+                // Every frame acknowledged, in the order sent.
+                #expect(acks.value.count == 30)
+                #expect(acks.value.values.allSatisfy { $0 == Array(1...(paced + burst)) })
+            }
+            #expect(close == nil || close?.closeCode == .normalClosure, "\(String(describing: close))")
+            let sensors = try await world.services.live.sensors(of: world.user)
+            #expect(sensors.count == 30)
+            let window = (Date(timeIntervalSince1970: 1_795_399_000), Date(timeIntervalSince1970: 1_795_401_000))
+            for sensor in sensors {
+                let stored = try await world.services.live.readings(of: sensor.id, for: world.user, from: window.0, to: window.1).readings
+                #expect(stored.map(\.sequence) == Array(1...(paced + burst)))
+            }
         }
     }
 

@@ -33,6 +33,12 @@ public final class LiveBus: Service, Sendable, CredentialRevoker {
     /// Match traffic for other instances, in order; passed on by `run` (a child of the
     /// service group).
     private let outbox: AsyncStream<[String]>
+    /// Everything else for the other instances (readings, revocations, forgotten sessions,
+    /// notices): order does not matter between them, so `run` sends up to
+    /// `concurrentNotifications` at once, as they come.
+    private let liveOutbox: AsyncStream<[String]>.Continuation
+    private let liveMessages: AsyncStream<[String]>
+    static let concurrentNotifications = 8
     /// Listening yet, and who waits for it (tests).
     private let listening = Mutex<(ready: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
 
@@ -44,6 +50,7 @@ public final class LiveBus: Service, Sendable, CredentialRevoker {
         self.sessionCache = sessionCache
         self.logger = logger
         (outbox, matchOutbox) = AsyncStream<[String]>.makeStream()
+        (liveMessages, liveOutbox) = AsyncStream<[String]>.makeStream()
         guard store.sharesNotifications else { return }
         sessionCache.announceForgetting { [weak self] forgotten in
             switch forgotten {
@@ -84,6 +91,7 @@ public final class LiveBus: Service, Sendable, CredentialRevoker {
 
     deinit {
         matchOutbox.finish()
+        liveOutbox.finish()
     }
 
     /// A new notification: to the user's open pages here, and on the other instances.
@@ -98,18 +106,10 @@ public final class LiveBus: Service, Sendable, CredentialRevoker {
     }
 
     /// Sends without making the caller wait for the database: the in-process path has already
-    /// run, and a viewer on another instance is better served late than a gateway slowed.
+    /// run, and a viewer on another instance is better served late than a gateway slowed. The
+    /// message is queued; `run` (a child of the service group) sends it, a few at a time.
     func send(_ message: LiveBusMessage) {
-        let payloads = LiveBusCodec.encode(message, instance: instanceID)
-        let store = store
-        let logger = logger
-        Task {
-            do {
-                try await store.notify(channel: Self.channel, payloads: payloads)
-            } catch {
-                logger.warning("could not tell the other instances", metadata: ["error": "\(error)"])
-            }
-        }
+        liveOutbox.yield(LiveBusCodec.encode(message, instance: instanceID))
     }
 
     /// What another instance said.
@@ -174,6 +174,25 @@ public final class LiveBus: Service, Sendable, CredentialRevoker {
                             try await store.notify(channel: Self.channel, payloads: payloads)
                         } catch {
                             logger.warning("could not pass match traffic to another instance", metadata: ["error": "\(error)"])
+                        }
+                    }
+                }
+                group.addTask { [self] in
+                    await withTaskGroup(of: Void.self) { sending in
+                        var running = 0
+                        for await payloads in liveMessages {
+                            if running == Self.concurrentNotifications {
+                                await sending.next()
+                                running -= 1
+                            }
+                            running += 1
+                            sending.addTask { [self] in
+                                do {
+                                    try await store.notify(channel: Self.channel, payloads: payloads)
+                                } catch {
+                                    logger.warning("could not tell the other instances", metadata: ["error": "\(error)"])
+                                }
+                            }
                         }
                     }
                 }

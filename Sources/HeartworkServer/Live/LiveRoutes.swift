@@ -6,20 +6,11 @@ import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import NIOWebSocket
-import Synchronization
 
 /// The live WebSockets: gateways send readings (`/api/live/gateway`), users watch their
 /// sensors (`/api/live/feed`). The protocol is docs/PROTOCOL.md.
 struct LiveRoutes {
     let services: HeartworkServices
-    /// Limits per gateway connection within any second, past which it is closed with 1008:
-    /// far above real use (a gateway may send every reading as its own frame — 60 straps at
-    /// 4 notifications a second is 240 frames), low enough to stop a flood.
-    static let framesPerSecond = 1000
-    static let readingsPerSecond = 5000
-    /// Frames of one connection staged (their new readings already with the viewers) but not
-    /// yet committed; a gateway past this waits for the store before its next frame is read.
-    static let framesInFlight = 64
 
     func register(on router: Router<LiveRequestContext>) {
         let services = services
@@ -42,86 +33,53 @@ struct LiveRoutes {
         }
     }
 
-    /// A gateway's connection: each frame is staged as it arrives (its certainly-new readings
-    /// go to viewers at once) and committed in order by a second task, which writes the acks;
-    /// so a slow commit delays acks, never what viewers see. A failed commit closes the
-    /// connection (the gateway resends what was not acknowledged); a revoked gateway's is
-    /// closed with 1008.
+    /// A gateway's connection: frames are read and decoded here and handed to the App's
+    /// `GatewayIngest`, which stages, commits in order, limits the rate and decides when the
+    /// connection ends; this writes its answers and closes as it says. While the ingest's
+    /// window is full, `submit` waits, and the socket is not read.
     static func gatewaySession(
         _ services: HeartworkServices, gateway: GatewayRecord, inbound: WebSocketInboundStream,
         outbound: WebSocketOutboundWriter, logger: Logger
     ) async throws {
-        let (staged, stagedInput) = AsyncStream<LiveService.Staged>.makeStream()
-        let inFlight = FrameCounter()
-        try await withThrowingTaskGroup(of: Bool.self) { group in
+        let ingest = GatewayIngest(services.live, gateway: gateway, logger: logger)
+        try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                for await frame in staged {
-                    let committed: LiveService.Committed
-                    do {
-                        committed = try await services.live.commit(frame)
-                    } catch is LiveService.GatewayRevoked {
-                        try await outbound.close(.policyViolation, reason: "the gateway was revoked")
-                        return false
-                    } catch {
-                        logger.error("storing gateway readings failed", metadata: ["error": "\(error)"])
-                        try await outbound.close(.unexpectedServerError, reason: "could not store; resend what is not acknowledged")
-                        return false
-                    }
-                    inFlight.count.subtract(1, ordering: .relaxed)
-                    for refusal in committed.refused {
-                        try await outbound.write(.text(LiveMessages.error(sensor: refusal.sensor, sequence: refusal.sequence, detail: refusal.detail)))
-                    }
-                    for ack in committed.acks { try await outbound.write(.text(LiveMessages.ack(ack))) }
-                }
-                return true
-            }
-            group.addTask {
-                defer { stagedInput.finish() }
-                var limiter = RateWindow(frames: Self.framesPerSecond, readings: Self.readingsPerSecond)
+                defer { ingest.finish() }
                 for try await message in inbound.messages(maxSize: 2 * GatewayFrame.maximumBytes) {
                     guard case .text(let text) = message else {
-                        try await outbound.close(.policyViolation, reason: "binary frames are not part of the protocol")
-                        return true
+                        ingest.close(.init(.policyViolation, reason: "binary frames are not part of the protocol"))
+                        return
                     }
+                    let bytes = Array(text.utf8)
                     let items: [GatewayItem]
                     do {
-                        items = try GatewayFrame.read(Array(text.utf8), nowMilliseconds: Date().millisecondsSince1970)
+                        items = try GatewayFrame.read(bytes, nowMilliseconds: Date().millisecondsSince1970)
                     } catch let violation as GatewayProtocolViolation {
-                        try await outbound.close(.policyViolation, reason: String(violation.detail.prefix(120)))
-                        return true
+                        ingest.close(.init(.policyViolation, reason: String(violation.detail.prefix(120))))
+                        return
                     }
-                    guard limiter.admit(readings: items.count, at: ContinuousClock.now) else {
-                        try await outbound.close(.policyViolation, reason: "more than \(Self.framesPerSecond) frames or \(Self.readingsPerSecond) readings a second")
-                        return true
-                    }
-                    var readings = [GatewayReading]()
-                    for item in items {
-                        switch item {
-                        case .reading(let reading): readings.append(reading)
-                        case .refused(let sensor, let sequence, let detail):
-                            try await outbound.write(.text(LiveMessages.error(sensor: sensor, sequence: sequence, detail: detail)))
-                        }
-                    }
-                    guard !readings.isEmpty else { continue }
-                    // Past `framesInFlight` uncommitted frames, wait for the store.
-                    while inFlight.count.load(ordering: .relaxed) >= Self.framesInFlight {
-                        try await Task.sleep(for: .milliseconds(5))
-                    }
-                    inFlight.count.add(1, ordering: .relaxed)
-                    stagedInput.yield(await services.live.stage(readings, from: gateway))
+                    guard await ingest.submit(items, bytes: bytes.count) else { return }
                 }
-                return true
             }
-            // The reader ending (the gateway closed, or a violation closed it) lets the
-            // committer finish what was staged; the committer failing stops the reader.
-            while let finished = try await group.next() {
-                if !finished { group.cancelAll() }
+            let ending = try await ingest.run { reply in
+                switch reply {
+                case .ack(let ack):
+                    try await outbound.write(.text(LiveMessages.ack(ack)))
+                case .refused(let sensor, let sequence, let detail):
+                    try await outbound.write(.text(LiveMessages.error(sensor: sensor, sequence: sequence, detail: detail)))
+                case .close(let close):
+                    try await outbound.close(close.code == .policyViolation ? .policyViolation : .unexpectedServerError, reason: close.reason)
+                }
+            }
+            switch ending {
+            case .closed:
+                // Closed by the server: the reader stops, and how it stopped no longer matters.
+                group.cancelAll()
+            case .finished:
+                // The reader ended (the gateway closed; or an error, such as a frame over 2 MB
+                // (1009), which goes on to the WebSocket layer).
+                try await group.waitForAll()
             }
         }
     }
-}
-
-/// Frames of one gateway connection staged and not yet committed.
-final class FrameCounter: Sendable {
-    let count = Atomic<Int>(0)
 }

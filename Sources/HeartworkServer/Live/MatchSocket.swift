@@ -102,13 +102,13 @@ struct MatchSocket {
                 try await outbound.close(.normalClosure, reason: nil)
             }
             group.addTask {
-                var limiter = RateWindow(frames: Self.framesPerSecond, readings: Self.framesPerSecond)
+                var limiter = RateWindow(perSecond: [Self.framesPerSecond])
                 for try await message in inbound.messages(maxSize: 4096) {
                     guard case .text(let text) = message else {
                         try await outbound.close(.policyViolation, reason: "binary frames are not part of the protocol")
                         return
                     }
-                    guard limiter.admit() else {
+                    guard limiter.admit([1]) == nil else {
                         try await outbound.close(.policyViolation, reason: "more than \(Self.framesPerSecond) frames a second")
                         return
                     }

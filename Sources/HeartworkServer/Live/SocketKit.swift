@@ -6,7 +6,8 @@ import HummingbirdWebSocket
 import NIOWebSocket
 
 /// The pieces every live socket is built from (one way each): a socket only a signed-in user
-/// may open, a subscription relayed to it, and one sliding-window rate limit.
+/// may open, and a subscription relayed to it. (The sliding-window rate limit is the App's
+/// `RateWindow`.)
 enum SignedInSocket {
     /// Registers `path` as a WebSocket for a signed-in user: refused before the upgrade without
     /// a session (401 as problem+json) or when `check` throws (its problem, e.g. 404), then run
@@ -60,24 +61,5 @@ enum SocketSubscription {
             throw error
         }
         await stop()
-    }
-}
-
-/// The one rate limit of the live sockets: over the last second, at most `frames` frames and
-/// `readings` readings (a match player's frame is one reading).
-struct RateWindow {
-    let frames: Int
-    let readings: Int
-    private var window: [(at: ContinuousClock.Instant, readings: Int)] = []
-
-    init(frames: Int, readings: Int) {
-        self.frames = frames
-        self.readings = readings
-    }
-
-    mutating func admit(readings count: Int = 1, at now: ContinuousClock.Instant = .now) -> Bool {
-        window.removeAll { now - $0.at > .seconds(1) }
-        window.append((now, count))
-        return window.count <= frames && window.reduce(0) { $0 + $1.readings } <= readings
     }
 }

@@ -5,8 +5,23 @@ import Foundation
 /// that transaction has committed. One writer at a time suits SQLite (one writer anyway) and
 /// saves PostgreSQL a commit per frame. Should the transaction fail, every frame in it fails
 /// (their gateways resend; nothing was acknowledged).
+///
+/// No task is started for it (leader and followers): a submitter that finds no commit running
+/// leads — it stores the waiting frames (its own first) in its own task; a submitter that finds
+/// one running waits. When the leader's batch has committed, it resumes each follower in the
+/// batch with its result, hands the lead to the first frame still waiting (which then stores
+/// the next batch, its own first), and returns its own result.
 actor IngestBatcher<Job: Sendable, Result: Sendable> {
-    private var pending: [(job: Job, continuation: CheckedContinuation<Result, any Error>)] = []
+    /// What a waiting submitter is resumed with: its frame's result, or the lead.
+    private enum Signal {
+        case done(Swift.Result<Result, any Error>)
+        case lead
+    }
+
+    /// Frames not yet in a batch, in order. The leader's own frame (at the head while it
+    /// leads) has no continuation.
+    private var pending: [(job: Job, waiter: CheckedContinuation<Signal, Never>?)] = []
+    /// A leader is storing a batch, or has been handed the lead and is about to.
     private var running = false
     private let process: @Sendable ([Job]) async throws -> [Result]
     /// The most frames one transaction takes (the rest wait for the next).
@@ -18,29 +33,47 @@ actor IngestBatcher<Job: Sendable, Result: Sendable> {
     }
 
     func submit(_ job: Job) async throws -> Result {
-        try await withCheckedThrowingContinuation { continuation in
-            pending.append((job, continuation))
-            if !running {
-                running = true
-                Task { await drain() }
-            }
+        if running {
+            let signal = await withCheckedContinuation { pending.append((job, $0)) }
+            if case .done(let result) = signal { return try result.get() }
+            // Led to: this frame is at the head of `pending`, its continuation taken.
+        } else {
+            running = true
+            pending.append((job, nil))
         }
+        return try await lead().get()
     }
 
-    private func drain() async {
-        while !pending.isEmpty {
-            let batch = Array(pending.prefix(limit))
-            pending.removeFirst(batch.count)
-            do {
-                let results = try await process(batch.map(\.job))
-                guard results.count == batch.count else {
-                    throw StoreError.corruptData("a batch of \(batch.count) frames gave \(results.count) results")
-                }
-                for (entry, result) in zip(batch, results) { entry.continuation.resume(returning: result) }
-            } catch {
-                for entry in batch { entry.continuation.resume(throwing: error) }
+    /// Stores one batch from the head of `pending` (the leader's frame first), answers the
+    /// followers in it, passes the lead on (or stops), and gives the leader its own result.
+    /// The batch's work runs in the leader's task; the store's writes do not stop for a
+    /// cancelled task (they run to their commit or rollback), so one gateway going away does
+    /// not fail the frames of others batched with it.
+    private func lead() async -> Swift.Result<Result, any Error> {
+        let batch = Array(pending.prefix(limit))
+        pending.removeFirst(batch.count)
+        let outcome: Swift.Result<[Result], any Error>
+        do {
+            let results = try await process(batch.map(\.job))
+            guard results.count == batch.count else {
+                throw StoreError.corruptData("a batch of \(batch.count) frames gave \(results.count) results")
             }
+            outcome = .success(results)
+        } catch {
+            outcome = .failure(error)
         }
-        running = false
+        var own: Swift.Result<Result, any Error> = .failure(StoreError.corruptData("the leader's frame was not in its batch"))
+        for (index, entry) in batch.enumerated() {
+            let result = outcome.map { $0[index] }
+            if let waiter = entry.waiter { waiter.resume(returning: .done(result)) } else { own = result }
+        }
+        if pending.isEmpty {
+            running = false
+        } else {
+            let next = pending[0].waiter
+            pending[0].waiter = nil
+            next?.resume(returning: .lead)
+        }
+        return own
     }
 }

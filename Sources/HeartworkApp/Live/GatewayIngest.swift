@@ -1,0 +1,295 @@
+import Foundation
+import HeartworkFormats
+import HeartworkModel
+import Logging
+import Synchronization
+
+/// One gateway connection's ingest (docs/PROTOCOL.md §4–§5): the route hands it each frame's
+/// items as it reads them (`submit`), and writes what `run` delivers — the frame's errors,
+/// then its acks, frame after frame, each frame's only after its commit — and closes the
+/// socket when told to.
+///
+/// A frame is staged as it is submitted (its certainly-new readings go to the viewers at once)
+/// and committed in order by `run`, so a slow commit delays acks, never what viewers see. At
+/// most `Limits.framesInFlight` frames are submitted and not yet answered; past that, `submit`
+/// suspends until the oldest is answered, so the route stops reading the socket while the store
+/// (or the gateway, reading its acks) is behind. Nothing polls: a waiting submitter is resumed
+/// by the answer that frees its place.
+///
+/// The rate limits count readings and bytes, not frames (a gateway may send each reading as its
+/// own frame): past either within one second, the connection is closed with 1008 and a reason
+/// naming the limit, after the answers of the frames before.
+public final class GatewayIngest: Sendable {
+    /// How much one gateway connection may send, and how far it may run ahead of the store.
+    public struct Limits: Sendable, Hashable {
+        /// Readings within any second; a frame with no readings counts as one.
+        public var readingsPerSecond: Int
+        /// Bytes of frames (their text as sent) within any second.
+        public var bytesPerSecond: Int
+        /// Frames submitted and not yet answered (staged, their commit or acks pending).
+        public var framesInFlight: Int
+
+        public init(readingsPerSecond: Int = 5_000, bytesPerSecond: Int = 4 << 20, framesInFlight: Int = 64) {
+            self.readingsPerSecond = readingsPerSecond
+            self.bytesPerSecond = bytesPerSecond
+            self.framesInFlight = framesInFlight
+        }
+
+        /// The server's limits, as docs/PROTOCOL.md §4 states them: 5,000 readings and 4 MiB
+        /// a second, 64 frames in flight. Real use is far below: 60 straps at 4 notifications a
+        /// second sent one reading a frame are 240 readings and about 60 KB a second.
+        public static let standard = Limits()
+    }
+
+    /// How the connection ends from the server's side.
+    public struct Close: Sendable, Hashable, Error {
+        public enum Code: Sendable, Hashable {
+            /// 1008: a limit passed, a frame against the protocol, a revoked gateway.
+            case policyViolation
+            /// 1011: the store failed; nothing of the frame was acknowledged.
+            case serverError
+        }
+
+        public let code: Code
+        public let reason: String
+
+        public init(_ code: Code, reason: String) {
+            self.code = code
+            self.reason = reason
+        }
+
+        public static let revoked = Close(.policyViolation, reason: "the gateway was revoked")
+        public static let storeFailed = Close(.serverError, reason: "could not store; resend what is not acknowledged")
+    }
+
+    /// What the route writes to the gateway, in this order.
+    public enum Reply: Sendable, Hashable {
+        case ack(LiveService.Ack)
+        /// A reading not taken (unreadable, or refused by the store): an error frame.
+        case refused(sensor: String?, sequence: Int?, detail: String)
+        /// Close the socket with this code and reason; nothing follows.
+        case close(Close)
+    }
+
+    /// How `run` ended.
+    public enum Ending: Sendable, Hashable {
+        /// Every submitted frame was answered after `finish` (the gateway went away).
+        case finished
+        /// A `.close` reply was delivered.
+        case closed
+    }
+
+    private enum Entry: Sendable {
+        case frame(LiveService.Staged?, refused: [Reply])
+        case close(Close)
+    }
+
+    private struct State: Sendable {
+        var rate: RateWindow
+        var inFlight = 0
+        /// The submitter waiting for a place in the window (one reader per connection).
+        var waiter: CheckedContinuation<Bool, Never>?
+        /// Ended: closed, finished, or the submitter cancelled; nothing more is taken.
+        var ended = false
+    }
+
+    public let limits: Limits
+    private let gateway: GatewayRecord
+    private let stage: @Sendable ([GatewayReading], Date) async -> LiveService.Staged
+    private let commit: @Sendable (LiveService.Staged) async throws -> LiveService.Committed
+    private let logger: Logger
+    private let state: Mutex<State>
+    private let entries: AsyncStream<Entry>
+    private let queue: AsyncStream<Entry>.Continuation
+
+    /// An ingest with its commit step given (tests make the store slow with it); the staging
+    /// is `live`'s.
+    public init(
+        _ live: LiveService, gateway: GatewayRecord, limits: Limits = .standard, logger: Logger,
+        commit: @escaping @Sendable (LiveService.Staged) async throws -> LiveService.Committed
+    ) {
+        self.limits = limits
+        self.gateway = gateway
+        self.stage = { readings, now in await live.stage(readings, from: gateway, now: now) }
+        self.commit = commit
+        self.logger = logger
+        state = Mutex(State(rate: RateWindow(perSecond: [limits.readingsPerSecond, limits.bytesPerSecond])))
+        (entries, queue) = AsyncStream<Entry>.makeStream()
+    }
+
+    /// The ingest of a gateway connection: `live` stages and commits.
+    public convenience init(_ live: LiveService, gateway: GatewayRecord, limits: Limits = .standard, logger: Logger) {
+        self.init(live, gateway: gateway, limits: limits, logger: logger, commit: { try await live.commit($0) })
+    }
+
+    /// A frame's items as read (`GatewayFrame.read`) and its size in bytes as sent. Suspends
+    /// while `framesInFlight` frames wait for their answers. False when the connection ends
+    /// here — a rate limit passed (a `.close` reply follows the earlier frames' answers), the
+    /// ingest ended, or the caller was cancelled: read no further. Called by one task at a time,
+    /// in frame order.
+    public func submit(_ items: [GatewayItem], bytes: Int, at now: ContinuousClock.Instant = .now) async -> Bool {
+        enum Admission {
+            case admitted, ended
+            case exceeded(limit: Int)
+        }
+        let admission = state.withLock { state -> Admission in
+            guard !state.ended else { return .ended }
+            guard let limit = state.rate.admit([max(1, items.count), bytes], at: now) else { return .admitted }
+            state.ended = true
+            return .exceeded(limit: limit)
+        }
+        switch admission {
+        case .admitted: break
+        case .ended: return false
+        case .exceeded(let limit):
+            let reason =
+                limit == 0
+                ? "more than \(limits.readingsPerSecond) readings a second"
+                : "more than \(limits.bytesPerSecond) bytes a second"
+            queue.yield(.close(Close(.policyViolation, reason: reason)))
+            queue.finish()
+            return false
+        }
+        guard await reserve() else { return false }
+        var readings = [GatewayReading]()
+        var refused = [Reply]()
+        for item in items {
+            switch item {
+            case .reading(let reading): readings.append(reading)
+            case .refused(let sensor, let sequence, let detail): refused.append(.refused(sensor: sensor, sequence: sequence, detail: detail))
+            }
+        }
+        let staged = readings.isEmpty ? nil : await stage(readings, Date())
+        queue.yield(.frame(staged, refused: refused))
+        return true
+    }
+
+    /// Ends the connection after the answers of the frames submitted so far (a frame against
+    /// the protocol: 1008 with `reason`).
+    public func close(_ close: Close) {
+        state.withLock { $0.ended = true }
+        queue.yield(.close(close))
+        queue.finish()
+    }
+
+    /// No more frames (the gateway went away, or stopped being read): `run` answers the frames
+    /// submitted and returns.
+    public func finish() {
+        queue.finish()
+    }
+
+    /// Commits the submitted frames in order and delivers their answers: refusals, then acks,
+    /// or a `.close` (a revoked gateway: 1008; a failed commit: 1011, nothing of the frame
+    /// acknowledged), after which it returns. Runs beside the task that submits, for as long as
+    /// the connection; a delivery that throws ends it with that error.
+    public func run(deliver: @Sendable (Reply) async throws -> Void) async throws -> Ending {
+        defer { end() }
+        for await entry in entries {
+            switch entry {
+            case .close(let close):
+                try await deliver(.close(close))
+                return .closed
+            case .frame(let staged, let refused):
+                var replies = refused
+                if let staged {
+                    do {
+                        let committed = try await commit(staged)
+                        replies += committed.refused.map { .refused(sensor: $0.sensor, sequence: $0.sequence, detail: $0.detail) }
+                        replies += committed.acks.map { .ack($0) }
+                    } catch is LiveService.GatewayRevoked {
+                        try await deliver(.close(.revoked))
+                        return .closed
+                    } catch {
+                        logger.error("storing gateway readings failed", metadata: ["gateway": "\(gateway.id)", "error": "\(error)"])
+                        try await deliver(.close(.storeFailed))
+                        return .closed
+                    }
+                }
+                for reply in replies { try await deliver(reply) }
+                answered()
+            }
+        }
+        return .finished
+    }
+
+    /// Frames submitted and not yet answered (tests).
+    public var framesInFlight: Int { state.withLock { $0.inFlight } }
+
+    /// A place in the window, waiting for one while it is full; false once the ingest has
+    /// ended or the caller is cancelled.
+    private func reserve() async -> Bool {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                let admitted: Bool? = state.withLock { state in
+                    if state.ended || Task.isCancelled { return false }
+                    if state.inFlight < limits.framesInFlight {
+                        state.inFlight += 1
+                        return true
+                    }
+                    state.waiter = continuation
+                    return nil
+                }
+                if let admitted { continuation.resume(returning: admitted) }
+            }
+        } onCancel: {
+            end()
+        }
+    }
+
+    /// A frame answered: its place goes to the waiting submitter, if any.
+    private func answered() {
+        let waiter = state.withLock { state -> CheckedContinuation<Bool, Never>? in
+            guard let waiter = state.waiter else {
+                state.inFlight -= 1
+                return nil
+            }
+            state.waiter = nil
+            return waiter
+        }
+        waiter?.resume(returning: true)
+    }
+
+    /// Nothing more is taken; a waiting submitter is told so.
+    private func end() {
+        let waiter = state.withLock { state -> CheckedContinuation<Bool, Never>? in
+            state.ended = true
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(returning: false)
+        queue.finish()
+    }
+}
+
+/// A sliding-window rate limit: within any second, at most `perSecond[i]` of quantity `i` (for
+/// a gateway readings and bytes; for a match player frames). Amounts are kept per admission
+/// with running totals, so admitting costs the same however full the window is.
+public struct RateWindow: Sendable {
+    public let perSecond: [Int]
+    private var admissions: [(at: ContinuousClock.Instant, amounts: [Int])] = []
+    /// The first admission still in the window.
+    private var head = 0
+    private var totals: [Int]
+
+    public init(perSecond: [Int]) {
+        self.perSecond = perSecond
+        totals = Array(repeating: 0, count: perSecond.count)
+    }
+
+    /// Counts `amounts` (one per limit) at `now`: nil when every limit holds over the last
+    /// second, else the index of the first one passed.
+    public mutating func admit(_ amounts: [Int], at now: ContinuousClock.Instant = .now) -> Int? {
+        precondition(amounts.count == perSecond.count, "one amount per limit")
+        while head < admissions.count, now - admissions[head].at > .seconds(1) {
+            for (index, amount) in admissions[head].amounts.enumerated() { totals[index] -= amount }
+            head += 1
+        }
+        if head > 1024 && head * 2 > admissions.count {
+            admissions.removeFirst(head)
+            head = 0
+        }
+        admissions.append((now, amounts))
+        for (index, amount) in amounts.enumerated() { totals[index] += amount }
+        return totals.indices.first { totals[$0] > perSecond[$0] }
+    }
+}

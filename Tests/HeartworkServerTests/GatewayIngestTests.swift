@@ -123,8 +123,12 @@ struct GatewayIngestTests {
                 gate.open()
                 try await group.waitForAll()
             }
-            // Every frame acknowledged, in order; every reading stored.
-            #expect(replies.value == (1...frames).map { "ack held \($0)" })
+            // Acknowledged in order, up to the last frame: the frames that waited for a commit
+            // are committed together next (one ack for them).
+            let acks = replies.value.map { Int($0.split(separator: " ").last ?? "") ?? 0 }
+            #expect(replies.value.allSatisfy { $0.hasPrefix("ack held ") } && acks.last == frames, "\(replies.value)")
+            #expect(zip(acks, acks.dropFirst()).allSatisfy { $0 < $1 }, "\(acks)")
+            #expect(commits.value.load(ordering: .relaxed) < frames, "frames that waited are committed together")
             #expect(ingest.framesInFlight == 0)
             let sensor = try #require(try await live.sensors(of: world.user).first { $0.address == "held" })
             let window = (Date(timeIntervalSince1970: 1_795_399_000), Date(timeIntervalSince1970: 1_795_401_000))
@@ -132,8 +136,8 @@ struct GatewayIngestTests {
         }
     }
 
-    /// A frame's unreadable items are answered after the frame before it, with its own acks;
-    /// an empty frame counts as one reading, so a flood of them is closed (1008) at the limit,
+    /// A frame's unreadable items are answered with its acks, after the frames before it; an
+    /// empty frame counts as one reading, so a flood of them is closed (1008) at the limit,
     /// after the answers of what came before.
     @Test func emptyFramesCountAsReadingsAndRefusalsKeepTheirPlace() async throws {
         try await Self.run { world in
@@ -154,8 +158,10 @@ struct GatewayIngestTests {
                 #expect(await ingest.submit([Self.reading("a", 4)], bytes: 100, at: start + .seconds(5)) == false, "nothing is taken once closed")
                 try await group.waitForAll()
             }
+            // Frames 1 and 2 may be committed together (then one ack, for 3).
             #expect(
-                replies.value == ["ack a 1", "error a 2 bad", "ack a 3", "close 1008 more than 300 readings a second"])
+                replies.value == ["ack a 1", "error a 2 bad", "ack a 3", "close 1008 more than 300 readings a second"]
+                    || replies.value == ["error a 2 bad", "ack a 3", "close 1008 more than 300 readings a second"], "\(replies.value)")
         }
     }
 
@@ -173,7 +179,7 @@ struct GatewayIngestTests {
                 #expect(await ingest.submit([Self.reading("b", 3)], bytes: 1, at: start + .milliseconds(950)) == false)
                 try await group.waitForAll()
             }
-            #expect(replies.value == ["ack b 1", "ack b 2", "close 1008 more than 4194304 bytes a second"])
+            #expect(replies.value.suffix(2) == ["ack b 2", "close 1008 more than 4194304 bytes a second"], "\(replies.value)")
         }
     }
 

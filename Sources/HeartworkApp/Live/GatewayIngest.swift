@@ -10,7 +10,10 @@ import Synchronization
 /// socket when told to.
 ///
 /// A frame is staged as it is submitted (its certainly-new readings go to the viewers at once)
-/// and committed in order by `run`, so a slow commit delays acks, never what viewers see. At
+/// and committed in order by `run`, so a slow commit delays acks, never what viewers see. The
+/// frames that came while a commit ran are committed together next (one store call, one ack per
+/// sensor: docs/PROTOCOL.md §4 lets acks be batched), so a gateway that sends each reading as
+/// its own frame costs the store about what one sending a frame a second does. At
 /// most `Limits.framesInFlight` frames are submitted and not yet answered; past that, `submit`
 /// suspends until the oldest is answered, so the route stops reading the socket while the store
 /// (or the gateway, reading its acks) is behind. Nothing polls: a waiting submitter is resumed
@@ -86,6 +89,12 @@ public final class GatewayIngest: Sendable {
 
     private struct State: Sendable {
         var rate: RateWindow
+        /// Submitted, not yet taken by `run`, in order.
+        var queue: [Entry] = []
+        /// No more entries come (finished or closed).
+        var queueEnded = false
+        /// `run`, waiting for entries.
+        var runner: CheckedContinuation<[Entry]?, Never>?
         var inFlight = 0
         /// The submitter waiting for a place in the window (one reader per connection).
         var waiter: CheckedContinuation<Bool, Never>?
@@ -99,8 +108,6 @@ public final class GatewayIngest: Sendable {
     private let commit: @Sendable (LiveService.Staged) async throws -> LiveService.Committed
     private let logger: Logger
     private let state: Mutex<State>
-    private let entries: AsyncStream<Entry>
-    private let queue: AsyncStream<Entry>.Continuation
 
     /// An ingest with its commit step given (tests make the store slow with it); the staging
     /// is `live`'s.
@@ -114,7 +121,6 @@ public final class GatewayIngest: Sendable {
         self.commit = commit
         self.logger = logger
         state = Mutex(State(rate: RateWindow(perSecond: [limits.readingsPerSecond, limits.bytesPerSecond])))
-        (entries, queue) = AsyncStream<Entry>.makeStream()
     }
 
     /// The ingest of a gateway connection: `live` stages and commits.
@@ -146,8 +152,7 @@ public final class GatewayIngest: Sendable {
                 limit == 0
                 ? "more than \(limits.readingsPerSecond) readings a second"
                 : "more than \(limits.bytesPerSecond) bytes a second"
-            queue.yield(.close(Close(.policyViolation, reason: reason)))
-            queue.finish()
+            enqueue(.close(Close(.policyViolation, reason: reason)), last: true)
             return false
         }
         guard await reserve() else { return false }
@@ -160,7 +165,7 @@ public final class GatewayIngest: Sendable {
             }
         }
         let staged = readings.isEmpty ? nil : await stage(readings, Date())
-        queue.yield(.frame(staged, refused: refused))
+        enqueue(.frame(staged, refused: refused))
         return true
     }
 
@@ -168,14 +173,13 @@ public final class GatewayIngest: Sendable {
     /// the protocol: 1008 with `reason`).
     public func close(_ close: Close) {
         state.withLock { $0.ended = true }
-        queue.yield(.close(close))
-        queue.finish()
+        enqueue(.close(close), last: true)
     }
 
     /// No more frames (the gateway went away, or stopped being read): `run` answers the frames
     /// submitted and returns.
     public func finish() {
-        queue.finish()
+        enqueue(nil, last: true)
     }
 
     /// Commits the submitted frames in order and delivers their answers: refusals, then acks,
@@ -184,14 +188,19 @@ public final class GatewayIngest: Sendable {
     /// the connection; a delivery that throws ends it with that error.
     public func run(deliver: @Sendable (Reply) async throws -> Void) async throws -> Ending {
         defer { end() }
-        for await entry in entries {
-            switch entry {
-            case .close(let close):
-                try await deliver(.close(close))
-                return .closed
-            case .frame(let staged, let refused):
-                var replies = refused
-                if let staged {
+        while let entries = await take() {
+            // The frames before a close (if one came) are committed and answered first.
+            var frames = [(staged: LiveService.Staged?, refused: [Reply])]()
+            var close: Close?
+            for entry in entries {
+                switch entry {
+                case .frame(let staged, let refused): if close == nil { frames.append((staged, refused)) }
+                case .close(let reason): close = close ?? reason
+                }
+            }
+            if !frames.isEmpty {
+                var replies = frames.flatMap { $0.refused }
+                if let staged = Self.merge(frames.compactMap { $0.staged }) {
                     do {
                         let committed = try await commit(staged)
                         replies += committed.refused.map { .refused(sensor: $0.sensor, sequence: $0.sequence, detail: $0.detail) }
@@ -206,10 +215,68 @@ public final class GatewayIngest: Sendable {
                     }
                 }
                 for reply in replies { try await deliver(reply) }
-                answered()
+                answered(frames.count)
+            }
+            if let close {
+                try await deliver(.close(close))
+                return .closed
             }
         }
         return .finished
+    }
+
+    /// Frames committed together: each sensor's readings in frame order.
+    private static func merge(_ frames: [LiveService.Staged]) -> LiveService.Staged? {
+        guard let first = frames.first, let last = frames.last, frames.count > 1 else { return frames.first }
+        var bySensor = first.bySensor
+        var claimed = first.claimed
+        for frame in frames.dropFirst() {
+            for (sensor, readings) in frame.bySensor { bySensor[sensor, default: []] += readings }
+            claimed.formUnion(frame.claimed)
+        }
+        return LiveService.Staged(gateway: first.gateway, bySensor: bySensor, claimed: claimed, now: last.now)
+    }
+
+    /// Adds an entry for `run` (nil: none), and with `last` says none follow.
+    private func enqueue(_ entry: Entry?, last: Bool = false) {
+        let handed = state.withLock { state -> (CheckedContinuation<[Entry]?, Never>, [Entry]?)? in
+            guard !state.queueEnded else { return nil }
+            if let entry { state.queue.append(entry) }
+            if last {
+                state.queueEnded = true
+                if entry != nil { state.ended = true }
+            }
+            guard let runner = state.runner, !state.queue.isEmpty || state.queueEnded else { return nil }
+            state.runner = nil
+            defer { state.queue.removeAll() }
+            return (runner, state.queue.isEmpty ? nil : state.queue)
+        }
+        if let handed { handed.0.resume(returning: handed.1) }
+    }
+
+    /// Every entry queued, waiting for one; nil when none will come, or `run` is cancelled.
+    private func take() async -> [Entry]? {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<[Entry]?, Never>) in
+                let taken = state.withLock { state -> [Entry]?? in
+                    if !state.queue.isEmpty {
+                        defer { state.queue.removeAll() }
+                        return .some(state.queue)
+                    }
+                    if state.queueEnded || Task.isCancelled { return .some(nil) }
+                    state.runner = continuation
+                    return .none
+                }
+                if let taken { continuation.resume(returning: taken) }
+            }
+        } onCancel: {
+            let runner = state.withLock { state in
+                state.queueEnded = true
+                defer { state.runner = nil }
+                return state.runner
+            }
+            runner?.resume(returning: nil)
+        }
     }
 
     /// Frames submitted and not yet answered (tests).
@@ -236,14 +303,13 @@ public final class GatewayIngest: Sendable {
         }
     }
 
-    /// A frame answered: its place goes to the waiting submitter, if any.
-    private func answered() {
+    /// Frames answered: a place goes to the waiting submitter, if any.
+    private func answered(_ count: Int) {
         let waiter = state.withLock { state -> CheckedContinuation<Bool, Never>? in
-            guard let waiter = state.waiter else {
-                state.inFlight -= 1
-                return nil
-            }
+            state.inFlight -= count
+            guard let waiter = state.waiter else { return nil }
             state.waiter = nil
+            state.inFlight += 1
             return waiter
         }
         waiter?.resume(returning: true)
@@ -253,11 +319,12 @@ public final class GatewayIngest: Sendable {
     private func end() {
         let waiter = state.withLock { state -> CheckedContinuation<Bool, Never>? in
             state.ended = true
+            state.queueEnded = true
+            state.queue.removeAll()
             defer { state.waiter = nil }
             return state.waiter
         }
         waiter?.resume(returning: false)
-        queue.finish()
     }
 }
 

@@ -11,8 +11,8 @@ import Synchronization
 ///
 /// A frame is staged as it is submitted (its certainly-new readings go to the viewers at once)
 /// and committed in order by `run`, so a slow commit delays acks, never what viewers see. The
-/// frames that came while a commit ran are committed together next (one store call, one ack per
-/// sensor: docs/PROTOCOL.md §4 lets acks be batched), so a gateway that sends each reading as
+/// frames that came while a commit ran are committed together next (one store call, answered
+/// frame by frame as if each had been committed alone), so a gateway that sends each reading as
 /// its own frame costs the store about what one sending a frame a second does. At
 /// most `Limits.framesInFlight` frames are submitted and not yet answered; past that, `submit`
 /// suspends until the oldest is answered, so the route stops reading the socket while the store
@@ -199,12 +199,10 @@ public final class GatewayIngest: Sendable {
                 }
             }
             if !frames.isEmpty {
-                var replies = frames.flatMap { $0.refused }
+                var replies = [Reply]()
                 if let staged = Self.merge(frames.compactMap { $0.staged }) {
                     do {
-                        let committed = try await commit(staged)
-                        replies += committed.refused.map { .refused(sensor: $0.sensor, sequence: $0.sequence, detail: $0.detail) }
-                        replies += committed.acks.map { .ack($0) }
+                        replies = Self.answers(frames, try await commit(staged))
                     } catch is LiveService.GatewayRevoked {
                         try await deliver(.close(.revoked))
                         return .closed
@@ -213,6 +211,8 @@ public final class GatewayIngest: Sendable {
                         try await deliver(.close(.storeFailed))
                         return .closed
                     }
+                } else {
+                    replies = frames.flatMap { $0.refused }
                 }
                 for reply in replies { try await deliver(reply) }
                 answered(frames.count)
@@ -223,6 +223,32 @@ public final class GatewayIngest: Sendable {
             }
         }
         return .finished
+    }
+
+    /// The answers of frames committed together, frame by frame as if each had been committed
+    /// alone: its unreadable items, the sensors the store refused, then an ack per sensor with
+    /// the frame's highest `seq` of it (what the store acknowledges is the highest it was given).
+    private static func answers(_ frames: [(staged: LiveService.Staged?, refused: [Reply])], _ committed: LiveService.Committed) -> [Reply] {
+        guard frames.count > 1 else {
+            return (frames.first?.refused ?? [])
+                + committed.refused.map { .refused(sensor: $0.sensor, sequence: $0.sequence, detail: $0.detail) } + committed.acks.map { .ack($0) }
+        }
+        var refusedBySensor = [String: String]()
+        for refusal in committed.refused where refusedBySensor[refusal.sensor] == nil { refusedBySensor[refusal.sensor] = refusal.detail }
+        let acked = Set(committed.acks.map(\.sensor))
+        var replies = [Reply]()
+        for frame in frames {
+            replies += frame.refused
+            guard let staged = frame.staged else { continue }
+            let highest = staged.bySensor.compactMap { sensor, readings in readings.map(\.sequence).max().map { (sensor, $0) } }.sorted { $0.0 < $1.0 }
+            for (sensor, sequence) in highest {
+                if let detail = refusedBySensor[sensor] { replies.append(.refused(sensor: sensor, sequence: sequence, detail: detail)) }
+            }
+            for (sensor, sequence) in highest where acked.contains(sensor) {
+                replies.append(.ack(LiveService.Ack(sensor: sensor, sequence: sequence)))
+            }
+        }
+        return replies
     }
 
     /// Frames committed together: each sensor's readings in frame order.

@@ -151,6 +151,7 @@ class Load:
         self.ack_messages = 0
         self.ack_counts = {g: {} for g in self.straps}
         self.ack_latencies = array.array("l")  # µs from send until every strap of the frame is acked
+        self.ack_seconds = array.array("l")  # the frame's second (seq) of each ack latency
         self.errors = 0
         self.error_samples = []
         self.closes = []
@@ -233,6 +234,7 @@ class Load:
             "clubs": clubs, "duplicates": self.duplicates, "unknown": self.unknown,
             "errors": self.errors, "error_samples": self.error_samples[:5], "closes": self.closes[:10],
             "latencies": self.latencies.tobytes(), "ack_latencies": self.ack_latencies.tobytes(),
+            "ack_seconds": self.ack_seconds.tobytes(),
             "late_sends": self.late_sends.tobytes(), "loop_lag": self.loop_lag.tobytes(),
             "cpu": (self.cpu_window[1] - self.cpu_window[0]) if None not in self.cpu_window else float("nan"),
         }
@@ -302,6 +304,7 @@ async def heartwork_worker(job, control):
                         del counts[seq]
                         if seq >= load.warmup:
                             load.ack_latencies.append(int((now - sent_at[seq]) * 1e6))
+                            load.ack_seconds.append(seq - load.warmup)
                     else:
                         counts[seq] = count
                 else:
@@ -486,11 +489,14 @@ def run_phase(kind, args, pid, port, straps, clubs, gateway_tokens, viewer_token
     time.sleep(max(0.0, t0 + args.warmup - time.monotonic()))
     start_cpu = process_cpu(pid)
     timeline, previous = [], start_cpu
+    rss_timeline = {}  # minute → MB (the server's resident memory, sampled once a minute)
     for second in range(1, args.seconds + 1):
         time.sleep(max(0.0, t0 + args.warmup + second - time.monotonic()))
         current = process_cpu(pid)
         timeline.append(round(current - previous, 3))
         previous = current
+        if second % 60 == 0:
+            rss_timeline[second // 60] = round(process_rss_mb(pid), 1)
     server_cpu = previous - start_cpu
     rss = process_rss_mb(pid)
 
@@ -500,7 +506,9 @@ def run_phase(kind, args, pid, port, straps, clubs, gateway_tokens, viewer_token
     failed = [o["failed"] for o in outcomes if "failed" in o]
     if failed:
         raise SystemExit(f"{kind}: a load generator failed:\n" + "\n".join(failed))
-    return summarize(kind, args, outcomes, server_cpu, timeline, rss, workers)
+    result = summarize(kind, args, outcomes, server_cpu, timeline, rss, workers)
+    result["server_rss_mb_by_minute"] = rss_timeline
+    return result
 
 
 def summarize(kind, args, outcomes, server_cpu, timeline, rss, workers):
@@ -523,6 +531,17 @@ def summarize(kind, args, outcomes, server_cpu, timeline, rss, workers):
         return round(percentile(values, fraction) / 1000, 2)
 
     tenth = max(1, len(timeline) // 10)
+    # Ack p99 per tenth of the measured window (by the frame's send second): does it grow?
+    ack_tenths = [array.array("l") for _ in range(10)]
+    ack_pairs = []
+    for outcome in outcomes:
+        values, seconds = array.array("l"), array.array("l")
+        values.frombytes(outcome["ack_latencies"])
+        seconds.frombytes(outcome.get("ack_seconds", b""))
+        ack_pairs.extend(zip(seconds, values))
+    for second, value in ack_pairs:
+        ack_tenths[min(9, max(0, second * 10 // max(1, args.seconds)))].append(value)
+    ack_p99_by_tenth = [ms(sorted(values), 0.99) if values else None for values in ack_tenths]
     return {
         "kind": kind, "seconds": args.seconds, "warmup": args.warmup, "sensors": args.sensors,
         "gateways": args.gateways, "viewers": args.viewers, "workers": workers,
@@ -540,6 +559,7 @@ def summarize(kind, args, outcomes, server_cpu, timeline, rss, workers):
                        "max": ms(latencies, 1.0)},
         "ack_latency_ms": {"p50": ms(ack_latencies, 0.5), "p99": ms(ack_latencies, 0.99), "max": ms(ack_latencies, 1.0)}
         if ack_latencies else None,
+        "ack_p99_ms_by_tenth": ack_p99_by_tenth if ack_latencies else None,
         "send_slip_ms": {"p99": ms(late, 0.99), "max": ms(late, 1.0)},
         "client_loop_lag_ms": {"p99": ms(lag, 0.99), "max": ms(lag, 1.0)},
         "server_cpu_seconds": round(server_cpu, 2),
@@ -663,6 +683,11 @@ def report(args, results):
         ("server CPU per 1,000 sensors", lambda r: f"{r['server_cpu_per_second_per_1000_sensors']:.4f} s/s"),
         ("server CPU first/last 10 % (cores)", lambda r: f"{r['server_cpu_first_tenth']:.2f} / {r['server_cpu_last_tenth']:.2f}"),
         ("server RSS at end (MB)", lambda r: f"{r['server_rss_mb']:.0f}"),
+        ("server RSS at minute 1/10/30 (MB)",
+         lambda r: " / ".join(str(r.get("server_rss_mb_by_minute", {}).get(m, "–")) for m in (1, 10, 30))),
+        ("ack p99 first/middle/last tenth (ms)",
+         lambda r: " / ".join(str(t) for t in (r["ack_p99_ms_by_tenth"][0], r["ack_p99_ms_by_tenth"][5], r["ack_p99_ms_by_tenth"][9]))
+         if r.get("ack_p99_ms_by_tenth") else "—"),
         ("load generator CPU (cores busy)", lambda r: f"{r['client_cpu_per_second']:.3f}"),
         ("load gen. loop lag p99/max (ms)", lambda r: f"{r['client_loop_lag_ms']['p99']:.1f} / {r['client_loop_lag_ms']['max']:.1f}"),
         ("send slip p99/max (ms)", lambda r: f"{r['send_slip_ms']['p99']:.1f} / {r['send_slip_ms']['max']:.1f}"),

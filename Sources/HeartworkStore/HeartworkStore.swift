@@ -49,7 +49,15 @@ public final class HeartworkStore: Sendable {
             try? await database.shutdown()
             throw error
         }
-        return HeartworkStore(database: database, cachesReads: cachesReads)
+        let store = HeartworkStore(database: database, cachesReads: cachesReads)
+        do {
+            // What a killed process left in the live feed's log goes into the blocks first.
+            try await (store.sensors as? SQLSensorRepository)?.recover()
+        } catch {
+            try? await database.shutdown()
+            throw error
+        }
+        return store
     }
 
     init(database: DatabaseConnection, cachesReads: Bool) {
@@ -96,6 +104,13 @@ public final class HeartworkStore: Sendable {
     }
 
     public func shutdown() async throws {
+        // The live feed's newest blocks are written, so the log is empty after a clean stop.
+        do {
+            try await sensors.flush()
+        } catch {
+            try? await database.shutdown()
+            throw error
+        }
         try await database.shutdown()
     }
 }

@@ -62,7 +62,8 @@ struct SensorStoreTests {
             #expect(stored == truth)
             // The sensor remembers its newest reading, not the last to arrive.
             #expect(sensor.lastBeatsPerMinute == truth[699].beatsPerMinute && sensor.lastAt == Date(timeIntervalSince1970: 1_795_400_699))
-            // Three blocks of 256 sequence numbers, not 700 rows.
+            // Three blocks of 256 sequence numbers, not 700 rows (once the log is folded: SQLite).
+            try await store.sensors.flush()
             let blocks = try await store.database.sql.raw("SELECT COUNT(*) AS n FROM sensor_blocks").first()?.decode(column: "n", as: Int.self)
             #expect(blocks == 3)
             // A window in the middle.
@@ -125,5 +126,92 @@ struct SensorStoreTests {
                 ).count == 300)
             try await second.shutdown()
         }
+    }
+
+    /// The log (SQLite): a streaming sensor's newest block is not rewritten at every group; its
+    /// readings are one log row a group, read back from memory, written into the block when it
+    /// fills, when its readings have waited `foldAfter`, or on `flush`; a killed process's log
+    /// is folded into the blocks when the store opens. PostgreSQL keeps writing blocks.
+    @Test(arguments: TestDatabase.all)
+    func theLogKeepsEveryReadingThroughFoldsAndAKill(_ engine: TestDatabase) async throws {
+        try await engine.withFreshLocation { location in
+            let user = UserRecord(username: "club", fullName: "Club", email: "club@example.org", passwordHash: "$2b$04$hash")
+            let gateway = GatewayRecord(userID: user.id, name: "Pi", tokenHash: String(repeating: "c", count: 64), createdAt: Date())
+            let start = Date(timeIntervalSince1970: 1_795_400_000)
+            let isSQLite: Bool = if case .sqlite = engine { true } else { false }
+            func count(_ store: HeartworkStore, _ table: String) async throws -> Int {
+                try await store.database.sql.raw("SELECT COUNT(*) AS n FROM \(unsafeRaw: table)").first()?.decode(column: "n", as: Int.self) ?? -1
+            }
+            func blockRow(_ store: HeartworkStore, _ block: Int) async throws -> Int? {
+                try await store.database.sql.raw("SELECT reading_count FROM sensor_blocks WHERE block = \(bind: block)").first()?.decode(column: "reading_count", as: Int.self)
+            }
+            let window = (from: Date(timeIntervalSince1970: 1_795_399_000), to: Date(timeIntervalSince1970: 1_795_402_000))
+            let first = try await HeartworkStore.open(location, logger: TestDatabase.logger)
+            try await first.users.create(user)
+            try await first.gateways.create(gateway)
+            // 100 frames of one reading each, a second apart (frame time = reading time).
+            for second in 0..<100 {
+                let added = try await first.sensors.store(
+                    userID: user.id, gatewayID: gateway.id, readings: ["strap": [Self.reading(second)]], now: start.addingTimeInterval(Double(second)))
+                #expect(added.stored.first?.added.count == 1)
+            }
+            let strap = try #require(try await first.sensors.list(userID: user.id).first)
+            #expect(try await first.sensors.readings(sensorID: strap.id, from: window.from, to: window.to) == (0..<100).map(Self.reading))
+            // The last values come from memory until the next scan writes them (SQLite).
+            #expect(strap.lastBeatsPerMinute == Self.reading(99).beatsPerMinute)
+            #expect(try await first.sensors.find(id: strap.id, userID: user.id)?.lastAt == Date(milliseconds: Int64(Self.reading(99).atMilliseconds)))
+            if isSQLite {
+                // Nothing written to the block yet, one log row a group.
+                #expect(try await blockRow(first, 0) == nil)
+                #expect(try await count(first, "sensor_log") == 100)
+            } else {
+                #expect(try await blockRow(first, 0) == 100)
+                #expect(try await count(first, "sensor_log") == 0)
+            }
+            // 200 s on: the readings have waited past `foldAfter`, so the next group writes the block
+            // with what it brings, and the log rows it empties go.
+            _ = try await first.sensors.store(
+                userID: user.id, gatewayID: gateway.id, readings: ["strap": [Self.reading(100)]], now: start.addingTimeInterval(300))
+            #expect(try await blockRow(first, 0) == 101)
+            #expect(try await first.sensors.readings(sensorID: strap.id, from: window.from, to: window.to) == (0..<101).map(Self.reading))
+            #expect(try await count(first, "sensor_log") == 0)
+            // Crossing into the next block writes the one it leaves; a resend into it is recognised.
+            _ = try await first.sensors.store(
+                userID: user.id, gatewayID: gateway.id, readings: ["strap": (101..<300).map(Self.reading)], now: start.addingTimeInterval(301))
+            #expect(try await blockRow(first, 0) == 256)
+            let resent = try await first.sensors.store(
+                userID: user.id, gatewayID: gateway.id, readings: ["strap": (250..<260).map(Self.reading)], now: start.addingTimeInterval(302))
+            #expect(resent.stored.first?.added.map(\.sequence) == [])
+            // Killed: the store's connections close without `shutdown` (no flush); its log stays behind.
+            let logged = try await count(first, "sensor_log")
+            if isSQLite { #expect(logged == 1) }
+            try await first.database.shutdown()
+            let second = try await HeartworkStore.open(location, logger: TestDatabase.logger)
+            #expect(try await count(second, "sensor_log") == 0, "folded when the store opened")
+            #expect(try await blockRow(second, 1) == 44)
+            #expect(try await second.sensors.readings(sensorID: strap.id, from: window.from, to: window.to) == (0..<300).map(Self.reading))
+            let again = try await second.sensors.store(
+                userID: user.id, gatewayID: gateway.id, readings: ["strap": (290..<310).map(Self.reading)], now: start.addingTimeInterval(400))
+            #expect(again.stored.first?.added.map(\.sequence) == Array(300..<310))
+            // A clean stop leaves the log empty and every block written.
+            try await second.shutdown()
+            let third = try await HeartworkStore.open(location, logger: TestDatabase.logger)
+            #expect(try await count(third, "sensor_log") == 0)
+            #expect(try await blockRow(third, 1) == 54)
+            #expect(try await third.sensors.readings(sensorID: strap.id, from: window.from, to: window.to) == (0..<310).map(Self.reading))
+            try await third.shutdown()
+        }
+    }
+
+    @Test func logRowsRoundTripAndRefuseDamage() throws {
+        let entries = [
+            SensorLogCodec.Entry(sensorID: UUID().uuidString.lowercased(), readings: (0..<5).map(Self.reading)),
+            SensorLogCodec.Entry(sensorID: "another", readings: [Self.reading(999)]),
+        ]
+        let bytes = SensorLogCodec.encode(entries)
+        #expect(try SensorLogCodec.decode(bytes) == entries)
+        #expect(try SensorLogCodec.decode([]) == [])
+        #expect(throws: SensorBlockError.self) { try SensorLogCodec.decode(Array(bytes.dropLast())) }
+        #expect(throws: SensorBlockError.self) { try SensorLogCodec.decode(bytes + [3, 65]) }
     }
 }

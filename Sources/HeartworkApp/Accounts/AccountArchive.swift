@@ -65,6 +65,8 @@ public struct AccountArchive: Sendable {
             page = Page(limit: page.limit, offset: page.offset + page.limit)
         }
 
+        // The live feed's newest readings are in its blocks before they are read.
+        try await store.sensors.flush()
         for table in AccountData.tables {
             try await add("data/\(table.name).json", try json(try await store.accountRows(table, userID: user.id)))
         }

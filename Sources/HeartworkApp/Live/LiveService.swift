@@ -10,7 +10,6 @@ public struct LiveService: Sendable {
     let store: HeartworkStore
     public let hub: LiveHub
     let bus: LiveBus
-    let cursor = LiveCursor()
     /// The longest window one heart-rate query may ask for.
     public static let maximumWindow: TimeInterval = 24 * 3600
     public static let sensorNameLength = 0...60
@@ -19,6 +18,11 @@ public struct LiveService: Sendable {
     public struct Ack: Sendable, Hashable {
         public let sensor: String
         public let sequence: Int
+
+        public init(sensor: String, sequence: Int) {
+            self.sensor = sensor
+            self.sequence = sequence
+        }
     }
 
     /// Stores the readings of one frame (committed with the frames that arrived alongside it)
@@ -41,12 +45,23 @@ public struct LiveService: Sendable {
         public let sensor: String
         public let sequence: Int
         public let detail: String
+
+        public init(sensor: String, sequence: Int, detail: String) {
+            self.sensor = sensor
+            self.sequence = sequence
+            self.detail = detail
+        }
     }
 
     /// What committing a frame gave: acks, and the sensors refused (the account's limit).
     public struct Committed: Sendable {
         public var acks: [Ack]
         public var refused: [Refusal]
+
+        public init(acks: [Ack], refused: [Refusal]) {
+            self.acks = acks
+            self.refused = refused
+        }
     }
 
     /// The gateway was revoked: nothing of the frame was stored, and its connection ends.
@@ -59,9 +74,15 @@ public struct LiveService: Sendable {
     public struct Staged: Sendable {
         let gateway: GatewayRecord
         let bySensor: [String: [SensorReading]]
-        let claimed: Set<LiveCursor.Claim>
+        let claimed: Set<Claim>
         let now: Date
         public var isEmpty: Bool { bySensor.isEmpty }
+    }
+
+    /// A reading handed to viewers before its commit.
+    struct Claim: Hashable, Sendable {
+        let address: String
+        let sequence: Int
     }
 
     /// The first half of `ingest`: hands the certainly-new readings to the viewers at once. A
@@ -75,9 +96,12 @@ public struct LiveService: Sendable {
                     sequence: reading.sequence, atMilliseconds: reading.atMilliseconds, measurement: reading.measurement,
                     battery: reading.battery, rssi: reading.rssi))
         }
-        let early = cursor.claim(userID: gateway.userID, bySensor)
-        await bus.publish(userID: gateway.userID, early.events)
-        return Staged(gateway: gateway, bySensor: bySensor, claimed: early.claimed, now: now)
+        // The store knows what it holds: it says which readings are new for certain.
+        let early = store.sensors.claim(userID: gateway.userID, readings: bySensor)
+        let events = early.flatMap { claimed in claimed.added.map { LiveEvent(sensor: claimed.sensor, reading: $0) } }
+        if !events.isEmpty { await bus.publish(userID: gateway.userID, events) }
+        let claimed = Set(early.flatMap { claimed in claimed.added.map { Claim(address: claimed.sensor.address, sequence: $0.sequence) } })
+        return Staged(gateway: gateway, bySensor: bySensor, claimed: claimed, now: now)
     }
 
     /// The second half: stores the frame (group commit), then passes the viewers what was not
@@ -92,13 +116,12 @@ public struct LiveService: Sendable {
             throw GatewayRevoked()
         }
         let stored = result.stored
-        cursor.record(userID: gateway.userID, stored)
-        await bus.publish(
-            userID: gateway.userID,
-            stored.flatMap { result in
-                result.added.filter { !staged.claimed.contains(LiveCursor.Claim(address: result.sensor.address, sequence: $0.sequence)) }
-                    .map { LiveEvent(sensor: result.sensor, reading: $0) }
-            })
+        // Each reading crosses the bus once: what went early is not published again.
+        let late = stored.flatMap { result in
+            result.added.filter { !staged.claimed.contains(Claim(address: result.sensor.address, sequence: $0.sequence)) }
+                .map { LiveEvent(sensor: result.sensor, reading: $0) }
+        }
+        if !late.isEmpty { await bus.publish(userID: gateway.userID, late) }
         return Committed(
             acks: stored.map { Ack(sensor: $0.sensor.address, sequence: $0.highestSequence) },
             refused: result.refused.map {

@@ -69,8 +69,11 @@ public enum AccountData {
 
     /// Tables that hold nothing of any one user: the schema's own bookkeeping, and sign-in
     /// throttling (failed attempts by name and address, kept 15 minutes; removed with the
-    /// account, see `deleteAccount`, but not exported: it is security data, not the user's).
-    public static let impersonal: Set<String> = ["schema_migrations", "login_failures"]
+    /// account, see `deleteAccount`, but not exported: it is security data, not the user's),
+    /// and the live feed's log (`sensor_log`, SQLite: each row the readings of one group commit,
+    /// of many users, minutes old at most; the archive flushes it into `sensor_blocks` first,
+    /// and a deleted account's readings in it are dropped when it is folded).
+    public static let impersonal: Set<String> = ["schema_migrations", "login_failures", "sensor_log"]
 
     /// A column's value as the export writes it.
     public enum Value: Sendable, Hashable, Encodable {

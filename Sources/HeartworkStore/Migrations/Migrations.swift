@@ -8,6 +8,7 @@ enum Migrations {
         .healthSettings, .hostileInput, .workoutNotes, .strengthBar, .webhookJobs, .recordings, .matchSources, .phoneSync,
         .importDetails, .importedBody,
         .compactBlocks,
+        .sensorLog,
     ]
 
     /// Applies what is missing. On PostgreSQL an advisory lock keeps two instances

@@ -11,9 +11,18 @@ import Synchronization
 ///
 /// On SQLite (one process owns the file) the repository also remembers each sensor's row and
 /// its newest block, encoded: readings that come in order are appended to those bytes with no
-/// read and no decode. On PostgreSQL, where other instances write too, every group reads the
-/// rows it changes under `FOR UPDATE`. Measured with Benchmarks/live_benchmark.py (release,
-/// this machine): see docs/BENCHMARKS.md.
+/// read and no decode, and the newest block is not rewritten at every group: the group appends
+/// what it took to the log (`sensor_log`, one row per group, `SensorLogCodec`), and a block is
+/// written when it fills (its sensor moves on to the next), when its readings have waited
+/// `foldAfter` (a strap that went quiet), or on `flush` (shutdown, an account's archive). A
+/// log row is deleted in the transaction that writes the last of its readings into a block;
+/// what a crash leaves in the log is folded into the blocks when the store opens
+/// (`recoverLog`). Before the log, appending rewrote the sensor's newest block (up to 256
+/// readings) at every group, and acks fell seconds behind at 10,000 straps.
+///
+/// On PostgreSQL, where other instances write too, every group reads the rows it changes under
+/// `FOR UPDATE` and writes the blocks it changed. Measured with Benchmarks/live_benchmark.py
+/// (release, this machine): see docs/BENCHMARKS.md.
 struct SQLSensorRepository: SensorRepository {
     let database: DatabaseConnection
     static let columns = "id, user_id, address, name, gateway_id, created_at, last_at, last_bpm, last_contact, battery"
@@ -27,6 +36,13 @@ struct SQLSensorRepository: SensorRepository {
         var highestSequence: Int
         var firstAt: Int
         var lastAt: Int
+        /// SQLite: the log rows holding readings of `block` that its row lacks, and since when
+        /// (nil: the row has every reading of `bytes`).
+        var logRows: [Int64] = []
+        var pendingSince: Date? = nil
+        /// SQLite: the row's last values (`record`) are newer than the table's; written with the
+        /// next scan (every 10 s) or `flush`, and read from here meanwhile.
+        var lastValuesDirty = false
     }
 
     struct Job: Sendable {
@@ -34,14 +50,32 @@ struct SQLSensorRepository: SensorRepository {
         let gatewayID: String
         let readings: [String: [SensorReading]]
         let now: Date
+        /// Write every block the log holds readings of (`flush`).
+        var foldAll = false
     }
 
-    /// What the repository last wrote of each sensor (SQLite only).
+    /// What the repository last wrote of each sensor, and its log (SQLite only).
     final class KnownSensors: Sendable {
         let entries = Mutex<[String: Known]>([:])
+        let log = Mutex<LogState>(LogState())
     }
 
+    /// The log's rows still needed: how many sensors' pending readings each holds.
+    struct LogState: Sendable {
+        var recovered = false
+        var nextID: Int64 = 1
+        var references: [Int64: Int] = [:]
+        var lastIdleScan = Date.distantPast
+    }
+
+    /// A sensor's newest block is written once its readings have waited this long in the log
+    /// (at 1 Hz a block fills in 256 s, so a streaming strap's block is written two or three
+    /// times instead of 256), so the log stays a few minutes long.
+    static let foldAfter: TimeInterval = 120
+
     private let known: KnownSensors?
+    /// What this process has stored or handed on early of each sensor (`claim`).
+    private let cursor = SensorCursor()
     /// A frame's outcome: stored (and which new sensors were over the limit), or its gateway
     /// was revoked.
     enum Outcome: Sendable {
@@ -60,10 +94,21 @@ struct SQLSensorRepository: SensorRepository {
 
     static func key(_ userID: String, _ address: String) -> String { userID + "\u{0}" + address }
 
+    func claim(userID: String, readings: [String: [SensorReading]]) -> [StoredSensorReadings] {
+        cursor.claim(userID: userID, readings)
+    }
+
+    func flush() async throws {
+        guard known != nil else { return }
+        _ = try await batcher.submit(Job(userID: "", gatewayID: "", readings: [:], now: Date(), foldAll: true))
+    }
+
     func store(userID: String, gatewayID: String, readings: [String: [SensorReading]], now: Date) async throws -> SensorStoreResult {
         guard readings.values.contains(where: { !$0.isEmpty }) else { return SensorStoreResult(stored: []) }
         switch try await batcher.submit(Job(userID: userID, gatewayID: gatewayID, readings: readings, now: now)) {
-        case .stored(let result): return result
+        case .stored(let result):
+            cursor.record(userID: userID, result.stored)
+            return result
         case .revoked: throw StoreError.revoked("gateway")
         }
     }
@@ -79,17 +124,26 @@ struct SQLSensorRepository: SensorRepository {
     }
 
     private static func storeGroup(_ jobs: [Job], database: DatabaseConnection, known: KnownSensors?) async throws -> [Outcome] {
+        if let known { try await recoverLog(database, known: known) }
         let lock = database.engine == .postgres ? " FOR UPDATE" : ""
-        let (results, touched) = try await database.transaction { sql -> ([Outcome], [String: Known]) in
+        let logs = known != nil
+        let groupStart = jobs.map(\.now).max() ?? Date()
+        let foldEverything = jobs.contains(where: \.foldAll)
+        let readingJobs = jobs.filter { !$0.foldAll }
+        let logBefore = known?.log.withLock { $0 }
+        let (results, touched, logAfter) = try await database.transaction { sql -> ([Outcome], [String: Known], LogState?) in
             // The gateways first: a revoked gateway's frames are not stored. On PostgreSQL their
             // rows are held (FOR SHARE) until the commit, so a revocation waits for this store
             // and every later store sees the gateway gone; SQLite has one writer anyway.
-            let gatewayIDs: [any Encodable & Sendable] = Array(Set(jobs.map(\.gatewayID)))
+            let gatewayIDs: [any Encodable & Sendable] = Array(Set(readingJobs.map(\.gatewayID)))
             let share = database.engine == .postgres ? " FOR SHARE" : ""
-            let live = Set(try await sql.readAll("SELECT id FROM gateways WHERE id IN (\(binds: gatewayIDs))\(unsafeRaw: share)").map { try $0.string("id") })
+            let live =
+                gatewayIDs.isEmpty
+                ? Set<String>()
+                : Set(try await sql.readAll("SELECT id FROM gateways WHERE id IN (\(binds: gatewayIDs))\(unsafeRaw: share)").map { try $0.string("id") })
             // Read after the gateways: a deleted account's sensors are no longer remembered.
             let remembered = known.map { $0.entries.withLock { $0 } }
-            let liveJobs = jobs.filter { live.contains($0.gatewayID) }
+            let liveJobs = readingJobs.filter { live.contains($0.gatewayID) }
             // Every sensor the group names and this process does not remember, in a few queries.
             var touched = try await Self.loadAll(
                 liveJobs.flatMap { job in job.readings.keys.map { (job.userID, $0, job.gatewayID, job.now) } }
@@ -98,7 +152,25 @@ struct SQLSensorRepository: SensorRepository {
             var blocks = [String: BlockWrite]()
             var dirty = Set<String>()
             var results = [Outcome]()
+            var log = logBefore
+            // SQLite: the sensors whose newest block took readings that go to the log, and what.
+            var logged = [String: [SensorReading]]()
+            var released = [Int64]()
+            // A sensor's newest block written as it stands in memory: its log rows are free of it.
+            func fold(_ sensor: inout Known) {
+                blocks["\(sensor.record.id)/\(sensor.block)"] = BlockWrite(
+                    sensorID: sensor.record.id, block: sensor.block, bytes: sensor.bytes, count: sensor.count,
+                    firstAt: sensor.firstAt, lastAt: sensor.lastAt)
+                released += sensor.logRows
+                logged[sensor.record.id] = nil
+                sensor.logRows = []
+                sensor.pendingSince = nil
+            }
             for job in jobs {
+                if job.foldAll {
+                    results.append(.stored(SensorStoreResult(stored: [])))
+                    continue
+                }
                 guard live.contains(job.gatewayID) else {
                     results.append(.revoked)
                     continue
@@ -116,6 +188,7 @@ struct SQLSensorRepository: SensorRepository {
                         continue
                     }
                     var added = [SensorReading]()
+                    var toLog = [SensorReading]()
                     let byBlock = Dictionary(grouping: incoming) { SensorBlockCodec.block(of: $0.sequence) }
                     for (block, blockReadings) in byBlock.sorted(by: { $0.key < $1.key }) {
                         let writeKey = "\(sensor.record.id)/\(block)"
@@ -130,10 +203,39 @@ struct SQLSensorRepository: SensorRepository {
                             sensor.highestSequence = ordered[ordered.count - 1].sequence
                             sensor.firstAt = min(sensor.firstAt, ordered.map(\.atMilliseconds).min() ?? sensor.firstAt)
                             sensor.lastAt = max(sensor.lastAt, ordered.map(\.atMilliseconds).max() ?? sensor.lastAt)
-                            blocks[writeKey] = BlockWrite(
-                                sensorID: sensor.record.id, block: block, bytes: sensor.bytes, count: sensor.count,
-                                firstAt: sensor.firstAt, lastAt: sensor.lastAt)
+                            if logs {
+                                toLog += ordered
+                                if sensor.pendingSince == nil { sensor.pendingSince = groupStart }
+                            } else {
+                                blocks[writeKey] = BlockWrite(
+                                    sensorID: sensor.record.id, block: block, bytes: sensor.bytes, count: sensor.count,
+                                    firstAt: sensor.firstAt, lastAt: sensor.lastAt)
+                            }
                             added += ordered
+                            continue
+                        }
+                        // SQLite, the newest block or a newer one: merged in memory, logged; a
+                        // newer block first writes the one it follows.
+                        if logs, block >= sensor.block {
+                            let base = block == sensor.block ? try SensorBlockCodec.decode(sensor.bytes) : []
+                            let (merged, new) = SensorBlockCodec.merge(base, blockReadings)
+                            guard !new.isEmpty, let first = merged.map(\.atMilliseconds).min(), let last = merged.map(\.atMilliseconds).max() else {
+                                continue
+                            }
+                            if block > sensor.block, sensor.pendingSince != nil {
+                                fold(&sensor)
+                                // What the log held of the sensor went with the block.
+                                toLog = []
+                            }
+                            sensor.block = block
+                            sensor.bytes = SensorBlockCodec.encode(merged)
+                            sensor.count = merged.count
+                            sensor.highestSequence = merged[merged.count - 1].sequence
+                            sensor.firstAt = first
+                            sensor.lastAt = last
+                            toLog += new
+                            if sensor.pendingSince == nil { sensor.pendingSince = groupStart }
+                            added += new
                             continue
                         }
                         // Otherwise: decode what the block holds and merge.
@@ -165,6 +267,7 @@ struct SQLSensorRepository: SensorRepository {
                         }
                         added += new
                     }
+                    if !toLog.isEmpty { logged[sensor.record.id, default: []] += toLog }
                     // What it said last: the newest reading, if newer than what is known.
                     if let newest = added.max(by: { $0.atMilliseconds < $1.atMilliseconds }),
                         newest.atMilliseconds >= (sensor.record.lastAt?.millisecondsSince1970 ?? Int64.min)
@@ -174,7 +277,7 @@ struct SQLSensorRepository: SensorRepository {
                         sensor.record.lastContact = newest.contact
                         sensor.record.battery = newest.battery ?? sensor.record.battery
                         sensor.record.gatewayID = job.gatewayID
-                        dirty.insert(key)
+                        if logs { sensor.lastValuesDirty = true } else { dirty.insert(key) }
                     }
                     touched[key] = sensor
                     jobResults.append(
@@ -184,15 +287,63 @@ struct SQLSensorRepository: SensorRepository {
                 }
                 results.append(.stored(SensorStoreResult(stored: jobResults, refused: refused)))
             }
-            try await Self.write(Array(blocks.values), sql)
-            try await Self.writeLastValues(dirty.compactMap { touched[$0]?.record }, sql)
-            return (results, touched)
+            // SQLite: the blocks whose readings have waited long enough (or all, on `flush`) are
+            // written; the rest of what this group took is one log row.
+            var lastValues = [SensorRecord]()
+            if var state = log {
+                // Every 10 s: blocks whose readings waited `foldAfter`, and the sensors' last values.
+                if foldEverything || groupStart.timeIntervalSince(state.lastIdleScan) >= 10 {
+                    state.lastIdleScan = groupStart
+                    let due = groupStart.addingTimeInterval(-Self.foldAfter)
+                    var candidates = remembered ?? [:]
+                    candidates.merge(touched) { _, new in new }
+                    for (key, var sensor) in candidates where sensor.pendingSince != nil || sensor.lastValuesDirty {
+                        if let since = sensor.pendingSince, foldEverything || since <= due { fold(&sensor) }
+                        if sensor.lastValuesDirty {
+                            lastValues.append(sensor.record)
+                            sensor.lastValuesDirty = false
+                        }
+                        touched[key] = sensor
+                    }
+                }
+                if !logged.isEmpty {
+                    let id = state.nextID
+                    state.nextID += 1
+                    let entries = logged.sorted { $0.key < $1.key }.map {
+                        SensorLogCodec.Entry(sensorID: $0.key, readings: $0.value.sorted { $0.sequence < $1.sequence })
+                    }
+                    try await sql.raw("INSERT INTO sensor_log (id, data) VALUES (\(bind: id), \(bind: Data(SensorLogCodec.encode(entries))))").run()
+                    state.references[id] = logged.count
+                    for (key, sensor) in touched where logged[sensor.record.id] != nil {
+                        touched[key]?.logRows.append(id)
+                    }
+                }
+                var deletable = [any Encodable & Sendable]()
+                for id in released {
+                    guard let count = state.references[id] else { continue }
+                    if count <= 1 {
+                        state.references[id] = nil
+                        deletable.append(id)
+                    } else {
+                        state.references[id] = count - 1
+                    }
+                }
+                for start in stride(from: 0, to: deletable.count, by: 500) {
+                    try await sql.raw("DELETE FROM sensor_log WHERE id IN (\(binds: Array(deletable[start..<min(deletable.count, start + 500)])))").run()
+                }
+                log = state
+            }
+            try await Self.write(Array(blocks.values), sql, onlyExisting: logs)
+            try await Self.writeLastValues(dirty.compactMap { touched[$0]?.record } + lastValues, sql, onlyExisting: logs)
+            return (results, touched, log)
         }
         // Committed: remember what was written.
         known?.entries.withLock { known in
-            if known.count + touched.count > 100_000 { known.removeAll(keepingCapacity: true) }
+            // Forgetting a sensor whose newest block is only in the log would lose it: those stay.
+            if known.count + touched.count > 100_000 { known = known.filter { $0.value.pendingSince != nil || $0.value.lastValuesDirty } }
             known.merge(touched) { _, new in new }
         }
+        if let logAfter { known?.log.withLock { $0 = logAfter } }
         return results
     }
 
@@ -278,14 +429,23 @@ struct SQLSensorRepository: SensorRepository {
     }
 
     /// Every changed block in multi-row upserts (at most 500 rows, 3,000 parameters, each).
-    private static func write(_ blocks: [BlockWrite], _ sql: any SQLDatabase) async throws {
+    /// `onlyExisting`: blocks of sensors deleted since they were remembered are not written
+    /// (SQLite, where a block may be written minutes after its readings came).
+    private static func write(_ blocks: [BlockWrite], _ sql: any SQLDatabase, onlyExisting: Bool = false) async throws {
         for start in stride(from: 0, to: blocks.count, by: 500) {
             let chunk = blocks[start..<min(blocks.count, start + 500)]
             let rows: [SQLQueryString] = chunk.map { block in
                 "(\(bind: block.sensorID), \(bind: block.block), \(bind: block.count), \(bind: Int64(block.firstAt)), \(bind: Int64(block.lastAt)), \(bind: Data(block.bytes)))"
             }
-            var query: SQLQueryString = "INSERT INTO sensor_blocks (sensor_id, block, reading_count, first_at, last_at, data) VALUES "
-            query += rows.joined(separator: ", ")
+            var query: SQLQueryString = "INSERT INTO sensor_blocks (sensor_id, block, reading_count, first_at, last_at, data) "
+            if onlyExisting {
+                query += "SELECT * FROM (VALUES "
+                query += rows.joined(separator: ", ")
+                query += ") WHERE column1 IN (SELECT id FROM sensors)"
+            } else {
+                query += "VALUES "
+                query += rows.joined(separator: ", ")
+            }
             query += """
                  ON CONFLICT (sensor_id, block) DO UPDATE SET reading_count = excluded.reading_count,
                     first_at = excluded.first_at, last_at = excluded.last_at, data = excluded.data
@@ -294,8 +454,9 @@ struct SQLSensorRepository: SensorRepository {
         }
     }
 
-    /// The sensors' last values, in multi-row upserts keyed by id.
-    private static func writeLastValues(_ sensors: [SensorRecord], _ sql: any SQLDatabase) async throws {
+    /// The sensors' last values, in multi-row upserts keyed by id (`onlyExisting`: not for
+    /// sensors deleted since, on SQLite where they are written up to 10 s later).
+    private static func writeLastValues(_ sensors: [SensorRecord], _ sql: any SQLDatabase, onlyExisting: Bool = false) async throws {
         for start in stride(from: 0, to: sensors.count, by: 300) {
             let chunk = sensors[start..<min(sensors.count, start + 300)]
             let rows: [SQLQueryString] = chunk.map { sensor in
@@ -304,8 +465,15 @@ struct SQLSensorRepository: SensorRepository {
                  \(bind: sensor.lastAt?.millisecondsSince1970), \(bind: sensor.lastBeatsPerMinute), \(bind: sensor.lastContact?.rawValue), \(bind: sensor.battery))
                 """
             }
-            var query: SQLQueryString = "INSERT INTO sensors (id, user_id, address, created_at, gateway_id, last_at, last_bpm, last_contact, battery) VALUES "
-            query += rows.joined(separator: ", ")
+            var query: SQLQueryString = "INSERT INTO sensors (id, user_id, address, created_at, gateway_id, last_at, last_bpm, last_contact, battery) "
+            if onlyExisting {
+                query += "SELECT * FROM (VALUES "
+                query += rows.joined(separator: ", ")
+                query += ") WHERE column1 IN (SELECT id FROM sensors)"
+            } else {
+                query += "VALUES "
+                query += rows.joined(separator: ", ")
+            }
             query += """
                  ON CONFLICT (id) DO UPDATE SET gateway_id = excluded.gateway_id, last_at = excluded.last_at, last_bpm = excluded.last_bpm,
                     last_contact = excluded.last_contact, battery = excluded.battery
@@ -315,11 +483,33 @@ struct SQLSensorRepository: SensorRepository {
     }
 
     func list(userID: String) async throws -> [SensorRecord] {
-        try await database.all(
-            """
-            SELECT \(unsafeRaw: Self.columns) FROM sensors WHERE user_id = \(bind: userID) ORDER BY created_at, address
-            """
-        ).map(Self.record)
+        overlay(
+            try await database.all(
+                """
+                SELECT \(unsafeRaw: Self.columns) FROM sensors WHERE user_id = \(bind: userID) ORDER BY created_at, address
+                """
+            ).map(Self.record), userID: userID)
+    }
+
+    /// SQLite: the last values not yet written (see `Known.lastValuesDirty`) taken from memory.
+    private func overlay(_ records: [SensorRecord], userID: String) -> [SensorRecord] {
+        guard let known, !records.isEmpty else { return records }
+        let newer = known.entries.withLock { entries in
+            var newer = [String: SensorRecord]()
+            for entry in entries.values where entry.lastValuesDirty && entry.record.userID == userID { newer[entry.record.id] = entry.record }
+            return newer
+        }
+        guard !newer.isEmpty else { return records }
+        return records.map { record in
+            guard let memory = newer[record.id] else { return record }
+            var record = record
+            record.gatewayID = memory.gatewayID
+            record.lastAt = memory.lastAt
+            record.lastBeatsPerMinute = memory.lastBeatsPerMinute
+            record.lastContact = memory.lastContact
+            record.battery = memory.battery
+            return record
+        }
     }
 
     func list(userID: String, limit: Int, offset: Int) async throws -> (sensors: [SensorRecord], more: Bool) {
@@ -329,7 +519,7 @@ struct SQLSensorRepository: SensorRepository {
             LIMIT \(bind: limit + 1) OFFSET \(bind: offset)
             """
         ).map(Self.record)
-        return (Array(rows.prefix(limit)), rows.count > limit)
+        return (overlay(Array(rows.prefix(limit)), userID: userID), rows.count > limit)
     }
 
     func find(id: String, userID: String) async throws -> SensorRecord? {
@@ -337,7 +527,7 @@ struct SQLSensorRepository: SensorRepository {
             """
             SELECT \(unsafeRaw: Self.columns) FROM sensors WHERE id = \(bind: id) AND user_id = \(bind: userID)
             """
-        ).map(Self.record)
+        ).map { overlay([try Self.record($0)], userID: userID)[0] }
     }
 
     func rename(id: String, userID: String, to name: String?) async throws -> Bool {
@@ -347,6 +537,7 @@ struct SQLSensorRepository: SensorRepository {
             return true
         }
         // The remembered row carries the name to viewers: it takes the new one.
+        cursor.rename(id: id, to: name)
         known?.entries.withLock { known in
             for (key, entry) in known where entry.record.id == id { known[key]?.record.name = name }
         }
@@ -358,17 +549,61 @@ struct SQLSensorRepository: SensorRepository {
         let end = to.millisecondsSince1970
         let rows = try await database.all(
             """
-            SELECT data FROM sensor_blocks
+            SELECT block, data FROM sensor_blocks
             WHERE sensor_id = \(bind: sensorID) AND last_at >= \(bind: start) AND first_at < \(bind: end)
             ORDER BY block
             """)
+        var blocks = [Int: [UInt8]]()
+        for row in rows { blocks[try row.int("block")] = [UInt8](try row.data("data")) }
+        // SQLite: a newest block whose readings are still in the log is read from memory.
+        if let pending = known?.entries.withLock({ entries in entries.values.first { $0.record.id == sensorID && $0.pendingSince != nil } }) {
+            blocks[pending.block] = nil
+            if Int64(pending.lastAt) >= start, Int64(pending.firstAt) < end { blocks[pending.block] = pending.bytes }
+        }
         var readings = [SensorReading]()
-        for row in rows {
-            readings += try SensorBlockCodec.decode([UInt8](try row.data("data"))).filter {
+        for (_, bytes) in blocks {
+            readings += try SensorBlockCodec.decode(bytes).filter {
                 Int64($0.atMilliseconds) >= start && Int64($0.atMilliseconds) < end
             }
         }
         return readings.sorted { ($0.atMilliseconds, $0.sequence) < ($1.atMilliseconds, $1.sequence) }
+    }
+
+    /// Folds what the log holds into the blocks (SQLite, once per process, before the first
+    /// group: the rows a crash or kill left behind; after a clean shutdown the log is empty).
+    static func recoverLog(_ database: DatabaseConnection, known: KnownSensors) async throws {
+        guard !known.log.withLock({ $0.recovered }) else { return }
+        try await database.transaction { sql in
+            var bySensor = [String: [SensorReading]]()
+            for row in try await sql.readAll("SELECT id, data FROM sensor_log ORDER BY id") {
+                // A row that does not decode cannot be read by anything: it is dropped with the rest.
+                guard let entries = try? SensorLogCodec.decode([UInt8](try row.data("data"))) else { continue }
+                for entry in entries { bySensor[entry.sensorID, default: []] += entry.readings }
+            }
+            guard !bySensor.isEmpty else { return }
+            var writes = [BlockWrite]()
+            for (sensorID, readings) in bySensor.sorted(by: { $0.key < $1.key }) {
+                for (block, blockReadings) in Dictionary(grouping: readings, by: { SensorBlockCodec.block(of: $0.sequence) }) {
+                    let stored =
+                        try await sql.readFirst(
+                            "SELECT data FROM sensor_blocks WHERE sensor_id = \(bind: sensorID) AND block = \(bind: block)"
+                        ).map { try SensorBlockCodec.decode([UInt8](try $0.data("data"))) } ?? []
+                    let (merged, new) = SensorBlockCodec.merge(stored, blockReadings)
+                    guard !new.isEmpty, let first = merged.map(\.atMilliseconds).min(), let last = merged.map(\.atMilliseconds).max() else { continue }
+                    writes.append(
+                        BlockWrite(sensorID: sensorID, block: block, bytes: SensorBlockCodec.encode(merged), count: merged.count, firstAt: first, lastAt: last))
+                }
+            }
+            try await Self.write(writes, sql, onlyExisting: true)
+            try await sql.raw("DELETE FROM sensor_log").run()
+        }
+        known.log.withLock { $0 = LogState(recovered: true) }
+        known.entries.withLock { $0.removeAll() }
+    }
+
+    /// Opens the log (SQLite): folds what a previous process left in it.
+    func recover() async throws {
+        if let known { try await Self.recoverLog(database, known: known) }
     }
 
     static func record(_ row: any ColumnReader) throws -> SensorRecord {

@@ -10,6 +10,14 @@ public protocol SensorRepository: Sendable {
     /// revoked gateway is stored (on PostgreSQL its row is held while the frame is stored, so
     /// a revocation waits for a store in progress and every later one sees it gone).
     func store(userID: String, gatewayID: String, readings: [String: [SensorReading]], now: Date) async throws -> SensorStoreResult
+    /// The readings certainly not stored yet, by sensor, each claimed once: of a sensor this
+    /// process has stored before, above every sequence number it stored or claimed of it (so
+    /// the live path may hand them to viewers before their commit). A sensor never stored, a
+    /// resend and a reading out of order are not claimed: they wait for `store`'s answer.
+    func claim(userID: String, readings: [String: [SensorReading]]) -> [StoredSensorReadings]
+    /// Writes every reading that is only in the live feed's log into its block (SQLite: at
+    /// shutdown and before an account's archive; nothing to do on PostgreSQL).
+    func flush() async throws
     func list(userID: String) async throws -> [SensorRecord]
     /// A page of the user's sensors, oldest first, and whether more follow.
     func list(userID: String, limit: Int, offset: Int) async throws -> (sensors: [SensorRecord], more: Bool)

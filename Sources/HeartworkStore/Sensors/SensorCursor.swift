@@ -1,17 +1,13 @@
 import Foundation
 import HeartworkCore
-import HeartworkStore
 import Synchronization
 
-/// How far this process has seen each sensor: its row (for the feed message) and the highest
-/// sequence number stored or already handed to viewers. A reading above it is new for certain
-/// and may go to viewers before its commit (see `LiveService.ingest`).
-final class LiveCursor: Sendable {
-    struct Claim: Hashable, Sendable {
-        let address: String
-        let sequence: Int
-    }
-
+/// How far this process has seen each sensor: its row (for viewers) and the highest sequence
+/// number stored or already claimed. A reading above it is new for certain, so the live path
+/// may hand it to viewers before its commit (`SensorRepository.claim`); the store records what
+/// each commit stored. With the database (the truth) and the SQLite repository's newest
+/// blocks, this is the store's answer to "is this reading new?": nothing outside it keeps one.
+final class SensorCursor: Sendable {
     private struct Entry {
         var sensor: SensorRecord
         var highest: Int
@@ -23,26 +19,26 @@ final class LiveCursor: Sendable {
 
     private static func key(_ userID: String, _ address: String) -> String { userID + "\u{0}" + address }
 
-    /// The readings that are new for certain, now marked seen, as events for viewers.
-    func claim(userID: String, _ bySensor: [String: [SensorReading]]) -> (events: [LiveEvent], claimed: Set<Claim>) {
+    /// The readings that are new for certain, now marked seen, by sensor.
+    func claim(userID: String, _ bySensor: [String: [SensorReading]]) -> [StoredSensorReadings] {
         entries.withLock { entries in
-            var events = [LiveEvent]()
-            var claimed = Set<Claim>()
+            var claimed = [StoredSensorReadings]()
             for (address, readings) in bySensor {
                 let key = Self.key(userID, address)
                 guard var entry = entries[key] else { continue }
+                var new = [SensorReading]()
                 for reading in readings.sorted(by: { $0.sequence < $1.sequence }) where reading.sequence > entry.highest {
                     entry.highest = reading.sequence
-                    events.append(LiveEvent(sensor: entry.sensor, reading: reading))
-                    claimed.insert(Claim(address: address, sequence: reading.sequence))
+                    new.append(reading)
                 }
                 entries[key] = entry
+                if !new.isEmpty { claimed.append(StoredSensorReadings(sensor: entry.sensor, added: new, highestSequence: entry.highest)) }
             }
-            return (events, claimed)
+            return claimed
         }
     }
 
-    /// What the store said: each sensor's row, and the highest sequence it now holds.
+    /// What a commit stored: each sensor's row, and the highest sequence it now holds.
     func record(userID: String, _ stored: [StoredSensorReadings]) {
         entries.withLock { entries in
             if entries.count > Self.capacity { entries.removeAll(keepingCapacity: true) }
@@ -51,6 +47,13 @@ final class LiveCursor: Sendable {
                 let highest = max(entries[key]?.highest ?? Int.min, result.added.last?.sequence ?? Int.min, result.highestSequence)
                 entries[key] = Entry(sensor: result.sensor, highest: highest)
             }
+        }
+    }
+
+    /// A renamed sensor's row carries the new name to viewers.
+    func rename(id: String, to name: String?) {
+        entries.withLock { entries in
+            for (key, entry) in entries where entry.sensor.id == id { entries[key]?.sensor.name = name }
         }
     }
 }

@@ -38,6 +38,8 @@ import subprocess
 import sys
 import tempfile
 import time
+import secrets
+import urllib.parse
 import urllib.request
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -574,9 +576,17 @@ def summarize(kind, args, outcomes, server_cpu, timeline, rss, workers):
     }
 
 
-def start_heartwork(binary, data):
+async def postgres_execute(url, statement, fetch=False):
+    import asyncpg  # pip install asyncpg (only for --postgres)
+    connection = await asyncpg.connect(url)
+    try:
+        return await (connection.fetchrow(statement) if fetch else connection.execute(statement))
+    finally:
+        await connection.close()
+
+
+def start_heartwork(binary, data, database):
     port = free_port()
-    database = os.path.join(data, "live.sqlite")
     server = subprocess.Popen([binary, "serve", "--port", str(port), "--data-dir", data, "--database", database,
                                "--log-level", "warning"],
                               stdout=subprocess.DEVNULL, stderr=open(os.path.join(data, "server.log"), "w"))
@@ -603,7 +613,16 @@ def stop(process):
 
 
 def heartwork_phase(args, data, straps, clubs):
-    server, port, base, database = start_heartwork(args.binary, data)
+    postgres_name = None
+    if args.postgres:
+        # A fresh database on the given server, dropped at the end.
+        postgres_name = "heartwork_live_" + secrets.token_hex(4)
+        asyncio.run(postgres_execute(args.postgres, f'CREATE DATABASE "{postgres_name}"'))
+        parts = urllib.parse.urlsplit(args.postgres)
+        database = urllib.parse.urlunsplit(parts._replace(path="/" + postgres_name))
+    else:
+        database = os.path.join(data, "live.sqlite")
+    server, port, base, database = start_heartwork(args.binary, data, database)
     try:
         viewer_tokens, gateway_tokens = {}, {}
         for club, gateways in enumerate(clubs):
@@ -618,10 +637,21 @@ def heartwork_phase(args, data, straps, clubs):
         result = run_phase("heartwork", args, server.pid, port, straps, clubs, gateway_tokens, viewer_tokens)
     finally:
         stop(server)
-    with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as db:
-        result["stored_readings"] = db.execute("SELECT coalesce(sum(reading_count), 0) FROM sensor_blocks").fetchone()[0]
-        result["stored_sensors"] = db.execute("SELECT count(*) FROM sensors").fetchone()[0]
-    result["database_bytes"] = sum(os.path.getsize(database + suffix) for suffix in ("", "-wal") if os.path.exists(database + suffix))
+    if postgres_name:
+        row = asyncio.run(postgres_execute(database, "SELECT (SELECT coalesce(sum(reading_count), 0) FROM sensor_blocks) AS r, "
+                                           "(SELECT count(*) FROM sensors) AS s, pg_database_size(current_database()) AS b, "
+                                           "(SELECT coalesce(sum(length(data)), 0) FROM sensor_blocks) AS d", fetch=True))
+        result["stored_readings"], result["stored_sensors"], result["database_bytes"] = int(row["r"]), int(row["s"]), int(row["b"])
+        result["block_bytes"] = int(row["d"])
+        asyncio.run(postgres_execute(args.postgres, f'DROP DATABASE IF EXISTS "{postgres_name}" WITH (FORCE)'))
+    else:
+        with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as db:
+            result["stored_readings"] = db.execute("SELECT coalesce(sum(reading_count), 0) FROM sensor_blocks").fetchone()[0]
+            result["stored_sensors"] = db.execute("SELECT count(*) FROM sensors").fetchone()[0]
+            result["block_bytes"] = db.execute("SELECT coalesce(sum(length(data)), 0) FROM sensor_blocks").fetchone()[0]
+        result["database_bytes"] = sum(os.path.getsize(database + suffix) for suffix in ("", "-wal") if os.path.exists(database + suffix))
+    if result["stored_readings"]:
+        result["block_bytes_per_reading"] = round(result["block_bytes"] / result["stored_readings"], 2)
     with open(os.path.join(data, "server.log")) as log:
         result["server_log_lines"] = [line.rstrip() for line in log][-5:]
     return result
@@ -682,6 +712,7 @@ def report(args, results):
         ("server CPU (cores busy)", lambda r: f"{r['server_cpu_per_second']:.3f}"),
         ("server CPU per 1,000 sensors", lambda r: f"{r['server_cpu_per_second_per_1000_sensors']:.4f} s/s"),
         ("server CPU first/last 10 % (cores)", lambda r: f"{r['server_cpu_first_tenth']:.2f} / {r['server_cpu_last_tenth']:.2f}"),
+        ("stored bytes per reading (blocks' data)", lambda r: f"{r['block_bytes_per_reading']}" if "block_bytes_per_reading" in r else "n/a"),
         ("server RSS at end (MB)", lambda r: f"{r['server_rss_mb']:.0f}"),
         ("server RSS at minute 1/10/30 (MB)",
          lambda r: " / ".join(str(r.get("server_rss_mb_by_minute", {}).get(m, "–")) for m in (1, 10, 30))),
@@ -726,6 +757,8 @@ def main():
     parser.add_argument("--viewers", type=int, default=50, help="clubs (users), one feed viewer each (default 50)")
     parser.add_argument("--workers", type=int, default=2, help="load-generator processes (default 2)")
     parser.add_argument("--skip-mosquitto", action="store_true")
+    parser.add_argument("--postgres", metavar="URL",
+                        help="run Heartwork on a fresh database of this PostgreSQL server (needs asyncpg) instead of SQLite")
     parser.add_argument("--json", help="write every figure (and the per-second CPU timelines) here")
     args = parser.parse_args()
     if not (1 <= args.viewers <= args.gateways <= args.sensors):
@@ -742,6 +775,9 @@ def main():
     results = []
     print(f"heartwork phase ({args.warmup + args.seconds} s) …", flush=True)
     results.append(heartwork_phase(args, data, straps, clubs))
+    if args.json:  # kept should the next phase fail
+        with open(args.json, "w") as out:
+            json.dump({"results": results, "cpus": os.cpu_count()}, out, indent=1)
     if not args.skip_mosquitto:
         print(f"mosquitto phase ({args.warmup + args.seconds} s) …", flush=True)
         results.append(mosquitto_phase(args, data, straps, clubs))

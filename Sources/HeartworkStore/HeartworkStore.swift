@@ -52,7 +52,9 @@ public final class HeartworkStore: Sendable {
         let store = HeartworkStore(database: database, cachesReads: cachesReads)
         do {
             // What a killed process left in the live feed's log goes into the blocks first.
-            try await (store.sensors as? SQLSensorRepository)?.recover()
+            if let unreadable = try await (store.sensors as? SQLSensorRepository)?.recover(), unreadable > 0 {
+                logger.error("live feed log rows that could not be read were dropped", metadata: ["rows": "\(unreadable)"])
+            }
         } catch {
             try? await database.shutdown()
             throw error

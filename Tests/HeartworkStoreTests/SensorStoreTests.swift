@@ -188,6 +188,8 @@ struct SensorStoreTests {
             try await first.database.shutdown()
             let second = try await HeartworkStore.open(location, logger: TestDatabase.logger)
             #expect(try await count(second, "sensor_log") == 0, "folded when the store opened")
+            // The last values follow the newest reading, though the killed process had not written them.
+            #expect(try await second.sensors.list(userID: user.id).first?.lastBeatsPerMinute == Self.reading(299).beatsPerMinute)
             #expect(try await blockRow(second, 1) == 44)
             #expect(try await second.sensors.readings(sensorID: strap.id, from: window.from, to: window.to) == (0..<300).map(Self.reading))
             let again = try await second.sensors.store(

@@ -37,6 +37,10 @@ public final class LiveBus: Service, Sendable, CredentialRevoker {
     /// notices): order does not matter between them, so `run` sends up to
     /// `concurrentNotifications` at once, as they come.
     private let liveOutbox: AsyncStream<[String]>.Continuation
+    /// Messages for other instances waiting for NOTIFY, at most (about 20 s at 10,000 readings
+    /// a second in frames of 100).
+    static let outboxCapacity = 2_000
+    private let droppedMessages = Atomic<Int>(0)
     private let liveMessages: AsyncStream<[String]>
     static let concurrentNotifications = 8
     /// Listening yet, and who waits for it (tests).
@@ -50,7 +54,7 @@ public final class LiveBus: Service, Sendable, CredentialRevoker {
         self.sessionCache = sessionCache
         self.logger = logger
         (outbox, matchOutbox) = AsyncStream<[String]>.makeStream()
-        (liveMessages, liveOutbox) = AsyncStream<[String]>.makeStream()
+        (liveMessages, liveOutbox) = AsyncStream<[String]>.makeStream(bufferingPolicy: .bufferingOldest(Self.outboxCapacity))
         guard store.sharesNotifications else { return }
         sessionCache.announceForgetting { [weak self] forgotten in
             switch forgotten {
@@ -108,8 +112,17 @@ public final class LiveBus: Service, Sendable, CredentialRevoker {
     /// Sends without making the caller wait for the database: the in-process path has already
     /// run, and a viewer on another instance is better served late than a gateway slowed. The
     /// message is queued; `run` (a child of the service group) sends it, a few at a time.
+    ///
+    /// The queue is bounded (`outboxCapacity` messages): should NOTIFY fall that far behind,
+    /// newer messages are dropped — viewers on other instances miss them (what was stored and
+    /// acknowledged is not affected) — and the drops are logged, one line per 1,000.
     func send(_ message: LiveBusMessage) {
-        liveOutbox.yield(LiveBusCodec.encode(message, instance: instanceID))
+        if case .dropped = liveOutbox.yield(LiveBusCodec.encode(message, instance: instanceID)) {
+            let dropped = droppedMessages.add(1, ordering: .relaxed).newValue
+            if dropped % 1000 == 1 {
+                logger.error("the live bus is behind: messages for other instances dropped", metadata: ["dropped": "\(dropped)"])
+            }
+        }
     }
 
     /// What another instance said.

@@ -200,6 +200,7 @@ extension HeartworkStore {
             return found
         }
         workouts.forget(userID: userID)
+        try await sensors.forget(userID: userID)
         return deleted
     }
 

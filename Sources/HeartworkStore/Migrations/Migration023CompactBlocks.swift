@@ -32,7 +32,7 @@ enum CompactSensorBlocks {
                 rows = try await sql.readAll(
                     """
                     SELECT sensor_id, block, reading_count, first_at, last_at, data FROM sensor_blocks
-                    WHERE sensor_id > \(bind: after.sensorID) OR (sensor_id = \(bind: after.sensorID) AND block > \(bind: after.block))
+                    WHERE (sensor_id, block) > (\(bind: after.sensorID), \(bind: after.block))
                     ORDER BY sensor_id, block LIMIT \(unsafeRaw: String(batchSize))
                     """)
             } else {

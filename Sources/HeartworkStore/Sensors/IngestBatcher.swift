@@ -46,10 +46,17 @@ actor IngestBatcher<Job: Sendable, Result: Sendable> {
 
     /// Stores one batch from the head of `pending` (the leader's frame first), answers the
     /// followers in it, passes the lead on (or stops), and gives the leader its own result.
-    /// The batch's work runs in the leader's task; the store's writes do not stop for a
-    /// cancelled task (they run to their commit or rollback), so one gateway going away does
-    /// not fail the frames of others batched with it.
+    /// The batch's work runs in the leader's task. A cancelled leader (its gateway revoked, the
+    /// server stopping) does not fail the others' frames: cancelled before it starts, it gives
+    /// up its own frame and passes the lead; should its batch fail while it is cancelled (on
+    /// PostgreSQL a cancelled task cannot take a connection), the transaction rolled back, so
+    /// the others go back to the head of the queue, in order, and the first of them leads.
     private func lead() async -> Swift.Result<Result, any Error> {
+        if Task.isCancelled {
+            pending.removeFirst()
+            passLead()
+            return .failure(CancellationError())
+        }
         let batch = Array(pending.prefix(limit))
         pending.removeFirst(batch.count)
         let outcome: Swift.Result<[Result], any Error>
@@ -62,11 +69,22 @@ actor IngestBatcher<Job: Sendable, Result: Sendable> {
         } catch {
             outcome = .failure(error)
         }
+        if case .failure(let error) = outcome, Task.isCancelled, batch.count > 1 {
+            pending.insert(contentsOf: batch.dropFirst(), at: 0)
+            passLead()
+            return .failure(error)
+        }
         var own: Swift.Result<Result, any Error> = .failure(StoreError.corruptData("the leader's frame was not in its batch"))
         for (index, entry) in batch.enumerated() {
             let result = outcome.map { $0[index] }
             if let waiter = entry.waiter { waiter.resume(returning: .done(result)) } else { own = result }
         }
+        passLead()
+        return own
+    }
+
+    /// The first waiting frame's submitter leads next (or nobody runs).
+    private func passLead() {
         if pending.isEmpty {
             running = false
         } else {
@@ -74,6 +92,5 @@ actor IngestBatcher<Job: Sendable, Result: Sendable> {
             pending[0].waiter = nil
             next?.resume(returning: .lead)
         }
-        return own
     }
 }

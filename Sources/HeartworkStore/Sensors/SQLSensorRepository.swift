@@ -99,8 +99,17 @@ struct SQLSensorRepository: SensorRepository {
     }
 
     func flush() async throws {
-        guard known != nil else { return }
-        _ = try await batcher.submit(Job(userID: "", gatewayID: "", readings: [:], now: Date(), foldAll: true))
+        if known != nil {
+            _ = try await batcher.submit(Job(userID: "", gatewayID: "", readings: [:], now: Date(), foldAll: true))
+        }
+    }
+
+    func forget(userID: String) async throws {
+        // What the log held of the account's sensors is dropped as the blocks are written
+        // (they no longer exist), and nothing of them stays in memory.
+        try await flush()
+        cursor.forget(userID: userID)
+        known?.entries.withLock { entries in entries = entries.filter { $0.value.record.userID != userID } }
     }
 
     func store(userID: String, gatewayID: String, readings: [String: [SensorReading]], now: Date) async throws -> SensorStoreResult {
@@ -483,25 +492,31 @@ struct SQLSensorRepository: SensorRepository {
     }
 
     func list(userID: String) async throws -> [SensorRecord] {
-        overlay(
+        let unwritten = unwrittenLastValues(userID: userID)
+        return overlay(
             try await database.all(
                 """
                 SELECT \(unsafeRaw: Self.columns) FROM sensors WHERE user_id = \(bind: userID) ORDER BY created_at, address
                 """
-            ).map(Self.record), userID: userID)
+            ).map(Self.record), unwritten)
     }
 
-    /// SQLite: the last values not yet written (see `Known.lastValuesDirty`) taken from memory.
-    private func overlay(_ records: [SensorRecord], userID: String) -> [SensorRecord] {
-        guard let known, !records.isEmpty else { return records }
-        let newer = known.entries.withLock { entries in
+    /// SQLite: the last values not yet written (see `Known.lastValuesDirty`), taken before the
+    /// query that reads the rows.
+    private func unwrittenLastValues(userID: String) -> [String: SensorRecord] {
+        guard let known else { return [:] }
+        return known.entries.withLock { entries in
             var newer = [String: SensorRecord]()
             for entry in entries.values where entry.lastValuesDirty && entry.record.userID == userID { newer[entry.record.id] = entry.record }
             return newer
         }
+    }
+
+    /// The rows with the newer of their last values and those of memory.
+    private func overlay(_ records: [SensorRecord], _ newer: [String: SensorRecord]) -> [SensorRecord] {
         guard !newer.isEmpty else { return records }
         return records.map { record in
-            guard let memory = newer[record.id] else { return record }
+            guard let memory = newer[record.id], (memory.lastAt ?? .distantPast) >= (record.lastAt ?? .distantPast) else { return record }
             var record = record
             record.gatewayID = memory.gatewayID
             record.lastAt = memory.lastAt
@@ -513,21 +528,23 @@ struct SQLSensorRepository: SensorRepository {
     }
 
     func list(userID: String, limit: Int, offset: Int) async throws -> (sensors: [SensorRecord], more: Bool) {
+        let unwritten = unwrittenLastValues(userID: userID)
         let rows = try await database.all(
             """
             SELECT \(unsafeRaw: Self.columns) FROM sensors WHERE user_id = \(bind: userID) ORDER BY created_at, address
             LIMIT \(bind: limit + 1) OFFSET \(bind: offset)
             """
         ).map(Self.record)
-        return (overlay(Array(rows.prefix(limit)), userID: userID), rows.count > limit)
+        return (overlay(Array(rows.prefix(limit)), unwritten), rows.count > limit)
     }
 
     func find(id: String, userID: String) async throws -> SensorRecord? {
-        try await database.first(
+        let unwritten = unwrittenLastValues(userID: userID)
+        return try await database.first(
             """
             SELECT \(unsafeRaw: Self.columns) FROM sensors WHERE id = \(bind: id) AND user_id = \(bind: userID)
             """
-        ).map { overlay([try Self.record($0)], userID: userID)[0] }
+        ).map { overlay([try Self.record($0)], unwritten)[0] }
     }
 
     func rename(id: String, userID: String, to name: String?) async throws -> Bool {
@@ -547,40 +564,46 @@ struct SQLSensorRepository: SensorRepository {
     func readings(sensorID: String, from: Date, to: Date) async throws -> [SensorReading] {
         let start = from.millisecondsSince1970
         let end = to.millisecondsSince1970
+        // SQLite: a newest block whose readings are (partly) still in the log is taken from
+        // memory, as it stood before the query, and merged with its row: a group committing
+        // in between (writing the block, moving on) loses nothing.
+        let pending = known?.entries.withLock { entries in entries.values.first { $0.record.id == sensorID && $0.pendingSince != nil } }
         let rows = try await database.all(
             """
             SELECT block, data FROM sensor_blocks
             WHERE sensor_id = \(bind: sensorID) AND last_at >= \(bind: start) AND first_at < \(bind: end)
             ORDER BY block
             """)
-        var blocks = [Int: [UInt8]]()
-        for row in rows { blocks[try row.int("block")] = [UInt8](try row.data("data")) }
-        // SQLite: a newest block whose readings are still in the log is read from memory.
-        if let pending = known?.entries.withLock({ entries in entries.values.first { $0.record.id == sensorID && $0.pendingSince != nil } }) {
-            blocks[pending.block] = nil
-            if Int64(pending.lastAt) >= start, Int64(pending.firstAt) < end { blocks[pending.block] = pending.bytes }
+        var blocks = [Int: [SensorReading]]()
+        for row in rows { blocks[try row.int("block")] = try SensorBlockCodec.decode([UInt8](try row.data("data"))) }
+        if let pending, Int64(pending.lastAt) >= start, Int64(pending.firstAt) < end {
+            blocks[pending.block] = SensorBlockCodec.merge(blocks[pending.block] ?? [], try SensorBlockCodec.decode(pending.bytes)).merged
         }
         var readings = [SensorReading]()
-        for (_, bytes) in blocks {
-            readings += try SensorBlockCodec.decode(bytes).filter {
-                Int64($0.atMilliseconds) >= start && Int64($0.atMilliseconds) < end
-            }
+        for (_, block) in blocks {
+            readings += block.filter { Int64($0.atMilliseconds) >= start && Int64($0.atMilliseconds) < end }
         }
         return readings.sorted { ($0.atMilliseconds, $0.sequence) < ($1.atMilliseconds, $1.sequence) }
     }
 
     /// Folds what the log holds into the blocks (SQLite, once per process, before the first
-    /// group: the rows a crash or kill left behind; after a clean shutdown the log is empty).
-    static func recoverLog(_ database: DatabaseConnection, known: KnownSensors) async throws {
-        guard !known.log.withLock({ $0.recovered }) else { return }
-        try await database.transaction { sql in
+    /// group: the rows a crash or kill left behind; after a clean shutdown the log is empty),
+    /// and brings the sensors' last values up to their newest reading (written every 10 s, so
+    /// a kill may have left them behind). Returns how many log rows could not be read (damage
+    /// on disk): they are dropped with the rest, so that the log starts empty.
+    @discardableResult
+    static func recoverLog(_ database: DatabaseConnection, known: KnownSensors) async throws -> Int {
+        guard !known.log.withLock({ $0.recovered }) else { return 0 }
+        let unreadable = try await database.transaction { sql -> Int in
             var bySensor = [String: [SensorReading]]()
+            var unreadable = 0
             for row in try await sql.readAll("SELECT id, data FROM sensor_log ORDER BY id") {
-                // A row that does not decode cannot be read by anything: it is dropped with the rest.
-                guard let entries = try? SensorLogCodec.decode([UInt8](try row.data("data"))) else { continue }
+                guard let entries = try? SensorLogCodec.decode([UInt8](try row.data("data"))) else {
+                    unreadable += 1
+                    continue
+                }
                 for entry in entries { bySensor[entry.sensorID, default: []] += entry.readings }
             }
-            guard !bySensor.isEmpty else { return }
             var writes = [BlockWrite]()
             for (sensorID, readings) in bySensor.sorted(by: { $0.key < $1.key }) {
                 for (block, blockReadings) in Dictionary(grouping: readings, by: { SensorBlockCodec.block(of: $0.sequence) }) {
@@ -593,17 +616,31 @@ struct SQLSensorRepository: SensorRepository {
                     writes.append(
                         BlockWrite(sensorID: sensorID, block: block, bytes: SensorBlockCodec.encode(merged), count: merged.count, firstAt: first, lastAt: last))
                 }
+                // What it said last, when newer than the row's.
+                if let newest = readings.max(by: { $0.atMilliseconds < $1.atMilliseconds }) {
+                    try await sql.raw(
+                        """
+                        UPDATE sensors SET last_at = \(bind: Int64(newest.atMilliseconds)), last_bpm = \(bind: newest.beatsPerMinute),
+                            last_contact = \(bind: newest.contact.rawValue), battery = COALESCE(\(bind: newest.battery), battery)
+                        WHERE id = \(bind: sensorID) AND (last_at IS NULL OR last_at <= \(bind: Int64(newest.atMilliseconds)))
+                        """
+                    ).run()
+                }
             }
             try await Self.write(writes, sql, onlyExisting: true)
             try await sql.raw("DELETE FROM sensor_log").run()
+            return unreadable
         }
         known.log.withLock { $0 = LogState(recovered: true) }
         known.entries.withLock { $0.removeAll() }
+        return unreadable
     }
 
-    /// Opens the log (SQLite): folds what a previous process left in it.
-    func recover() async throws {
-        if let known { try await Self.recoverLog(database, known: known) }
+    /// Opens the log (SQLite): folds what a previous process left in it; the number of rows
+    /// that could not be read.
+    func recover() async throws -> Int {
+        guard let known else { return 0 }
+        return try await Self.recoverLog(database, known: known)
     }
 
     static func record(_ row: any ColumnReader) throws -> SensorRecord {

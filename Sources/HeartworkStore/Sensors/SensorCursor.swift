@@ -50,6 +50,11 @@ final class SensorCursor: Sendable {
         }
     }
 
+    /// A deleted account's sensors.
+    func forget(userID: String) {
+        entries.withLock { entries in entries = entries.filter { $0.value.sensor.userID != userID } }
+    }
+
     /// A renamed sensor's row carries the new name to viewers.
     func rename(id: String, to name: String?) {
         entries.withLock { entries in

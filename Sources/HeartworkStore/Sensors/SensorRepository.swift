@@ -18,6 +18,9 @@ public protocol SensorRepository: Sendable {
     /// Writes every reading that is only in the live feed's log into its block (SQLite: at
     /// shutdown and before an account's archive; nothing to do on PostgreSQL).
     func flush() async throws
+    /// After an account's deletion: its readings waiting in the log are dropped and nothing of
+    /// its sensors stays in memory.
+    func forget(userID: String) async throws
     func list(userID: String) async throws -> [SensorRecord]
     /// A page of the user's sensors, oldest first, and whether more follow.
     func list(userID: String, limit: Int, offset: Int) async throws -> (sensors: [SensorRecord], more: Bool)

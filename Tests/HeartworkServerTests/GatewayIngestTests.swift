@@ -174,42 +174,6 @@ struct GatewayIngestTests {
         }
     }
 
-    /// Frames that waited in the socket while the store held the gateway back arrive at once
-    /// when reading resumes: they are not counted as the gateway's burst (the rate window starts
-    /// again after a wait of a second or more), so a plain gateway is not closed because the
-    /// server was behind.
-    @Test func framesHeldBackByTheStoreAreNotABurst() async throws {
-        try await Self.run { world in
-            let gate = Gate()
-            let live = world.services.live
-            let limits = GatewayIngest.Limits(readingsPerSecond: 100, bytesPerSecond: 1 << 20, framesInFlight: 4)
-            let ingest = GatewayIngest(live, gateway: world.gateway, limits: limits, logger: TestDatabase.logger) { staged in
-                await gate.wait()
-                return try await live.commit(staged)
-            }
-            let start = ContinuousClock.now
-            func frame(_ n: Int) -> [GatewayItem] { (0..<20).map { Self.reading("s\($0)", n) } }
-            let replies = Replies()
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    let ending = try await ingest.run { reply in replies.list.withLock { $0.append(reply) } }
-                    #expect(ending == .finished)
-                }
-                group.addTask {
-                    // Ten frames of 20 readings, all read "at once": 200 readings, twice the
-                    // limit, but after frame 4 each waited for the store.
-                    for n in 1...10 { #expect(await ingest.submit(frame(n), bytes: 500, at: start)) }
-                    ingest.finish()
-                }
-                try await Task.sleep(for: .milliseconds(1300))
-                gate.open()
-                try await group.waitForAll()
-            }
-            #expect(!replies.value.contains { $0.hasPrefix("close") })
-            #expect(replies.value.filter { $0.hasPrefix("ack s0 ") } == (1...10).map { "ack s0 \($0)" })
-        }
-    }
-
     /// The byte limit: a second's worth in one go is taken, one byte more within the second
     /// closes the connection with a reason naming the limit.
     @Test func theByteLimitCloses() async throws {

@@ -98,8 +98,6 @@ public final class GatewayIngest: Sendable {
         var inFlight = 0
         /// The submitter waiting for a place in the window (one reader per connection).
         var waiter: CheckedContinuation<Bool, Never>?
-        /// Since when the submitter waits.
-        var waitingSince = ContinuousClock.now
         /// Ended: closed, finished, or the submitter cancelled; nothing more is taken.
         var ended = false
     }
@@ -322,7 +320,6 @@ public final class GatewayIngest: Sendable {
                         return true
                     }
                     state.waiter = continuation
-                    state.waitingSince = .now
                     return nil
                 }
                 if let admitted { continuation.resume(returning: admitted) }
@@ -339,10 +336,6 @@ public final class GatewayIngest: Sendable {
             guard let waiter = state.waiter else { return nil }
             state.waiter = nil
             state.inFlight += 1
-            // The socket was not read while the submitter waited: after a second or more, the
-            // frames queued in it meanwhile come at once, and are not the gateway's burst (a
-            // shorter wait is the window turning over, as for a flood of empty frames).
-            if ContinuousClock.now - state.waitingSince >= .seconds(1) { state.rate.reset() }
             return waiter
         }
         waiter?.resume(returning: true)
@@ -393,11 +386,4 @@ public struct RateWindow: Sendable {
         return totals.indices.first { totals[$0] > perSecond[$0] }
     }
 
-    /// Forgets what was counted (the sender was held back: what it sent meanwhile waited in the
-    /// socket and arrives at once, through no fault of its own).
-    public mutating func reset() {
-        admissions.removeAll(keepingCapacity: true)
-        head = 0
-        totals = Array(repeating: 0, count: perSecond.count)
-    }
 }

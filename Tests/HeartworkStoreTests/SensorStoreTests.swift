@@ -208,6 +208,43 @@ struct SensorStoreTests {
         }
     }
 
+    /// An account deleted while its readings wait in the log: they and its sensors go, the log
+    /// is emptied of them, and another account's ingest goes on unharmed.
+    @Test(arguments: TestDatabase.all)
+    func aDeletedAccountLeavesNothingInTheLog(_ engine: TestDatabase) async throws {
+        try await engine.withStore { store in
+            let start = Date(timeIntervalSince1970: 1_795_400_000)
+            var gateways = [GatewayRecord]()
+            for name in ["gone", "stays"] {
+                let user = UserRecord(username: name, fullName: name, email: "\(name)@example.org", passwordHash: "$2b$04$hash")
+                try await store.users.create(user)
+                let gateway = GatewayRecord(userID: user.id, name: "Pi", tokenHash: String(repeating: name == "gone" ? "d" : "e", count: 64), createdAt: Date())
+                try await store.gateways.create(gateway)
+                gateways.append(gateway)
+            }
+            for second in 0..<20 {
+                for gateway in gateways {
+                    _ = try await store.sensors.store(
+                        userID: gateway.userID, gatewayID: gateway.id, readings: ["strap": [Self.reading(second)]], now: start.addingTimeInterval(Double(second)))
+                }
+            }
+            #expect(try await store.deleteAccount(userID: gateways[0].userID, username: "gone"))
+            // The other account streams on; its fold and last values are written without a hitch.
+            _ = try await store.sensors.store(
+                userID: gateways[1].userID, gatewayID: gateways[1].id, readings: ["strap": [Self.reading(20)]], now: start.addingTimeInterval(400))
+            try await store.sensors.flush()
+            let log = try await store.database.sql.raw("SELECT COUNT(*) AS n FROM sensor_log").first()?.decode(column: "n", as: Int.self)
+            #expect(log == 0)
+            let blocks = try await store.database.sql.raw("SELECT COUNT(*) AS n FROM sensor_blocks").first()?.decode(column: "n", as: Int.self)
+            #expect(blocks == 1, "only the remaining account's block")
+            let sensors = try await store.database.sql.raw("SELECT COUNT(*) AS n FROM sensors").first()?.decode(column: "n", as: Int.self)
+            #expect(sensors == 1)
+            let kept = try #require(try await store.sensors.list(userID: gateways[1].userID).first)
+            #expect(try await store.sensors.readings(sensorID: kept.id, from: start.addingTimeInterval(-10), to: start.addingTimeInterval(600)).count == 21)
+            #expect(kept.lastBeatsPerMinute == Self.reading(20).beatsPerMinute)
+        }
+    }
+
     @Test func logRowsRoundTripAndRefuseDamage() throws {
         let entries = [
             SensorLogCodec.Entry(sensorID: UUID().uuidString.lowercased(), readings: (0..<5).map(Self.reading)),

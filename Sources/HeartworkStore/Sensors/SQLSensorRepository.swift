@@ -479,6 +479,16 @@ struct SQLSensorRepository: SensorRepository {
         return known
     }
 
+    /// The rows of a multi-row upsert whose first column is a sensor id: all of them, or
+    /// (`onlyExisting`, SQLite) those whose sensor still exists, so that a block or last values
+    /// written after an account's deletion neither fail the group nor bring the sensor back.
+    private static func values(_ rows: [SQLQueryString], onlyExisting: Bool) -> SQLQueryString {
+        var query: SQLQueryString = onlyExisting ? "SELECT * FROM (VALUES " : "VALUES "
+        query += rows.joined(separator: ", ")
+        if onlyExisting { query += ") WHERE column1 IN (SELECT id FROM sensors)" }
+        return query
+    }
+
     /// Every changed block in multi-row upserts (at most 500 rows, 3,000 parameters, each).
     /// `onlyExisting`: blocks of sensors deleted since they were remembered are not written
     /// (SQLite, where a block may be written minutes after its readings came).
@@ -489,14 +499,7 @@ struct SQLSensorRepository: SensorRepository {
                 "(\(bind: block.sensorID), \(bind: block.block), \(bind: block.count), \(bind: Int64(block.firstAt)), \(bind: Int64(block.lastAt)), \(bind: Data(block.bytes)))"
             }
             var query: SQLQueryString = "INSERT INTO sensor_blocks (sensor_id, block, reading_count, first_at, last_at, data) "
-            if onlyExisting {
-                query += "SELECT * FROM (VALUES "
-                query += rows.joined(separator: ", ")
-                query += ") WHERE column1 IN (SELECT id FROM sensors)"
-            } else {
-                query += "VALUES "
-                query += rows.joined(separator: ", ")
-            }
+            query += Self.values(rows, onlyExisting: onlyExisting)
             query += """
                  ON CONFLICT (sensor_id, block) DO UPDATE SET reading_count = excluded.reading_count,
                     first_at = excluded.first_at, last_at = excluded.last_at, data = excluded.data
@@ -517,14 +520,7 @@ struct SQLSensorRepository: SensorRepository {
                 """
             }
             var query: SQLQueryString = "INSERT INTO sensors (id, user_id, address, created_at, gateway_id, last_at, last_bpm, last_contact, battery) "
-            if onlyExisting {
-                query += "SELECT * FROM (VALUES "
-                query += rows.joined(separator: ", ")
-                query += ") WHERE column1 IN (SELECT id FROM sensors)"
-            } else {
-                query += "VALUES "
-                query += rows.joined(separator: ", ")
-            }
+            query += Self.values(rows, onlyExisting: onlyExisting)
             query += """
                  ON CONFLICT (id) DO UPDATE SET gateway_id = excluded.gateway_id, last_at = excluded.last_at, last_bpm = excluded.last_bpm,
                     last_contact = excluded.last_contact, battery = excluded.battery

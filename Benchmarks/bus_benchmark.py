@@ -40,10 +40,8 @@ import json
 import math
 import multiprocessing
 import os
-import resource
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -52,27 +50,15 @@ import urllib.parse
 import urllib.request
 import uuid
 
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from live_common import CLOCK_TICKS, address, call, free_port, hrm_hex, own_cpu, percentile, process_cpu  # noqa: E402
+
 CHANNEL = "heartwork_live"
 
 
 # ---------------------------------------------------------------------------------------------
 # Helpers
 
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def process_cpu(pid):
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
-    except OSError:
-        return 0.0
 
 
 def postgres_cpu(database):
@@ -106,46 +92,17 @@ def machine_cpu():
     return (user + nice + system + irq + softirq) / CLOCK_TICKS
 
 
-def own_cpu():
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
-
-
-def percentile(ordered, fraction):
-    if not ordered:
-        return float("nan")
-    return ordered[min(len(ordered) - 1, max(0, math.ceil(fraction * len(ordered)) - 1))]
-
 
 def ms(ordered, fraction):
     value = percentile(ordered, fraction)
     return None if math.isnan(value) else round(value / 1000, 2)
 
 
-def call(base, method, path, token=None, body=None):
-    data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(base + path, method=method, data=data)
-    if token:
-        request.add_header("Authorization", f"Bearer {token}")
-    if data is not None:
-        request.add_header("Content-Type", "application/json")
-    with urllib.request.urlopen(request, timeout=60) as response:
-        return response.status, json.loads(response.read() or b"null")
-
 
 def with_database(url, name):
     parts = urllib.parse.urlsplit(url)
     return urllib.parse.urlunsplit(parts._replace(path="/" + name))
 
-
-def address(g, s):
-    return f"C0:{g >> 8:02X}:{g & 255:02X}:00:{s >> 8:02X}:{s & 255:02X}"
-
-
-def hrm_hex(g, s, variant):
-    bpm = 60 + (s * 7 + g * 3 + variant * 5) % 110
-    ticks = round(60.0 / bpm * 1024)
-    return f"16{bpm:02x}{ticks & 255:02x}{ticks >> 8:02x}"
 
 
 def codec_payload(readings, instance=None, user=None):

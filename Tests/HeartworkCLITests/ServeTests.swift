@@ -607,19 +607,11 @@ final class RawWebSocket: @unchecked Sendable {
         case other(opcode: UInt8)
     }
 
-    private let socket: Int32
+    private let connection: RawConnection
     private var buffer: [UInt8] = []
 
     init(port: Int, path: String, headers: String = "") throws {
-        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw ServeTests.HarnessFailure("cannot connect: errno \(errno)") }
+        connection = try RawConnection(port: port)
         try send(
             Array(
                 ("GET \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
@@ -634,8 +626,6 @@ final class RawWebSocket: @unchecked Sendable {
         guard head.hasPrefix("HTTP/1.1 101") else { throw ServeTests.HarnessFailure("upgrade refused: \(head)") }
         buffer.removeFirst(headEnd! + 4)
     }
-
-    deinit { close(socket) }
 
     func sendText(_ text: String) throws { try sendFrame(opcode: 0x1, Array(text.utf8)) }
 
@@ -680,23 +670,12 @@ final class RawWebSocket: @unchecked Sendable {
         return nil
     }
 
-    private func send(_ bytes: [UInt8]) throws {
-        var sent = 0
-        while sent < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL)) }
-            guard count > 0 else { throw ServeTests.HarnessFailure("send failed: errno \(errno)") }
-            sent += count
-        }
-    }
+    private func send(_ bytes: [UInt8]) throws { try connection.send(bytes: bytes) }
 
     /// More bytes from the socket; false on timeout or when the connection ended.
     private func fill(until deadline: Date) -> Bool {
-        var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-        guard poll(&descriptor, 1, Int32(max(0, deadline.timeIntervalSinceNow * 1000))) > 0 else { return false }
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        let count = recv(socket, &chunk, chunk.count, 0)
-        guard count > 0 else { return false }
-        buffer += chunk[..<count]
+        guard let chunk = connection.receiveBytes(until: deadline) else { return false }
+        buffer += chunk
         return true
     }
 

@@ -1,41 +1,13 @@
 import Foundation
 import HeartworkCore
 import HeartworkFormats
+import HeartworkTestSupport
 import Testing
 
 /// Issue 26: the raw live feed's blocks in format 2 (deltas and varints), format-1 blocks
 /// still read, every value a reading can hold kept exactly, damage refused without a trap.
 @Suite("Sensor blocks")
 struct SensorBlockCodecTests {
-    /// Format 1 as it was written until issue 26 (the codec no longer writes it).
-    static func encodeFormat1(_ readings: [SensorReading]) -> [UInt8] {
-        func append(_ value: UInt64, bytes count: Int, to bytes: inout [UInt8]) {
-            for index in 0..<count { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(8 * index))) }
-        }
-        var bytes: [UInt8] = [1]
-        append(UInt64(min(readings.count, Int(UInt16.max))), bytes: 2, to: &bytes)
-        for reading in readings.prefix(Int(UInt16.max)) {
-            append(UInt64(bitPattern: Int64(reading.sequence)), bytes: 8, to: &bytes)
-            append(UInt64(bitPattern: Int64(reading.atMilliseconds)), bytes: 8, to: &bytes)
-            append(UInt64(UInt16(clamping: reading.beatsPerMinute)), bytes: 2, to: &bytes)
-            var flags: UInt8 =
-                switch reading.contact {
-                case .notSupported: 0
-                case .notDetected: 1
-                case .detected: 2
-                }
-            if reading.battery != nil { flags |= 0x04 }
-            if reading.rssi != nil { flags |= 0x08 }
-            bytes.append(flags)
-            if let battery = reading.battery { bytes.append(UInt8(clamping: battery)) }
-            if let rssi = reading.rssi { bytes.append(UInt8(bitPattern: Int8(clamping: rssi))) }
-            let rr = reading.rrIntervalTicks.prefix(Int(UInt8.max))
-            bytes.append(UInt8(rr.count))
-            for tick in rr { append(UInt64(tick), bytes: 2, to: &bytes) }
-        }
-        return bytes
-    }
-
     /// A strap at 1 Hz as a gateway hears it: the gateway's clock jitters ±25 ms, heart rate
     /// drifts by up to 3 bpm a second, RR intervals near 60,000/bpm ms, battery constant,
     /// RSSI within ±4 dBm of -62, contact detected.
@@ -141,7 +113,7 @@ struct SensorBlockCodecTests {
             SensorReading(sequence: 256, atMilliseconds: 1_000, beatsPerMinute: 61, contact: .detected, battery: 90, rssi: -40, rrIntervalTicks: [1_000]),
             SensorReading(sequence: 257, atMilliseconds: 2_000, beatsPerMinute: 62, contact: .notDetected),
         ]
-        #expect(Self.encodeFormat1(expected) == fixed)
+        #expect(SensorBlockFormat1.encode(expected) == fixed)
         #expect(try SensorBlockCodec.decode(fixed) == expected)
         #expect(try SensorBlockCodec.summary(fixed) == (2, 257))
         // A format-1 block is not appended to: the caller decodes, merges and writes format 2.
@@ -157,14 +129,14 @@ struct SensorBlockCodecTests {
                 reading.rrIntervalTicks = Array(reading.rrIntervalTicks.prefix(255))
                 return reading
             }
-            let old = Self.encodeFormat1(block)
+            let old = SensorBlockFormat1.encode(block)
             #expect(try SensorBlockCodec.decode(old) == block)
             let summary = try SensorBlockCodec.summary(old)
             #expect(summary.count == block.count && summary.highestSequence == block.map(\.sequence).max())
             #expect(try SensorBlockCodec.decode(SensorBlockCodec.encode(SensorBlockCodec.decode(old))) == block)
         }
         let hour = Self.strap(count: 3_600)
-        #expect(SensorBlockCodec.encode(hour).count * 3 < Self.encodeFormat1(hour).count)
+        #expect(SensorBlockCodec.encode(hour).count * 3 < SensorBlockFormat1.encode(hour).count)
     }
 
     @Test func damagedBlocksThrowAndNeverTrap() throws {
@@ -223,7 +195,7 @@ struct SensorBlockCodecTests {
         ]
         for (name, readings) in variants {
             let compact = Self.bytesPerReading(readings, SensorBlockCodec.encode)
-            let old = Self.bytesPerReading(readings, Self.encodeFormat1)
+            let old = Self.bytesPerReading(readings, SensorBlockFormat1.encode)
             print("sensor block, strap at 1 Hz (\(name)): format 2 \(String(format: "%.2f", compact)) bytes a reading, format 1 \(String(format: "%.2f", old))")
             if name == "1 RR, RSSI" { #expect(compact <= 8) }
             #expect(compact * 3 < old)

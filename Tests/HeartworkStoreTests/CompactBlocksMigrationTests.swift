@@ -12,34 +12,6 @@ import Testing
 /// counts and times unchanged, the bytes fewer, and a block already in format 2 untouched.
 @Suite("Migration 023, compact sensor blocks")
 struct CompactBlocksMigrationTests {
-    /// Format 1 as it was written until issue 26.
-    static func encodeFormat1(_ readings: [SensorReading]) -> [UInt8] {
-        func append(_ value: UInt64, bytes count: Int, to bytes: inout [UInt8]) {
-            for index in 0..<count { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(8 * index))) }
-        }
-        var bytes: [UInt8] = [1]
-        append(UInt64(readings.count), bytes: 2, to: &bytes)
-        for reading in readings {
-            append(UInt64(bitPattern: Int64(reading.sequence)), bytes: 8, to: &bytes)
-            append(UInt64(bitPattern: Int64(reading.atMilliseconds)), bytes: 8, to: &bytes)
-            append(UInt64(UInt16(clamping: reading.beatsPerMinute)), bytes: 2, to: &bytes)
-            var flags: UInt8 =
-                switch reading.contact {
-                case .notSupported: 0
-                case .notDetected: 1
-                case .detected: 2
-                }
-            if reading.battery != nil { flags |= 0x04 }
-            if reading.rssi != nil { flags |= 0x08 }
-            bytes.append(flags)
-            if let battery = reading.battery { bytes.append(UInt8(clamping: battery)) }
-            if let rssi = reading.rssi { bytes.append(UInt8(bitPattern: Int8(clamping: rssi))) }
-            bytes.append(UInt8(reading.rrIntervalTicks.count))
-            for tick in reading.rrIntervalTicks { append(UInt64(tick), bytes: 2, to: &bytes) }
-        }
-        return bytes
-    }
-
     struct Row: Hashable {
         let sensorID: String
         let block: Int
@@ -103,7 +75,7 @@ struct CompactBlocksMigrationTests {
                 var rows = [SQLQueryString]()
                 for (sensor, readings) in series.enumerated() {
                     for (block, inBlock) in Dictionary(grouping: readings, by: { SensorBlockCodec.block(of: $0.sequence) }) {
-                        let bytes = sensor == 1 && block == 149 ? SensorBlockCodec.encode(inBlock) : Self.encodeFormat1(inBlock)
+                        let bytes = sensor == 1 && block == 149 ? SensorBlockCodec.encode(inBlock) : SensorBlockFormat1.encode(inBlock)
                         let times = inBlock.map(\.atMilliseconds)
                         rows.append(
                             """
@@ -179,7 +151,7 @@ struct CompactBlocksMigrationTests {
                     try await store.database.sql.raw(
                         """
                         INSERT INTO sensor_blocks (sensor_id, block, reading_count, first_at, last_at, data)
-                        VALUES (\(bind: id), \(bind: block), 1, \(bind: one.atMilliseconds), \(bind: one.atMilliseconds), \(bind: Data(Self.encodeFormat1([one]))))
+                        VALUES (\(bind: id), \(bind: block), 1, \(bind: one.atMilliseconds), \(bind: one.atMilliseconds), \(bind: Data(SensorBlockFormat1.encode([one]))))
                         """
                     ).run()
                 }

@@ -39,6 +39,17 @@ public final class RawConnection: @unchecked Sendable {
         }
     }
 
+    /// The bytes the next read brings before `deadline`; nil on timeout or when the
+    /// connection ended.
+    public func receiveBytes(until deadline: Date) -> [UInt8]? {
+        var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptor, 1, Int32(max(0, deadline.timeIntervalSinceNow * 1000))) > 0 else { return nil }
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let count = recv(socket, &chunk, chunk.count, 0)
+        guard count > 0 else { return nil }
+        return Array(chunk[..<count])
+    }
+
     /// Everything that arrives until the server closes the connection or `seconds` pass.
     public func receiveAll(within seconds: Double) -> String {
         var received = [UInt8]()

@@ -200,7 +200,7 @@ public final class GatewayIngest: Sendable {
             }
             if !frames.isEmpty {
                 var replies = [Reply]()
-                if let staged = Self.merge(frames.compactMap { $0.staged }) {
+                if let staged = LiveService.Staged.merged(frames.compactMap { $0.staged }) {
                     do {
                         replies = Self.answers(frames, try await commit(staged))
                     } catch is LiveService.GatewayRevoked {
@@ -249,18 +249,6 @@ public final class GatewayIngest: Sendable {
             }
         }
         return replies
-    }
-
-    /// Frames committed together: each sensor's readings in frame order.
-    private static func merge(_ frames: [LiveService.Staged]) -> LiveService.Staged? {
-        guard let first = frames.first, let last = frames.last, frames.count > 1 else { return frames.first }
-        var bySensor = first.bySensor
-        var claimed = first.claimed
-        for frame in frames.dropFirst() {
-            for (sensor, readings) in frame.bySensor { bySensor[sensor, default: []] += readings }
-            claimed.formUnion(frame.claimed)
-        }
-        return LiveService.Staged(gateway: first.gateway, bySensor: bySensor, claimed: claimed, now: last.now)
     }
 
     /// Adds an entry for `run` (nil: none), and with `last` says none follow.

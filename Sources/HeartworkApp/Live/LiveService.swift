@@ -77,6 +77,19 @@ public struct LiveService: Sendable {
         let claimed: Set<Claim>
         let now: Date
         public var isEmpty: Bool { bySensor.isEmpty }
+
+        /// Frames of one gateway committed together: each sensor's readings in frame order,
+        /// every claim kept, the newest frame's time; nil for none.
+        public static func merged(_ frames: [Staged]) -> Staged? {
+            guard let first = frames.first, let last = frames.last, frames.count > 1 else { return frames.first }
+            var bySensor = first.bySensor
+            var claimed = first.claimed
+            for frame in frames.dropFirst() {
+                for (sensor, readings) in frame.bySensor { bySensor[sensor, default: []] += readings }
+                claimed.formUnion(frame.claimed)
+            }
+            return Staged(gateway: first.gateway, bySensor: bySensor, claimed: claimed, now: last.now)
+        }
     }
 
     /// A reading handed to viewers before its commit.

@@ -4,6 +4,12 @@
 Usage: python3 scripts/check_strength_catalogue.py
 Exits 0 and prints a one-line summary when both files are valid, otherwise
 prints the problems found and exits 1. Standard library only.
+
+Rules: at least 300 exercises and 30 in each of the six groups; unique ids, names and
+aliases (compared as StrengthCatalogue.nameKey reads them); no id a user's own exercise
+would take; the names in MUST_MATCH (Olympic lifts, Strong's and Hevy's defaults) found;
+text licence and attribution on every exercise; a picture, when one is named, present,
+at most 30 KB and with its licence.
 """
 import json
 import re
@@ -18,12 +24,39 @@ ROUTINES = DIR / "routines.json"
 
 GROUPS = ["Chest", "Shoulders", "Arms", "Back", "Legs", "Abs"]
 EQUIPMENT = {"barbell", "dumbbell", "kettlebell", "cable", "machine", "bodyweight",
-             "band", "ez-bar", "smith-machine", "bench", "pull-up-bar"}
+             "band", "ez-bar", "smith-machine", "bench", "pull-up-bar", "trap-bar", "plate",
+             "landmine", "medicine-ball"}
 GOALS = ["WeightLoss", "MuscleMaintenance", "MassGain"]
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
-MIN_EXERCISES = 80
-MIN_PER_GROUP = 10
+MIN_EXERCISES = 300
+MIN_PER_GROUP = 30
+IMAGES = DIR / "images"
+MAX_IMAGE_BYTES = 30 * 1024
+# Ids a user's own exercises take (StrengthCatalogue.customPrefix) and the old imports' ids.
+RESERVED_PREFIXES = ("custom-", "other")
+# Names lifters log (as Strong and Hevy write them) that must land on a catalogue exercise,
+# by its name or an alias (issue 25: the Olympic lifts and their variants, front squat, good
+# morning, the apps' defaults).
+MUST_MATCH = [
+    "Snatch (Barbell)", "Power Snatch", "Hang Snatch", "Hang Power Snatch", "Snatch Pull (Barbell)",
+    "Snatch High Pull", "Muscle Snatch", "Overhead Squat (Barbell)", "Snatch Balance",
+    "Clean (Barbell)", "Power Clean", "Hang Clean", "Hang Power Clean", "Clean Pull", "Clean High Pull",
+    "Muscle Clean", "Clean and Jerk", "Clean and Jerk (Barbell)", "Split Jerk (Barbell)", "Push Jerk",
+    "Push Press", "Front Squat (Barbell)", "Good Morning (Barbell)",
+    "Bench Press (Barbell)", "Squat (Barbell)", "Deadlift (Barbell)", "Overhead Press (Barbell)",
+    "Lat Pulldown (Cable)", "Bicep Curl (Dumbbell)", "Romanian Deadlift (Barbell)",
+    "Bent Over Row (Barbell)", "Pull Up", "Chin Up", "Incline Bench Press (Barbell)",
+    "Incline Bench Press (Dumbbell)", "Bench Press (Dumbbell)", "Seated Row (Cable)",
+    "Triceps Pushdown (Cable - Straight Bar)", "Skullcrusher (Barbell)", "Lateral Raise (Dumbbell)",
+    "Leg Press", "Leg Extension (Machine)", "Lying Leg Curl (Machine)", "Seated Leg Curl (Machine)",
+    "Hip Thrust (Barbell)", "Standing Calf Raise (Machine)", "Shrug (Barbell)", "Face Pull (Cable)",
+    "Hammer Curl (Dumbbell)", "Sumo Deadlift (Barbell)", "Trap Bar Deadlift", "Chest Dip",
+    "Push Up", "Plank", "Hanging Leg Raise", "Ab Wheel", "Cable Crunch", "Russian Twist",
+    "Bulgarian Split Squat", "Goblet Squat (Kettlebell)", "Kettlebell Swing", "Thruster (Barbell)",
+    "Shoulder Press (Dumbbell)", "Arnold Press (Dumbbell)", "Preacher Curl (Barbell)",
+    "Chest Fly (Dumbbell)", "Butterfly (Pec Deck)", "Seated Cable Row - V Grip (Cable)",
+]
 MIN_UNLOADED = 18
 MIN_ROUTINES = 16
 MIN_LOADED_ROUTINES_PER_GOAL = 3  # at least three non-bodyweight routines per goal
@@ -48,6 +81,21 @@ def load(path):
         sys.exit(1)
 
 
+def name_key(name):
+    """StrengthCatalogue.nameKey: the lowercased words, a final s dropped, sorted."""
+    words, current = [], ""
+    for c in name.lower():
+        if c.isalnum():
+            current += c
+        elif current:
+            words.append(current)
+            current = ""
+    if current:
+        words.append(current)
+    words = [w[:-1] if len(w) >= 3 and w.endswith("s") and not w.endswith("ss") else w for w in words]
+    return " ".join(sorted(words))
+
+
 def nonempty_str(v):
     return isinstance(v, str) and v.strip() != ""
 
@@ -69,6 +117,7 @@ def main():
 
     by_id = {}
     names = set()
+    keys = {}  # name key -> id, for names and aliases alike
     per_group = Counter()
     unloaded = 0
     for i, e in enumerate(exercises):
@@ -81,6 +130,8 @@ def main():
             fail(f"{where}: id must be a lowercase slug [a-z0-9-]")
         elif eid in by_id:
             fail(f"{where}: duplicate id")
+        elif eid.startswith(RESERVED_PREFIXES):
+            fail(f"{where}: ids starting {RESERVED_PREFIXES} are for users' own exercises")
         else:
             by_id[eid] = e
         name = e.get("name")
@@ -90,6 +141,10 @@ def main():
             fail(f"{where}: duplicate name '{name}'")
         else:
             names.add(name)
+            k = name_key(name)
+            if k in keys:
+                fail(f"{where}: name '{name}' reads the same as {keys[k]} (word order and case are ignored)")
+            keys[k] = eid
         if e.get("group") not in GROUPS:
             fail(f"{where}: group '{e.get('group')}' not one of {GROUPS}")
         else:
@@ -108,6 +163,40 @@ def main():
         for key in ("instructions", "licence", "attribution"):
             if not nonempty_str(e.get(key)):
                 fail(f"{where}: '{key}' missing or empty")
+
+    # Aliases: the names other apps write for an exercise. Each must read differently from
+    # every name and every other alias, or matching would be ambiguous.
+    for i, e in enumerate(exercises):
+        if not isinstance(e, dict) or "aliases" not in e:
+            continue
+        where = f"exercise #{i} ({e.get('id', '?')})"
+        aliases = e["aliases"]
+        if not isinstance(aliases, list) or not aliases or not all(nonempty_str(a) for a in aliases):
+            fail(f"{where}: aliases must be a non-empty list of non-empty strings (or left out)")
+            continue
+        for a in aliases:
+            k = name_key(a)
+            if k in keys:
+                fail(f"{where}: alias '{a}' reads the same as {keys[k]}")
+            else:
+                keys[k] = f"{e.get('id')} (alias)"
+    for wanted in MUST_MATCH:
+        if name_key(wanted) not in keys:
+            fail(f"'{wanted}' (as Strong or Hevy write it) matches no exercise name or alias")
+
+    # Pictures: none ship yet (docs/STRENGTH.md says why). When one does, it names its file
+    # under Resources/strength/images/, which must exist and be small, and its licence.
+    for i, e in enumerate(exercises):
+        if not isinstance(e, dict) or "image" not in e:
+            continue
+        where = f"exercise #{i} ({e.get('id', '?')})"
+        image = IMAGES / str(e["image"])
+        if not image.is_file():
+            fail(f"{where}: picture {image.name} is missing")
+        elif image.stat().st_size > MAX_IMAGE_BYTES:
+            fail(f"{where}: picture {image.name} is {image.stat().st_size} bytes, at most {MAX_IMAGE_BYTES}")
+        if not nonempty_str(e.get("imageLicence")):
+            fail(f"{where}: a picture needs its imageLicence")
 
     for g in GROUPS:
         if per_group[g] < MIN_PER_GROUP:

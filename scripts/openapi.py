@@ -20,6 +20,13 @@ PAGE_PARAMS = [
      "schema": {"type": "integer", "minimum": 0}},
 ]
 CSRF = {"_csrf": {"type": "string", "description": "The session's CSRF token"}}
+# FitLabTeam F8 (issue 25): a team session's context, the seed's labels verbatim.
+CONTEXT_VALUES = {
+    "time": ["5-15 min", "30 min", "2h", "3h", "4-6h", "6-8h", "10-12h", "12-18h", "18-24h", "1d", "2d", "+2"],
+    "moment": ["After", "Before"],
+    "situation": ["Training", "Championship", "Injury", "Exam", "Business", "Concert", "Movie/Theatre", "Other"],
+    "state": ["Seated", "Lying", "Moving"],
+}
 
 # Error answers of the API, by status.
 API_ERRORS = {
@@ -310,6 +317,12 @@ api("/api/sensors/{sensorID}", "get", "getSensor", "One of your sensors", {200: 
     errors=(401, 404), params=[path_param("sensorID")])
 api("/api/sensors/{sensorID}", "patch", "renameSensor", "Name one of your sensors (an empty name clears it)", {200: ("OK", ref("Sensor"))},
     errors=(400, 401, 404, 422), body=ref("SensorName"), params=[path_param("sensorID")])
+api("/api/sensors/{sensorID}", "delete", "deleteSensor",
+    "Delete one of your sensors; readings=keep leaves its readings for the sessions that used it (it leaves the lists until a gateway hears it "
+    "again), readings=delete deletes them with it. Players who wore it no longer do. The answer says which was done",
+    {200: ("Deleted", ref("SensorRemoval"))}, errors=(400, 401, 404),
+    params=[path_param("sensorID"), {**query_param("readings", "What happens to its readings (required)", {"type": "string", "enum": ["keep", "delete"]}),
+                                     "required": True}])
 api("/api/sensors/{sensorID}/heart-rate", "get", "sensorHeartRate",
     "What a sensor heard in [from, to) (default: the last 10 minutes; at most 24 hours): heart rate per second and every RR interval",
     {200: ("OK", ref("SensorHeartRate"))}, errors=(400, 401, 404, 422),
@@ -351,15 +364,19 @@ api("/api/teams/{teamID}/players/{playerID}", "delete", "removeTeamPlayer", "Tak
 api("/api/teams/{teamID}/board", "get", "teamBoard",
     "What the coach's screen starts from: the open session (with each player's TRIMP so far) or the team's players with sensors, and each sensor's last reading",
     {200: ("OK", ref("TeamBoard"))}, errors=(401, 404), params=[path_param("teamID")])
-api("/api/teams/{teamID}/sessions", "get", "listTeamSessions", "The team's sessions, newest first", {200: ("OK", ref("TeamSessionList"))},
-    errors=(401, 404), params=[path_param("teamID")])
+api("/api/teams/{teamID}/sessions", "get", "listTeamSessions",
+    "The team's sessions, newest first; with context.* parameters, only those whose context has each setting named (a value that is not one of the seed's is 400)",
+    {200: ("OK", ref("TeamSessionList"))}, errors=(400, 401, 404),
+    params=[path_param("teamID")] + [query_param(f"context.{name}", f"Only sessions whose {name} is this", {"type": "string", "enum": values})
+                                     for name, values in CONTEXT_VALUES.items()])
 api("/api/teams/{teamID}/sessions", "post", "startTeamSession",
     "Start a session now or after a countdown; without players, every player of the team with a sensor takes part. One unsaved session per team (409)",
     {201: ("Started", ref("TeamSession"), "Location")}, errors=(400, 401, 404, 409, 422), body=ref("TeamSessionStart"), params=[path_param("teamID")])
 api("/api/team-sessions/{sessionID}", "get", "getTeamSession", "One of your team sessions", {200: ("OK", ref("TeamSession"))},
     errors=(401, 404), params=[path_param("sessionID")])
-api("/api/team-sessions/{sessionID}", "patch", "markTeamSession", "Set or clear the reviewed and exported flags", {200: ("OK", ref("TeamSession"))},
-    errors=(400, 401, 404, 422), body=ref("TeamSessionFlags"), params=[path_param("sessionID")])
+api("/api/team-sessions/{sessionID}", "patch", "markTeamSession",
+    "Set or clear the reviewed and exported flags; change the context (a member sets, null clears, absent keeps) or the artifact correction",
+    {200: ("OK", ref("TeamSession"))}, errors=(400, 401, 404, 422), body=ref("TeamSessionFlags"), params=[path_param("sessionID")])
 api("/api/team-sessions/{sessionID}", "delete", "discardTeamSession", "Discard (delete) a session; the readings stay in the raw feed",
     {204: ("Discarded", None)}, errors=(401, 404), params=[path_param("sessionID")])
 api("/api/team-sessions/{sessionID}/stop", "post", "stopTeamSession", "Stop recording now (stopping a stopped session changes nothing)",
@@ -382,7 +399,14 @@ operation("/api/team-sessions/{sessionID}/export", "get", "exportTeamSession",
 page("/", "get", "homePage", "Start page (signed in: redirects to your workouts)", [200, 303], public=True)
 page("/signup", "get", "signupPage", "Sign-up form", [200], public=True)
 page("/signup", "post", "signupForm", "Create an account and sign in", [303, 409, 422],
-     form={name: {"type": "string"} for name in ["username", "fullName", "email", "password"]}, public=True)
+     form={**{name: {"type": "string"} for name in ["username", "fullName", "email", "password"]},
+           # Pocket PT's sign-up steps 2 and 3 (issue 25), all optional.
+           "goal": {"type": "string", "enum": ["WeightLoss", "MuscleMaintenance", "MassGain"],
+                    "description": "Step 2: the strength goal (reps per set 15 / 12 / 8)"},
+           "lifestyle": {"type": "string", "enum": ["sedentary", "low-active", "active", "high-active"],
+                         "description": "Step 2: how active the user's days are; left out, it is assumed low active and the nutrition page says so"},
+           "feedback": {"type": "string", "enum": ["no", "yes"], "description": "Step 3: send the motivation message to a webhook as well"},
+           "webhookUrl": {"type": "string", "description": "Step 3, with feedback=yes: the webhook's http(s) URL"}}, public=True)
 page("/login", "get", "loginPage", "Sign-in form", [200], params=[query_param("next", "Where to go afterwards")], public=True)
 page("/login", "post", "loginForm", "Sign in: sets the HttpOnly, SameSite session cookie", [303, 401, 429],
      form={name: {"type": "string"} for name in ["username", "password", "next"]}, public=True)
@@ -430,7 +454,11 @@ page("/gateway", "get", "gatewayPage", "This device as a gateway: chest straps t
 page("/gateways/{gatewayID}/revoke", "post", "revokeGatewayForm", "Revoke a gateway", [303, 401, 403, 404], form=dict(CSRF), form_required=False, params=[path_param("gatewayID")])
 page("/sensors/{sensorID}", "post", "renameSensorForm", "Name a sensor", [303, 401, 403, 404, 422], form={**CSRF, "name": {"type": "string"}},
      params=[path_param("sensorID")])
-page("/teams/{teamID}", "get", "teamPage", "A team: players and their sensors, sessions", [200, 401, 404], params=[path_param("teamID")])
+page("/sensors/{sensorID}/delete", "post", "deleteSensorForm", "Delete a sensor, keeping or deleting its readings (the next page says which)",
+     [303, 401, 403, 404, 422], form={**CSRF, "readings": {"type": "string", "enum": ["keep", "delete"]}}, form_required=False, params=[path_param("sensorID")])
+page("/teams/{teamID}", "get", "teamPage", "A team: players and their sensors, sessions (filtered by context when asked)", [200, 401, 404],
+     params=[path_param("teamID")] + [query_param(name, f"Only sessions whose {name} is this", {"type": "string", "enum": [""] + values})
+                                      for name, values in CONTEXT_VALUES.items()])
 page("/teams/{teamID}/delete", "post", "deleteTeamForm", "Delete a team (its players stay)", [303, 401, 403, 404], form=dict(CSRF), form_required=False, params=[path_param("teamID")])
 page("/teams/{teamID}/players", "post", "addTeamPlayerForm", "Put a player in the team", [303, 401, 403, 404, 409, 422],
      form={**CSRF, "playerID": {"type": "string"}}, params=[path_param("teamID")])
@@ -439,12 +467,16 @@ page("/teams/{teamID}/players/{playerID}/remove", "post", "removeTeamPlayerForm"
 page("/teams/{teamID}/players/{playerID}/sensor", "post", "assignSensorForm", "Give a player their sensor", [303, 401, 403, 404, 409, 422],
      form={**CSRF, "sensorID": {"type": "string"}}, params=[path_param("teamID"), path_param("playerID")])
 page("/teams/{teamID}/sessions", "post", "startSessionForm", "Start a session (now or after a countdown)", [303, 401, 403, 404, 409, 422],
-     form={**CSRF, "countdownSeconds": {"type": "string"}, "durationMinutes": {"type": "string"}}, params=[path_param("teamID")])
+     form={**CSRF, "countdownSeconds": {"type": "string"}, "durationMinutes": {"type": "string"},
+           **{name: {"type": "string", "enum": [""] + values} for name, values in CONTEXT_VALUES.items()}}, params=[path_param("teamID")])
 page("/teams/{teamID}/live", "get", "coachPage", "The coach's big screen: a live tile per player", [200, 401, 404], params=[path_param("teamID")])
 page("/team-sessions/{sessionID}", "get", "teamSessionPage", "A session's review: the team side by side, each player's heart rate, zones, TRIMP, calories and HRV",
      [200, 401, 404], params=[path_param("sessionID")])
-page("/team-sessions/{sessionID}/{action}", "post", "teamSessionActionForm", "Stop, save, discard, or mark a session (not) reviewed", [303, 401, 403, 404],
-     form=dict(CSRF), form_required=False, params=[path_param("sessionID"), path_param("action", ["stop", "save", "discard", "reviewed", "unreviewed"])])
+page("/team-sessions/{sessionID}/{action}", "post", "teamSessionActionForm",
+     "Stop, save, discard, or mark a session (not) reviewed; change its context or its artifact correction", [303, 401, 403, 404, 422],
+     form={**CSRF, **{name: {"type": "string", "enum": [""] + values} for name, values in CONTEXT_VALUES.items()},
+           "correction": {"type": "string", "enum": ["kubios", "fitlab"]}}, form_required=False,
+     params=[path_param("sessionID"), path_param("action", ["stop", "save", "discard", "reviewed", "unreviewed", "context", "correction"])])
 page("/players/{playerID}", "get", "playerPage", "A player", [200, 401, 404], params=[path_param("playerID")])
 page("/players/{playerID}", "post", "playerForm", "Save a player", [303, 401, 403, 404, 409, 422], form={**CSRF, **{name: {"type": "string"} for name in [
     "name", "number", "birthDate", "sex", "restingHeartRate", "maximumHeartRate", "weightKilograms", "teamID", "sensorID"]}},
@@ -468,6 +500,13 @@ GOAL = {"type": "string", "enum": ["WeightLoss", "MuscleMaintenance", "MassGain"
 LIFESTYLE = {"type": "string", "enum": ["sedentary", "low-active", "active", "high-active"]}
 api("/api/exercises", "get", "listExercises", "The exercise catalogue with your statistics (weights in your unit), alphabetical; ?group= one of the six or All",
     {200: ("OK", ref("ExerciseList"))}, errors=(400, 401), params=[query_param("group", "Chest, Shoulders, Arms, Back, Legs, Abs or All")])
+api("/api/exercises", "post", "createExercise",
+    "Create an exercise of your own (only you see it; it keeps a history and 1RM like the catalogue's); its name must not read like a catalogue exercise's or one of yours",
+    {201: ("Created", ref("Exercise"), "Location")}, errors=(400, 401, 409, 422),
+    body=obj({"name": {"type": "string", "minLength": 1, "maxLength": 80}, "group": {"type": "string", "enum": ["Chest", "Shoulders", "Arms", "Back", "Legs", "Abs"]},
+              "equipment": {"type": "string", "description": "barbell, dumbbell, kettlebell, cable, machine, bodyweight, band, ez-bar, smith-machine, trap-bar, plate, landmine, medicine-ball, bench, pull-up-bar or other (the default)"},
+              "measure": {"type": "string", "enum": ["reps", "seconds"], "description": "What a set counts (default reps; seconds for a hold)"}},
+             required=["name", "group"]))
 api("/api/exercises/{exerciseID}", "get", "getExercise", "An exercise, your statistics and your estimated 1RM session by session",
     {200: ("OK", ref("ExerciseDetail"))}, errors=(401, 404), params=[path_param("exerciseID")])
 api("/api/exercises/{exerciseID}/reset", "post", "resetExercise",
@@ -525,7 +564,10 @@ page("/strength", "get", "strengthPage", "Strength: today's suggestion, your rou
 page("/strength/disclaimer", "get", "strengthDisclaimerPage", "The safety note shown before the first session", [200, 401],
      params=[query_param("next", "Where to go after accepting")])
 page("/strength/disclaimer", "post", "acceptDisclaimerForm", "Accept the safety note", [303, 401, 403], form={**CSRF, "next": {"type": "string"}}, form_required=False)
+page("/strength/goals", "get", "strengthGoalsPage", "What the three strength goals mean (public: sign-up links to it)", [200], public=True)
 page("/strength/exercises", "get", "exercisesPage", "The exercise library by muscle group", [200, 401], params=[query_param("group", "A muscle group")])
+page("/strength/exercises", "post", "createExerciseForm", "Add an exercise of your own", [303, 401, 403, 409, 422],
+     form={**CSRF, "name": {"type": "string"}, "group": {"type": "string"}, "equipment": {"type": "string"}, "timed": {"type": "string"}})
 page("/strength/exercises/{exerciseID}", "get", "exercisePage", "An exercise: how, your statistics, your progress", [200, 401, 404],
      params=[path_param("exerciseID")])
 page("/strength/exercises/{exerciseID}/reset", "post", "resetExerciseForm", "Reset an exercise to the cold start", [303, 401, 403, 404],
@@ -672,9 +714,12 @@ schemas = {
         "id": {"type": "string"}, "address": {"type": "string"}, "name": {"type": "string"}, "gatewayID": {"type": "string"},
         "createdAt": DATE_TIME, "lastSeenAt": DATE_TIME, "lastBpm": {"type": "integer"},
         "contact": {"type": "string", "enum": ["not-supported", "not-detected", "detected"]}, "battery": {"type": "integer"},
+        "connected": {"type": "boolean", "description": "Heard in the last 10 seconds"},
         "assignedPlayers": array(obj({"id": {"type": "string"}, "name": {"type": "string"}, "teamID": {"type": "string"}}, required=["id", "name"]),
                                  description="The players who wear it by default (at most one per team)"),
-    }, required=["id", "address", "createdAt", "assignedPlayers"]),
+    }, required=["id", "address", "createdAt", "connected", "assignedPlayers"]),
+    "SensorRemoval": obj({"id": {"type": "string"}, "readings": {"type": "string", "enum": ["kept", "deleted"], "description": "What was done with its readings"}},
+                         required=["id", "readings"]),
     "Player": obj({
         "id": {"type": "string"}, "name": {"type": "string"}, "number": {"type": "string"}, "birthDate": {"type": "string", "format": "date"},
         "sex": {"type": "string", "enum": ["male", "female"]}, "restingHeartRate": {"type": "integer"}, "maximumHeartRate": {"type": "integer"},
@@ -695,15 +740,24 @@ schemas = {
         "createdAt": DATE_TIME,
         "players": array(obj({"playerID": {"type": "string"}, "sensorID": {"type": "string"}, "name": {"type": "string"}, "number": {"type": "string"}},
                              required=["playerID", "sensorID", "name"])),
-    }, required=["id", "teamID", "state", "recording", "startsAt", "reviewed", "exported", "createdAt", "players"]),
+        "context": ref("TeamSessionContext"),
+        "correction": {"type": "string", "enum": ["kubios", "fitlab"], "description": "The RR artifact correction its HRV uses"},
+    }, required=["id", "teamID", "state", "recording", "startsAt", "reviewed", "exported", "createdAt", "players", "context", "correction"]),
+    "TeamSessionContext": obj({name: {"type": "string", "enum": values} for name, values in CONTEXT_VALUES.items()},
+                              description="FitLabTeam's session settings (the seed's labels); an unset one is left out"),
+    "TeamSessionContextChange": obj({name: {"type": ["string", "null"], "enum": values + [None]} for name, values in CONTEXT_VALUES.items()},
+                                    description="A member sets its setting, null clears it, an absent one keeps it"),
     "TeamSessionList": obj({"sessions": array(ref("TeamSession"))}, required=["sessions"]),
     "TeamSessionStart": obj({
         "countdownSeconds": {"type": "integer", "minimum": 0, "maximum": 600},
         "durationSeconds": {"type": "integer", "minimum": 60, "maximum": 43200, "description": "Stops by itself after this long; left out: 12 hours at most"},
         "players": array(obj({"player": {"type": "string"}, "sensor": {"type": "string", "description": "This session only; the player's own sensor otherwise"}},
                              required=["player"]), minItems=1),
+        "context": ref("TeamSessionContextChange"),
+        "correction": {"type": "string", "enum": ["kubios", "fitlab"], "description": "kubios when left out"},
     }),
-    "TeamSessionFlags": obj({"reviewed": {"type": "boolean"}, "exported": {"type": "boolean"}}),
+    "TeamSessionFlags": obj({"reviewed": {"type": "boolean"}, "exported": {"type": "boolean"}, "context": ref("TeamSessionContextChange"),
+                             "correction": {"type": "string", "enum": ["kubios", "fitlab"]}}),
     "TeamSessionReview": obj({
         "session": ref("TeamSession"), "team": {"type": "string"}, "analysedUntil": DATE_TIME,
         "players": array(obj({
@@ -715,7 +769,11 @@ schemas = {
                                   required=["none", "low", "moderate", "high", "redLine"]),
             "trimp": {"type": "number"}, "kilocalories": {"type": "number"},
             "hrv": obj({name: {"type": "number"} for name in ["durationSeconds", "correctedPercent", "meanNN", "sdnn", "rmssd", "sdsd", "pnn50", "meanHR", "lfHfRatio"]}
-                       | {"beats": {"type": "integer"}, "correction": {"type": "string"}, "reliable": {"type": "boolean"}},
+                       | {"beats": {"type": "integer"}, "correction": {"type": "string"}, "reliable": {"type": "boolean"},
+                          "seedConventions": obj({"sdnn": {"type": "number"}, "rmssd": {"type": "number"}, "sdsd": {"type": "number"},
+                                                  "pnn50Fraction": {"type": "number", "minimum": 0, "maximum": 1}},
+                                                 required=["sdnn", "rmssd", "sdsd", "pnn50Fraction"],
+                                                 description="FitLabTeam's own conventions: SDNN and SDSD over N, pNN50 as a fraction of N")},
                        required=["beats", "durationSeconds", "correction", "correctedPercent", "reliable"]),
             "hrvWindows": array(obj({"startSeconds": {"type": "number"}, "beats": {"type": "integer"}, "rmssd": {"type": "number"},
                                      "sdnn": {"type": "number"}, "pnn50": {"type": "number"}, "meanHR": {"type": "number"}}, required=["startSeconds", "beats"])),
@@ -868,11 +926,12 @@ EXERCISE = obj({
     "bodyweight": {"type": "boolean"}, "measure": MEASURE,
     "minimumWeight": {"type": "number", "minimum": 0, "description": "The least load prescribed (the empty bar), in unit; 0 for none"},
     "instructions": {"type": "string"}, "licence": {"type": "string"}, "attribution": {"type": "string"},
+    "custom": {"type": "boolean", "description": "One of your own exercises (made by you or by an import), not the catalogue's"},
     "unit": WEIGHT_UNIT,
     "stats": obj({"mostReps": {"type": "integer"}, "mostWeight": {"type": "number"}, "oneRepMax": {"type": "number"},
                   "coldStart": {"type": "boolean"}, "resetAt": DATE_TIME}, required=["mostReps", "mostWeight", "oneRepMax", "coldStart"]),
 }, required=["id", "name", "group", "primaryMuscle", "secondaryMuscles", "equipment", "bodyweight", "measure", "minimumWeight", "instructions",
-             "licence", "attribution", "unit", "stats"])
+             "licence", "attribution", "custom", "unit", "stats"])
 ROUTINE = obj({
     "id": {"type": "string"}, "name": {"type": "string"}, "goal": GOAL, "description": {"type": "string"}, "builtIn": {"type": "boolean"},
     "bodyweight": {"type": "boolean"}, "groups": array({"type": "string"}),
@@ -940,8 +999,10 @@ schemas.update({
         "source": {"type": "string", "enum": ["strong", "hevy"]}, "imported": {"type": "integer"}, "duplicates": {"type": "integer"},
         "mapped": {"type": "object", "additionalProperties": {"type": "string"}},
         "unmapped": {"type": "object", "additionalProperties": {"type": "integer"}},
+        "customExercises": {"type": "object", "additionalProperties": {"type": "string"},
+                            "description": "Names the catalogue lacks → your own exercise that now holds their sets"},
         "skippedRows": array({"type": "string"}), "seededOneRepMaxes": {"type": "object", "additionalProperties": {"type": "number"}}, "unit": WEIGHT_UNIT,
-    }, required=["source", "imported", "duplicates", "mapped", "unmapped", "skippedRows", "seededOneRepMaxes", "unit"]),
+    }, required=["source", "imported", "duplicates", "mapped", "unmapped", "customExercises", "skippedRows", "seededOneRepMaxes", "unit"]),
     "Nutrition": obj({
         "goal": GOAL, "lifestyle": LIFESTYLE,
         "inputs": obj({"sex": {"type": "string"}, "ageYears": {"type": "integer"}, "heightMeters": {"type": "number"}, "weightKg": {"type": "number"}}),
@@ -983,6 +1044,17 @@ api("/api/days/{date}", "get", "getDay", "A day's metrics as stored (recovery, s
 api("/api/days/{date}/sleep-quality", "put", "rateSleep", "Rate the night before the day 1–10 (until the day is over); the day is worked out again",
     {200: ("OK", ref("Day"))}, errors=(400, 401, 409, 422), body=obj({"quality": {"type": "integer", "minimum": 1, "maximum": 10}}, ["quality"]),
     params=DAY_PARAM)
+CLOCK_TIME = {"type": "string", "pattern": "^[0-9]{1,2}:[0-9]{2}$"}
+api("/api/days/{date}/sleep-time", "put", "setSleepTime",
+    "Set the bed and wake time of the night before the day (seed 004's \"Time Slept\", until the day is over), local clock times: the wake "
+    "time is on the day, before 18:00; the bed time the last time at its clock before it (23:10 is the evening before a 07:05 wake time). "
+    "They stand for the recorded time in bed (sleep.timeSource \"entered\") until cleared; the day is worked out again",
+    {200: ("OK", ref("Day"))}, errors=(400, 401, 409, 422),
+    body=obj({"bedTime": {**CLOCK_TIME, "description": "HH:MM"}, "wakeTime": {**CLOCK_TIME, "description": "HH:MM"}}, ["bedTime", "wakeTime"]),
+    params=DAY_PARAM)
+api("/api/days/{date}/sleep-time", "delete", "clearSleepTime",
+    "Clear the bed and wake time you set for the night before the day: the recorded night counts again (404 when none was set)",
+    {200: ("OK", ref("Day"))}, errors=(400, 401, 404, 409, 422), params=DAY_PARAM)
 api("/api/days/{date}/mark", "put", "markDay", "Mark a day sick or traveling (null: a normal day again); marked days stay out of your baselines",
     {200: ("OK", ref("Day"))}, errors=(400, 401, 422), body=obj({"mark": {"type": ["string", "null"], "enum": ["sick", "traveling", None]}}, ["mark"]),
     params=DAY_PARAM)
@@ -1014,9 +1086,13 @@ page("/today", "get", "todayPage", "Today (or ?date=): recovery, strain so far, 
      params=[query_param("date", "A day, yyyy-mm-dd (default: today)")])
 page("/today/sleep-quality", "post", "rateSleepForm", "Rate the night before a day 1–10", [303, 400, 401, 403, 409, 422],
      form={**CSRF, "quality": {"type": "string"}, "date": {"type": "string"}})
+page("/today/sleep-time", "post", "setSleepTimeForm", "Set the bed and wake time of the night before a day (HH:MM each)", [303, 400, 401, 403, 409, 422],
+     form={**CSRF, "bedTime": {"type": "string"}, "wakeTime": {"type": "string"}, "date": {"type": "string"}})
+page("/today/sleep-time/clear", "post", "clearSleepTimeForm", "Clear the bed and wake time set for the night before a day", [303, 400, 401, 403, 404, 409, 422],
+     form={**CSRF, "date": {"type": "string"}})
 page("/today/mark", "post", "markDayForm", "Mark a day sick, traveling or normal", [303, 400, 401, 403, 422],
      form={**CSRF, "mark": {"type": "string"}, "date": {"type": "string"}})
-page("/health/week", "get", "healthWeekPage", "The week's recovery, strain and intensity with weekly averages, and training load", [200, 401, 422],
+page("/health/week", "get", "healthWeekPage", "The week's recovery and strain (bars, weekly averages), workout intensity (a line), and training load", [200, 401, 422],
      params=[query_param("end", "The week's last day, yyyy-mm-dd (default: today)")])
 page("/health/history", "get", "heartRateHistoryPage", "Heart rate over the last 24 hours, 7 days or 30 days up to now, and steps a day", [200, 401],
      params=[query_param("range", "day (the last 24 hours), week (7 × 24 h) or month (30 × 24 h)")])
@@ -1095,10 +1171,16 @@ schemas["HealthImport"] = obj({
 READINESS_STATUS = {"type": "string", "enum": ["ready", "normal", "strained", "unknown", "sick", "traveling"]}
 schemas["Day"] = obj({
     "date": {"type": "string"}, "utcOffsetSeconds": {"type": "integer"}, "hasData": {"type": "boolean"},
-    "heartRate": obj({"minimum": NUMBER, "maximum": NUMBER, "average": NUMBER, "samples": {"type": "integer"}}, ["minimum", "maximum", "average", "samples"]),
+    "heartRate": obj({"minimum": NUMBER, "maximum": NUMBER, "average": NUMBER, "samples": {"type": "integer"},
+                      "latest": {**NUMBER, "description": "The day's last reading (the current heart rate today)"}, "latestAt": DATE_TIME},
+                     ["minimum", "maximum", "average", "samples"]),
     "restingHeartRate": NUMBER, "hrvSDNNMilliseconds": NUMBER, "steps": {"type": "integer"},
     "sleep": obj({"inBedHours": NUMBER, "asleepHours": NUMBER, "quality": {"type": "integer", "minimum": 1, "maximum": 10},
-                  "qualitySource": {"type": "string", "enum": ["entered", "estimated"]}, "recoveryPercent": NUMBER},
+                  "qualitySource": {"type": "string", "enum": ["entered", "estimated"]},
+                  "recoveryPercent": {**NUMBER, "description": "Hours in bed × quality/10 ÷ 8 × 100, not capped (seed 004)"},
+                  "bedTime": DATE_TIME, "wakeTime": DATE_TIME,
+                  "timeSource": {"type": "string", "enum": ["recorded", "entered"], "description": "entered: the bed and wake time you set"},
+                  "recordedInBedHours": {**NUMBER, "description": "With a time you set: the hours in bed recorded"}},
                  ["inBedHours", "quality", "qualitySource"]),
     "rise": obj({
         "workouts": array(obj({"id": {"type": "string"}, "name": {"type": "string"}, "points": NUMBER, "intensity": NUMBER,
@@ -1221,6 +1303,34 @@ page("/settings/sync-tokens", "post", "createSyncTokenForm", "Create a sync toke
 page("/settings/sync-tokens/{tokenID}/revoke", "post", "revokeSyncTokenForm", "Revoke a sync token", [303, 401, 403, 404],
      form=dict(CSRF), form_required=False, params=TOKEN_ID)
 
+# Web Push (issue 25, HeartMate F35): the VAPID key and the caller's browsers with notifications on.
+TAG = "push"
+schemas["PushKey"] = obj({"publicKey": {"type": "string", "description": "The VAPID public key (RFC 8292), base64url: the browser's applicationServerKey"}},
+                         ["publicKey"])
+schemas["PushSubscription"] = obj({
+    "id": {"type": "string"},
+    "service": {"type": "string", "description": "The push service's origin (scheme://host[:port]); the endpoint itself is not shown"},
+    "createdAt": DATE_TIME,
+}, ["id", "service", "createdAt"])
+schemas["PushSubscriptionList"] = obj({"subscriptions": array(ref("PushSubscription"))}, ["subscriptions"])
+schemas["NewPushSubscription"] = obj({
+    "endpoint": {"type": "string", "description": "The push service's URL for this browser (https)"},
+    "expirationTime": nullable("number"),
+    "keys": obj({"p256dh": {"type": "string", "description": "The browser's P-256 public key, 65 bytes uncompressed, base64url"},
+                 "auth": {"type": "string", "description": "The browser's 16-byte secret, base64url"}}, ["p256dh", "auth"]),
+}, ["endpoint", "keys"], description="The browser's PushSubscription.toJSON()")
+schemas["PushEndpoint"] = obj({"endpoint": {"type": "string"}}, ["endpoint"])
+api("/api/push/key", "get", "getPushKey", "The server's VAPID public key (made on first start, the same on every instance of one database)",
+    {200: ("OK", ref("PushKey"))}, errors=(401, 503))
+api("/api/push/subscriptions", "post", "addPushSubscription",
+    "Turn notifications on for this browser: friend requests, challenges, their answers and match results are pushed to it "
+    "(the same endpoint again renews its keys; at most 10 devices)",
+    {201: ("Created", ref("PushSubscription"))}, errors=(400, 401, 409, 422), body=ref("NewPushSubscription"))
+api("/api/push/subscriptions", "get", "listPushSubscriptions", "Your browsers with notifications on, oldest first (origin and time only)",
+    {200: ("OK", ref("PushSubscriptionList"))})
+api("/api/push/subscriptions", "delete", "removePushSubscription", "Turn notifications off for one of your browsers, by its endpoint",
+    {204: ("Removed", None)}, errors=(400, 401, 404, 422), body=ref("PushEndpoint"))
+
 document = {
     "openapi": "3.1.0",
     "info": {
@@ -1236,7 +1346,7 @@ document = {
     },
     "servers": [{"url": "/"}],
     "security": [{"bearerAuth": []}, {"cookieAuth": []}],
-    "tags": [{"name": name} for name in ["system", "accounts", "profile", "friends", "workouts", "live", "teams", "matches", "strength", "daily", "web"]],
+    "tags": [{"name": name} for name in ["system", "accounts", "profile", "friends", "workouts", "live", "teams", "matches", "strength", "daily", "push", "web"]],
     "paths": dict(sorted(paths.items())),
     "components": {
         "schemas": schemas,

@@ -26,6 +26,9 @@ public final class HeartworkServices: Sendable {
         public var jobLeaseSeconds: Double
         /// How many jobs run at once on this instance (one user's jobs one at a time).
         public var jobWorkers: Int
+        /// The VAPID `sub` claim Web Push services see: a `mailto:` or https URL reaching the
+        /// operator (docs/PROTOCOL.md, Web Push).
+        public var pushContact: String = "mailto:webpush@heartwork.invalid"
 
         public init(
             passwordHashCost: Int = 12, sessionLifetime: TimeInterval = 30 * 86_400, sweepInterval: Duration = .seconds(3600),
@@ -66,6 +69,8 @@ public final class HeartworkServices: Sendable {
     public let matches: MatchService
     public let strength: StrengthService
     public let webhooks: WebhookDeliverer
+    /// Web Push: the VAPID key, the users' devices, the pushes' delivery.
+    public let push: PushService
     /// Daily health: imports, per-day metrics, marks.
     public let daily: DailyHealthService
     /// Phone sync: sync tokens and what phone apps send (Health Auto Export).
@@ -89,7 +94,10 @@ public final class HeartworkServices: Sendable {
         let bus = LiveBus(store: store, hub: hub, inboxHub: inboxHub, sessionCache: cache, connections: LiveConnections(), logger: logger)
         self.bus = bus
         authenticator = Authenticator(store: store, cache: cache)
-        let inbox = InboxService(store: store, hub: inboxHub, bus: bus)
+        let policy = WebhookPolicy(allowPrivateAddresses: settings.allowPrivateWebhooks)
+        let push = PushService(store: store, policy: policy, contact: settings.pushContact, logger: logger)
+        self.push = push
+        let inbox = InboxService(store: store, hub: inboxHub, bus: bus, push: push)
         self.inbox = inbox
         var accounts = AccountService(
             store: store, hasher: hasher, sessionLifetime: settings.sessionLifetime,
@@ -109,7 +117,6 @@ public final class HeartworkServices: Sendable {
         let teams = TeamService(store: store)
         self.teams = teams
         teamSessions = TeamSessionService(store: store, teams: teams)
-        let policy = WebhookPolicy(allowPrivateAddresses: settings.allowPrivateWebhooks)
         let webhooks = WebhookDeliverer(store: store, policy: policy, logger: logger)
         self.webhooks = webhooks
         strength = StrengthService(store: store, library: try StrengthLibrary.embedded(), webhookPolicy: policy, webhooks: webhooks)
@@ -123,7 +130,7 @@ public final class HeartworkServices: Sendable {
         let healthAlerts = HealthAlertChecker(daily: daily, store: store, logger: logger)
         self.healthAlerts = healthAlerts
         jobs = JobRunner(
-            store: store, definitions: daily.jobDefinitions + workouts.jobDefinitions + webhooks.jobDefinitions,
+            store: store, definitions: daily.jobDefinitions + workouts.jobDefinitions + webhooks.jobDefinitions + push.jobDefinitions,
             schedules: Self.schedules(store: store, daily: daily, alerts: healthAlerts, settings: settings),
             workers: settings.jobWorkers, pollInterval: settings.jobPollInterval, lease: settings.jobLeaseSeconds, logger: logger)
         backgroundServices = [bus, jobs]

@@ -58,6 +58,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("allow-private-webhooks"), help: "Let users' motivation webhooks call private, loopback and link-local addresses (off: only public addresses).")
     var allowPrivateWebhooks = false
 
+    @Option(
+        name: .customLong("push-contact"),
+        help: "How Web Push services reach the operator: a mailto: or https: URL, sent in every push's VAPID claim (default mailto:webpush@heartwork.invalid).")
+    var pushContact: String?
+
     @Option(name: .customLong("bcrypt-cost"), help: ArgumentHelp("Password hashing cost (4–16).", visibility: .hidden))
     var bcryptCost: Int?
 
@@ -116,6 +121,7 @@ struct ServeCommand: AsyncParsableCommand {
         put("heartwork.tile.url.template", tileURLTemplate)
         put("heartwork.tile.attribution", tileAttribution)
         if allowPrivateWebhooks { put("heartwork.allow.private.webhooks", "on") }
+        put("heartwork.push.contact", pushContact)
         return ConfigReader(providers: [
             InMemoryProvider(name: "command line", values: given),
             EnvironmentVariablesProvider(environmentVariables: environment, secretsSpecifier: .specific(["HEARTWORK_DATABASE_URL"])),
@@ -173,6 +179,12 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.jobWorkers = try limit(config, "heartwork.job.workers", default: 3, range: 1...64, name: "--job-workers")
         configuration.jobLeaseSeconds = Double(try limit(config, "heartwork.job.lease.seconds", default: 60, range: 1...3600, name: "HEARTWORK_JOB_LEASE_SECONDS"))
         configuration.allowPrivateWebhooks = config.string(forKey: "heartwork.allow.private.webhooks", default: "").lowercased() == "on"
+        if let contact = config.string(forKey: "heartwork.push.contact"), !contact.isEmpty {
+            guard contact.hasPrefix("mailto:") || contact.hasPrefix("https://"), contact.count <= 200, !contact.contains(where: { $0.isWhitespace || $0 == "\"" }) else {
+                throw ValidationError("--push-contact '\(contact.prefix(200))' is not a mailto: or https: URL")
+            }
+            configuration.pushContact = contact
+        }
 
         let runtime = try await ServerRuntime.prepare(configuration: configuration, logger: logger)
         var extra = [any Service]()

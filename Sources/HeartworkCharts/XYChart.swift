@@ -38,6 +38,8 @@ public enum ChartLayer: Sendable {
     /// An ellipse in data units, rotated by `degrees` counter-clockwise.
     case ellipse(center: ChartPoint, semiMajor: Double, semiMinor: Double, degrees: Double, stroke: String)
     case segment(from: ChartPoint, to: ChartPoint, stroke: String, dash: String?)
+    /// The area between two lines over the same x values, such as a forecast's band.
+    case ribbon(lower: [ChartPoint], upper: [ChartPoint], fill: String, opacity: Double)
 }
 
 /// A chart with two linear axes, grid lines, axis labels and layers.
@@ -154,6 +156,8 @@ public struct XYChart: Sendable {
                 return [center[keyPath: coordinate] - major, center[keyPath: coordinate] + major]
             case .segment(let from, let to, _, _):
                 return [from[keyPath: coordinate], to[keyPath: coordinate]]
+            case .ribbon(let lower, let upper, _, _):
+                return (lower + upper).map { $0[keyPath: coordinate] }
             case .band(let range, _, _, _):
                 return coordinate == \ChartPoint.x ? [range.lowerBound, range.upperBound] : []
             case .threshold(let value, _, _):
@@ -222,6 +226,9 @@ public struct XYChart: Sendable {
             svg.ellipse(cx: x(center.x), cy: y(center.y), rx: major * pixelsPerUnit, ry: minor * pixelsPerUnit, rotation: -degrees, stroke: stroke)
         case .segment(let from, let to, let stroke, let dash):
             svg.line(x1: x(from.x), y1: y(from.y), x2: x(to.x), y2: y(to.y), stroke: stroke, width: 1.5, dash: dash)
+        case .ribbon(let lower, let upper, let fill, let opacity):
+            let outline = upper.map { (x: x($0.x), y: clampY(y($0.y))) } + lower.reversed().map { (x: x($0.x), y: clampY(y($0.y))) }
+            svg.polygon(outline, fill: fill, opacity: opacity)
         }
     }
 

@@ -8,6 +8,9 @@ public struct StrengthSettingsRecord: Sendable, Hashable {
     public var userID: String
     public var goal: StrengthGoal
     public var lifestyle: Lifestyle
+    /// Whether the user picked `lifestyle` (at sign-up or in settings); false while it is
+    /// the default, which nutrition then says it assumed (issue 25).
+    public var lifestyleChosen: Bool
     public var plateStepKilograms: Double?
     /// The empty bar's weight: the least load of a barbell exercise (20 kg, an Olympic bar,
     /// until the user sets their own; 5–30 kg).
@@ -19,13 +22,15 @@ public struct StrengthSettingsRecord: Sendable, Hashable {
     public var updatedAt: Date
 
     public init(
-        userID: String, goal: StrengthGoal = .muscleMaintenance, lifestyle: Lifestyle = .lowActive, plateStepKilograms: Double? = nil,
+        userID: String, goal: StrengthGoal = .muscleMaintenance, lifestyle: Lifestyle = .lowActive, lifestyleChosen: Bool = false,
+        plateStepKilograms: Double? = nil,
         barKilograms: Double = WorkoutGenerator.defaultBarKilograms, disclaimerAcceptedAt: Date? = nil, webhookURL: String? = nil,
         webhookSecret: String, updatedAt: Date
     ) {
         self.userID = userID
         self.goal = goal
         self.lifestyle = lifestyle
+        self.lifestyleChosen = lifestyleChosen
         self.plateStepKilograms = plateStepKilograms
         self.barKilograms = barKilograms
         self.disclaimerAcceptedAt = disclaimerAcceptedAt

@@ -99,11 +99,16 @@ public struct TeamSessionRecord: Sendable, Hashable {
     public var exported: Bool
     public var createdAt: Date
     public var players: [TeamSessionPlayer]
+    /// Time, moment, situation and state (FitLabTeam F8; issue 25).
+    public var context: SessionContext
+    /// The RR artifact correction its HRV uses, chosen per session: Kubios' (the default) or
+    /// the seed's own FitLab corrector (issue 25, F11).
+    public var correction: ArtifactCorrectionMethod
 
     public init(
         id: String = UUID().uuidString.lowercased(), userID: String, teamID: String, state: TeamSessionState = .recording, startsAt: Date,
         plannedSeconds: Int? = nil, endedAt: Date? = nil, reviewed: Bool = false, exported: Bool = false, createdAt: Date = Date(),
-        players: [TeamSessionPlayer]
+        players: [TeamSessionPlayer], context: SessionContext = SessionContext(), correction: ArtifactCorrectionMethod = .kubios
     ) {
         self.id = id
         self.userID = userID
@@ -116,6 +121,8 @@ public struct TeamSessionRecord: Sendable, Hashable {
         self.exported = exported
         self.createdAt = createdAt
         self.players = players
+        self.context = context
+        self.correction = correction
     }
 
     /// A session nobody stops ends by itself after 12 hours.
@@ -142,11 +149,19 @@ public struct TeamSessionChanges: Sendable {
     public var endedAt: Date?
     public var reviewed: Bool?
     public var exported: Bool?
+    /// The whole context, replaced (issue 25).
+    public var context: SessionContext?
+    public var correction: ArtifactCorrectionMethod?
 
-    public init(state: TeamSessionState? = nil, endedAt: Date? = nil, reviewed: Bool? = nil, exported: Bool? = nil) {
+    public init(
+        state: TeamSessionState? = nil, endedAt: Date? = nil, reviewed: Bool? = nil, exported: Bool? = nil, context: SessionContext? = nil,
+        correction: ArtifactCorrectionMethod? = nil
+    ) {
         self.state = state
         self.endedAt = endedAt
         self.reviewed = reviewed
         self.exported = exported
+        self.context = context
+        self.correction = correction
     }
 }

@@ -27,6 +27,7 @@ public final class HeartworkStore: Sendable {
     public let jobs: any JobRepository
     public let recordings: any RecordingRepository
     public let sync: any SyncRepository
+    public let push: any PushRepository
 
     /// Opens the database and brings its schema up to date.
     /// - Parameter cachesReads: keep workout lists in memory on SQLite (see `CachingWorkoutRepository`).
@@ -80,6 +81,7 @@ public final class HeartworkStore: Sendable {
         jobs = SQLJobRepository(database: database)
         recordings = SQLRecordingRepository(database: database)
         sync = SQLSyncRepository(database: database)
+        push = SQLPushRepository(database: database)
         let workouts = SQLWorkoutRepository(database: database)
         self.workouts = cachesReads && database.engine == .sqlite ? CachingWorkoutRepository(base: workouts) : workouts
     }

@@ -91,6 +91,23 @@ class API:
             return json.loads(text) if text else None
 
 
+def small_png(size=64):
+    """A 64 × 64 PNG, a warm circle on blue: a profile picture for the test's friend."""
+    import struct
+    import zlib
+    rows = bytearray()
+    for y in range(size):
+        rows.append(0)
+        for x in range(size):
+            inside = (x - size / 2) ** 2 + (y - size / 2) ** 2 < (size / 3) ** 2
+            rows += bytes((230, 159, 0) if inside else (11, 107, 203))
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xffffffff)
+    header = struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(bytes(rows))) + chunk(b"IEND", b"")
+
+
 def headless_chromium(size=DESKTOP):
     """Headless Chromium through Debian's chromedriver, at `size`."""
     options = Options()
@@ -306,6 +323,11 @@ def main():
         api.call("POST", "/api/me/resting-heart-rates", {"bpm": 50}, token=pat)
         shared = api.call("POST", "/api/workouts", workout("2026-11-19T17:00:00Z", minutes=20, track=False), token=pat)["summary"]["id"]
         api.call("PUT", f"/api/workouts/{shared}/share", token=pat)
+        # Pat's profile picture (issue 25, HeartMate F26: the friends list shows pictures).
+        picture = urllib.request.Request(base + "/api/me/photo", method="PUT", data=small_png(),
+                                         headers={"Content-Type": "image/png", "Authorization": f"Bearer {pat}"})
+        urllib.request.urlopen(picture, timeout=30).close()
+        pat_id = api.call("GET", "/api/me", token=pat)["id"]
 
         driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
         wait = WebDriverWait(driver, 20)
@@ -416,7 +438,14 @@ def main():
         incoming = api.call("GET", "/api/friend-requests/incoming", token=pat)["requests"]
         api.call("POST", f"/api/friend-requests/{incoming[0]['id']}/accept", token=pat)
         driver.get(base + "/friends")
+        # Pat's picture beside the name, loaded (a friend may see it), inside the phone's width.
+        picture = driver.find_element(By.CSS_SELECTOR, f".people a.who[href='/friends/{pat_id}'] .avatar img")
+        assert driver.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", picture), "Pat's picture loads"
         checks.page("06-friends")
+        # Pat's profile: the picture and the workout Pat shares (F30).
+        driver.get(base + f"/friends/{pat_id}")
+        assert driver.find_elements(By.CSS_SELECTOR, f"table.workouts a[href='/workouts/{shared}']"), "Pat's shared workout is on Pat's profile"
+        checks.page("06b-friend-profile")
         driver.get(base + "/")
         feed = driver.find_element(By.CSS_SELECTOR, ".feed").text
         assert "Pat Partner" in feed, feed
@@ -474,6 +503,22 @@ def main():
         submit(driver, "header nav.wide form[action='/logout'] button")
         wait.until(conditions.url_contains("/login"))
         assert "You are signed out." in driver.page_source
+
+        # Sign in with the e-mail (issue 25, iHeart Monitor's login), in another letter case;
+        # a wrong password says only that one of the two is wrong.
+        assert driver.find_element(By.CSS_SELECTOR, "label[for=username]").text == "Username or e-mail"
+        driver.find_element(By.ID, "username").send_keys("Robin@Example.org")
+        driver.find_element(By.ID, "password").send_keys("not the password")
+        submit(driver, "form button[type=submit]")
+        assert "Wrong username, e-mail or password" in driver.find_element(By.ID, "login-error").text
+        assert driver.find_element(By.ID, "username").get_attribute("value") == "Robin@Example.org", "what was typed stays"
+        checks.page("13-sign-in-email-wrong")
+        driver.find_element(By.ID, "password").send_keys("correct horse battery")
+        submit(driver, "form button[type=submit]")
+        driver.get(base + "/profile")
+        assert "Shared with your friends" in driver.page_source and "Sign in" not in driver.find_element(By.TAG_NAME, "h1").text
+        submit(driver, "header nav.wide form[action='/logout'] button")
+        wait.until(conditions.url_contains("/login"))
 
         # Delete the account for good: signed in again, the right password this time.
         driver.find_element(By.ID, "username").send_keys("browser_runner")

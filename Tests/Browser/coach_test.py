@@ -29,6 +29,18 @@ from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 BIG = (1920, 1080)
 STRAPS = 30
+# Issue 25 (fitlab): the pages this helper touched, at phone and desktop width, for a look.
+FITLAB_SHOTS = pathlib.Path("/tmp/shots/fitlab")
+
+
+def fitlab_shot(driver, name):
+    FITLAB_SHOTS.mkdir(parents=True, exist_ok=True)
+    for width, size in (("390", PHONE), ("1280", DESKTOP)):
+        driver.set_window_size(*size)
+        height = driver.execute_script("return document.documentElement.scrollHeight")
+        driver.set_window_size(size[0], min(max(height + 120, size[1]), 6000))
+        driver.save_screenshot(str(FITLAB_SHOTS / f"{name}-{width}.png"))
+    driver.set_window_size(*DESKTOP)
 
 
 def start_server(binary, port, data):
@@ -148,7 +160,15 @@ def main():
         screenshot(driver, "22-coach-1080p", size=BIG, full_page=False)
         checks.accessibility("22-coach")
 
-        # A session: start now, TRIMP adds up, the clock runs.
+        # A session: its context chosen first (FitLabTeam F8, issue 25), then start now; TRIMP
+        # adds up, the clock runs.
+        driver.find_element(By.CSS_SELECTOR, "details.session-context summary").click()
+        Select(driver.find_element(By.ID, "context-time")).select_by_value("2h")
+        Select(driver.find_element(By.ID, "context-moment")).select_by_value("After")
+        Select(driver.find_element(By.ID, "context-situation")).select_by_value("Training")
+        Select(driver.find_element(By.ID, "context-state")).select_by_value("Moving")
+        fitlab_shot(driver, "coach-context")
+        driver.set_window_size(*BIG)
         submit(driver, "form[action$='/sessions'] button")
         driver.execute_script("window.__samePage = true")
         WebDriverWait(driver, 20).until(lambda d: d.find_element(By.CSS_SELECTOR, "[data-connection]").text == "Live")
@@ -187,6 +207,55 @@ def main():
         checks.page("25-review")
         submit(driver, "form[action$='/reviewed'] button")
         assert "Mark as not reviewed" in driver.page_source
+
+        # Issue 25: the context is shown and edited in review; the correction is chosen there.
+        review_url = driver.current_url
+        assert "2 h · After · Training · Moving" in driver.find_element(By.CSS_SELECTOR, "[data-context]").text
+        driver.find_element(By.CSS_SELECTOR, "details.session-settings summary").click()
+        Select(driver.find_element(By.ID, "context-situation")).select_by_value("Championship")
+        submit(driver, "form[action$='/context'] button")
+        assert "Session context saved." in driver.page_source
+        assert driver.find_element(By.CSS_SELECTOR, "[data-context]").text == "2 h · After · Championship · Moving"
+        driver.find_element(By.CSS_SELECTOR, "details.session-settings summary").click()
+        Select(driver.find_element(By.ID, "correction")).select_by_value("fitlab")
+        submit(driver, "form[action$='/correction'] button")
+        assert "FitLab" in driver.find_element(By.CSS_SELECTOR, "[data-correction]").text
+        assert "corrected with the FitLab (the seed's own corrector) method" in driver.page_source
+        driver.find_element(By.CSS_SELECTOR, "details.session-settings summary").click()
+        checks.page("26-review-context")
+        fitlab_shot(driver, "review-context")
+
+        # The team page lists the context and filters the sessions by it.
+        driver.get(base + f"/teams/{team}")
+        assert "2 h · After · Championship · Moving" in driver.page_source
+        Select(driver.find_element(By.ID, "filter-situation")).select_by_value("Injury")
+        submit(driver, "form.session-filter button")
+        assert "No session has this context." in driver.page_source and "situation=Injury" in driver.current_url
+        Select(driver.find_element(By.ID, "filter-situation")).select_by_value("Championship")
+        submit(driver, "form.session-filter button")
+        assert len(driver.find_elements(By.CSS_SELECTOR, "#sessions tbody tr")) == 1
+        checks.page("27-team-filter")
+        fitlab_shot(driver, "team-filter")
+
+        # Sensors (F2): connected or not, and a delete that asks about the readings and says
+        # which was done.
+        driver.get(base + "/teams#sensors")
+        statuses = [cell.text for cell in driver.find_elements(By.CSS_SELECTOR, "[data-sensor-status]")]
+        assert len(statuses) == STRAPS and set(statuses) <= {"● Connected", "○ Not connected"} and "● Connected" in statuses, statuses
+        driver.execute_script("document.querySelector('details.sensor-delete').open = true")
+        checks.page("28-sensors")
+        fitlab_shot(driver, "sensors")
+        driver.get(base + "/teams#sensors")
+        driver.execute_script("document.querySelector('details.sensor-delete').open = true")
+        submit(driver, "details.sensor-delete form button")
+        assert "choose whether to keep" in driver.page_source, "the choice is asked for"
+        driver.find_element(By.CSS_SELECTOR, "details.sensor-delete[open] input[value=keep]").click()
+        submit(driver, "details.sensor-delete[open] form button")
+        assert "Its readings were kept" in driver.page_source
+        assert len(driver.find_elements(By.CSS_SELECTOR, "[data-sensor-status]")) == STRAPS - 1
+        fitlab_shot(driver, "sensor-deleted")
+        driver.get(review_url)
+        assert len(driver.find_elements(By.CSS_SELECTOR, "table.team-table tbody tr")) == STRAPS, "the session keeps its readings"
 
         if checks.failures:
             raise SystemExit("coach test failed:\n  " + "\n  ".join(checks.failures))

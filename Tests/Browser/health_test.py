@@ -3,7 +3,9 @@
 (`serve --demo`) on the Today, week and heart-rate history pages; then a new user imports an
 Apple Health export through the import page (upload progress, then the import followed to its
 end), finds the fixture's known answers on Today (7.5 h in bed, asleep 6.5 h: quality 9,
-recovery 84 %), rates the night 8 (RISE's worked example: 75 %) and marks a day sick.
+recovery 84 %), rates the night 8 (RISE's worked example: 75 %) and marks a day sick; then
+(issue 25) finds the Intensity view with the run shaded, sets the time slept by hand (recovery
+follows, "set by you"), clears it, and sees the week's intensity drawn as a line.
 Screenshots at desktop and phone widths with axe-core checks go to artifacts/browser/health-*.png.
 
     python3 Tests/Browser/health_test.py [path/to/heartwork]
@@ -119,7 +121,7 @@ def main():
         checks.page("health-week")
         for name in ("day", "week", "month"):
             driver.get(base + f"/health/history?range={name}")
-            check(len([svg for svg in driver.find_elements(By.CSS_SELECTOR, "figure [data-readout]:not([data-readout='[]']) svg") if svg.is_displayed()]) == 1, f"the {name} history has its heart-rate chart")
+            check(len([svg for svg in driver.find_elements(By.CSS_SELECTOR, "#history figure [data-readout]:not([data-readout='[]']) svg") if svg.is_displayed()]) == 1, f"the {name} history has its heart-rate chart")
             checks.page(f"health-history-{name}")
 
         # A new user imports an export through the page.
@@ -142,7 +144,8 @@ def main():
         checks.page("health-import-done")
         # The recomputation runs after the import (the job queue); Today shows the known answers.
         WebDriverWait(driver, 60).until(lambda d: d.get(base + "/today") or "84 %" in d.page_source)
-        check("7.5 h in bed, 6.5 h asleep" in driver.page_source and "quality 9/10" in driver.page_source, "the night from the export")
+        night = driver.find_element(By.ID, "night").text
+        check("7.5 h in bed (22:30–06:00)" in night and "6.5 h asleep" in night and "quality 9/10" in night, f"the night from the export: {night}")
         check("Running" in driver.page_source, "the run is the day's workout")
         driver.find_element(By.CSS_SELECTOR, "#quality option[value='8']").click()
         submit(driver, "form[action='/today/sleep-quality'] button[type=submit]")
@@ -151,6 +154,34 @@ def main():
         submit(driver, "form[action='/today/mark'] button[type=submit]")
         check("You marked this day sick." in driver.page_source, "the day is marked sick")
         checks.page("health-today-rated")
+
+        # Issue 25 (RISE): the Intensity view — resting, current and highest heart rate, the run shaded by its intensity.
+        intensity = driver.find_element(By.ID, "intensity").text
+        check("Resting" in intensity and "Highest today" in intensity and "60–80 %" in intensity, f"the Intensity view: {intensity}")
+        check(driver.find_element(By.ID, "current-heart-rate").text.endswith("bpm"), "the current heart rate")
+        shaded = driver.find_elements(By.CSS_SELECTOR, ".intensity-list li.on-dark")
+        check(len(shaded) == 1 and "Running" in shaded[0].text, "the run is shaded dark blue (intensity 6.5)")
+        # Time slept, set by hand: 8 h ending a minute ago (at most 17:59, UTC, the export's offset) → 8 h × 8/10 ÷ 8 = 80 %.
+        now = datetime.datetime.now(datetime.timezone.utc)
+        wake = min(now.hour * 60 + now.minute - 1, 17 * 60 + 59)
+        if wake < 1:
+            raise SystemExit("run the browser test after 00:02 UTC (a night cannot end in the future)")
+        bed = (wake - 480) % 1440
+        clock = lambda m: f"{m // 60:02d}:{m % 60:02d}"  # noqa: E731
+        driver.find_element(By.CSS_SELECTOR, "details.sleep-time summary").click()
+        driver.execute_script("document.getElementById('bedTime').value = arguments[0]; document.getElementById('wakeTime').value = arguments[1];",
+                              clock(bed), clock(wake))
+        submit(driver, "form[action='/today/sleep-time'] button[type=submit]")
+        night = driver.find_element(By.ID, "night").text
+        check("8.0 h in bed" in night and "set by you" in night and "7.5 h recorded" in night, f"the night set by hand: {night}")
+        check("80 %" in driver.find_element(By.CSS_SELECTOR, "#recovery .big-number").text, "recovery follows the time set")
+        checks.page("health-today-time-slept")
+        submit(driver, "form[action='/today/sleep-time/clear'] button[type=submit]")
+        check("set by you" not in driver.find_element(By.ID, "night").text and "75 %" in driver.page_source, "cleared: the recorded night again")
+        driver.get(base + "/health/week")
+        line = driver.find_elements(By.CSS_SELECTOR, "figure.chart polyline, figure.chart circle")
+        check(len(line) >= 2, "the week draws intensity as a line with its dots")
+        checks.page("health-week-intensity")
 
         # The food page: a pasted label, then a photo (read by Tesseract when the server has it).
         driver.get(base + "/food")

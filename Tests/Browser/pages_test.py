@@ -161,6 +161,7 @@ def main():
         visit("strength-history", "/strength/history")
         visit("strength-settings", "/strength/settings")
         visit("strength-import", "/strength/import")
+        visit("strength-goals", "/strength/goals")
         visit("teams-empty", "/teams")
         visit("gateway", "/gateway")
         visit("not-found", "/workouts/00000000-0000-0000-0000-000000000000")

@@ -178,6 +178,56 @@ def main():
         check("1 session</strong> imported" in driver.page_source and "Landmine Press" in driver.page_source,
               "the import reports what was imported and what is not in the catalogue")
         checks.page("strength-import")
+
+        # Issue 25. The goals explained, a page of their own.
+        driver.set_window_size(*PHONE)
+        driver.get(base + "/strength/goals")
+        check("What the goals mean" in driver.page_source and "4 sets of 8 at 81 kg" in driver.page_source, "the goals page explains each goal")
+        checks.page("strength-goals")
+        # Nutrition says the lifestyle is assumed until Lena picks hers (she signed up through the API).
+        driver.set_window_size(*PHONE)
+        driver.get(base + "/nutrition")
+        check(len(driver.find_elements(By.ID, "lifestyle-assumed")) == 1, "nutrition says the lifestyle is assumed")
+        checks.page("strength-nutrition-assumed")
+        driver.set_window_size(*PHONE)
+        driver.execute_script("const s = document.getElementById('lifestyle'); s.value = 'active'; s.form.submit()")
+        WebDriverWait(driver, 10).until(lambda d: "/nutrition" in d.current_url and not d.find_elements(By.ID, "lifestyle-assumed"))
+        check(api.call("GET", "/api/nutrition", token=token)["lifestyle"] == "active", "the lifestyle picked on the nutrition page is saved")
+        # The overuse warning (seed F16): Lena's push three times in a row (one done above, two more).
+        for _ in range(2):
+            again = api.call("POST", "/api/strength/sessions", {"routine": routine}, token=token)
+            api.call("POST", f"/api/strength/sessions/{again['id']}/finish", {"enjoyment": 3, "difficulty": 3}, token=token)
+        driver.get(base + "/strength")
+        warning = driver.find_elements(By.ID, "overuse")
+        check(len(warning) == 1 and "3 times in a row" in warning[0].text, "the hub warns after three times in a row")
+        suggestion = api.call("GET", "/api/strength/suggestion", token=token)
+        check(suggestion["routine"]["id"] != routine, f"another routine is suggested: {suggestion['routine']['id']}")
+        checks.page("strength-hub-overuse")
+        # Sign-up asks for goal, lifestyle and the feedback opt-in (steps 2 and 3); a mistake keeps the choices.
+        driver.delete_all_cookies()
+        driver.set_window_size(*PHONE)
+        driver.get(base + "/signup")
+        for field, value in [("username", "sam_signup"), ("fullName", "Sam Signup"), ("email", "sam@example.org"), ("password", "a long password")]:
+            driver.find_element(By.ID, field).send_keys(value)
+        for selector in ["input[name=goal][value=WeightLoss]", "input[name=lifestyle][value=active]", "input[name=feedback][value=yes]"]:
+            driver.execute_script("arguments[0].click()", driver.find_element(By.CSS_SELECTOR, selector))
+        checks.page("strength-signup-steps")
+        driver.set_window_size(*PHONE)
+        driver.find_element(By.ID, "password").send_keys("")
+        submit(driver, "form[action='/signup'] button[type=submit]")
+        check("Give the address to send the message to" in driver.page_source, "Yes without an address is refused with a reason")
+        check(driver.find_element(By.CSS_SELECTOR, "input[name=goal][value=WeightLoss]").is_selected(), "the goal chosen stays chosen")
+        checks.page("strength-signup-error")
+        driver.set_window_size(*PHONE)
+        driver.find_element(By.ID, "password").send_keys("a long password")
+        driver.find_element(By.ID, "webhookUrl").send_keys("https://example.org/hook")
+        submit(driver, "form[action='/signup'] button[type=submit]")
+        check(driver.current_url.rstrip("/") == base, f"sign-up leads to the start page: {driver.current_url}")
+        sam = api.call("POST", "/api/auth/login", {"username": "sam_signup", "password": "a long password"})["token"]
+        settings = api.call("GET", "/api/strength/settings", token=sam)
+        check(settings["goal"] == "WeightLoss" and settings["lifestyle"] == "active" and settings.get("webhookUrl") == "https://example.org/hook",
+              f"sign-up saved goal, lifestyle and webhook: {settings}")
+        custom_exercise_form(driver, base, api, sam, checks, check)
         failures.extend(checks.failures)
     finally:
         if driver:
@@ -191,6 +241,53 @@ def main():
         print("\n".join(failures))
         raise SystemExit(f"strength test failed: {len(failures)} problems")
     print("strength test passed")
+
+
+
+def custom_exercise_form(driver, base, api, token, checks, check):
+    """Issue 25: an exercise of one's own, made with the library's form and read back on its
+    page, in the library and through the API; screenshots of the form, the list and the page."""
+    from selenium.webdriver.support.ui import Select
+    driver.set_window_size(*PHONE)
+    driver.get(base + "/strength/exercises?group=Abs")
+    driver.find_element(By.CSS_SELECTOR, "#new-exercise summary").click()
+    driver.find_element(By.ID, "name").send_keys("Copenhagen Plank")
+    Select(driver.find_element(By.ID, "group")).select_by_value("Abs")
+    Select(driver.find_element(By.ID, "equipment")).select_by_value("bench")
+    driver.find_element(By.ID, "timed").click()
+    checks.page("strength-custom-exercise-form")
+    driver.set_window_size(*PHONE)
+    submit(driver, "form[data-custom-exercise-form] button[type=submit]")
+    check("/strength/exercises/custom-" in driver.current_url, f"the new exercise opens: {driver.current_url}")
+    check("Copenhagen Plank" in driver.page_source and "Your own exercise" in driver.page_source, "its page says it is the user's own")
+    checks.page("strength-custom-exercise")
+    listed = api.call("GET", "/api/exercises?group=Abs", token=token)["exercises"]
+    own = [e for e in listed if e["name"] == "Copenhagen Plank"]
+    check(len(own) == 1 and own[0]["custom"] and own[0]["measure"] == "seconds" and own[0]["equipment"] == "bench",
+          f"the API reads it back as made: {own}")
+    driver.get(base + "/strength/exercises?group=Abs")
+    check("Copenhagen Plank" in driver.page_source and "1 of them your own" in driver.page_source, "the library lists it as the user's own")
+    # The same name again is refused, with the form kept open and filled in.
+    driver.find_element(By.CSS_SELECTOR, "#new-exercise summary").click()
+    driver.find_element(By.ID, "name").send_keys("copenhagen plank")
+    submit(driver, "form[data-custom-exercise-form] button[type=submit]")
+    check("already have an exercise" in driver.page_source and driver.find_element(By.ID, "name").get_attribute("value") == "copenhagen plank",
+          "a second exercise of the same name is refused and the form keeps what was typed")
+    checks.page("strength-custom-exercise-refused")
+    # An imported name the library lacks becomes one of the user's own, linked from the summary.
+    driver.set_window_size(*PHONE)
+    driver.get(base + "/strength/import")
+    driver.find_element(By.ID, "csv").send_keys(
+        "Date,Workout Name,Duration,Exercise Name,Set Order,Weight (kg),Reps,Distance (meters),Seconds,Notes,Workout Notes,RPE\n"
+        '2026-10-03 07:30:00,"Pull",45m,"Zercher Good Morning",1,50.0,8.0,0,0.0,"","",8\n'
+        '2026-10-03 07:30:00,"Pull",45m,"Power Clean",1,60.0,3.0,0,0.0,"","",\n')
+    submit(driver, "form[data-import-form] button[type=submit]")
+    check("Added as your own exercises" in driver.page_source and "already here" not in driver.page_source,
+          "the import lists the name it added as the user's own")
+    checks.page("strength-import-custom")
+    driver.set_window_size(*PHONE)
+    submit(driver, "a[href^='/strength/exercises/custom-']")
+    check("Zercher Good Morning" in driver.page_source and "1-rep max" in driver.page_source, "the imported exercise has its 1RM")
 
 
 if __name__ == "__main__":

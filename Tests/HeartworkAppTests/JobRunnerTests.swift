@@ -9,7 +9,7 @@ import Testing
 
 /// The job system (issue 29, issue 27): typed parameters, several workers, fairness between
 /// users, time limits, schedules, and a row written together with its job — on both engines.
-@Suite("Job runner", .timeLimit(.minutes(2)))
+@Suite("Job runner", .timeLimit(.minutes(4)))
 struct JobRunnerTests {
     struct Slow: JobParameters {
         static let jobName = "test-slow"

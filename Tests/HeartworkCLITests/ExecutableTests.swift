@@ -96,6 +96,21 @@ struct ExecutableTests {
         #expect(malformedHex.standardError.contains("'Q' at character 3 is not a hexadecimal digit"))
     }
 
+    /// The Web Push contact (`--push-contact` or `HEARTWORK_PUSH_CONTACT`) is a mailto: or
+    /// https: URL, or the server does not start (RFC 8292 §2.1: the `sub` claim is a contact
+    /// URI), and says so before it opens a database.
+    @Test func aPushContactThatIsNoURLStopsTheServerWithAReason() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("push-contact-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let option = try run(["serve", "--port", "0", "--data-dir", data, "--push-contact", "webmaster@example.org"])
+        #expect(option.status != 0)
+        #expect(option.standardError.contains("--push-contact 'webmaster@example.org' is not a mailto: or https: URL"))
+        let variable = try run(["serve", "--port", "0", "--data-dir", data], environment: ["HEARTWORK_PUSH_CONTACT": "ftp://example.org"])
+        #expect(variable.status != 0)
+        #expect(variable.standardError.contains("'ftp://example.org' is not a mailto: or https: URL"))
+        #expect(!FileManager.default.fileExists(atPath: data + "/heartwork.sqlite"))
+    }
+
     @Test func everyCommandHasHelpWithAnExample() throws {
         for command in [["zones"], ["hrm", "decode"], ["hrm", "encode"], ["calories"], ["compete"]] {
             let run = try run(command + ["--help"])

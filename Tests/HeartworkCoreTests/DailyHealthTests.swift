@@ -7,11 +7,12 @@ import Testing
 struct DailyHealthTests {
     // MARK: RISE
 
-    @Test func recoveryMatchesTheDigestsWorkedExampleAndIsCapped() {
+    @Test func recoveryMatchesTheDigestsWorkedExampleAndIsNotCapped() {
         // seed-004 digest §3.1: 7.5 h in bed, quality 8/10 → 7.5 × 0.8 / 8 × 100 = 75 %.
         #expect(RISE.recoveryPercent(hoursInBed: 7.5, quality: 8) == 75)
-        // §7.3: 9 h at quality 10 would be 112.5 %; PRODUCT.md caps recovery at 100.
-        #expect(RISE.recoveryPercent(hoursInBed: 9, quality: 10) == 100)
+        // §7.3: "9 h at 100% gives 112.5%" — the seed's formula has no cap, and issue 25 asks for it as the seed computes it.
+        #expect(RISE.recoveryPercent(hoursInBed: 9, quality: 10) == 112.5)
+        #expect(RISE.recoveryPercent(hoursInBed: 10, quality: 10) == 125, "§3.1 [GAP]: 10 h × 100 % / 8 = 125 %")
         #expect(RISE.recoveryPercent(hoursInBed: 8, quality: 10) == 100)
         #expect(RISE.recoveryPercent(hoursInBed: 4, quality: 5) == 25)
         #expect(RISE.recoveryPercent(hoursInBed: 7, quality: 0) == nil)

@@ -47,10 +47,10 @@ struct ZoneTests {
         #expect(profile.reserveZone(beatsPerMinute: bpm) == zone)
     }
 
-    /// PRODUCT.md RISE bands on HRmax 200: 45 % = 90, 64 % = 128, 77 % = 154, 93 % = 186 bpm.
+    /// RISE bands on HRmax 200 (moderate widened, issue 25): 45 % = 90, 60 % = 120, 80 % = 160, 93 % = 186 bpm.
     @Test(arguments: [
-        (89.9, IntensityZone.rest), (90, .light), (127.9, .light), (128, .moderate),
-        (154, .vigorous), (185.9, .vigorous), (186, .extreme), (230, .extreme),
+        (89.9, IntensityZone.rest), (90, .light), (119.9, .light), (120, .moderate), (128, .moderate), (154, .moderate),
+        (159.9, .moderate), (160, .vigorous), (185.9, .vigorous), (186, .extreme), (230, .extreme),
     ])
     func intensityZoneClassification(bpm: Double, zone: IntensityZone) throws {
         let profile = try ZoneProfile(restingHeartRate: 60, maximumHeartRate: 200)

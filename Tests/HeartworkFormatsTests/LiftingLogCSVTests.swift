@@ -70,10 +70,11 @@ struct LiftingLogCSVTests {
     }
 
     @Test func catalogueNamesMatchTheWayOtherAppsWriteThem() {
+        let aliases = ["Conventional Deadlift": ["Deadlift (Barbell)"], "Barbell Back Squat": ["Squat (Barbell)"]]
         let exercises = ["Barbell Bench Press", "Barbell Back Squat", "Conventional Deadlift", "Romanian Deadlift", "Dumbbell Lateral Raise", "Push-Up"].map {
             Exercise(
                 id: $0.lowercased().replacingOccurrences(of: " ", with: "-"), name: $0, group: .chest, primaryMuscle: "", secondaryMuscles: [],
-                equipment: "", loaded: true, instructions: "", licence: "", attribution: "")
+                equipment: "", loaded: true, instructions: "", licence: "", attribution: "", aliases: aliases[$0] ?? [])
         }
         let catalogue = StrengthCatalogue(exercises: exercises, routines: [], licence: "", attribution: "")
         #expect(catalogue.exercise(named: "Bench Press (Barbell)")?.name == "Barbell Bench Press")

@@ -19,6 +19,7 @@ struct AuthorizationTests {
         "GET /healthz", "GET /metrics", "GET /openapi.json", "GET /static/{file}",
         "GET /manifest.webmanifest", "GET /sw.js",
         "POST /api/auth/register", "POST /api/auth/login",
+        "GET /strength/goals",  // issue 25: what the goals mean, linked from sign-up
     ]
 
     struct Victim {

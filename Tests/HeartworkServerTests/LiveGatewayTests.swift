@@ -31,7 +31,10 @@ struct LiveGatewayTests {
 
     static func run(_ engine: TestDatabase = .sqlite, _ body: @Sendable (World, any TestClientProtocol) async throws -> Void) async throws {
         try await engine.withStore { store in
-            let configuration = ServerConfiguration(port: 0, dataDirectory: NSTemporaryDirectory(), passwordHashCost: 4)
+            var configuration = ServerConfiguration(port: 0, dataDirectory: NSTemporaryDirectory(), passwordHashCost: 4)
+            // The whole suite runs at once on two cores: the test's client may wait longer than a
+            // 30-s ping period to be scheduled (a 1001 "Ping timeout" once, under full load).
+            configuration.webSocketPingPeriod = .seconds(300)
             let services = try await HeartworkServices(store: store, settings: configuration.serviceSettings, logger: TestDatabase.logger)
             let user = try await services.accounts.register(Registration(username: "coach", fullName: "Coach", email: "c@example.org", password: "12345678"))
             let (token, _) = try await services.accounts.openSession(for: user, kind: .api)

@@ -12,7 +12,7 @@ import Testing
 /// player reaches it over the live bus — readings in, the room's frames out — and the score
 /// is the offline engine's, second for second. Rooms run with MatchTests' 400 ms seconds
 /// (with 150 ms, the full suite's load on a 2-core machine delayed readings past their 3 s).
-@Suite("Matches across instances", .timeLimit(.minutes(2)))
+@Suite("Matches across instances", .timeLimit(.minutes(4)))
 struct MatchAcrossInstancesTests {
     static func drive(_ room: any MatchRoomHandle, _ side: Competitor, _ series: [Double]) async -> [MatchMessage] {
         let (id, messages) = await room.connect(side)

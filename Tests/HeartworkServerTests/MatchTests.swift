@@ -20,7 +20,7 @@ import Testing
 /// with 400 ms "seconds" so a one-minute match takes 24 seconds: a reading is lost when it
 /// comes 3 "seconds" late, and with 150 ms seconds (450 ms) the whole suite's load on a
 /// 2-core CI machine delayed one now and then (2026-11-26: two tests, one lost second each).
-@Suite("Matches", .timeLimit(.minutes(2)))
+@Suite("Matches", .timeLimit(.minutes(4)))
 struct MatchTests {
     static let second = 400
 

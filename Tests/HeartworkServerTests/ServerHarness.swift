@@ -25,6 +25,8 @@ struct ServerHarness {
     ) async throws {
         try await engine.withStore { store in
             var adjusted = ServerConfiguration(port: 0, dataDirectory: NSTemporaryDirectory(), passwordHashCost: 4)
+            // See LiveGatewayTests.run: a saturated test machine may not schedule a client for 30 s.
+            adjusted.webSocketPingPeriod = .seconds(300)
             adjust(&adjusted)
             let configuration = adjusted
             let services = try await HeartworkServices(store: store, settings: configuration.serviceSettings, logger: TestDatabase.logger)

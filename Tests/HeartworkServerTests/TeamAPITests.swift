@@ -151,7 +151,9 @@ struct TeamAPITests {
             #expect(try await server.request(.patch, "/api/team-sessions/\(session.id)", token: token, json: ["reviewed": true]).json["reviewed"] as? Bool == true)
             let csv = try await server.request(.get, "/api/team-sessions/\(session.id)/export?format=csv", token: token)
             #expect(csv.status == .ok && csv.headers[.contentType]?.hasPrefix("text/csv") == true)
-            #expect(csv.text.split(separator: "\r\n").count == 1 + 2 * 600 && csv.text.hasPrefix("player,number,sensor,second,time,bpm,zone\r\nAna,"))
+            #expect(
+                csv.text.split(separator: "\r\n").count == 1 + 2 * 600
+                    && csv.text.hasPrefix("player,number,sensor,second,time,bpm,zone,context_time,context_moment,context_situation,context_state\r\nAna,"))
             #expect(try await server.request(.get, "/api/team-sessions/\(session.id)", token: token).json["exported"] as? Bool == true)
             let json = try await server.request(.get, "/api/team-sessions/\(session.id)/export", token: token)
             #expect(((json.json["players"] as? [[String: Any]])?.first?["rrIntervals"] as? [Any])?.count == 600)

@@ -49,11 +49,14 @@ public struct AccountService: Sendable {
         return user
     }
 
-    /// Checks the password and opens a session; returns the raw token once. The attempt is
-    /// counted before the password is hashed (see `SignInThrottle` for the rules).
+    /// Checks the password and opens a session; returns the raw token once. `username` is the
+    /// account's username or its e-mail (`SignInName`: an "@" makes it an e-mail, which no
+    /// username has). The attempt is counted before the password is hashed (see
+    /// `SignInThrottle` for the rules), an unknown name costs the same bcrypt check as a known
+    /// one, and every failure gives the same answer.
     public func signIn(username: String, password: String, address: String, kind: SessionKind, now: Date = Date()) async throws -> SignIn {
-        let username = username.trimmingCharacters(in: .whitespaces)
-        let scopes = Self.throttle.scopes(account: username, address: address)
+        let name = SignInName(username)
+        let scopes = Self.throttle.scopes(account: name.throttleKey, address: address)
         let attemptID = UUID().uuidString.lowercased()
         try await store.loginThrottle.begin(
             attemptID: attemptID, scopes: [scopes.pair, scopes.address], since: now.addingTimeInterval(-Self.throttle.window), at: now
@@ -62,16 +65,34 @@ public struct AccountService: Sendable {
                 throw AppError(.throttled, wait.reason, retryAfterSeconds: wait.seconds)
             }
         }
-        let user = try await store.users.find(username: username)
-        // Unknown users cost a bcrypt check too, so timing does not tell which names exist.
-        let matches = try await hasher.verify(password, hash: user?.passwordHash ?? decoyHash)
-        guard let user, matches else {
+        // A username names one account or none; an e-mail (neither verified nor unique) up to
+        // two, and the password decides which. Always as many bcrypt checks as the form allows
+        // (one for a username, two for an e-mail), the decoy standing in for missing accounts,
+        // so neither timing nor the answer tells whether, or how many, accounts have a name or
+        // an address: someone who gives their own account a stranger's address learns nothing
+        // and takes nothing from them.
+        let candidates = try await accounts(named: name)
+        var matched = [UserRecord]()
+        for index in 0..<name.candidatesChecked {
+            let candidate = index < candidates.count ? candidates[index] : nil
+            if try await hasher.verify(password, hash: candidate?.passwordHash ?? decoyHash), let candidate { matched.append(candidate) }
+        }
+        guard matched.count == 1, let user = matched.first else {
             onFailedSignIn()
-            throw AppError(.unauthenticated, "wrong username or password")
+            throw AppError(.unauthenticated, SignInName.failure)
         }
         try await store.loginThrottle.forgive(attemptID: attemptID, clearing: scopes.pair)
         let (token, session) = try await openSession(for: user, kind: kind, now: now)
         return SignIn(token: token, session: session, user: user)
+    }
+
+    /// The accounts a sign-in may mean: the one with the username, or those with the e-mail
+    /// (the first `candidatesChecked`, oldest first).
+    func accounts(named name: SignInName) async throws -> [UserRecord] {
+        switch name {
+        case .username(let username): return try await store.users.find(username: username).map { [$0] } ?? []
+        case .email(let email): return try await store.users.find(email: email, limit: name.candidatesChecked)
+        }
     }
 
     public func openSession(for user: UserRecord, kind: SessionKind, now: Date = Date()) async throws -> (token: String, session: SessionRecord) {

@@ -481,6 +481,7 @@ public struct DailyHealthService: Sendable {
         guard from <= through else { return 0 }
         var history = try await store.daily.days(userID: user.id, from: from.adding(days: -DailyCalculator.maximumWindowDays), through: from.adding(days: -1))
         let marks = Dictionary(try await store.daily.marks(userID: user.id, from: from, through: through).map { ($0.day, $0) }) { a, _ in a }
+        let manualNights = try await store.daily.manualSleep(userID: user.id, from: from, through: through)
         let profile = try await workouts.snapshot(for: user, at: through.start())
         let settings = try await store.daily.settings(userID: user.id)
         let priority = HealthSourcePriority(order: settings.sourceOrder)
@@ -503,7 +504,7 @@ public struct DailyHealthService: Sendable {
                 let heart = priority.resolve(byKind[.heartRate]?[day] ?? [])
                 let offset = Self.offset(of: heart, day: day, user: user)
                 let night = DailyCalculator.nightWindow(day, utcOffsetSeconds: offset)
-                let sleep = priority.resolve(((byKind[.sleep]?[day.adding(days: -1)] ?? []) + (byKind[.sleep]?[day] ?? [])).filter { night.contains($0.end) })
+                let sleep = priority.resolveSleep(((byKind[.sleep]?[day.adding(days: -1)] ?? []) + (byKind[.sleep]?[day] ?? [])).filter { night.contains($0.end) })
                 let start = day.start(utcOffsetSeconds: offset)
                 let end = start.addingTimeInterval(86_400)
                 let dayWorkouts = workoutRecords.compactMap { record -> (id: String, name: String, start: Date, end: Date)? in
@@ -519,7 +520,8 @@ public struct DailyHealthService: Sendable {
                         hrv: priority.resolve(byKind[.heartRateVariabilitySDNN]?[day] ?? []),
                         steps: priority.resolve(byKind[.steps]?[day] ?? []), sleep: sleep, workouts: dayWorkouts,
                         history: history, sleepQuality: mark?.sleepQuality, mark: mark?.mark.flatMap(Readiness.Status.init(rawValue:)),
-                        profileMaximumHeartRate: profile.maximumHeartRate, profileRestingHeartRate: profile.restingHeartRate, sex: user.sex))
+                        profileMaximumHeartRate: profile.maximumHeartRate, profileRestingHeartRate: profile.restingHeartRate, sex: user.sex,
+                        manualSleep: manualNights[day]))
                 try await store.daily.putDay(userID: user.id, summary, now: now)
                 // Alerts are for what is happening now: the last two days, not an imported past.
                 if summary.heartRate != nil, day >= CalendarDay(now, utcOffsetSeconds: offset).adding(days: -1) { recent.append((day, offset)) }
@@ -582,14 +584,7 @@ public struct DailyHealthService: Sendable {
     /// over where the user is. The day is worked out again at once.
     public func setSleepQuality(_ quality: Int, day: CalendarDay, for user: UserRecord, now: Date = Date()) async throws -> DailySummary {
         guard (1...10).contains(quality) else { throw AppError.invalid("quality is a whole number from 1 to 10", field: "quality") }
-        let stored = try await store.daily.day(userID: user.id, day)
-        let offset = stored?.utcOffsetSeconds ?? Self.offset(of: [], day: day, user: user)
-        guard now < day.adding(days: 1).start(utcOffsetSeconds: offset) else {
-            throw AppError.conflict("\(day) is over: its sleep quality can no longer be changed", field: "quality")
-        }
-        guard now >= day.start(utcOffsetSeconds: offset).addingTimeInterval(-6 * 3600) else {
-            throw AppError.invalid("\(day) has not begun: rate a night once it is over", field: "quality")
-        }
+        _ = try await editableNight(day, for: user, now: now, what: "sleep quality", field: "quality")
         let existing = try await store.daily.marks(userID: user.id, from: day, through: day).first
         try await store.daily.putMark(userID: user.id, DayMarkRecord(day: day, sleepQuality: quality, mark: existing?.mark, updatedAt: now))
         try await recompute(user, from: day, through: day, now: now)

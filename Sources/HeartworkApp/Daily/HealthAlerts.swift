@@ -49,28 +49,13 @@ extension DailyHealthService {
     /// band.
     func checkAnomalies(_ user: UserRecord, day: CalendarDay, offset: Int, settings: HealthSettingsRecord, now: Date) async throws {
         guard settings.anomalyAlerts else { return }
-        let detector = HeartRateAnomalyDetector(
-            order: settings.order, bandSD: settings.bandSD, consecutive: settings.consecutive,
-            intervalSeconds: Double(settings.intervalMinutes * 60))
-        let first = day.adding(days: -7)
-        let start = first.start(utcOffsetSeconds: offset)
         let dayStart = day.start(utcOffsetSeconds: offset)
-        let priority = HealthSourcePriority(order: settings.sourceOrder)
-        let heart = priority.resolve(try await store.health.samples(userID: user.id, kind: .heartRate, from: first.adding(days: -1), through: day.adding(days: 1)))
-        let steps = priority.resolve(try await store.health.samples(userID: user.id, kind: .steps, from: first.adding(days: -1), through: day.adding(days: 1)))
-        let end = dayStart.addingTimeInterval(86_400)
-        let workouts = try await workouts.all(for: user, from: start.addingTimeInterval(-86_400), to: end)
-        let seconds = { (date: Date) in date.timeIntervalSince(start) }
-        let series = detector.resample(
-            heartRate: heart.map { TimedHeartRate(timeSeconds: seconds($0.start), beatsPerMinute: $0.value) },
-            steps: steps.map { (seconds($0.start), seconds($0.end), $0.value) },
-            activeSpans: workouts.map { seconds($0.startedAt)...seconds($0.startedAt.addingTimeInterval(Double($0.metrics.durationSeconds))) },
-            from: 0, to: seconds(min(end, now)))
-        let dayOffset = seconds(dayStart)
-        // The day's first slot is the first that starts at or after its midnight.
-        let daySlot = Int((dayOffset / detector.intervalSeconds).rounded(.up))
-        guard let tested = detector.anomalies(in: series, start: 0, testingFrom: daySlot) else { return }
-        for anomaly in tested.anomalies {
+        let start = day.adding(days: -7).start(utcOffsetSeconds: offset)
+        let tested = try await anomalyForecast(
+            user, start: start, testingFrom: dayStart, end: min(dayStart.addingTimeInterval(86_400), now), settings: settings)
+        guard let tested else { return }
+        let dayOffset = dayStart.timeIntervalSince(start)
+        for anomaly in tested.forecast.anomalies {
             let at = start.addingTimeInterval(anomaly.startSeconds)
             guard try await store.daily.claimAlert(userID: user.id, key: "anomaly:\(Int(at.timeIntervalSince1970))", now: now) else { continue }
             let clock = String(format: "%02d:%02d", (Int(anomaly.startSeconds - dayOffset) / 3600) % 24, (Int(anomaly.startSeconds - dayOffset) / 60) % 60)
@@ -78,6 +63,97 @@ extension DailyHealthService {
                 user.id, kind: Self.anomalyAlert, text: "Unusual heart rate on \(day) at \(clock): \(anomaly.reason)",
                 link: "/today?date=\(day)", actorID: nil, now: now)
         }
+    }
+
+    /// The detector's forecast over `start..<end` with the model fitted on the slots before
+    /// `testingFrom` (on the settings' grid, slot 0 at `start`); nil when those do not hold
+    /// enough resting heart rate to fit one. Steps (each sample's count spread over the time
+    /// it covers), workouts and time in bed or asleep make their slots gaps.
+    func anomalyForecast(
+        _ user: UserRecord, start: Date, testingFrom: Date, end: Date, settings: HealthSettingsRecord
+    ) async throws -> (detector: HeartRateAnomalyDetector, forecast: HeartRateAnomalyDetector.Forecast)? {
+        let detector = HeartRateAnomalyDetector(
+            order: settings.order, bandSD: settings.bandSD, consecutive: settings.consecutive,
+            intervalSeconds: Double(settings.intervalMinutes * 60))
+        guard end > start else { return nil }
+        // Samples are kept by local day: a day more on each side covers any UTC offset.
+        let (firstDay, lastDay) = (CalendarDay(start).adding(days: -1), CalendarDay(end).adding(days: 1))
+        let priority = HealthSourcePriority(order: settings.sourceOrder)
+        let heart = priority.resolve(try await store.health.samples(userID: user.id, kind: .heartRate, from: firstDay, through: lastDay))
+        let steps = priority.resolve(try await store.health.samples(userID: user.id, kind: .steps, from: firstDay, through: lastDay))
+        let workouts = try await workouts.all(for: user, from: start.addingTimeInterval(-86_400), to: end)
+        // Time in bed or asleep is a gap like a workout: the detector watches the heart at rest
+        // while awake, and a sleeping heart's normal fall (20 bpm and more within the hour)
+        // would otherwise be flagged as a night-long stretch below the forecast.
+        let sleep = try await store.health.samples(userID: user.id, kind: .sleep, from: firstDay, through: lastDay)
+        let seconds = { (date: Date) in date.timeIntervalSince(start) }
+        let series = detector.resample(
+            heartRate: heart.map { TimedHeartRate(timeSeconds: seconds($0.start), beatsPerMinute: $0.value) },
+            steps: steps.map { (seconds($0.start), seconds($0.end), $0.value) },
+            activeSpans: workouts.map { seconds($0.startedAt)...seconds($0.startedAt.addingTimeInterval(Double($0.metrics.durationSeconds))) }
+                + sleep.filter { $0.end > $0.start }.map { seconds($0.start)...seconds($0.end) },
+            from: 0, to: seconds(end))
+        // The first tested slot is the first that starts at or after `testingFrom`.
+        let slot = Int((seconds(testingFrom) / detector.intervalSeconds).rounded(.up))
+        return detector.forecast(series, start: 0, testingFrom: slot).map { (detector, $0) }
+    }
+
+    /// The last 24 hours' heart rate against the detector's forecast (issue 25: seed 003's
+    /// "last day", F5, as the history page shows it): the model fitted on the 7 × 24 hours
+    /// before them, as the daily check fits it on the 7 days before a day; each slot's mean,
+    /// what the model expected and its band; the stretches it flags. The grid is aligned to
+    /// the interval (a 5-minute grid starts on a multiple of 5 minutes).
+    public struct HeartRateForecast: Sendable {
+        public struct Slot: Sendable, Hashable {
+            public var start: Date
+            /// The slot's mean heart rate; nil when there is none or activity explains it.
+            public var observed: Double?
+            /// What the model expected one step ahead, and its band (expected ± k·σ); nil
+            /// in a gap and for the first p slots after one.
+            public var expected: Double?
+            public var low: Double?
+            public var high: Double?
+            public var outside: Bool
+        }
+
+        public struct Stretch: Sendable, Hashable {
+            public var start: Date
+            public var end: Date
+            public var reason: String
+        }
+
+        public var from: Date
+        public var to: Date
+        public var intervalSeconds: Double
+        /// k·σ in bpm.
+        public var band: Double
+        public var order: Int
+        public var bandSD: Double
+        public var consecutive: Int
+        public var slots: [Slot]
+        public var stretches: [Stretch]
+    }
+
+    /// See `HeartRateForecast`; nil when the week before the last 24 hours holds too little
+    /// resting heart rate to fit a model.
+    public func heartRateForecast(for user: UserRecord, now: Date = Date()) async throws -> HeartRateForecast? {
+        let settings = try await store.daily.settings(userID: user.id)
+        let interval = Double(max(1, settings.intervalMinutes) * 60)
+        let aligned = Date(timeIntervalSince1970: ((now.timeIntervalSince1970 - 86_400) / interval).rounded(.down) * interval)
+        let start = aligned.addingTimeInterval(-7 * 86_400)
+        guard let (detector, forecast) = try await anomalyForecast(user, start: start, testingFrom: aligned, end: now, settings: settings) else {
+            return nil
+        }
+        let at = { (seconds: Double) in start.addingTimeInterval(seconds) }
+        return HeartRateForecast(
+            from: aligned, to: now, intervalSeconds: detector.intervalSeconds, band: forecast.band, order: detector.order,
+            bandSD: detector.bandSD, consecutive: detector.consecutive,
+            slots: forecast.slots.map { slot in
+                HeartRateForecast.Slot(
+                    start: at(Double(slot.index) * detector.intervalSeconds), observed: slot.observed, expected: slot.forecast,
+                    low: slot.forecast.map { $0 - forecast.band }, high: slot.forecast.map { $0 + forecast.band }, outside: slot.outside)
+            },
+            stretches: forecast.anomalies.map { HeartRateForecast.Stretch(start: at($0.startSeconds), end: at($0.endSeconds), reason: $0.reason) })
     }
 
     /// Steps older than this at alert time are stale: the alert says when the last arrived

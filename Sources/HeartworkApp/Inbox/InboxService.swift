@@ -10,6 +10,8 @@ public struct InboxService: Sendable {
     let store: HeartworkStore
     let hub: InboxHub
     let bus: LiveBus
+    /// Web Push to the user's browsers, for the kinds that are pushed (`PushService.tags`).
+    var push: PushService? = nil
     public static let pageLimit = 100
 
     public func tell(_ userID: String, kind: String, text: String, link: String?, actorID: String?, now: Date = Date()) async {
@@ -20,6 +22,7 @@ public struct InboxService: Sendable {
             return
         }
         await bus.publish(notice)
+        await push?.notify(userID, kind: kind, text: text, link: link, now: now)
     }
 
     /// A finished match, told to both players (and to the owner of a workout raced as a ghost).

@@ -135,6 +135,12 @@ public struct ProfileService: Sendable {
         sessionCache.forget(userID: userID)
     }
 
+    /// The user's own workouts shared with friends, newest first: what their friends see on
+    /// their profile (HeartMate F6 and F30: the profile shows the uploaded workouts).
+    public func sharedWorkouts(of user: UserRecord, page: Page) async throws -> [WorkoutRecord] {
+        try await store.workouts.list(userID: user.id, from: nil, to: nil, sharedOnly: true, page: page)
+    }
+
     /// Your own photo or a friend's; anyone else's is "not found".
     public func photo(of userID: String, viewer: UserRecord) async throws -> (contentType: String, data: Data) {
         let visible = userID == viewer.id ? true : try await store.friends.areFriends(viewer.id, userID)

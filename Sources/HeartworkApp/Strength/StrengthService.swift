@@ -76,10 +76,19 @@ public struct StrengthService: Sendable {
         }
     }
 
+    /// Checks a webhook URL as `updateSettings` does, for a form that saves it only once
+    /// everything else is right (sign-up).
+    public func checkedWebhookURL(_ text: String, field: String = "webhookUrl") throws(AppError) -> String {
+        try webhookPolicy.check(text, field: field)
+    }
+
     public func updateSettings(_ changes: SettingsChanges, for user: UserRecord, now: Date = Date()) async throws -> StrengthSettingsRecord {
         var settings = try await settings(for: user, now: now)
         if let goal = changes.goal { settings.goal = goal }
-        if let lifestyle = changes.lifestyle { settings.lifestyle = lifestyle }
+        if let lifestyle = changes.lifestyle {
+            settings.lifestyle = lifestyle
+            settings.lifestyleChosen = true
+        }
         if let step = changes.plateStepKilograms {
             if let value = step.value {
                 guard value.isFinite, (0.25...25).contains(value) else {
@@ -120,16 +129,13 @@ public struct StrengthService: Sendable {
         public let resetAt: Date?
     }
 
+    /// The catalogue's exercises and the user's own (`Exercise.isCustom`), alphabetical.
     public func exercises(for user: UserRecord, group: MuscleGroup? = nil) async throws -> [ExerciseView] {
         let stats = try await store.strength.stats(userID: user.id)
-        return catalogue.exercises.filter { group == nil || $0.group == group }.map {
+        let own = try await customExercises(for: user).map(\.exercise)
+        return (catalogue.exercises + own).filter { group == nil || $0.group == group }.sorted { ($0.name, $0.id) < ($1.name, $1.id) }.map {
             ExerciseView(exercise: $0, stats: stats[$0.id]?.stats ?? .coldStart, resetAt: stats[$0.id]?.resetAt)
         }
-    }
-
-    func exerciseOrThrow(_ id: String) throws -> Exercise {
-        guard let exercise = catalogue.exercise(id) else { throw AppError(.notFound, "no exercise \(id.prefix(80)) in the catalogue") }
-        return exercise
     }
 
     public struct ProgressPoint: Sendable, Hashable {
@@ -141,7 +147,7 @@ public struct StrengthService: Sendable {
     }
 
     public func exercise(_ id: String, for user: UserRecord) async throws -> (view: ExerciseView, progress: [ProgressPoint]) {
-        let exercise = try exerciseOrThrow(id)
+        let exercise = try await visibleExercise(id, for: user)
         let stats = try await store.strength.stats(userID: user.id)[id]
         let history = try await store.strength.exerciseHistory(userID: user.id, exerciseID: id, limit: 400)
         let progress = history.map { entry in
@@ -157,7 +163,7 @@ public struct StrengthService: Sendable {
     /// Sends the exercise back to the cold start: a baseline set next time (5 kg, or the
     /// empty bar when that is heavier; a "Maximum" hold for a timed exercise).
     public func reset(_ id: String, for user: UserRecord, now: Date = Date()) async throws -> ExerciseView {
-        let exercise = try exerciseOrThrow(id)
+        let exercise = try await visibleExercise(id, for: user)
         try await store.strength.resetStats(userID: user.id, exerciseID: id, at: now)
         return ExerciseView(exercise: exercise, stats: .coldStart, resetAt: now)
     }
@@ -280,7 +286,23 @@ public struct StrengthService: Sendable {
 
     // MARK: suggestion
 
-    public func suggestion(for user: UserRecord, now: Date = Date()) async throws -> (routine: RoutineView, reason: String, overlapping: [MuscleGroup])? {
+    public struct SuggestionView: Sendable {
+        public let routine: RoutineView
+        /// The warning (when there is one) and why this routine, in one sentence.
+        public let reason: String
+        /// Why this routine, without the warning.
+        public let why: String
+        /// "you have done … 3 times in a row …" when `overused`.
+        public let warning: String?
+        public let overlapping: [MuscleGroup]
+        /// The routine just done `RoutineSuggestion.overuseThreshold` or more times in a row
+        /// (seed F16), and how many times; the suggestion is then another one.
+        public let overused: (routine: RoutineView, times: Int)?
+    }
+
+    /// Today's routine (`RoutineSuggestion`): not the one just done 3 times in a row, resting
+    /// what was trained yesterday and today, the one not done for longest.
+    public func suggestion(for user: UserRecord, now: Date = Date()) async throws -> SuggestionView? {
         let settings = try await settings(for: user, now: now)
         let zone = TimeZones.zone(user.timeZone)
         var calendar = Calendar(identifier: .gregorian)
@@ -296,10 +318,16 @@ public struct StrengthService: Sendable {
                 id: $0.template.id, name: $0.template.name, goal: $0.template.goal, groups: Set($0.groups),
                 lastDoneDay: last[$0.template.id].map { Int($0.timeIntervalSince1970 / 86_400) })
         }
-        guard let pick = RoutineSuggestion.suggest(candidates, goal: settings.goal, recentlyTrained: trained),
+        let latest = try await store.strength.sessions(userID: user.id, from: nil, to: nil, limit: 2 * RoutineSuggestion.overuseThreshold + 10, offset: 0)
+        let overuse = RoutineSuggestion.overuse(recent: latest.filter { $0.finishedAt != nil }.map(\.routineID))
+        guard let pick = RoutineSuggestion.suggest(candidates, goal: settings.goal, recentlyTrained: trained, overused: overuse),
             let routine = all.first(where: { $0.template.id == pick.routineID })
         else { return nil }
-        return (routine, pick.reason, MuscleGroup.displayOrder.filter(pick.overlapping.contains))
+        let overused = overuse.flatMap { o in all.first(where: { $0.template.id == o.routineID }).map { (routine: $0, times: o.times) } }
+        return SuggestionView(
+            routine: routine, reason: pick.fullReason, why: pick.reason, warning: pick.warning,
+            overlapping: MuscleGroup.displayOrder.filter(pick.overlapping.contains),
+            overused: pick.warning == nil ? nil : overused)
     }
 
     // MARK: sessions
@@ -328,8 +356,10 @@ public struct StrengthService: Sendable {
         }
         let stats = try await store.strength.stats(userID: user.id)
         let exercises = routine.exerciseIDs.compactMap { catalogue.exercise($0) }
+        // The reps follow the user's goal, as the seed's generator does (`switch user.goal`,
+        // seed line 3030; digest §3.3.2), not the routine's: a routine's goal only files it.
         let generator = WorkoutGenerator(
-            goal: routine.goal, plateStepKilograms: settings.plateStepKilograms,
+            goal: settings.goal, plateStepKilograms: settings.plateStepKilograms,
             kilogramsPerUnit: user.units == .imperial ? BodyMass.kilogramsPerPound : 1)
         let prescription = generator.prescribe(
             exercises.map {
@@ -346,7 +376,7 @@ public struct StrengthService: Sendable {
             }
         }
         let session = StrengthSessionRecord(
-            userID: user.id, routineID: routine.id, name: routine.name, goal: routine.goal, sensorID: sensorID, startedAt: now)
+            userID: user.id, routineID: routine.id, name: routine.name, goal: settings.goal, sensorID: sensorID, startedAt: now)
         try await store.strength.createSession(session, sets: sets)
         return SessionView(session: session, sets: sets, heartRate: nil, heartRateSource: nil)
     }

@@ -30,8 +30,10 @@ public struct TeamSessionService: Sendable {
     /// a sensor takes part.
     public func start(
         teamID: String, participants: [Participant]?, countdownSeconds: Int = 0, plannedSeconds: Int? = nil,
+        context: SessionContext = SessionContext(), correction: ArtifactCorrectionMethod = .kubios,
         for user: UserRecord, now: Date = Date()
     ) async throws -> TeamSessionRecord {
+        try Self.check(correction)
         guard Self.countdownSeconds.contains(countdownSeconds) else {
             throw AppError.invalid("a countdown is 0–600 seconds", field: "countdownSeconds")
         }
@@ -75,7 +77,7 @@ public struct TeamSessionService: Sendable {
         }
         let session = TeamSessionRecord(
             userID: user.id, teamID: teamID, startsAt: now.addingTimeInterval(TimeInterval(countdownSeconds)),
-            plannedSeconds: plannedSeconds, createdAt: now, players: players)
+            plannedSeconds: plannedSeconds, createdAt: now, players: players, context: context, correction: correction)
         do {
             try await store.teams.createSession(session, now: now)
         } catch StoreError.conflict(let detail) {
@@ -89,6 +91,39 @@ public struct TeamSessionService: Sendable {
     public func sessions(of teamID: String, for user: UserRecord) async throws -> [TeamSessionRecord] {
         _ = try await teams.team(teamID, of: user)
         return try await store.teams.sessions(teamID: teamID, userID: user.id)
+    }
+
+    /// The team's sessions whose context has every setting `filter` names (F8; issue 25).
+    public func sessions(of teamID: String, for user: UserRecord, matching filter: SessionContext) async throws -> [TeamSessionRecord] {
+        try await sessions(of: teamID, for: user).filter { $0.context.matches(filter) }
+    }
+
+    /// Replaces the session's context (time, moment, situation, state), in review or before.
+    public func setContext(_ id: String, of user: UserRecord, to context: SessionContext) async throws -> TeamSessionRecord {
+        guard try await store.teams.updateSession(id: id, userID: user.id, TeamSessionChanges(context: context)) else {
+            throw AppError.notFound("team session")
+        }
+        return try await session(id, of: user)
+    }
+
+    /// The RR artifact correction the session's HRV uses: `kubios` (Lipponen & Tarvainen 2019,
+    /// the default) or `fitlab` (the seed's own streaming corrector).
+    public func setCorrection(_ id: String, of user: UserRecord, to correction: ArtifactCorrectionMethod) async throws -> TeamSessionRecord {
+        try Self.check(correction)
+        guard try await store.teams.updateSession(id: id, userID: user.id, TeamSessionChanges(correction: correction)) else {
+            throw AppError.notFound("team session")
+        }
+        return try await session(id, of: user)
+    }
+
+    /// The corrections a session may use (leaving artifacts in is the CLI's choice, not a
+    /// session's).
+    public static let corrections: [ArtifactCorrectionMethod] = [.kubios, .fitlab]
+
+    static func check(_ correction: ArtifactCorrectionMethod) throws(AppError) {
+        guard corrections.contains(correction) else {
+            throw AppError.invalid("a session's artifact correction is kubios or fitlab", field: "correction")
+        }
     }
 
     public func session(_ id: String, of user: UserRecord) async throws -> TeamSessionRecord {
@@ -149,7 +184,8 @@ public struct TeamSessionService: Sendable {
                     player: player,
                     analysis: PlayerSessionAnalysis(
                         readings: readings, startMilliseconds: session.startsAt.millisecondsSince1970,
-                        endMilliseconds: end.millisecondsSince1970, physiology: player.physiology, includesHRV: includesHRV)))
+                        endMilliseconds: end.millisecondsSince1970, physiology: player.physiology, includesHRV: includesHRV,
+                        correction: session.correction)))
         }
         return TeamSessionReview(session: session, end: end, players: players.sorted { Self.inSquadOrder($0.player, $1.player) })
     }

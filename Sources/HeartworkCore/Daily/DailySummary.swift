@@ -10,6 +10,10 @@ public struct DailySummary: Sendable, Hashable, Codable {
         public var maximum: Double
         public var average: Double
         public var samples: Int
+        /// The day's last reading and when it was taken (the Intensity view's "current heart
+        /// rate", seed 004 F3); nil in days stored before it was kept.
+        public var latest: Double?
+        public var latestAt: Date?
     }
 
     public struct Sleep: Sendable, Hashable, Codable {
@@ -21,6 +25,15 @@ public struct DailySummary: Sendable, Hashable, Codable {
         /// "entered" or "estimated".
         public var qualitySource: String
         public var recoveryPercent: Double?
+        /// When the night began and ended: the user's bed and wake time, else the first and last
+        /// instant the recorded time in bed covers (nil in days stored before they were kept).
+        public var bedTime: Date?
+        public var wakeTime: Date?
+        /// "entered" when the user set the bed and wake time (seed 004's "Time Slept"), else
+        /// "recorded"; nil in days stored before it was kept (recorded).
+        public var timeSource: String?
+        /// With an entered time: the hours in bed the watch or phone recorded, if any.
+        public var recordedInBedHours: Double?
     }
 
     public struct Workload: Sendable, Hashable, Codable {
@@ -54,6 +67,58 @@ public struct DailySummary: Sendable, Hashable, Codable {
     public var mark: String?
 }
 
+/// A night's bed and wake time as the user set them (seed 004 F2, "Time Slept": "users can
+/// adjust the hours they were sleep if the calculated time is inaccurate"). It stands for the
+/// recorded night's time in bed until the user clears it.
+public struct ManualSleep: Sendable, Hashable, Codable {
+    public var bedTime: Date
+    public var wakeTime: Date
+
+    /// The longest night taken, in hours.
+    public static let maximumHours = 20.0
+    /// A night ends before this local time on its day (`DailyCalculator.nightWindow`).
+    public static let latestWakeMinute = 18 * 60
+
+    public init(bedTime: Date, wakeTime: Date) {
+        self.bedTime = bedTime
+        self.wakeTime = wakeTime
+    }
+
+    public var seconds: Double { wakeTime.timeIntervalSince(bedTime) }
+
+    /// Why clock times (minutes after local midnight) do not make a night of `day`, or nil.
+    public enum Fault: Error, Sendable, Hashable, CustomStringConvertible {
+        case sameTime
+        case wakeTooLate
+        case tooLong(hours: Double)
+        case outOfRange
+
+        public var description: String {
+            switch self {
+            case .sameTime: "the bed time and the wake time are the same"
+            case .wakeTooLate: "the wake time is before 18:00 (a day's night ends between 18:00 the evening before and 18:00 on the day)"
+            case .tooLong(let hours): "a night is at most \(Int(ManualSleep.maximumHours)) hours (this one is \((hours * 10).rounded() / 10))"
+            case .outOfRange: "a time of day is from 00:00 to 23:59"
+            }
+        }
+    }
+
+    /// The night of `day` from clock times: the wake time is on the day (before 18:00), the bed
+    /// time the last time at its clock time before the wake time — the evening before when it
+    /// is later on the clock (23:10 → 07:05), the same day when earlier (01:30 → 09:00).
+    public static func night(bedMinute: Int, wakeMinute: Int, day: CalendarDay, utcOffsetSeconds: Int) -> Result<ManualSleep, Fault> {
+        guard (0..<1440).contains(bedMinute), (0..<1440).contains(wakeMinute) else { return .failure(.outOfRange) }
+        guard bedMinute != wakeMinute else { return .failure(.sameTime) }
+        guard wakeMinute < latestWakeMinute else { return .failure(.wakeTooLate) }
+        let midnight = day.start(utcOffsetSeconds: utcOffsetSeconds)
+        let wake = midnight.addingTimeInterval(Double(wakeMinute) * 60)
+        let bed = midnight.addingTimeInterval(Double(bedMinute - (bedMinute > wakeMinute ? 1440 : 0)) * 60)
+        let hours = wake.timeIntervalSince(bed) / 3600
+        guard hours <= maximumHours else { return .failure(.tooLong(hours: hours)) }
+        return .success(ManualSleep(bedTime: bed, wakeTime: wake))
+    }
+}
+
 /// The inputs of one day, already read and resolved across sources.
 public struct DailyInput: Sendable {
     public var day: CalendarDay
@@ -62,8 +127,11 @@ public struct DailyInput: Sendable {
     public var restingHeartRate: [HealthSample]
     public var hrv: [HealthSample]
     public var steps: [HealthSample]
-    /// Sleep samples of the night ending on this day (see `DailyCalculator.nightWindow`).
+    /// Sleep samples of the night ending on this day (see `DailyCalculator.nightWindow`),
+    /// resolved by `HealthSourcePriority.resolveSleep`.
     public var sleep: [HealthSample]
+    /// The bed and wake time the user set for the night, which stand for the recorded ones.
+    public var manualSleep: ManualSleep?
     /// The day's workouts, as start and end instants.
     public var workouts: [(id: String, name: String, start: Date, end: Date)]
     /// The previous days' summaries, oldest first (up to 182; gaps allowed).
@@ -79,7 +147,7 @@ public struct DailyInput: Sendable {
         hrv: [HealthSample] = [], steps: [HealthSample] = [], sleep: [HealthSample] = [],
         workouts: [(id: String, name: String, start: Date, end: Date)] = [], history: [DailySummary] = [],
         sleepQuality: Int? = nil, mark: Readiness.Status? = nil, profileMaximumHeartRate: Double? = nil,
-        profileRestingHeartRate: Double? = nil, sex: Sex? = nil
+        profileRestingHeartRate: Double? = nil, sex: Sex? = nil, manualSleep: ManualSleep? = nil
     ) {
         self.day = day
         self.utcOffsetSeconds = utcOffsetSeconds
@@ -95,14 +163,18 @@ public struct DailyInput: Sendable {
         self.profileMaximumHeartRate = profileMaximumHeartRate
         self.profileRestingHeartRate = profileRestingHeartRate
         self.sex = sex
+        self.manualSleep = manualSleep
     }
 }
 
 /// Works out a `DailySummary`. Heartwork's choices where the seeds are silent (docs/DAILY-HEALTH.md):
 ///
 /// - The night of a day is the sleep that ends between 18:00 the evening before and 18:00 on
-///   the day (local time); time in bed is the union of its "in bed" intervals, or of all its
-///   intervals when the watch records stages only; time asleep the union of the asleep stages.
+///   the day (local time); time in bed is the union of its "in bed" intervals (a phone's),
+///   or of all its intervals when only stages were recorded; time asleep is the sum of the
+///   asleep stages (a watch's), each resolved by the source order on its own
+///   (`HealthSourcePriority.resolveSleep`). A bed and wake time the user set stand for the
+///   recorded time in bed (seed 004's "Time Slept").
 /// - The resting heart rate is the watch's resting value for the day (the mean when several),
 ///   else the profile's; RISE's inactive band starts there (60 when neither is known).
 /// - The day's average heart rate is over time (each reading for the time to the next, at
@@ -132,7 +204,9 @@ public enum DailyCalculator {
                 // 10 minutes), so a workout's readings every few seconds do not outweigh the rest.
                 let sorted = beats.sorted { $0.start < $1.start }
                 let values = sorted.map(\.value)
-                return .init(minimum: values.min() ?? 0, maximum: values.max() ?? 0, average: averageOverTime(sorted) ?? 0, samples: values.count)
+                return .init(
+                    minimum: values.min() ?? 0, maximum: values.max() ?? 0, average: averageOverTime(sorted) ?? 0, samples: values.count,
+                    latest: sorted.last?.value, latestAt: sorted.last?.start)
             }()
         let restingValues = input.restingHeartRate.map(\.value).filter { $0.isFinite && $0 > 0 }
         let resting = restingValues.isEmpty ? nil : round1(restingValues.reduce(0, +) / Double(restingValues.count))
@@ -140,7 +214,7 @@ public enum DailyCalculator {
         let hrv = hrvValues.isEmpty ? nil : round1(hrvValues.reduce(0, +) / Double(hrvValues.count))
         let stepValues = input.steps.map(\.value).filter { $0.isFinite && $0 >= 0 }
         let steps = stepValues.isEmpty ? nil : Int(stepValues.reduce(0, +).rounded())
-        let sleep = sleepSummary(input.sleep, quality: input.sleepQuality)
+        let sleep = sleepSummary(input.sleep, quality: input.sleepQuality, manual: input.manualSleep)
 
         // The 6-month maximum: the day's and the history's, never below the profile's.
         let since = input.day.adding(days: -maximumWindowDays).description
@@ -191,10 +265,13 @@ public enum DailyCalculator {
             readiness: readiness, load: load, mark: input.mark?.rawValue)
     }
 
-    /// Time in bed, asleep, the quality and recovery of a night's samples.
-    public static func sleepSummary(_ samples: [HealthSample], quality entered: Int?) -> DailySummary.Sleep? {
+    /// Time in bed, asleep, the quality and recovery of a night's samples (resolved by
+    /// `HealthSourcePriority.resolveSleep`), or of the bed and wake time the user set: those
+    /// give the time in bed (the recorded stages then give only the estimated quality).
+    public static func sleepSummary(_ samples: [HealthSample], quality entered: Int?, manual: ManualSleep? = nil) -> DailySummary.Sleep? {
         let valid = samples.filter { $0.kind == .sleep && $0.end > $0.start }
-        guard !valid.isEmpty else { return nil }
+        let manual = manual.flatMap { $0.seconds > 0 && $0.seconds.isFinite ? $0 : nil }
+        guard !valid.isEmpty || manual != nil else { return nil }
         func union(_ parts: [HealthSample]) -> Double {
             var total = 0.0
             var current: (Date, Date)?
@@ -211,17 +288,24 @@ public enum DailyCalculator {
         }
         let stage = { (s: HealthSample) in HealthSample.SleepStage(rawValue: Int(s.value)) }
         let inBed = valid.filter { stage($0) == .inBed }
+        // The asleep stages of resolved sources do not overlap: their union is their sum (a
+        // stretch one source wrote twice counts once).
         let asleepParts = valid.filter { stage($0)?.isAsleep == true }
-        let inBedSeconds = inBed.isEmpty ? union(valid) : union(inBed)
-        let asleepSeconds = asleepParts.isEmpty ? nil : union(asleepParts)
-        let quality =
-            entered.flatMap { (1...10).contains($0) ? $0 : nil }
-            ?? RISE.estimatedSleepQuality(inBedSeconds: inBedSeconds, asleepSeconds: asleepSeconds)
+        let bedParts = inBed.isEmpty ? valid : inBed
+        let recordedSeconds = valid.isEmpty ? nil : union(bedParts)
+        let recordedAsleep = asleepParts.isEmpty ? nil : union(asleepParts)
+        let inBedSeconds = manual?.seconds ?? recordedSeconds ?? 0
+        // Quality: the user's rating, else the share of the recorded night asleep.
+        let rated = entered.flatMap { (1...10).contains($0) ? $0 : nil }
+        let quality = rated ?? RISE.estimatedSleepQuality(inBedSeconds: recordedSeconds ?? 0, asleepSeconds: recordedAsleep)
         let hours = inBedSeconds / 3600
         return .init(
-            inBedHours: round2(hours), asleepHours: asleepSeconds.map { round2($0 / 3600) }, quality: quality,
-            qualitySource: entered.map { (1...10).contains($0) } == true ? "entered" : "estimated",
-            recoveryPercent: RISE.recoveryPercent(hoursInBed: hours, quality: quality).map(round1))
+            inBedHours: round2(hours), asleepHours: manual == nil ? recordedAsleep.map { round2($0 / 3600) } : nil, quality: quality,
+            qualitySource: rated != nil ? "entered" : "estimated",
+            recoveryPercent: RISE.recoveryPercent(hoursInBed: hours, quality: quality).map(round1),
+            bedTime: manual?.bedTime ?? bedParts.map(\.start).min(), wakeTime: manual?.wakeTime ?? bedParts.map(\.end).max(),
+            timeSource: manual == nil ? "recorded" : "entered",
+            recordedInBedHours: manual == nil ? nil : recordedSeconds.map { round2($0 / 3600) })
     }
 
     /// The average of readings over time, to one decimal: each reading stands for the time to

@@ -53,6 +53,19 @@ public struct HealthSourcePriority: Sendable, Hashable, Codable {
         return kept.sorted(by: Self.ordered)
     }
 
+    /// A night's sleep samples, resolved as two records of it: the "in bed" records among
+    /// themselves, and the stages (asleep, awake, core, deep, REM) among themselves, each by the
+    /// source order. A phone's in-bed record and a watch's stages of the same night say
+    /// different things (when you lay down; how you slept), so neither displaces the other;
+    /// two sources' in-bed records, or two sources' stages, do (the higher-ranked stands where
+    /// they overlap, the other fills its gaps).
+    public func resolveSleep(_ samples: [HealthSample]) -> [HealthSample] {
+        let inBed = Double(HealthSample.SleepStage.inBed.rawValue)
+        let records = samples.filter { $0.value == inBed }
+        let stages = samples.filter { $0.value != inBed }
+        return (resolve(records) + resolve(stages)).sorted(by: Self.ordered)
+    }
+
     static func span(_ sample: HealthSample) -> (Double, Double) {
         let start = sample.start.timeIntervalSince1970
         let end = sample.end.timeIntervalSince1970

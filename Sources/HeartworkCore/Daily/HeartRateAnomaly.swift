@@ -113,7 +113,9 @@ public struct HeartRateAnomalyDetector: Sendable, Hashable {
             }
         }
         for i in 0..<count where stepSums[i] > activeStepsPerSlot { active[i] = true }
-        for span in activeSpans {
+        // A span wholly before the grid or after it marks nothing (one that ended before
+        // `start` once marked every slot active: its end fell off the grid).
+        for span in activeSpans where span.upperBound >= start && span.lowerBound < end {
             guard let first = slot(max(start, span.lowerBound)) else { continue }
             let last = slot(min(end - 0.001, span.upperBound)) ?? count - 1
             if first <= last { for i in first...last { active[i] = true } }
@@ -160,61 +162,106 @@ public struct HeartRateAnomalyDetector: Sendable, Hashable {
         return model
     }
 
+    /// One slot as the detector tested it: what was observed, what the model expected there
+    /// one step ahead (nil in a gap, and for the first p slots after one), and whether the
+    /// observation left the band (|x − x̂| > k·σ).
+    public struct TestedSlot: Sendable, Hashable {
+        public var index: Int
+        public var observed: Double?
+        public var forecast: Double?
+        public var outside: Bool
+    }
+
+    /// A tested span: the model fitted on what came before it, the band's half-width k·σ, each
+    /// slot of the span as tested, and the anomalies that start in it.
+    public struct Forecast: Sendable, Hashable {
+        public var model: Model
+        public var band: Double
+        public var slots: [TestedSlot]
+        public var anomalies: [Anomaly]
+    }
+
     /// Tests the slots from `testingFrom` on (a day) with a model fitted on the slots before
     /// it only (the days before the day); anomalies that start before it are not the day's.
     /// Nil when the days before do not hold enough resting data to fit a model.
     public func anomalies(in series: [Double?], start: Double, testingFrom slot: Int) -> (model: Model, anomalies: [Anomaly])? {
+        forecast(series, start: start, testingFrom: slot).map { ($0.model, $0.anomalies) }
+    }
+
+    /// What `anomalies(in:start:testingFrom:)` decides, slot by slot: the forecast and band the
+    /// history page draws under the day's heart rate, and the stretches it flags.
+    public func forecast(_ series: [Double?], start: Double, testingFrom slot: Int) -> Forecast? {
         let slot = max(0, min(series.count, slot))
         guard let model = fit(Array(series[..<slot])) else { return nil }
+        let slots = trace(series, model: model)
         let first = start + Double(slot) * intervalSeconds
-        return (model, detect(series, model: model, start: start).filter { $0.startSeconds >= first })
+        return Forecast(
+            model: model, band: bandSD * model.residualSD, slots: Array(slots[slot...]),
+            anomalies: runs(slots, model: model, start: start).filter { $0.startSeconds >= first })
     }
 
     /// The anomalies of `series` (resampled, slot i starting at start + i·interval) under `model`.
     public func detect(_ series: [Double?], model: Model, start: Double) -> [Anomaly] {
+        runs(trace(series, model: model), model: model, start: start)
+    }
+
+    /// Every slot of `series` tested one step ahead. Forecasts use the observed history; inside
+    /// a run outside the band the forecast is fed its own forecasts, so a sustained shift does
+    /// not become the new normal; a gap starts the history again.
+    public func trace(_ series: [Double?], model: Model) -> [TestedSlot] {
         let p = model.coefficients.count
         let band = bandSD * model.residualSD
-        var anomalies = [Anomaly]()
-        var current: (first: Int, deviations: [Double], observed: [Double], forecast: [Double])?
-        func close(at index: Int) {
-            if let run = current, run.deviations.count >= consecutive {
-                anomalies.append(
-                    Anomaly(
-                        startSeconds: start + Double(run.first) * intervalSeconds, endSeconds: start + Double(index) * intervalSeconds,
-                        slots: run.deviations.count, largestDeviation: ((run.deviations.max() ?? 0) * 10).rounded() / 10,
-                        band: (band * 10).rounded() / 10, meanObserved: run.observed.reduce(0, +) / Double(run.observed.count),
-                        meanForecast: run.forecast.reduce(0, +) / Double(run.forecast.count)))
-            }
-            current = nil
-        }
-        // Forecasts use the observed history (one step ahead); inside a run the forecast is fed
-        // its own forecasts, so a sustained shift does not become the new normal.
+        var slots = [TestedSlot]()
+        slots.reserveCapacity(series.count)
         var history = [Double]()
         for (i, value) in series.enumerated() {
             guard let value else {
-                close(at: i)
                 history.removeAll()
+                slots.append(TestedSlot(index: i, observed: nil, forecast: nil, outside: false))
                 continue
             }
             guard history.count >= p else {
                 history.append(value)
+                slots.append(TestedSlot(index: i, observed: value, forecast: nil, outside: false))
                 continue
             }
             let forecast = model.forecast(history[...])
-            let deviation = abs(value - forecast)
-            if deviation > band {
-                if current == nil { current = (i, [], [], []) }
-                current?.deviations.append(deviation)
-                current?.observed.append(value)
-                current?.forecast.append(forecast)
-                history.append(forecast)
-            } else {
-                close(at: i)
-                history.append(value)
-            }
+            let outside = abs(value - forecast) > band
+            slots.append(TestedSlot(index: i, observed: value, forecast: forecast, outside: outside))
+            history.append(outside ? forecast : value)
             if history.count > p { history.removeFirst() }
         }
-        close(at: series.count)
+        return slots
+    }
+
+    /// Runs of `consecutive` or more slots in a row outside the band (a slot inside it, a gap
+    /// or a slot without a forecast ends a run).
+    func runs(_ slots: [TestedSlot], model: Model, start: Double) -> [Anomaly] {
+        let band = bandSD * model.residualSD
+        var anomalies = [Anomaly]()
+        var run = [TestedSlot]()
+        func close(at index: Int) {
+            if run.count >= consecutive, let first = run.first {
+                let observed = run.compactMap(\.observed)
+                let forecast = run.compactMap(\.forecast)
+                let deviations = zip(observed, forecast).map { abs($0 - $1) }
+                anomalies.append(
+                    Anomaly(
+                        startSeconds: start + Double(first.index) * intervalSeconds, endSeconds: start + Double(index) * intervalSeconds,
+                        slots: run.count, largestDeviation: ((deviations.max() ?? 0) * 10).rounded() / 10,
+                        band: (band * 10).rounded() / 10, meanObserved: observed.reduce(0, +) / Double(observed.count),
+                        meanForecast: forecast.reduce(0, +) / Double(forecast.count)))
+            }
+            run.removeAll()
+        }
+        for slot in slots {
+            if slot.outside {
+                run.append(slot)
+            } else {
+                close(at: slot.index)
+            }
+        }
+        close(at: slots.last.map { $0.index + 1 } ?? 0)
         return anomalies
     }
 

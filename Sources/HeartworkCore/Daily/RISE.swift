@@ -6,7 +6,10 @@ import Foundation
 /// elevated heart rate outside workouts, inactive hours, and the day's strain.
 ///
 /// Where the seed left gaps, Heartwork's choices (docs/DAILY-HEALTH.md):
-/// - Sleep quality q (1–10) counts as q/10; recovery is capped at 100 %.
+/// - Sleep quality q (1–10) counts as q/10; recovery is not capped: it is the seed's
+///   formula as it stands, so more than 8 hours in bed at a high quality is above 100 %
+///   (9 h at quality 10 → 112.5 %; seed 004 §7.3 leaves the cap open, issue 25 asks for the
+///   seed's number).
 /// - Intensity is piecewise linear in log2(points) through (1, 0), (30, 1), (60, 5) and
 ///   (240, 10): one minute of light effort is the floor (0); 30 minutes of light, moderate
 ///   and extreme effort (1, 2 and 8 points a minute) are the seed's three anchors; 10 is the cap.
@@ -23,14 +26,17 @@ public enum RISE {
     public static let standardSleepHours = 8.0
     /// A sample counts for at most this long (see the type's notes).
     public static let maximumSampleSeconds = 600.0
+    /// The Intensity view lists at most this many workouts a day (seed 004 F3: "up to 10
+    /// daily Workout Intensities"); every workout of the day counts towards strain.
+    public static let listedWorkouts = 10
     /// The intensity curve's anchors: (points, intensity).
     public static let intensityAnchors: [(points: Double, intensity: Double)] = [(1, 0), (30, 1), (60, 5), (240, 10)]
 
-    /// Recovery % = hours in bed × quality/10 ÷ 8 × 100, capped at 100 (seed 004 Figure-2).
+    /// Recovery % = hours in bed × quality/10 ÷ 8 × 100, not capped (seed 004 Figure-2).
     /// Nil when the quality is not 1–10 or the hours are not a finite non-negative number.
     public static func recoveryPercent(hoursInBed: Double, quality: Int) -> Double? {
         guard hoursInBed.isFinite, hoursInBed >= 0, (1...10).contains(quality) else { return nil }
-        return min(100, hoursInBed * Double(quality) / 10 / standardSleepHours * 100)
+        return hoursInBed * Double(quality) / 10 / standardSleepHours * 100
     }
 
     /// The sleep quality assumed until the user gives one: the share of the time in bed spent

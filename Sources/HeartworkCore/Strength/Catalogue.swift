@@ -14,10 +14,13 @@ public struct Exercise: Sendable, Hashable, Identifiable {
     public var instructions: String
     public var licence: String
     public var attribution: String
+    /// Other names for it, as other apps write them ("Clean and Jerk (Barbell)"): matched like
+    /// the name (`StrengthCatalogue.exercise(named:)`).
+    public var aliases: [String]
 
     public init(
         id: String, name: String, group: MuscleGroup, primaryMuscle: String, secondaryMuscles: [String], equipment: String,
-        loaded: Bool, measure: ExerciseMeasure = .reps, instructions: String, licence: String, attribution: String
+        loaded: Bool, measure: ExerciseMeasure = .reps, instructions: String, licence: String, attribution: String, aliases: [String] = []
     ) {
         self.id = id
         self.name = name
@@ -30,7 +33,12 @@ public struct Exercise: Sendable, Hashable, Identifiable {
         self.instructions = instructions
         self.licence = licence
         self.attribution = attribution
+        self.aliases = aliases
     }
+
+    /// One of a user's own exercises (created by them, or by an import for a name the
+    /// catalogue lacks), not the catalogue's: its id starts with `StrengthCatalogue.customPrefix`.
+    public var isCustom: Bool { id.hasPrefix(StrengthCatalogue.customPrefix) }
 
     /// A hold (plank, side plank, hollow body hold): logged in seconds, not reps.
     public var timed: Bool { measure == .seconds }
@@ -81,6 +89,14 @@ public struct StrengthCatalogue: Sendable {
     public let licence: String
     public let attribution: String
     private let index: [String: Int]
+    /// Name keys of every name and alias → the exercise's position.
+    private let names: [String: Int]
+    /// Each exercise's name key, split into words (for the closest-name rule).
+    private let words: [Set<Substring>]
+
+    /// Ids of users' own exercises start with this; no catalogue id does (the check script
+    /// refuses one).
+    public static let customPrefix = "custom-"
 
     public init(exercises: [Exercise], routines: [RoutineTemplate], licence: String, attribution: String) {
         self.exercises = exercises.sorted { $0.name < $1.name }
@@ -88,8 +104,18 @@ public struct StrengthCatalogue: Sendable {
         self.licence = licence
         self.attribution = attribution
         var index = [String: Int]()
-        for (i, exercise) in self.exercises.enumerated() { index[exercise.id] = i }
+        var names = [String: Int]()
+        for (i, exercise) in self.exercises.enumerated() {
+            index[exercise.id] = i
+            names[Self.nameKey(exercise.name)] = names[Self.nameKey(exercise.name)] ?? i
+        }
+        // Names first: an alias never takes a name's place.
+        for (i, exercise) in self.exercises.enumerated() {
+            for alias in exercise.aliases { names[Self.nameKey(alias)] = names[Self.nameKey(alias)] ?? i }
+        }
         self.index = index
+        self.names = names
+        self.words = self.exercises.map { Set(Self.nameKey($0.name).split(separator: " ")) }
     }
 
     public func exercise(_ id: String) -> Exercise? { index[id].map { exercises[$0] } }
@@ -103,57 +129,66 @@ public struct StrengthCatalogue: Sendable {
         Set(routine.exerciseIDs.compactMap { exercise($0)?.group })
     }
 
-    /// An exercise found by its name as other apps write it. In order: the same words in any
-    /// order, case and punctuation ignored ("Bench Press (Barbell)" → "Barbell Bench Press");
-    /// then the names Strong and Hevy use for exercises whose words differ from ours
-    /// (`StrengthCatalogue.aliases`); then the one catalogue name that contains all of the
-    /// given words with the fewest others ("Squat (Barbell)" → "Barbell Back Squat"), if only
-    /// one is closest. Otherwise nil: the caller reports it unmapped rather than guess.
+    /// An exercise found by its name as other apps write it. In order: a name or an alias
+    /// (`Exercise.aliases`, the names Strong and Hevy use where their words differ from ours)
+    /// with the same words in any order, case and punctuation ignored ("Bench Press (Barbell)"
+    /// → "Barbell Bench Press"); then the one catalogue name that contains all of the given
+    /// words with the fewest others, if only one is closest. Otherwise nil: the caller makes
+    /// it a custom exercise rather than guess.
     public func exercise(named name: String) -> Exercise? {
         let wanted = Self.nameKey(name)
-        if let exact = exercises.first(where: { Self.nameKey($0.name) == wanted }) { return exact }
-        if let id = Self.aliases[wanted], let alias = exercise(id) { return alias }
-        let words = Set(wanted.split(separator: " "))
-        guard words.count >= 2 else { return nil }  // one word ("Press") is too vague to guess from
-        let candidates = exercises.compactMap { e -> (Exercise, Int)? in
-            let theirs = Set(Self.nameKey(e.name).split(separator: " "))
-            return words.isSubset(of: theirs) ? (e, theirs.count - words.count) : nil
+        if let i = names[wanted] { return exercises[i] }
+        let given = Set(wanted.split(separator: " "))
+        guard given.count >= 2 else { return nil }  // one word ("Press") is too vague to guess from
+        var best = Int.max
+        var found = [Int]()
+        for (i, theirs) in words.enumerated() where given.isSubset(of: theirs) {
+            let extra = theirs.count - given.count
+            if extra < best {
+                best = extra
+                found = [i]
+            } else if extra == best {
+                found.append(i)
+            }
         }
-        guard let fewest = candidates.map(\.1).min() else { return nil }
-        let closest = candidates.filter { $0.1 == fewest }
-        return closest.count == 1 ? closest[0].0 : nil
+        return found.count == 1 ? exercises[found[0]] : nil
     }
 
-    /// Strong's and Hevy's names (as name keys) for catalogue exercises named otherwise.
-    public static let aliases: [String: String] = {
-        let pairs: [(String, String)] = [
-            ("Deadlift (Barbell)", "conventional-deadlift"), ("Deadlift", "conventional-deadlift"),
-            ("Squat (Barbell)", "barbell-back-squat"), ("Back Squat (Barbell)", "barbell-back-squat"),
-            ("Overhead Press (Barbell)", "barbell-overhead-press"), ("Strict Military Press (Barbell)", "barbell-overhead-press"),
-            ("Shoulder Press (Dumbbell)", "seated-dumbbell-shoulder-press"), ("Seated Overhead Press (Dumbbell)", "seated-dumbbell-shoulder-press"),
-            ("Bicep Curl (Barbell)", "barbell-curl"), ("Bicep Curl (Dumbbell)", "dumbbell-curl"), ("Bicep Curl (Cable)", "cable-curl"),
-            ("Triceps Pushdown (Cable - Straight Bar)", "cable-triceps-pushdown"), ("Triceps Pushdown", "cable-triceps-pushdown"),
-            ("Triceps Rope Pushdown", "cable-triceps-pushdown"), ("Skullcrusher (Barbell)", "ez-bar-skull-crusher"),
-            ("Lateral Raise (Dumbbell)", "dumbbell-lateral-raise"), ("Lateral Raise (Cable)", "cable-lateral-raise"),
-            ("Front Raise (Dumbbell)", "dumbbell-front-raise"), ("Reverse Fly (Dumbbell)", "rear-delt-dumbbell-fly"),
-            ("Chest Fly (Dumbbell)", "dumbbell-fly"), ("Chest Fly (Machine)", "pec-deck-fly"), ("Butterfly (Pec Deck)", "pec-deck-fly"),
-            ("Chest Press (Machine)", "machine-chest-press"), ("Incline Bench Press (Dumbbell)", "incline-dumbbell-press"),
-            ("Lat Pulldown (Cable)", "lat-pulldown"), ("Seated Row (Cable)", "seated-cable-row"), ("Seated Cable Row - V Grip (Cable)", "seated-cable-row"),
-            ("Dumbbell Row", "one-arm-dumbbell-row"), ("Bent Over One Arm Row (Dumbbell)", "one-arm-dumbbell-row"),
-            ("Leg Extension (Machine)", "leg-extension"), ("Lying Leg Curl (Machine)", "lying-leg-curl"), ("Seated Leg Curl (Machine)", "lying-leg-curl"),
-            ("Leg Press (Machine)", "leg-press"), ("Hip Thrust (Barbell)", "barbell-hip-thrust"),
-            ("Standing Calf Raise (Machine)", "standing-calf-raise"), ("Calf Raise (Standing)", "standing-calf-raise"),
-            ("Seated Calf Raise (Machine)", "seated-calf-raise"), ("Lunge (Dumbbell)", "dumbbell-walking-lunge"), ("Walking Lunge (Dumbbell)", "dumbbell-walking-lunge"),
-            ("Shrug (Barbell)", "barbell-shrug"), ("Shrug (Dumbbell)", "dumbbell-shrug"), ("Upright Row (Barbell)", "barbell-upright-row"),
-            ("Triceps Dip", "bench-dip"), ("Chest Dip (Assisted)", "chest-dip"), ("Sit Up", "decline-sit-up"), ("Leg Raise Parallel Bars", "hanging-leg-raise"),
-        ]
-        var out = [String: String]()
-        for (name, id) in pairs { out[nameKey(name)] = id }
-        return out
-    }()
+    /// The exercise whose name or alias reads the same (word order, case, punctuation and a
+    /// final s aside), without the closest-name guess.
+    public func exercise(exactlyNamed name: String) -> Exercise? { names[Self.nameKey(name)].map { exercises[$0] } }
+
+    /// For a name the catalogue lacks: the catalogue exercise sharing most of its words (ties:
+    /// the fewest other words, then the name), to borrow a muscle group from. Nil when no
+    /// word is shared.
+    public func nearest(to name: String) -> Exercise? {
+        let given = Set(Self.nameKey(name).split(separator: " "))
+        var best: (shared: Int, extra: Int, index: Int)?
+        for (i, theirs) in words.enumerated() {
+            let shared = given.intersection(theirs).count
+            guard shared > 0 else { continue }
+            let extra = theirs.count - shared
+            if best == nil || shared > best!.shared || (shared == best!.shared && extra < best!.extra) { best = (shared, extra, i) }
+        }
+        return best.map { exercises[$0.index] }
+    }
+
+    /// The equipment a name says it uses ("Row (Kettlebell)" → "kettlebell"), or nil.
+    public static func equipment(named name: String) -> String? {
+        let words = Set(nameKey(name).split(separator: " "))
+        if words.contains("smith") { return "smith-machine" }
+        if words.contains("ez") { return "ez-bar" }
+        if words.contains("trap") || words.contains("hex") { return "trap-bar" }
+        for candidate in ["barbell", "dumbbell", "kettlebell", "cable", "machine", "band", "plate", "landmine", "bodyweight"]
+        where words.contains(Substring(candidate)) {
+            return candidate
+        }
+        return nil
+    }
 
     /// Lowercased letters and digits of the words, sorted, so word order and an equipment note
-    /// in parentheses do not matter.
+    /// in parentheses do not matter; a final "s" is dropped from words of three letters or
+    /// more ("Push Ups" reads as "Push Up"), not from "ss".
     public static func nameKey(_ name: String) -> String {
         var words = [String]()
         var current = ""

@@ -1,10 +1,18 @@
 /// Which routine to do today (beyond the seed, whose F10/F16 "suggest a workout" and "stop
 /// excessive use of one routine" failed, seed-002 §3.3.8): among the routines of the user's
-/// goal, one that trains none of the muscle groups trained on the previous day or already
-/// today; of those, the routines the user has done come first, the one done longest ago
-/// first (a rotation, so no routine is worn out), then the ones never done, by name. When
-/// every routine overlaps, the one with the fewest overlapping groups.
+/// goal —
+///
+/// 1. not the one just done `overuseThreshold` times in a row (F16.1: "inform the user if they
+///    have completed a workout a set number of times, and suggest that they carry out a
+///    different workout"; the seed names no number, Heartwork's is 3 — docs/STRENGTH.md);
+/// 2. one that trains none of the muscle groups trained on the previous day or already today,
+///    or else the one with the fewest such groups;
+/// 3. the one not done for longest: never done first (by name), then the one done longest ago
+///    (a rotation, so no routine is worn out and new ones get their turn).
 public enum RoutineSuggestion {
+    /// How many times in a row one routine is done before another is suggested (F16).
+    public static let overuseThreshold = 3
+
     public struct Candidate: Sendable, Hashable {
         public var id: String
         public var name: String
@@ -22,21 +30,51 @@ public enum RoutineSuggestion {
         }
     }
 
+    /// A routine done `times` times in a row, up to the latest session.
+    public struct Overuse: Sendable, Hashable {
+        public var routineID: String
+        public var times: Int
+
+        public init(routineID: String, times: Int) {
+            self.routineID = routineID
+            self.times = times
+        }
+    }
+
     public struct Suggestion: Sendable, Hashable {
         public var routineID: String
         /// Groups it shares with yesterday's or today's training (empty when it rests them all).
         public var overlapping: Set<MuscleGroup>
+        /// Why this routine: what it rests and how long ago it was done.
         public var reason: String
+        /// When a routine was just done `overuseThreshold` times in a row: says so (F16.1).
+        public var warning: String?
+
+        /// The warning, if any, then the reason: one sentence for the API.
+        public var fullReason: String { warning.map { "\($0); \(reason)" } ?? reason }
     }
 
-    public static func suggest(_ candidates: [Candidate], goal: StrengthGoal, recentlyTrained: Set<MuscleGroup>) -> Suggestion? {
+    /// The routine of the latest finished sessions when the same one was done at least
+    /// `threshold` times in a row. `recent` is the routine of each finished session, newest
+    /// first (nil for one not from a routine, an import: it ends the run).
+    public static func overuse(recent: [String?], threshold: Int = overuseThreshold) -> Overuse? {
+        guard let first = recent.first, let routineID = first else { return nil }
+        let times = recent.prefix { $0 == routineID }.count
+        return times >= max(1, threshold) ? Overuse(routineID: routineID, times: times) : nil
+    }
+
+    public static func suggest(
+        _ candidates: [Candidate], goal: StrengthGoal, recentlyTrained: Set<MuscleGroup>, overused: Overuse? = nil
+    ) -> Suggestion? {
         let pool = candidates.filter { $0.goal == goal }
         let ranked = pool.sorted { a, b in
+            let wa = a.id == overused?.routineID
+            let wb = b.id == overused?.routineID
+            if wa != wb { return !wa }
             let oa = a.groups.intersection(recentlyTrained).count
             let ob = b.groups.intersection(recentlyTrained).count
             if oa != ob { return oa < ob }
-            if (a.lastDoneDay == nil) != (b.lastDoneDay == nil) { return a.lastDoneDay != nil }
-            if a.lastDoneDay != b.lastDoneDay { return (a.lastDoneDay ?? 0) < (b.lastDoneDay ?? 0) }
+            if a.lastDoneDay != b.lastDoneDay { return (a.lastDoneDay ?? Int.min) < (b.lastDoneDay ?? Int.min) }
             return a.name < b.name
         }
         guard let best = ranked.first else { return nil }
@@ -50,6 +88,10 @@ public enum RoutineSuggestion {
             overlap.isEmpty
             ? "\(rested), and \(recency)"
             : "every \(goal.displayName.lowercased()) routine trains a group you trained yesterday or today; this one overlaps least (\(MuscleGroup.displayOrder.filter { overlap.contains($0) }.map { $0.rawValue.lowercased() }.joined(separator: ", ")))"
-        return Suggestion(routineID: best.id, overlapping: overlap, reason: reason)
+        var warning: String?
+        if let overused, overused.routineID != best.id, let name = candidates.first(where: { $0.id == overused.routineID })?.name {
+            warning = "you have done \(name) \(overused.times) times in a row — a different routine works your muscles in new ways"
+        }
+        return Suggestion(routineID: best.id, overlapping: overlap, reason: reason, warning: warning)
     }
 }

@@ -108,14 +108,17 @@ public struct WorkoutGenerator: Sendable {
                 completed = (counters[group] ?? -1) + 1
                 counters[group] = completed
             }
-            let cold = exercise.stats.isColdStart
+            let cold = Self.needsBaseline(exercise)
             var reps: Int? = cold ? nil : goal.targetReps
             var weight = 0.0
             if exercise.measure == .seconds {
                 reps = cold ? nil : max(Self.minimumHoldSeconds, exercise.stats.mostReps)
             } else if exercise.loaded {
                 let minimum = exercise.minimumKilograms
-                let raw = cold ? max(Self.coldStartKilograms, minimum) : Brzycki.weight(forReps: goal.targetReps, oneRepMax: exercise.stats.oneRepMaxKilograms)
+                let raw =
+                    cold
+                    ? max(Self.baselineKilograms(exercise.stats), minimum)
+                    : Brzycki.weight(forReps: goal.targetReps, oneRepMax: exercise.stats.oneRepMaxKilograms)
                 weight = round(max(minimum, completed <= 0 ? raw : raw * pow(Self.decay, Double(completed))))
             }
             let set = PrescribedSet(reps: reps, weightKilograms: weight)
@@ -124,6 +127,32 @@ public struct WorkoutGenerator: Sendable {
                 decayExponent: max(0, completed))
         }
     }
+
+    /// Whether the exercise gets a baseline set (1 set, "Maximum" reps) rather than working
+    /// sets: never done (the seed's `mostReps == 0`), or — beyond the seed — a loaded exercise
+    /// done only in sets Brzycki cannot read (37 or more reps, or at 0 kg), so it has no 1RM
+    /// to work from. Without this, the seed's code would go on with a 1RM of 0 and prescribe
+    /// 0 kg for ever (docs/STRENGTH.md "No 0-kg dead end").
+    public static func needsBaseline(_ exercise: GeneratorExercise) -> Bool {
+        if exercise.stats.isColdStart { return true }
+        guard exercise.loaded, exercise.measure == .reps else { return false }
+        return !(exercise.stats.oneRepMaxKilograms.isFinite && exercise.stats.oneRepMaxKilograms > 0)
+    }
+
+    /// The baseline set's weight before the equipment minimum, the decay and rounding: the
+    /// seed's 5 kg the first time; after a baseline of 37 or more reps, 1.5 times the heaviest
+    /// weight logged, never below 5 kg. Why 1.5: Brzycki says nothing past 36 reps, and by Epley
+    /// (1RM = w (1 + r/30)) 37 reps at w mean a 1RM of about 2.23 w, so 1.5 w is about 67 % of
+    /// it — some 15 reps, inside Brzycki's range, so the next set gives a 1RM — where twice
+    /// the weight (review finding) would have been about 90 % of it, a near-maximal set
+    /// prescribed as "Maximum reps".
+    public static func baselineKilograms(_ stats: ExerciseStats) -> Double {
+        guard !stats.isColdStart, stats.mostWeightKilograms.isFinite, stats.mostWeightKilograms > 0 else { return coldStartKilograms }
+        return max(coldStartKilograms, stats.mostWeightKilograms * baselineStepFactor)
+    }
+
+    /// How much heavier the next baseline set is after one of 37 or more reps.
+    public static let baselineStepFactor = 1.5
 
     /// `ceil` to a whole kilogram (the seed), or up to a multiple of the plate step. Never
     /// negative (a 1RM can only be zero or more, but a reset or bad data must not prescribe

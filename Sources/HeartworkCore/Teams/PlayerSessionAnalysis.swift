@@ -78,7 +78,10 @@ public struct PlayerSessionAnalysis: Sendable {
         return best
     }
 
-    public init(readings unsorted: [SensorReading], startMilliseconds: Int64, endMilliseconds: Int64, physiology: PlayerPhysiology, includesHRV: Bool = true) {
+    public init(
+        readings unsorted: [SensorReading], startMilliseconds: Int64, endMilliseconds: Int64, physiology: PlayerPhysiology, includesHRV: Bool = true,
+        correction: ArtifactCorrectionMethod = .kubios
+    ) {
         let readings =
             unsorted
             .filter { Int64($0.atMilliseconds) >= startMilliseconds && Int64($0.atMilliseconds) < endMilliseconds }
@@ -140,7 +143,7 @@ public struct PlayerSessionAnalysis: Sendable {
         if usable.count < rr.count { notes.append("\(rr.count - usable.count) RR values that are not intervals (0 or over 5 s) were left out of HRV") }
         do {
             guard includesHRV else { throw RRSeriesError.tooFewIntervals(count: 0) }
-            let result = try HRVAnalysis.analyze(usable)
+            let result = try HRVAnalysis.analyze(usable, options: HRVOptions(correction: correction))
             hrv = result
             hrvWindows = HRVAnalysis.windows(result.correction.corrected, windowSeconds: Self.hrvWindowSeconds)
             notes += result.warnings

@@ -1,6 +1,10 @@
 /// RISE's four intensity zones on a percentage of maximum heart rate, plus rest below
-/// them (PRODUCT.md, RISE: light [45, 64) %, moderate [64, 77) %, vigorous [77, 93) %,
-/// extreme ≥ 93 %, worth 1, 2, 4 and 8 points a minute; seed-004 digest).
+/// them: light [45, 60) %, moderate [60, 80) %, vigorous [80, 93) %, extreme ≥ 93 %, worth
+/// 1, 2, 4 and 8 points a minute. The seed (004 §3.2) quotes the CDC's moderate 64–76 % and
+/// vigorous 77–93 %, and says RISE altered them "to have larger ranges in the moderate
+/// category as it is the targeted safe range"; its own numbers were in a figure the text
+/// lost, so Heartwork widens moderate by 4 points on each side to round numbers (issue 25;
+/// docs/DAILY-HEALTH.md, "RISE").
 public enum IntensityZone: Int, Sendable, Hashable, Codable, CaseIterable, Comparable {
     case rest = 0
     case light, moderate, vigorous, extreme
@@ -8,9 +12,9 @@ public enum IntensityZone: Int, Sendable, Hashable, Codable, CaseIterable, Compa
     public init(percentOfMaximum percent: Double) {
         switch percent {
         case 93...: self = .extreme
-        case 77..<93: self = .vigorous
-        case 64..<77: self = .moderate
-        case 45..<64: self = .light
+        case 80..<93: self = .vigorous
+        case 60..<80: self = .moderate
+        case 45..<60: self = .light
         default: self = .rest
         }
     }
@@ -33,8 +37,8 @@ public enum IntensityZone: Int, Sendable, Hashable, Codable, CaseIterable, Compa
         switch self {
         case .rest: nil
         case .light: 45
-        case .moderate: 64
-        case .vigorous: 77
+        case .moderate: 60
+        case .vigorous: 80
         case .extreme: 93
         }
     }

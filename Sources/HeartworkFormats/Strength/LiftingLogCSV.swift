@@ -8,6 +8,12 @@ public struct ImportedLiftingSession: Sendable, Hashable {
         public var weightKilograms: Double
         /// "warmup", "dropset", "failure" or "normal" (Hevy's set types; Strong's W/D/F orders).
         public var kind: String
+        /// A timed set's seconds (Strong's `Seconds`, Hevy's `duration_seconds`), when above 0.
+        public var seconds: Double? = nil
+        /// Strong's `Distance` (in the file's unit, converted to metres), Hevy's `distance_km`.
+        public var distanceMeters: Double? = nil
+        /// Rate of perceived exertion, 1–10, when logged.
+        public var rpe: Double? = nil
     }
 
     public struct Exercise: Sendable, Hashable {
@@ -35,13 +41,14 @@ public struct LiftingLogImport: Sendable {
 ///
 /// - Strong: `Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,
 ///   Notes,Workout Notes,RPE` (comma or semicolon separated; older exports add `Weight Unit`
-///   and call the duration `Workout Duration`); dates `yyyy-MM-dd HH:mm:ss` in the phone's
-///   local time; the weight in the app's unit (`Weight Unit` when present, otherwise the
-///   `unit` the importer is told); set orders `W` (warm-up), `D` (drop set), `F` (failure);
-///   "Rest Timer" rows skipped.
+///   and call the duration `Workout Duration`; newer ones name the unit in the header:
+///   `Weight (kg)` or `Weight (lbs)`, `Distance (meters)`, `(km)` or `(miles)`); dates
+///   `yyyy-MM-dd HH:mm:ss` in the phone's local time; the weight in the header's unit, else
+///   `Weight Unit`'s, else the `unit` the importer is told; set orders `W` (warm-up), `D`
+///   (drop set), `F` (failure); "Rest Timer" rows skipped.
 /// - Hevy: `title,start_time,end_time,description,exercise_title,superset_id,exercise_notes,
-///   set_index,set_type,weight_kg (or weight_lbs),reps,distance_km,duration_seconds,rpe`;
-///   times `d MMM yyyy, HH:mm` local.
+///   set_index,set_type,weight_kg (or weight_lbs),reps,distance_km (or distance_miles),
+///   duration_seconds,rpe`; times `d MMM yyyy, HH:mm` local.
 ///
 /// Local times are placed in `timeZone` (the user's). A row that cannot be read (a date, an
 /// exercise, reps or a weight that make no sense) is left out and listed in `skipped` with its
@@ -60,6 +67,13 @@ public enum LiftingLogCSV {
             return try hevy(rows, names: names, timeZone: timeZone)
         }
         throw TextFormatError(line: 1, "not a Strong or Hevy export: the header has neither \"Exercise Name\" and \"Set Order\" nor \"exercise_title\" and \"start_time\"")
+    }
+
+    /// A positive number of an optional column (seconds, distance, RPE); nil when empty, zero
+    /// or not a number (these add to a set; they never cost it).
+    static func extra(_ text: String, scale: Double = 1, range: ClosedRange<Double> = 0...1_000_000) -> Double? {
+        guard let value = number(text), value > 0, range.contains(value) else { return nil }
+        return value * scale
     }
 
     static func column(_ names: [String], _ candidates: String...) -> Int? {
@@ -83,7 +97,7 @@ public enum LiftingLogCSV {
     }
 
     static func reps(_ text: String, line: Int) throws(TextFormatError) -> Int? {
-        let trimmed = text.strengthTrimmed
+        let trimmed = text.strengthTrimmed.replacingOccurrences(of: ",", with: ".")  // "5,0" in a semicolon export
         guard !trimmed.isEmpty else { return nil }
         guard let value = Double(trimmed), value.isFinite, value >= 0, value <= 1000, value == value.rounded() else {
             throw TextFormatError(line: line, "reps \"\(trimmed.prefix(20))\" is not a whole number from 0 to 1000")
@@ -158,10 +172,26 @@ public enum LiftingLogCSV {
 
     static func strong(_ rows: [DelimitedText.Row], names: [String], timeZone: TimeZone, poundsByDefault: Bool) throws(TextFormatError) -> LiftingLogImport {
         guard let date = column(names, "date"), let exercise = column(names, "exercise name"), let order = column(names, "set order"),
-            let weightColumn = column(names, "weight"), let repsColumn = column(names, "reps")
+            let weightColumn = column(names, "weight", "weight (kg)", "weight (lbs)", "weight (lb)"), let repsColumn = column(names, "reps")
         else {
-            throw TextFormatError(line: 1, "a Strong export needs the columns Date, Exercise Name, Set Order, Weight and Reps")
+            throw TextFormatError(line: 1, "a Strong export needs the columns Date, Exercise Name, Set Order, Weight (or Weight (kg), Weight (lbs)) and Reps")
         }
+        // The header's unit wins: "Weight (lbs)" is pounds whatever the profile says.
+        let headerPounds: Bool? =
+            switch names[weightColumn] {
+            case "weight (kg)": false
+            case "weight (lbs)", "weight (lb)": true
+            default: nil
+            }
+        let secondsColumn = column(names, "seconds")
+        let rpeColumn = column(names, "rpe")
+        let distanceColumn = column(names, "distance", "distance (meters)", "distance (m)", "distance (km)", "distance (miles)", "distance (mi)")
+        let metresPerDistance: Double =
+            switch distanceColumn.map({ names[$0] }) {
+            case "distance (km)": 1000
+            case "distance (miles)", "distance (mi)": 1609.344
+            default: 1
+            }
         let name = column(names, "workout name")
         let durationColumn = column(names, "duration", "workout duration")
         let unit = column(names, "weight unit")
@@ -184,7 +214,7 @@ public enum LiftingLogCSV {
                 }
                 let exerciseName = field(exercise).strengthTrimmed
                 guard !exerciseName.isEmpty else { throw TextFormatError(line: row.line, "Exercise Name is empty") }
-                let pounds = unit.map { field($0).strengthTrimmed.lowercased().hasPrefix("lb") } ?? poundsByDefault
+                let pounds = headerPounds ?? unit.map { field($0).strengthTrimmed.lowercased().hasPrefix("lb") } ?? poundsByDefault
                 let kind =
                     switch setOrder.uppercased() {
                     case "W": "warmup"
@@ -193,7 +223,9 @@ public enum LiftingLogCSV {
                     default: "normal"
                     }
                 let set = ImportedLiftingSession.Set(
-                    reps: try reps(field(repsColumn), line: row.line), weightKilograms: try weight(field(weightColumn), pounds: pounds, line: row.line), kind: kind)
+                    reps: try reps(field(repsColumn), line: row.line), weightKilograms: try weight(field(weightColumn), pounds: pounds, line: row.line), kind: kind,
+                    seconds: extra(field(secondsColumn)), distanceMeters: extra(field(distanceColumn), scale: metresPerDistance),
+                    rpe: extra(field(rpeColumn), range: 0...10))
                 let key = field(date).strengthTrimmed + "\u{1}" + field(name)
                 builder.add(
                     key: key,
@@ -220,6 +252,10 @@ public enum LiftingLogCSV {
         let end = column(names, "end_time")
         let type = column(names, "set_type")
         let description = column(names, "description")
+        let secondsColumn = column(names, "duration_seconds")
+        let rpeColumn = column(names, "rpe")
+        let kilometres = column(names, "distance_km")
+        let miles = column(names, "distance_miles")
         let parse = formatter("d MMM yyyy, HH:mm", timeZone)
         let iso = formatter("yyyy-MM-dd HH:mm:ss", timeZone)
         var builder = Builder()
@@ -239,7 +275,10 @@ public enum LiftingLogCSV {
                 let set = ImportedLiftingSession.Set(
                     reps: try reps(field(repsColumn), line: row.line),
                     weightKilograms: try weight(weightText, pounds: kilograms == nil, line: row.line),
-                    kind: field(type).strengthTrimmed.isEmpty ? "normal" : field(type).strengthTrimmed.lowercased())
+                    kind: field(type).strengthTrimmed.isEmpty ? "normal" : field(type).strengthTrimmed.lowercased(),
+                    seconds: extra(field(secondsColumn)),
+                    distanceMeters: kilometres.map { extra(field($0), scale: 1000) } ?? miles.flatMap { extra(field($0), scale: 1609.344) },
+                    rpe: extra(field(rpeColumn), range: 0...10))
                 builder.add(
                     key: startText + "\u{1}" + field(title),
                     make: {

@@ -13,7 +13,9 @@ public enum StrengthCatalogueJSON {
             let path = "exercises[\(i)]"
             let item = try JSONObjectReader(
                 value, path: path,
-                allowed: ["id", "name", "group", "primary", "secondary", "equipment", "loaded", "measure", "instructions", "licence", "attribution"])
+                allowed: [
+                    "id", "name", "aliases", "group", "primary", "secondary", "equipment", "loaded", "measure", "instructions", "licence", "attribution",
+                ])
             let id = try item.string("id")
             guard ids.insert(id).inserted else { throw JSONFieldError(.invalidValue, path: item.path("id"), "duplicate exercise id \(id)") }
             guard let group = MuscleGroup(rawValue: try item.string("group")) else {
@@ -21,6 +23,15 @@ public enum StrengthCatalogueJSON {
             }
             let secondary = try item.array("secondary").enumerated().map { j, v throws(JSONFieldError) in
                 try JSONObjectReader.string(v, "\(item.path("secondary"))[\(j)]")
+            }
+            var aliases = [String]()
+            if item.contains("aliases") {
+                aliases = try item.array("aliases").enumerated().map { j, v throws(JSONFieldError) in
+                    try JSONObjectReader.string(v, "\(item.path("aliases"))[\(j)]")
+                }
+            }
+            guard !id.hasPrefix(StrengthCatalogue.customPrefix) else {
+                throw JSONFieldError(.invalidValue, path: item.path("id"), "ids starting \(StrengthCatalogue.customPrefix) are for users' own exercises")
             }
             guard let loaded = try item.optionalBool("loaded") else { throw JSONFieldError(.missing, path: item.path("loaded"), "required") }
             var measure = ExerciseMeasure.reps
@@ -34,7 +45,7 @@ public enum StrengthCatalogueJSON {
                 Exercise(
                     id: id, name: try item.string("name"), group: group, primaryMuscle: try item.string("primary"), secondaryMuscles: secondary,
                     equipment: try item.string("equipment"), loaded: loaded, measure: measure, instructions: try item.string("instructions"),
-                    licence: try item.string("licence"), attribution: try item.string("attribution")))
+                    licence: try item.string("licence"), attribution: try item.string("attribution"), aliases: aliases))
         }
         let routineTop = try JSONObjectReader(parsing: routines, allowed: ["licence", "routines"])
         var templates = [RoutineTemplate]()

@@ -46,7 +46,7 @@ public enum HeartworkApplication {
             http1: .init(additionalChannelHandlers: [UpgradeRefusalWriter(refusals: refusals)], idleTimeout: .init(configuration.idleTimeout)),
             // Gateway frames carry up to 500 readings (at most 1 MB by the protocol; the
             // route closes with 1008 above that, the WebSocket layer with 1009 above 2 MB).
-            ws: .init(maxFrameSize: 2 * GatewayFrame.maximumBytes))
+            ws: .init(maxFrameSize: 2 * GatewayFrame.maximumBytes, autoPing: .enabled(timePeriod: configuration.webSocketPingPeriod)))
         let headDeadline = TimeAmount(configuration.requestHeadTimeout)
         return HTTPServerBuilder { responder in
             GuardedChildChannel(
@@ -84,6 +84,7 @@ public enum HeartworkApplication {
         DailyRoutes(services: services).register(on: signedInAPI)
         RecordingRoutes(services: services).register(on: signedInAPI)
         SyncRoutes(services: services, uploads: edge.uploads).register(public: api, signedIn: signedInAPI)
+        PushRoutes(services: services).register(on: signedInAPI)
         WorkoutRoutes(services: services, maximumBodyBytes: configuration.maximumBodyBytes, metrics: edge.metrics, uploads: edge.uploads)
             .register(on: signedInAPI)
         WebRoutes(services: services, pages: edge.pages, secureCookies: configuration.secureCookies, mapTiles: configuration.mapTiles)

@@ -22,6 +22,10 @@ public struct ServerConfiguration: Sendable {
     /// Open connections at most; more wait in the kernel's queue until one closes.
     public var maximumConnections: Int
     /// A connection with no request activity for this long is closed.
+    /// How often an open WebSocket is pinged; one that has not answered by the next ping is
+    /// closed (1001 "Ping timeout"). 30 s, Hummingbird's default; tests on a saturated
+    /// machine wait longer, as their own client may not be scheduled for half a minute.
+    public var webSocketPingPeriod: Duration = .seconds(30)
     public var idleTimeout: Duration
     /// A new connection must have sent its first request head within this.
     public var requestHeadTimeout: Duration
@@ -34,6 +38,9 @@ public struct ServerConfiguration: Sendable {
     public var matchSecondMilliseconds = 1000
     /// Motivation webhooks may call private and loopback addresses (`--allow-private-webhooks`).
     public var allowPrivateWebhooks = false
+    /// The operator contact Web Push services see in the VAPID `sub` claim (`--push-contact`,
+    /// a `mailto:` or https URL); nil: `mailto:webpush@heartwork.invalid`.
+    public var pushContact: String?
     /// Where Apple Health uploads wait for their import job; nil: `imports` in the data
     /// directory. Instances sharing a PostgreSQL database must share it too.
     public var importDirectory: String?
@@ -70,11 +77,13 @@ public struct ServerConfiguration: Sendable {
 
     /// What the application layer needs of this.
     public var serviceSettings: HeartworkServices.Settings {
-        HeartworkServices.Settings(
+        var settings = HeartworkServices.Settings(
             passwordHashCost: passwordHashCost, sessionLifetime: sessionLifetime, matchSecondMilliseconds: matchSecondMilliseconds,
             allowPrivateWebhooks: allowPrivateWebhooks,
             importDirectory: importDirectory ?? URL(fileURLWithPath: dataDirectory).appendingPathComponent("imports").path,
             jobLeaseSeconds: jobLeaseSeconds, jobWorkers: jobWorkers)
+        if let pushContact { settings.pushContact = pushContact }
+        return settings
     }
 
     /// `$XDG_DATA_HOME/heartwork`, or `~/.local/share/heartwork`.

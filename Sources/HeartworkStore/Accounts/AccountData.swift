@@ -49,6 +49,7 @@ public enum AccountData {
         Table("strength_settings", secret: ["webhook_secret"]),
         Table("strength_routines"),
         Table("exercise_stats"),
+        Table("strength_custom_exercises"),
         Table("strength_sessions"),
         Table("strength_sets", "session_id IN (SELECT id FROM strength_sessions WHERE user_id = ?USER)"),
         Table("strength_baselines", "session_id IN (SELECT id FROM strength_sessions WHERE user_id = ?USER)"),
@@ -65,6 +66,7 @@ public enum AccountData {
         Table("sync_tokens", secret: ["token_hash"]),
         Table("sync_arrivals"),
         Table("synced_workouts"),
+        Table("push_subscriptions", secret: ["p256dh", "auth", "session_hash"]),
     ]
 
     /// Tables that hold nothing of any one user: the schema's own bookkeeping, and sign-in
@@ -73,7 +75,7 @@ public enum AccountData {
     /// and the live feed's log (`sensor_log`, SQLite: each row the readings of one group commit,
     /// of many users, minutes old at most; the archive flushes it into `sensor_blocks` first,
     /// and a deleted account's readings in it are dropped when it is folded).
-    public static let impersonal: Set<String> = ["schema_migrations", "login_failures", "sensor_log"]
+    public static let impersonal: Set<String> = ["schema_migrations", "login_failures", "sensor_log", "push_vapid_keys"]
 
     /// A column's value as the export writes it.
     public enum Value: Sendable, Hashable, Encodable {

@@ -10,6 +10,13 @@ public protocol DailyRepository: Sendable {
     func days(userID: String, from: CalendarDay, through: CalendarDay) async throws -> [DailySummary]
     func marks(userID: String, from: CalendarDay, through: CalendarDay) async throws -> [DayMarkRecord]
     func putMark(userID: String, _ mark: DayMarkRecord) async throws
+    /// The bed and wake times the user set (seed 004's "Time Slept"), by the day whose night
+    /// they are, for days in `from...through`.
+    func manualSleep(userID: String, from: CalendarDay, through: CalendarDay) async throws -> [CalendarDay: ManualSleep]
+    /// Sets a night's bed and wake time, or clears them with nil (the day's rating and mark
+    /// stay); false when clearing a night that had none.
+    @discardableResult
+    func putManualSleep(userID: String, day: CalendarDay, _ sleep: ManualSleep?, now: Date) async throws -> Bool
     /// The first and last day with health samples or computed metrics (nil when none).
     func dataRange(userID: String) async throws -> (first: CalendarDay, last: CalendarDay)?
 

@@ -48,6 +48,40 @@ struct SQLDailyRepository: DailyRepository {
             """)
     }
 
+    func manualSleep(userID: String, from: CalendarDay, through: CalendarDay) async throws -> [CalendarDay: ManualSleep] {
+        var nights = [CalendarDay: ManualSleep]()
+        for row in try await database.all(
+            """
+            SELECT day, bed_at, wake_at FROM day_marks WHERE user_id = \(bind: userID) AND bed_at IS NOT NULL AND wake_at IS NOT NULL
+                AND day >= \(bind: from.description) AND day <= \(bind: through.description) ORDER BY day
+            """)
+        {
+            guard let day = CalendarDay(iso: try row.string("day")) else { continue }
+            nights[day] = ManualSleep(bedTime: try row.date("bed_at"), wakeTime: try row.date("wake_at"))
+        }
+        return nights
+    }
+
+    func putManualSleep(userID: String, day: CalendarDay, _ sleep: ManualSleep?, now: Date) async throws -> Bool {
+        guard let sleep else {
+            return try await database.transaction { sql in
+                try await sql.readFirst(
+                    """
+                    UPDATE day_marks SET bed_at = NULL, wake_at = NULL, updated_at = \(bind: now.millisecondsSince1970)
+                    WHERE user_id = \(bind: userID) AND day = \(bind: day.description) AND bed_at IS NOT NULL RETURNING day
+                    """) != nil
+            }
+        }
+        try await database.execute(
+            """
+            INSERT INTO day_marks (user_id, day, bed_at, wake_at, updated_at)
+            VALUES (\(bind: userID), \(bind: day.description), \(bind: sleep.bedTime.millisecondsSince1970), \(bind: sleep.wakeTime.millisecondsSince1970),
+                \(bind: now.millisecondsSince1970))
+            ON CONFLICT (user_id, day) DO UPDATE SET bed_at = excluded.bed_at, wake_at = excluded.wake_at, updated_at = excluded.updated_at
+            """)
+        return true
+    }
+
     func dataRange(userID: String) async throws -> (first: CalendarDay, last: CalendarDay)? {
         guard
             let row = try await database.first(

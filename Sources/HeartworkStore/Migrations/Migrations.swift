@@ -9,6 +9,12 @@ enum Migrations {
         .importDetails, .importedBody,
         .compactBlocks,
         .sensorLog,
+        .customExercises,
+        .emailKey,
+        .sessionContext,
+        .manualSleep,
+        .lifestyleChosen,
+        .webPush,
     ]
 
     /// Applies what is missing. On PostgreSQL an advisory lock keeps two instances

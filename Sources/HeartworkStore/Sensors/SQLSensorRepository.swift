@@ -26,6 +26,8 @@ import Synchronization
 struct SQLSensorRepository: SensorRepository {
     let database: DatabaseConnection
     static let columns = "id, user_id, address, name, gateway_id, created_at, last_at, last_bpm, last_contact, battery"
+    /// Not removed, or heard again since (`remove`, keeping the readings).
+    static let visible = " AND (removed_at IS NULL OR last_at > removed_at)"
 
     /// A sensor as the repository last wrote it, with its newest block (SQLite only).
     struct Known: Sendable {
@@ -124,6 +126,36 @@ struct SQLSensorRepository: SensorRepository {
         try await flush()
         cursor.forget(userID: userID)
         known?.entries.withLock { entries in entries = entries.filter { $0.value.record.userID != userID } }
+    }
+
+    func remove(id: String, userID: String, deletingReadings: Bool, now: Date) async throws -> Bool {
+        guard deletingReadings else {
+            // Hidden until a reading newer than every one heard so far (memory's included).
+            guard let sensor = try await find(id: id, userID: userID) else { return false }
+            let removedAt = max(now.millisecondsSince1970, (sensor.lastAt?.millisecondsSince1970 ?? Int64.min))
+            return try await database.transaction { sql in
+                guard try await sql.readFirst("SELECT id FROM sensors WHERE id = \(bind: id) AND user_id = \(bind: userID)") != nil else { return false }
+                try await sql.raw("UPDATE players SET sensor_id = NULL WHERE sensor_id = \(bind: id) AND user_id = \(bind: userID)").run()
+                try await sql.raw("UPDATE sensors SET removed_at = \(bind: removedAt) WHERE id = \(bind: id)").run()
+                return true
+            }
+        }
+        // As `forget` does for an account: the log's readings are written into their blocks
+        // first (then deleted with them), and nothing of the sensor stays in memory.
+        try await flush()
+        let deleted = try await database.transaction { sql -> Bool in
+            guard try await sql.readFirst("SELECT id FROM sensors WHERE id = \(bind: id) AND user_id = \(bind: userID)") != nil else { return false }
+            // Spelled out rather than left to the foreign keys (SQLite files opened without them).
+            try await sql.raw("UPDATE players SET sensor_id = NULL WHERE sensor_id = \(bind: id)").run()
+            try await sql.raw("DELETE FROM sensor_blocks WHERE sensor_id = \(bind: id)").run()
+            try await sql.raw("DELETE FROM sensors WHERE id = \(bind: id)").run()
+            return true
+        }
+        if deleted {
+            cursor.forget(sensorID: id)
+            known?.entries.withLock { entries in entries = entries.filter { $0.value.record.id != id } }
+        }
+        return deleted
     }
 
     func store(userID: String, gatewayID: String, readings: [String: [SensorReading]], now: Date) async throws -> SensorStoreResult {
@@ -534,7 +566,7 @@ struct SQLSensorRepository: SensorRepository {
         return overlay(
             try await database.all(
                 """
-                SELECT \(unsafeRaw: Self.columns) FROM sensors WHERE user_id = \(bind: userID) ORDER BY created_at, address
+                SELECT \(unsafeRaw: Self.columns) FROM sensors WHERE user_id = \(bind: userID)\(unsafeRaw: Self.visible) ORDER BY created_at, address
                 """
             ).map(Self.record), unwritten)
     }
@@ -569,7 +601,7 @@ struct SQLSensorRepository: SensorRepository {
         let unwritten = unwrittenLastValues(userID: userID)
         let rows = try await database.all(
             """
-            SELECT \(unsafeRaw: Self.columns) FROM sensors WHERE user_id = \(bind: userID) ORDER BY created_at, address
+            SELECT \(unsafeRaw: Self.columns) FROM sensors WHERE user_id = \(bind: userID)\(unsafeRaw: Self.visible) ORDER BY created_at, address
             LIMIT \(bind: limit + 1) OFFSET \(bind: offset)
             """
         ).map(Self.record)
@@ -580,7 +612,7 @@ struct SQLSensorRepository: SensorRepository {
         let unwritten = unwrittenLastValues(userID: userID)
         return try await database.first(
             """
-            SELECT \(unsafeRaw: Self.columns) FROM sensors WHERE id = \(bind: id) AND user_id = \(bind: userID)
+            SELECT \(unsafeRaw: Self.columns) FROM sensors WHERE id = \(bind: id) AND user_id = \(bind: userID)\(unsafeRaw: Self.visible)
             """
         ).map { overlay([try Self.record($0)], unwritten)[0] }
     }

@@ -55,6 +55,11 @@ final class SensorCursor: Sendable {
         entries.withLock { entries in entries = entries.filter { $0.value.sensor.userID != userID } }
     }
 
+    /// A deleted sensor (heard again, it is a new one).
+    func forget(sensorID: String) {
+        entries.withLock { entries in entries = entries.filter { $0.value.sensor.id != sensorID } }
+    }
+
     /// A renamed sensor's row carries the new name to viewers.
     func rename(id: String, to name: String?) {
         entries.withLock { entries in

@@ -21,6 +21,13 @@ public protocol SensorRepository: Sendable {
     /// After an account's deletion: its readings waiting in the log are dropped and nothing of
     /// its sensors stays in memory.
     func forget(userID: String) async throws
+    /// Takes a sensor off the user's lists (FitLabTeam F2; issue 25); false when it is not
+    /// theirs. Players who wore it by default no longer do. `deletingReadings`: the sensor and
+    /// every reading it sent go (its blocks, what the live log and memory hold of it; heard again,
+    /// it comes back as a new sensor). Otherwise its readings stay (the sessions that used it
+    /// still show them) and it is marked removed: it leaves the lists and `find` until a gateway
+    /// hears it again (a reading after the removal brings it back, with its history).
+    func remove(id: String, userID: String, deletingReadings: Bool, now: Date) async throws -> Bool
     func list(userID: String) async throws -> [SensorRecord]
     /// A page of the user's sensors, oldest first, and whether more follow.
     func list(userID: String, limit: Int, offset: Int) async throws -> (sensors: [SensorRecord], more: Bool)

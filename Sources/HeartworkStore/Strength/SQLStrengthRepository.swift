@@ -11,13 +11,13 @@ struct SQLStrengthRepository: StrengthRepository {
         guard
             let row = try await database.first(
                 """
-                SELECT user_id, goal, lifestyle, plate_step_kg, bar_kg, disclaimer_accepted_at, webhook_url, webhook_secret, updated_at
+                SELECT user_id, goal, lifestyle, lifestyle_chosen, plate_step_kg, bar_kg, disclaimer_accepted_at, webhook_url, webhook_secret, updated_at
                 FROM strength_settings WHERE user_id = \(bind: userID)
                 """)
         else { return nil }
         return StrengthSettingsRecord(
             userID: try row.string("user_id"), goal: try Self.goal(try row.string("goal")), lifestyle: Lifestyle(rawValue: try row.string("lifestyle")) ?? .lowActive,
-            plateStepKilograms: try row.optionalDouble("plate_step_kg"), barKilograms: try row.double("bar_kg"),
+            lifestyleChosen: try row.bool("lifestyle_chosen"), plateStepKilograms: try row.optionalDouble("plate_step_kg"), barKilograms: try row.double("bar_kg"),
             disclaimerAcceptedAt: try row.optionalDate("disclaimer_accepted_at"),
             webhookURL: try row.optionalString("webhook_url"), webhookSecret: try row.string("webhook_secret"), updatedAt: try row.date("updated_at"))
     }
@@ -25,10 +25,10 @@ struct SQLStrengthRepository: StrengthRepository {
     func saveSettings(_ s: StrengthSettingsRecord) async throws {
         try await database.execute(
             """
-            INSERT INTO strength_settings (user_id, goal, lifestyle, plate_step_kg, bar_kg, disclaimer_accepted_at, webhook_url, webhook_secret, updated_at)
-            VALUES (\(bind: s.userID), \(bind: s.goal.rawValue), \(bind: s.lifestyle.rawValue), \(bind: s.plateStepKilograms), \(bind: s.barKilograms),
+            INSERT INTO strength_settings (user_id, goal, lifestyle, lifestyle_chosen, plate_step_kg, bar_kg, disclaimer_accepted_at, webhook_url, webhook_secret, updated_at)
+            VALUES (\(bind: s.userID), \(bind: s.goal.rawValue), \(bind: s.lifestyle.rawValue), \(bind: s.lifestyleChosen ? 1 : 0), \(bind: s.plateStepKilograms), \(bind: s.barKilograms),
                 \(bind: s.disclaimerAcceptedAt?.millisecondsSince1970), \(bind: s.webhookURL), \(bind: s.webhookSecret), \(bind: s.updatedAt.millisecondsSince1970))
-            ON CONFLICT (user_id) DO UPDATE SET goal = excluded.goal, lifestyle = excluded.lifestyle, plate_step_kg = excluded.plate_step_kg, bar_kg = excluded.bar_kg,
+            ON CONFLICT (user_id) DO UPDATE SET goal = excluded.goal, lifestyle = excluded.lifestyle, lifestyle_chosen = excluded.lifestyle_chosen, plate_step_kg = excluded.plate_step_kg, bar_kg = excluded.bar_kg,
                 disclaimer_accepted_at = excluded.disclaimer_accepted_at, webhook_url = excluded.webhook_url,
                 webhook_secret = excluded.webhook_secret, updated_at = excluded.updated_at
             """)
@@ -104,6 +104,40 @@ struct SQLStrengthRepository: StrengthRepository {
                     """
                 ).run()
             }
+        }
+    }
+
+    // MARK: custom exercises
+
+    func customExercises(userID: String) async throws -> [CustomExerciseRecord] {
+        try await database.all(
+            """
+            SELECT id, user_id, name, muscle_group, equipment, loaded, measure, source, created_at FROM strength_custom_exercises
+            WHERE user_id = \(bind: userID) ORDER BY name, id
+            """
+        ).map { row in
+            let group = try row.string("muscle_group")
+            let measure = try row.string("measure")
+            guard let muscleGroup = MuscleGroup(rawValue: group), let measured = ExerciseMeasure(rawValue: measure) else {
+                throw StoreError.corruptData("custom exercise with group \(group) and measure \(measure)")
+            }
+            return CustomExerciseRecord(
+                id: try row.string("id"), userID: try row.string("user_id"), name: try row.string("name"), group: muscleGroup,
+                equipment: try row.string("equipment"), loaded: try row.bool("loaded"), measure: measured, source: try row.string("source"),
+                createdAt: try row.date("created_at"))
+        }
+    }
+
+    func addCustomExercise(_ e: CustomExerciseRecord, nameKey: String) async throws {
+        do {
+            try await database.execute(
+                """
+                INSERT INTO strength_custom_exercises (id, user_id, name, name_key, muscle_group, equipment, loaded, measure, source, created_at)
+                VALUES (\(bind: e.id), \(bind: e.userID), \(bind: e.name), \(bind: nameKey), \(bind: e.group.rawValue), \(bind: e.equipment),
+                    \(bind: e.loaded ? 1 : 0), \(bind: e.measure.rawValue), \(bind: e.source), \(bind: e.createdAt.millisecondsSince1970))
+                """)
+        } catch  where StoreError.isUniqueViolation(error) {
+            throw StoreError.conflict("you already have an exercise called \(e.name)")
         }
     }
 

@@ -15,6 +15,12 @@ public protocol StrengthRepository: Sendable {
     /// Sets the order: `ids` in the order wanted (the user's routines, each once).
     func reorderRoutines(userID: String, ids: [String], at: Date) async throws
 
+    /// The user's own exercises, by name.
+    func customExercises(userID: String) async throws -> [CustomExerciseRecord]
+    /// Throws `StoreError.conflict` when the user has an exercise that reads the same
+    /// (`nameKey`, given with it).
+    func addCustomExercise(_ exercise: CustomExerciseRecord, nameKey: String) async throws
+
     func stats(userID: String) async throws -> [String: ExerciseStatsRecord]
     /// Back to the cold start (seed-002 §2.5 "Reset").
     func resetStats(userID: String, exerciseID: String, at: Date) async throws

@@ -8,7 +8,10 @@ struct SQLTeamRepository: TeamRepository {
         id, user_id, name, number, birth_date, sex, resting_hr, max_hr, weight_kg, team_id, sensor_id, created_at,
         (SELECT COUNT(*) FROM player_photos p WHERE p.player_id = players.id) AS photo_count
         """
-    static let sessionColumns = "id, user_id, team_id, state, starts_at, planned_seconds, ended_at, reviewed, exported, created_at"
+    static let sessionColumns = """
+        id, user_id, team_id, state, starts_at, planned_seconds, ended_at, reviewed, exported, created_at,
+        context_time, context_moment, context_situation, context_state, hrv_correction
+        """
 
     // MARK: Players
 
@@ -141,10 +144,13 @@ struct SQLTeamRepository: TeamRepository {
             }
             try await sql.raw(
                 """
-                INSERT INTO team_sessions (id, user_id, team_id, state, starts_at, planned_seconds, ended_at, reviewed, exported, created_at)
+                INSERT INTO team_sessions (id, user_id, team_id, state, starts_at, planned_seconds, ended_at, reviewed, exported, created_at,
+                    context_time, context_moment, context_situation, context_state, hrv_correction)
                 VALUES (\(bind: session.id), \(bind: session.userID), \(bind: session.teamID), \(bind: session.state.rawValue),
                     \(bind: session.startsAt.millisecondsSince1970), \(bind: session.plannedSeconds), \(bind: session.endedAt?.millisecondsSince1970),
-                    \(bind: session.reviewed ? 1 : 0), \(bind: session.exported ? 1 : 0), \(bind: session.createdAt.millisecondsSince1970))
+                    \(bind: session.reviewed ? 1 : 0), \(bind: session.exported ? 1 : 0), \(bind: session.createdAt.millisecondsSince1970),
+                    \(bind: session.context.time?.rawValue), \(bind: session.context.moment?.rawValue), \(bind: session.context.situation?.rawValue),
+                    \(bind: session.context.state?.rawValue), \(bind: session.correction.rawValue))
                 """
             ).run()
             for player in session.players {
@@ -191,6 +197,18 @@ struct SQLTeamRepository: TeamRepository {
             }
             if let reviewed = changes.reviewed { try await sql.raw("UPDATE team_sessions SET reviewed = \(bind: reviewed ? 1 : 0) WHERE id = \(bind: id)").run() }
             if let exported = changes.exported { try await sql.raw("UPDATE team_sessions SET exported = \(bind: exported ? 1 : 0) WHERE id = \(bind: id)").run() }
+            if let context = changes.context {
+                try await sql.raw(
+                    """
+                    UPDATE team_sessions SET context_time = \(bind: context.time?.rawValue), context_moment = \(bind: context.moment?.rawValue),
+                        context_situation = \(bind: context.situation?.rawValue), context_state = \(bind: context.state?.rawValue)
+                    WHERE id = \(bind: id)
+                    """
+                ).run()
+            }
+            if let correction = changes.correction {
+                try await sql.raw("UPDATE team_sessions SET hrv_correction = \(bind: correction.rawValue) WHERE id = \(bind: id)").run()
+            }
             return true
         }
     }
@@ -243,6 +261,17 @@ struct SQLTeamRepository: TeamRepository {
         return TeamSessionRecord(
             id: try row.string("id"), userID: try row.string("user_id"), teamID: try row.string("team_id"), state: state,
             startsAt: try row.date("starts_at"), plannedSeconds: try row.optionalInt("planned_seconds"), endedAt: try row.optionalDate("ended_at"),
-            reviewed: try row.bool("reviewed"), exported: try row.bool("exported"), createdAt: try row.date("created_at"), players: [])
+            reviewed: try row.bool("reviewed"), exported: try row.bool("exported"), createdAt: try row.date("created_at"), players: [],
+            context: SessionContext(
+                time: try Self.setting(row, "context_time"), moment: try Self.setting(row, "context_moment"),
+                situation: try Self.setting(row, "context_situation"), state: try Self.setting(row, "context_state")),
+            correction: try Self.setting(row, "hrv_correction") ?? .kubios)
+    }
+
+    /// A stored setting; a value this version does not know is damage, not "unset".
+    private static func setting<T: RawRepresentable>(_ row: any ColumnReader, _ column: String) throws -> T? where T.RawValue == String {
+        guard let text = try row.optionalString(column) else { return nil }
+        guard let value = T(rawValue: text) else { throw StoreError.corruptData("a team session's \(column)") }
+        return value
     }
 }

@@ -15,10 +15,10 @@ struct SQLUserRepository: UserRepository {
         do {
             try await database.execute(
                 """
-                INSERT INTO users (id, username, username_key, full_name, full_name_key, email, password_hash, status,
+                INSERT INTO users (id, username, username_key, full_name, full_name_key, email, email_key, password_hash, status,
                     date_of_birth, sex, height_m, max_hr_method, measured_max_hr, units, time_zone, auto_share, max_shared_workouts, created_at)
                 VALUES (\(bind: user.id), \(bind: user.username), \(bind: user.username.lowercased()), \(bind: user.fullName),
-                    \(bind: user.fullName.lowercased()), \(bind: user.email), \(bind: user.passwordHash), \(bind: user.status),
+                    \(bind: user.fullName.lowercased()), \(bind: user.email), \(bind: EmailKey.of(user.email)), \(bind: user.passwordHash), \(bind: user.status),
                     \(bind: user.dateOfBirth?.description), \(bind: user.sex?.rawValue), \(bind: user.heightMeters),
                     \(bind: user.maxHeartRateSource.rawValue), \(bind: user.measuredMaxHeartRate), \(bind: user.units.rawValue), \(bind: user.timeZone),
                     \(bind: user.autoShareWorkouts ? 1 : 0), \(bind: user.maxSharedWorkouts), \(bind: user.createdAt.millisecondsSince1970))
@@ -34,6 +34,15 @@ struct SQLUserRepository: UserRepository {
 
     func find(username: String) async throws -> UserRecord? {
         try await database.first("SELECT \(unsafeRaw: Self.columns) FROM users WHERE username_key = \(bind: username.lowercased())").map(Self.record)
+    }
+
+    func find(email: String, limit: Int) async throws -> [UserRecord] {
+        try await database.all(
+            """
+            SELECT \(unsafeRaw: Self.columns) FROM users WHERE email_key = \(bind: EmailKey.of(email))
+            ORDER BY users.created_at, users.id LIMIT \(bind: limit)
+            """
+        ).map(Self.record)
     }
 
     func search(_ text: String, excluding userID: String, page: Page) async throws -> [UserRecord] {
@@ -70,7 +79,10 @@ struct SQLUserRepository: UserRepository {
             list.append("full_name = \(bind: fullName)")
             list.append("full_name_key = \(bind: fullName.lowercased())")
         }
-        if let email = profile.email { list.append("email = \(bind: email)") }
+        if let email = profile.email {
+            list.append("email = \(bind: email)")
+            list.append("email_key = \(bind: EmailKey.of(email))")
+        }
         if let status = profile.status { list.append("status = \(bind: status)") }
         if let day = profile.dateOfBirth { list.append("date_of_birth = \(bind: day.value?.description)") }
         if let sex = profile.sex { list.append("sex = \(bind: sex.value?.rawValue)") }

@@ -6,6 +6,9 @@ public protocol UserRepository: Sendable {
     func create(_ user: UserRecord) async throws
     func find(id: String) async throws -> UserRecord?
     func find(username: String) async throws -> UserRecord?
+    /// Accounts whose e-mail is `email` up to the case of A–Z (`EmailKey`), at most `limit`,
+    /// oldest first.
+    func find(email: String, limit: Int) async throws -> [UserRecord]
     /// Users whose username or full name contains `text`, case-insensitively, by username.
     func search(_ text: String, excluding userID: String, page: Page) async throws -> [UserRecord]
     /// In one transaction: reads the user, lets `check` refuse the changed record (rules that

@@ -27,6 +27,8 @@ struct DailyRoutes {
         api.get("days", use: getDays)
         api.get("days/:date", use: getDaysDate)
         api.put("days/:date/sleep-quality", use: putDaysDateSleepQuality)
+        api.put("days/:date/sleep-time", use: putDaysDateSleepTime)
+        api.delete("days/:date/sleep-time", use: deleteDaysDateSleepTime)
         api.put("days/:date/mark", use: putDaysDateMark)
         api.get("heart-rate", use: getHeartRate)
     }
@@ -127,6 +129,21 @@ struct DailyRoutes {
         let day = try QueryParameters.day(context.parameters.get("date"), name: "date")
         let body = try await RequestBody.jsonObject(request, allowed: ["quality"])
         return try APIJSON.response(try await daily.setSleepQuality(try body.integer("quality"), day: day, for: context.user))
+    }
+
+    /// PUT /api/days/:date/sleep-time
+    func putDaysDateSleepTime(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let day = try QueryParameters.day(context.parameters.get("date"), name: "date")
+        let body = try await RequestBody.jsonObject(request, allowed: ["bedTime", "wakeTime"])
+        let bed = try InputParsing.minuteOfDay(try body.string("bedTime"), field: "bedTime")
+        let wake = try InputParsing.minuteOfDay(try body.string("wakeTime"), field: "wakeTime")
+        return try APIJSON.response(try await daily.setSleepTime(bedMinute: bed, wakeMinute: wake, day: day, for: context.user))
+    }
+
+    /// DELETE /api/days/:date/sleep-time
+    func deleteDaysDateSleepTime(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let day = try QueryParameters.day(context.parameters.get("date"), name: "date")
+        return try APIJSON.response(try await daily.clearSleepTime(day: day, for: context.user))
     }
 
     /// PUT /api/days/:date/mark

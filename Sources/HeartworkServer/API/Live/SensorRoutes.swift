@@ -14,6 +14,7 @@ struct SensorRoutes {
         api.get("sensors", use: getSensors)
         api.get("sensors/:sensorID", use: getSensorsSensorID)
         api.patch("sensors/:sensorID", use: patchSensorsSensorID)
+        api.delete("sensors/:sensorID", use: deleteSensorsSensorID)
         api.get("sensors/:sensorID/heart-rate", use: getSensorsSensorIDHeartRate)
     }
 
@@ -44,6 +45,21 @@ struct SensorRoutes {
             players: try await services.teams.players(of: context.user))
     }
 
+    /// DELETE /api/sensors/:sensorID?readings=keep|delete
+    func deleteSensorsSensorID(_ request: Request, context: AuthenticatedContext) async throws -> SensorRemovalResponse {
+        let id = try context.parameters.require("sensorID")
+        // Whose it is first: another user's sensor is 404 whatever the query says.
+        _ = try await services.live.sensor(id, of: context.user)
+        guard let text = request.uri.queryParameters.get("readings") else {
+            throw Problem.badRequest("say what happens to the sensor's readings: readings=keep or readings=delete", field: "readings")
+        }
+        guard let choice = SensorReadingsChoice(rawValue: text) else {
+            throw Problem.badRequest("readings is keep or delete", field: "readings")
+        }
+        try await services.teams.deleteSensor(id, of: context.user, readings: choice)
+        return SensorRemovalResponse(id: id, readings: choice == .keep ? "kept" : "deleted")
+    }
+
     /// GET /api/sensors/:sensorID/heart-rate
     func getSensorsSensorIDHeartRate(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let parameters = request.uri.queryParameters
@@ -64,6 +80,8 @@ struct SensorResponse: ResponseEncodable {
     let lastBpm: Int?
     let contact: String?
     let battery: Int?
+    /// Heard in the last 10 s (FitLabTeam F2).
+    let connected: Bool
     /// The players who wear it by default (at most one per team).
     let assignedPlayers: [AssignedPlayer]
 
@@ -73,7 +91,7 @@ struct SensorResponse: ResponseEncodable {
         let teamID: String?
     }
 
-    init(_ sensor: SensorRecord, players: [PlayerRecord]) {
+    init(_ sensor: SensorRecord, players: [PlayerRecord], now: Date = Date()) {
         assignedPlayers = players.filter { $0.sensorID == sensor.id }.map { AssignedPlayer(id: $0.id, name: $0.name, teamID: $0.teamID) }
         id = sensor.id
         address = sensor.address
@@ -84,7 +102,14 @@ struct SensorResponse: ResponseEncodable {
         lastBpm = sensor.lastBeatsPerMinute
         contact = sensor.lastContact?.rawValue
         battery = sensor.battery
+        connected = SensorPresence.isConnected(lastAt: sensor.lastAt, now: now)
     }
+}
+
+/// What a deletion did with the readings: "kept" or "deleted".
+struct SensorRemovalResponse: ResponseEncodable {
+    let id: String
+    let readings: String
 }
 
 struct SensorListResponse: ResponseEncodable {

@@ -45,6 +45,8 @@ struct ExerciseResponse: ResponseEncodable {
     let instructions: String
     let licence: String
     let attribution: String
+    /// One of the user's own exercises (made by them or by an import), not the catalogue's.
+    let custom: Bool
     let unit: String
     let stats: Stats
 
@@ -62,6 +64,7 @@ struct ExerciseResponse: ResponseEncodable {
         instructions = e.instructions
         licence = e.licence
         attribution = e.attribution
+        custom = e.isCustom
         self.unit = unit.name
         stats = Stats(
             mostReps: view.stats.mostReps, mostWeight: unit.show(view.stats.mostWeightKilograms),
@@ -358,6 +361,7 @@ struct ImportResponse: ResponseEncodable {
     let duplicates: Int
     let mapped: [String: String]
     let unmapped: [String: Int]
+    let customExercises: [String: String]
     let skippedRows: [String]
     let seededOneRepMaxes: [String: Double]
     let unit: String
@@ -368,6 +372,7 @@ struct ImportResponse: ResponseEncodable {
         duplicates = summary.duplicates
         mapped = summary.mapped
         unmapped = summary.unmapped
+        customExercises = summary.customExercises
         skippedRows = summary.skippedRows
         seededOneRepMaxes = summary.seeded.mapValues(unit.show)
         self.unit = unit.name

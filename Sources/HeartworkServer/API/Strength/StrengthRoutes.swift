@@ -24,6 +24,7 @@ struct StrengthRoutes {
 
     func register(on api: RouterGroup<AuthenticatedContext>) {
         api.get("exercises", use: getExercises)
+        api.post("exercises", use: postExercises)
         api.get("exercises/:exerciseID", use: getExercisesExerciseID)
         api.post("exercises/:exerciseID/reset", use: postExercisesExerciseIDReset)
 
@@ -63,6 +64,23 @@ struct StrengthRoutes {
         return ExerciseListResponse(
             exercises: try await strength.exercises(for: context.user, group: group).map { ExerciseResponse($0, unit: unit, barKilograms: bar) },
             groups: MuscleGroup.displayOrder.map(\.rawValue))
+    }
+
+    /// POST /exercises: one of the user's own exercises (issue 25).
+    func postExercises(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let body = try await RequestBody.jsonObject(request, allowed: ["name", "group", "equipment", "measure"])
+        let groupText = try body.string("group")
+        let measureText = try body.optionalString("measure") ?? ExerciseMeasure.reps.rawValue
+        guard let measure = ExerciseMeasure(rawValue: measureText) else {
+            throw Problem(AppError.invalid("measure is reps or seconds (a hold)", field: "measure"))
+        }
+        let view = try await strength.createCustomExercise(
+            .init(
+                name: try body.string("name"), group: MuscleGroup.allCases.first { $0.rawValue.lowercased() == groupText.lowercased() },
+                equipment: try body.optionalString("equipment") ?? "other", measure: measure), for: context.user)
+        var answer = try APIJSON.response(ExerciseResponse(view, unit: WeightUnit(context.user)), status: .created)
+        answer.headers[.location] = "/api/exercises/\(view.exercise.id)"
+        return answer
     }
 
     /// GET /exercises/:exerciseID

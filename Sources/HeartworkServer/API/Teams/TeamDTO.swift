@@ -86,6 +86,21 @@ struct TeamSessionResponse: ResponseEncodable {
         let number: String?
     }
 
+    /// FitLabTeam F8: the seed's four settings, as the seed's labels; an unset one is left out.
+    struct Context: Encodable {
+        let time: String?
+        let moment: String?
+        let situation: String?
+        let state: String?
+
+        init(_ context: SessionContext) {
+            time = context.time?.rawValue
+            moment = context.moment?.rawValue
+            situation = context.situation?.rawValue
+            state = context.state?.rawValue
+        }
+    }
+
     let id: String
     let teamID: String
     let state: String
@@ -97,6 +112,9 @@ struct TeamSessionResponse: ResponseEncodable {
     let exported: Bool
     let createdAt: Date
     let players: [Participant]
+    let context: Context
+    /// The RR artifact correction its HRV uses: kubios or fitlab.
+    let correction: String
 
     init(_ session: TeamSessionRecord, now: Date = Date()) {
         id = session.id
@@ -111,6 +129,8 @@ struct TeamSessionResponse: ResponseEncodable {
         exported = session.exported
         createdAt = session.createdAt
         players = session.players.map { Participant(playerID: $0.playerID, sensorID: $0.sensorID, name: $0.name, number: $0.number) }
+        context = Context(session.context)
+        correction = session.correction.rawValue
     }
 }
 
@@ -120,13 +140,49 @@ struct TeamSessionListResponse: ResponseEncodable {
 
 /// POST /api/teams/{teamID}/sessions.
 enum TeamSessionStartRequest {
-    static let fields = ["countdownSeconds", "durationSeconds", "players"]
+    static let fields = ["countdownSeconds", "durationSeconds", "players", "context", "correction"]
 
-    static func read(_ body: JSONObjectReader) throws -> (countdown: Int, duration: Int?, participants: [TeamSessionService.Participant]?) {
+    struct Start {
+        let countdown: Int
+        let duration: Int?
+        let participants: [TeamSessionService.Participant]?
+        let context: SessionContext
+        let correction: ArtifactCorrectionMethod
+    }
+
+    static func read(_ body: JSONObjectReader) throws -> Start {
         let participants = try body.optionalArray("players")?.enumerated().map { index, value in
             let item = try JSONObjectReader(value, path: "players[\(index)]", allowed: ["player", "sensor"])
             return TeamSessionService.Participant(playerID: try item.string("player"), sensorID: try item.optionalString("sensor"))
         }
-        return (try body.optionalInteger("countdownSeconds") ?? 0, try body.optionalInteger("durationSeconds"), participants)
+        return Start(
+            countdown: try body.optionalInteger("countdownSeconds") ?? 0, duration: try body.optionalInteger("durationSeconds"),
+            participants: participants, context: try TeamSessionContextRequest.read(body, base: SessionContext()),
+            correction: try TeamSessionContextRequest.correction(body) ?? .kubios)
+    }
+}
+
+/// The `context` and `correction` members of a session's start or PATCH body.
+enum TeamSessionContextRequest {
+    /// `base` with what `context` changes: a member sets its setting, `null` clears it, an
+    /// absent one leaves it.
+    static func read(_ body: JSONObjectReader, base: SessionContext) throws -> SessionContext {
+        guard let value = try body.optional("context") else { return base }
+        let object = try JSONObjectReader(value, path: body.path("context"), allowed: ["time", "moment", "situation", "state"])
+        var input = SessionContextInput(base)
+        if let time = try object.clearable("time", JSONObjectReader.string) { input.time = time.value }
+        if let moment = try object.clearable("moment", JSONObjectReader.string) { input.moment = moment.value }
+        if let situation = try object.clearable("situation", JSONObjectReader.string) { input.situation = situation.value }
+        if let state = try object.clearable("state", JSONObjectReader.string) { input.state = state.value }
+        return try input.context()
+    }
+
+    static func correction(_ body: JSONObjectReader) throws -> ArtifactCorrectionMethod? {
+        try body.optionalString("correction").map { text in
+            guard let method = ArtifactCorrectionMethod(rawValue: text), TeamSessionService.corrections.contains(method) else {
+                throw AppError.invalid("correction is kubios or fitlab", field: "correction")
+            }
+            return method
+        }
     }
 }

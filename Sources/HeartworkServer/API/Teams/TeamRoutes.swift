@@ -1,5 +1,6 @@
 import Foundation
 import HeartworkApp
+import HeartworkCore
 import HeartworkModel
 import Hummingbird
 
@@ -159,8 +160,19 @@ struct TeamRoutes {
 
     /// GET /api/teams/:teamID/sessions
     func getTeamsTeamIDSessions(_ request: Request, context: AuthenticatedContext) async throws -> TeamSessionListResponse {
-        TeamSessionListResponse(
-            sessions: try await services.teamSessions.sessions(of: try context.parameters.require("teamID"), for: context.user)
+        let parameters = request.uri.queryParameters
+        let input = SessionContextInput(
+            time: parameters.get("context.time"), moment: parameters.get("context.moment"), situation: parameters.get("context.situation"),
+            state: parameters.get("context.state"))
+        let filter: SessionContext
+        do {
+            filter = try input.context()
+        } catch {
+            // A query's mistake is a malformed request (400), as elsewhere.
+            throw Problem.badRequest(error.detail, field: error.field)
+        }
+        return TeamSessionListResponse(
+            sessions: try await services.teamSessions.sessions(of: try context.parameters.require("teamID"), for: context.user, matching: filter)
                 .map { TeamSessionResponse($0) })
     }
 
@@ -169,7 +181,7 @@ struct TeamRoutes {
         let start = try TeamSessionStartRequest.read(try await RequestBody.jsonObject(request, allowed: TeamSessionStartRequest.fields))
         let session = try await services.teamSessions.start(
             teamID: try context.parameters.require("teamID"), participants: start.participants, countdownSeconds: start.countdown,
-            plannedSeconds: start.duration, for: context.user)
+            plannedSeconds: start.duration, context: start.context, correction: start.correction, for: context.user)
         var response = try APIJSON.response(TeamSessionResponse(session), status: .created)
         response.headers[.location] = "/api/team-sessions/\(session.id)"
         return response
@@ -182,11 +194,17 @@ struct TeamRoutes {
 
     /// PATCH /api/team-sessions/:sessionID
     func patchTeamSessionsSessionID(_ request: Request, context: AuthenticatedContext) async throws -> TeamSessionResponse {
-        let body = try await RequestBody.jsonObject(request, allowed: ["reviewed", "exported"], limit: 4 * 1024)
-        return TeamSessionResponse(
-            try await services.teamSessions.mark(
-                try context.parameters.require("sessionID"), of: context.user,
-                reviewed: try body.optionalBool("reviewed"), exported: try body.optionalBool("exported")))
+        let body = try await RequestBody.jsonObject(request, allowed: ["reviewed", "exported", "context", "correction"], limit: 4 * 1024)
+        let id = try context.parameters.require("sessionID")
+        // Whose it is first: another coach's id is 404 whatever the body holds.
+        let current = try await services.teamSessions.session(id, of: context.user)
+        let sessionContext = try TeamSessionContextRequest.read(body, base: current.context)
+        let correction = try TeamSessionContextRequest.correction(body)
+        let reviewed = try body.optionalBool("reviewed")
+        let exported = try body.optionalBool("exported")
+        if sessionContext != current.context { _ = try await services.teamSessions.setContext(id, of: context.user, to: sessionContext) }
+        if let correction { _ = try await services.teamSessions.setCorrection(id, of: context.user, to: correction) }
+        return TeamSessionResponse(try await services.teamSessions.mark(id, of: context.user, reviewed: reviewed, exported: exported))
     }
 
     /// DELETE /api/team-sessions/:sessionID

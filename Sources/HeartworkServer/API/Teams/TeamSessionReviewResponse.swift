@@ -24,6 +24,16 @@ struct TeamSessionReviewResponse: ResponseEncodable {
         let pnn50: Double?
         let meanHR: Double?
         let lfHfRatio: Double?
+        /// The same series by the seed's conventions (FitLabTeam's C++ class): SDNN and SDSD ÷ N,
+        /// pNN50 as a fraction of N.
+        let seedConventions: SeedConventions?
+    }
+
+    struct SeedConventions: Encodable {
+        let sdnn: Double
+        let rmssd: Double
+        let sdsd: Double
+        let pnn50Fraction: Double
     }
 
     struct Window: Encodable {
@@ -88,7 +98,12 @@ struct TeamSessionReviewResponse: ResponseEncodable {
                     reliable: result.correction.isReliable, meanNN: time.map { Self.rounded($0.meanNN, 2) }, sdnn: time.map { Self.rounded($0.sdnn, 2) },
                     rmssd: time.map { Self.rounded($0.rmssd, 2) }, sdsd: time.map { Self.rounded($0.sdsd, 2) }, pnn50: time.map { Self.rounded($0.pnn50, 2) },
                     meanHR: time.map { Self.rounded($0.meanHR, 1) },
-                    lfHfRatio: result.indices.frequencyDomain?.lfHfRatio.flatMap { $0.isFinite ? Self.rounded($0, 3) : nil })
+                    lfHfRatio: result.indices.frequencyDomain?.lfHfRatio.flatMap { $0.isFinite ? Self.rounded($0, 3) : nil },
+                    seedConventions: FitLabTimeDomain(rrMilliseconds: result.correction.corrected).map { seed in
+                        SeedConventions(
+                            sdnn: Self.rounded(seed.sdnn, 2), rmssd: Self.rounded(seed.rmssd, 2), sdsd: Self.rounded(seed.sdsd, 2),
+                            pnn50Fraction: Self.rounded(seed.pnn50Fraction, 4))
+                    })
             }
             hrvWindows = analysis.hrvWindows.map { window in
                 let time = window.indices.timeDomain
@@ -121,11 +136,18 @@ struct TeamSessionReviewResponse: ResponseEncodable {
     }
 }
 
-/// The CSV export: one row per player per second (RFC 4180; text fields quoted where needed).
+/// The CSV export: one row per player per second (RFC 4180; text fields quoted where needed),
+/// each row ending with the session's context (FitLabTeam F8: the seed's labels, empty when
+/// unset), so that rows of several sessions pasted together stay apart.
 enum TeamSessionCSV {
+    static let header = "player,number,sensor,second,time,bpm,zone,context_time,context_moment,context_situation,context_state"
+
     static func csv(_ review: TeamSessionReview) -> String {
-        var lines = ["player,number,sensor,second,time,bpm,zone"]
+        var lines = [header]
         let start = review.session.startsAt
+        let context = review.session.context
+        let contextFields = [context.time?.rawValue, context.moment?.rawValue, context.situation?.rawValue, context.state?.rawValue]
+            .map { field($0 ?? "") }
         for entry in review.players {
             let profile = entry.analysis.zoneProfile
             for (second, bpm) in entry.analysis.heartRate.enumerated() {
@@ -133,8 +155,8 @@ enum TeamSessionCSV {
                 let time = RFC3339Time.string(start.addingTimeInterval(TimeInterval(second)))
                 let zone = profile?.reserveZone(beatsPerMinute: Double(bpm)).identifier ?? ""
                 lines.append(
-                    [field(entry.player.name), field(entry.player.number ?? ""), field(entry.player.sensorID), "\(second)", time, "\(bpm)", zone]
-                        .joined(separator: ","))
+                    ([field(entry.player.name), field(entry.player.number ?? ""), field(entry.player.sensorID), "\(second)", time, "\(bpm)", zone]
+                        + contextFields).joined(separator: ","))
             }
         }
         return lines.joined(separator: "\r\n") + "\r\n"

@@ -43,3 +43,33 @@ self.addEventListener("fetch", (event) => {
     }
   })());
 });
+
+// Web Push (settings → "Notifications on this device"): the server sends {title, body, link,
+// tag}, encrypted for this browser; one notification per tag stays on screen (the newest).
+self.addEventListener("push", (event) => {
+  let message = {};
+  try { message = event.data ? event.data.json() : {}; } catch { message = { body: event.data ? event.data.text() : "" }; }
+  const link = typeof message.link === "string" && message.link.startsWith("/") && !message.link.startsWith("//") ? message.link : "/notifications";
+  event.waitUntil(self.registration.showNotification(message.title || "Heartwork", {
+    body: message.body || "", tag: message.tag || "heartwork", data: { link },
+    icon: "/static/icon-192.png", badge: "/static/icon-192.png",
+  }));
+});
+
+// A tap on a notification opens its page: in a Heartwork tab already open if there is one.
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const link = (event.notification.data && event.notification.data.link) || "/notifications";
+  const target = new URL(link, self.location.origin).href;
+  event.waitUntil((async () => {
+    const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+    for (const client of windows) {
+      if (new URL(client.url).origin === self.location.origin && "focus" in client) {
+        await client.focus();
+        if ("navigate" in client) await client.navigate(target).catch(() => {});
+        return;
+      }
+    }
+    await self.clients.openWindow(target);
+  })());
+});

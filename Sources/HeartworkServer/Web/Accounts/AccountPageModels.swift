@@ -1,8 +1,13 @@
-/// signup.mustache: what was typed, when the form comes back.
+/// signup.mustache: what was typed, when the form comes back. Steps 2 and 3 are Pocket PT's
+/// sign-up (seed-002 §2.1): goal and lifestyle as boxes, and the motivation feedback opt-in.
 struct SignupPage: Sendable {
     var username: String?
     var fullName: String?
     var email: String?
+    var goals: [StrengthChoice] = StrengthChoice.goals(selected: nil)
+    var lifestyles: [StrengthChoice] = StrengthChoice.lifestyles(selected: nil)
+    var feedback: Bool = false
+    var webhookUrl: String?
 }
 
 /// settings.mustache. `maxSharedWorkouts` is text: the saved number, or what was typed.

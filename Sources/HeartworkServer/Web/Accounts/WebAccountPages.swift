@@ -14,6 +14,8 @@ struct WebAccountPages {
 
     struct SignupForm: Decodable {
         let username: String?, fullName: String?, email: String?, password: String?, timeZone: String?
+        /// Steps 2 and 3 (Pocket PT's sign-up): optional.
+        let goal: String?, lifestyle: String?, feedback: String?, webhookUrl: String?
     }
 
     struct LoginForm: Decodable {
@@ -38,6 +40,7 @@ struct WebAccountPages {
         router.get("/", use: get)
         router.get("signup", use: getSignup)
         router.post("signup", use: postSignup)
+        router.get("strength/goals", use: getStrengthGoals)
         router.get("login", use: getLogin)
         router.post("login", use: postLogin)
         router.post("logout", use: postLogout)
@@ -69,18 +72,72 @@ struct WebAccountPages {
         let registration = Registration(
             username: form.username ?? "", fullName: form.fullName ?? "", email: form.email ?? "", password: form.password ?? "",
             timeZone: WebForm.nonEmpty(form.timeZone))
+        let goal = WebForm.nonEmpty(form.goal).flatMap(StrengthGoal.init(rawValue:))
+        let lifestyle = WebForm.nonEmpty(form.lifestyle).flatMap(Lifestyle.init(rawValue:))
+        let feedback = form.feedback == "yes"
         do {
+            // Steps 2 and 3 are checked first: the account is made only when all of it is right.
+            var errors = [AppError.FieldError]()
+            if WebForm.nonEmpty(form.goal) != nil, goal == nil { errors.append(.init(field: "goal", detail: "choose one of the three goals")) }
+            if WebForm.nonEmpty(form.lifestyle) != nil, lifestyle == nil { errors.append(.init(field: "lifestyle", detail: "choose one of the four lifestyles")) }
+            var webhook: String?
+            if feedback {
+                if let url = WebForm.nonEmpty(form.webhookUrl) {
+                    do { webhook = try services.strength.checkedWebhookURL(url) } catch { errors += error.allFieldErrors }
+                } else {
+                    errors.append(.init(field: "webhookUrl", detail: "give the address to send the message to, or choose No"))
+                }
+            }
+            guard errors.isEmpty else { throw AppError.invalid(errors) }
             let user = try await services.accounts.register(registration)
+            if goal != nil || lifestyle != nil || webhook != nil {
+                _ = try await services.strength.updateSettings(.init(goal: goal, lifestyle: lifestyle, webhookURL: webhook.map { .set($0) }), for: user)
+            }
             let (token, _) = try await services.accounts.openSession(for: user, kind: .web)
             var response = pages.redirect(to: "/", notice: .welcome)
             response.setCookie(sessionCookie(token))
             return response
         } catch let error as AppError {
-            let model = SignupPage(username: registration.username, fullName: registration.fullName, email: registration.email)
+            let model = SignupPage(
+                username: registration.username, fullName: registration.fullName, email: registration.email,
+                goals: StrengthChoice.goals(selected: goal), lifestyles: StrengthChoice.lifestyles(selected: lifestyle), feedback: feedback,
+                webhookUrl: form.webhookUrl)
             return pages.page(
                 "signup", title: "Create your account", model: model, errors: PageRenderer.formErrors(error), request: request, identity: nil,
                 status: Problem(error).status)
         }
+    }
+
+    /// GET /strength/goals: the three goals explained, a page of its own (the seed's Goal
+    /// Description screen); public, as sign-up links to it.
+    func getStrengthGoals(_ request: Request, context: AppRequestContext) async throws -> Response {
+        var current: StrengthGoal?
+        if let user = context.identity?.user { current = try await services.strength.settings(for: user).goal }
+        func example(_ goal: StrengthGoal) -> String {
+            let kilograms = WorkoutGenerator(goal: goal).round(Brzycki.weight(forReps: goal.targetReps, oneRepMax: 100))
+            return "4 sets of \(goal.targetReps) at \(Int(kilograms)) kg"
+        }
+        let paragraphs: [StrengthGoal: [String]] = [
+            .weightLoss: [
+                "For losing body fat while keeping your strength. Every exercise is 4 sets of 15 repetitions at a lighter weight, about 61 % of the most you could lift once: more work, less load.",
+                "Food: your daily energy use minus 7.5 kcal for each kilogram you weigh (about 0.75 % of your body weight a week). Protein 2.7 g per kilogram of body weight, fat 22.5 % of the energy, carbohydrate the rest.",
+            ],
+            .muscleMaintenance: [
+                "For keeping the strength and muscle you have, or for starting out. Every exercise is 4 sets of 12 repetitions at about 69 % of the most you could lift once.",
+                "Food: as much as you use in a day, split like weight loss: protein 2.7 g per kilogram, fat 22.5 %, carbohydrate the rest.",
+            ],
+            .massGain: [
+                "For building muscle and strength. Every exercise is 4 sets of 8 repetitions at about 81 % of the most you could lift once: heavier, fewer repetitions.",
+                "Food: 15 % more than you use in a day; of that energy 30 % protein, 55 % carbohydrate and 15 % fat.",
+            ],
+        ]
+        let model = StrengthGoalsPage(
+            goals: StrengthGoal.allCases.map {
+                .init(
+                    id: $0.rawValue, name: $0.displayName, summary: StrengthTexts.goalSummary($0), paragraphs: paragraphs[$0] ?? [], reps: $0.targetReps,
+                    example: example($0), current: $0 == current)
+            }, signedIn: context.identity != nil)
+        return pages.page("strength-goals", title: "What the goals mean", model: model, request: request, identity: context.identity)
     }
 
     /// GET /login

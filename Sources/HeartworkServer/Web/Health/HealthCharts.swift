@@ -11,21 +11,22 @@ enum HealthCharts {
     /// One bar a day (nil: no value, drawn as an empty slot), a dashed weekly average under
     /// the bars, values above the bars (with a white halo), day labels under them; at both
     /// widths, a phone's labelling every other day when a week of labels would not fit.
+    /// `reference`: a value the bars may pass (recovery's 100 %), marked by a solid line when some bar does.
     static func dayBars(
         title: String, id: String, labels: [String], values: [Double?], maximum requested: Double, unit: String, color: String,
-        average: Double?, averageLabel: String = "weekly average"
+        average: Double?, averageLabel: String = "weekly average", reference: Double? = nil
     ) -> String {
         WorkoutCharts.Chart { width in
             WorkoutCharts.Drawing(
                 svg: dayBars(
                     width: width, title: title, id: "\(id)-\(Int(width))", labels: labels, values: values, maximum: requested,
-                    unit: unit, color: color, average: average, averageLabel: averageLabel))
+                    unit: unit, color: color, average: average, averageLabel: averageLabel, reference: reference))
         }.svg
     }
 
     static func dayBars(
         width: Double, title: String, id: String, labels: [String], values: [Double?], maximum requested: Double, unit: String,
-        color: String, average: Double?, averageLabel: String
+        color: String, average: Double?, averageLabel: String, reference: Double? = nil
     ) -> String {
         let height = 220.0
         var svg = SVGDocument(width: width, height: height, title: title, id: id)
@@ -57,6 +58,11 @@ enum HealthCharts {
             let y = scale(average)
             svg.line(x1: left, y1: y, x2: width - right, y2: y, stroke: Palette.accent, width: 1.5, dash: "5 4")
         }
+        if let reference, maximum > reference {
+            let y = scale(reference)
+            svg.line(x1: left, y1: y, x2: width - right, y2: y, stroke: Palette.text, width: 1)
+            svg.text(Formatting.number(reference), x: left - 6, y: y + 4, size: 11, anchor: "end", fill: Palette.text)
+        }
         let slot = plotWidth / Double(max(1, values.count))
         // A label needs about 36 units; a value about 28.
         let labelEvery = max(1, Int((36 / slot).rounded(.up)))
@@ -81,11 +87,11 @@ enum HealthCharts {
         return svg.rendered
     }
 
-    /// 1, 2 or 5 times a power of ten, at or above `value`.
+    /// 1, 1.5, 2 or 5 times a power of ten, at or above `value` (1.5: recovery a little above 100 % keeps its bars tall).
     static func niceCeiling(_ value: Double) -> Double {
         guard value.isFinite, value > 0 else { return 1 }
         let power = pow(10, floor(log10(value)))
-        for step in [1.0, 2.0, 5.0, 10.0] where step * power >= value { return step * power }
+        for step in [1.0, 1.5, 2.0, 5.0, 10.0] where step * power >= value { return step * power }
         return 10 * power
     }
 

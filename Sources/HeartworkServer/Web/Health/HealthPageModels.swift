@@ -36,25 +36,63 @@ struct TodayPage: Sendable {
         let hasAsleep: Bool
         let quality: Int
         let estimated: Bool
+        /// "23:10–07:05", the night's bed and wake time (nil when not known).
+        let span: String?
+        /// The user set the bed and wake time (seed 004's "Time Slept").
+        let timeSet: Bool
+        /// With a time set: what was recorded ("7.5 h recorded"), if anything.
+        let recorded: String?
+        /// Above 100 % (more than 8 h at a high quality: the seed does not cap it).
+        let overHundred: Bool
     }
 
-    struct Rise: Sendable {
+    /// The "Time slept" form: the night's bed and wake time, until the day is over.
+    struct SleepTime: Sendable {
+        let bed: String
+        let wake: String
+        let canClear: Bool
+    }
+
+    /// RISE's Intensity view (seed 004 F3): resting, current and the day's highest heart rate,
+    /// the zones in bpm, and up to 10 workouts shaded darker blue the harder they were.
+    struct Intensity: Sendable {
         struct Workout: Sendable {
             let name: String
             let href: String
             let intensity: String
             let points: String
             let minutes: String
+            /// `shade-0` … `shade-10`, and `on-dark` from 5 on (white text).
+            let shadeClass: String
         }
 
+        struct Zone: Sendable {
+            let name: String
+            let range: String
+            let points: Int
+            let one: Bool
+        }
+
+        let resting: String
+        let current: String
+        let currentLabel: String
+        let highest: String
+        let workouts: [Workout]
+        let hasWorkouts: Bool
+        /// Workouts beyond the 10 shown ("and 2 more").
+        let more: String?
+        let zones: [Zone]
+        let maximum: String
+    }
+
+    struct Rise: Sendable {
         let strain: String
         let maximumStrain: String
         let strainBar: String
         let elevatedIntensity: String
         let elevatedHours: String
         let inactiveHours: String
-        let workouts: [Workout]
-        let hasWorkouts: Bool
+        let workouts: Int
     }
 
     struct Load: Sendable {
@@ -107,6 +145,10 @@ struct TodayPage: Sendable {
     var heart: Heart?
     var canRate = false
     var ratings: [Rating] = []
+    var sleepTime: SleepTime?
+    var intensity: Intensity?
+    /// The recovery card: a night, or a night that can still be set.
+    var showRecovery = false
     var imports: [HealthImportRow] = []
     var settings: Settings?
     /// When data last arrived by phone sync, and from where ("Last sync 10:42 from Health Auto Export …").
@@ -150,6 +192,7 @@ struct HealthWeekPage: Sendable {
     let hasNext: Bool
     let recoveryChart: String
     let strainChart: String
+    /// Workout intensity as a line (seed 004 F5), without a weekly average.
     let intensityChart: String
     let averages: [Average]
     let days: [Day]
@@ -178,6 +221,25 @@ struct HealthHistoryPage: Sendable {
     let maximum: String
     let average: String
     let stepsChart: String
+    /// The last 24 hours against the anomaly detector's forecast (issue 25).
+    let forecast: Forecast
+
+    struct Forecast: Sendable {
+        struct Stretch: Sendable {
+            /// "14:05–14:35"
+            let time: String
+            let reason: String
+        }
+
+        let available: Bool
+        let chart: String
+        let stretches: [Stretch]
+        let hasStretches: Bool
+        /// How the band is made, in words with this user's numbers.
+        let help: String
+        /// Why there is no forecast, when there is none.
+        let missing: String
+    }
 }
 
 /// food.mustache: the label's text, and what it says or why it could not be read.

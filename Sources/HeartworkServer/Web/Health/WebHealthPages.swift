@@ -19,12 +19,15 @@ struct WebHealthPages {
 
     struct RatingForm: Decodable { let quality: String?, date: String? }
     struct MarkForm: Decodable { let mark: String?, date: String? }
+    struct SleepTimeForm: Decodable { let bedTime: String?, wakeTime: String?, date: String? }
     struct FoodForm: Decodable { let label: String? }
     struct SettingsForm: Decodable { let stepThreshold: String?, inactivityTime: String?, inactivityAlerts: String?, anomalyAlerts: String? }
 
     func register(on router: RouterGroup<AuthenticatedContext>) {
         router.get("today", use: getToday)
         router.post("today/sleep-quality", use: postTodaySleepQuality)
+        router.post("today/sleep-time", use: postTodaySleepTime)
+        router.post("today/sleep-time/clear", use: postTodaySleepTimeClear)
         router.post("today/settings", use: postTodaySettings)
         router.post("today/mark", use: postTodayMark)
         router.get("health/week", use: getHealthWeek)
@@ -40,10 +43,19 @@ struct WebHealthPages {
         let today = daily.today(for: user)
         let day = try InputParsing.optionalDay(request.uri.queryParameters.get("date"), field: "date") ?? today
         let summary = try await daily.day(day, for: user)
-        var model = Self.dayModel(summary, day: day, today: today)
-        model.canRate = summary.hasData && daily.canRateSleep(day, summary: summary) && summary.sleep != nil
-        model.ratings = (1...10).map { .init(value: $0, selected: $0 == (summary.sleep?.quality ?? 8)) }
         let zone = TimeZones.zone(user.timeZone)
+        var model = Self.dayModel(summary, day: day, today: today, zone: zone)
+        let editable = daily.canRateSleep(day, summary: summary)
+        model.canRate = summary.hasData && editable && summary.sleep != nil
+        model.ratings = (1...10).map { .init(value: $0, selected: $0 == (summary.sleep?.quality ?? 8)) }
+        if editable {
+            let offset = TimeZone(secondsFromGMT: summary.utcOffsetSeconds) ?? zone
+            model.sleepTime = .init(
+                bed: summary.sleep?.bedTime.map { HealthCharts.clock($0, zone: offset) } ?? "23:00",
+                wake: summary.sleep?.wakeTime.map { HealthCharts.clock($0, zone: offset) } ?? "07:00",
+                canClear: summary.sleep?.timeSource == "entered")
+        }
+        model.showRecovery = summary.sleep != nil || model.sleepTime != nil
         model.imports = try await daily.imports(for: user).prefix(1).map { Self.importRow($0, zone: zone) }
         let settings = try await daily.settings(for: user)
         model.settings = .init(
@@ -76,6 +88,24 @@ struct WebHealthPages {
         let day = try InputParsing.optionalDay(form.date, field: "date") ?? daily.today(for: context.user)
         guard let quality = form.quality.flatMap({ Int($0) }) else { throw AppError.invalid("choose a quality from 1 to 10", field: "quality") }
         _ = try await daily.setSleepQuality(quality, day: day, for: context.user)
+        return pages.redirect(to: "/today?date=\(day)")
+    }
+
+    /// POST /today/sleep-time: the night's bed and wake time, set by hand.
+    func postTodaySleepTime(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await WebForm.decode(SleepTimeForm.self, from: request, requiringFields: true)
+        let day = try InputParsing.optionalDay(form.date, field: "date") ?? daily.today(for: context.user)
+        let bed = try InputParsing.minuteOfDay(form.bedTime, field: "bedTime")
+        let wake = try InputParsing.minuteOfDay(form.wakeTime, field: "wakeTime")
+        _ = try await daily.setSleepTime(bedMinute: bed, wakeMinute: wake, day: day, for: context.user)
+        return pages.redirect(to: "/today?date=\(day)")
+    }
+
+    /// POST /today/sleep-time/clear: back to the recorded night.
+    func postTodaySleepTimeClear(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await WebForm.decode(SleepTimeForm.self, from: request, requiringFields: true)
+        let day = try InputParsing.optionalDay(form.date, field: "date") ?? daily.today(for: context.user)
+        _ = try await daily.clearSleepTime(day: day, for: context.user)
         return pages.redirect(to: "/today?date=\(day)")
     }
 
@@ -126,17 +156,16 @@ struct WebHealthPages {
             hasNext: end < today,
             recoveryChart: HealthCharts.dayBars(
                 title: "Recovery (%)", id: "recovery", labels: labels, values: recovery, maximum: 100, unit: "",
-                color: "#009e73", average: RISE.weeklyAverage(recovery)),
+                color: "#009e73", average: RISE.weeklyAverage(recovery), reference: 100),
             strainChart: HealthCharts.dayBars(
                 title: "Strain (0–10, the day's highest)", id: "strain", labels: labels, values: strain, maximum: 10, unit: "",
                 color: "#d55e00", average: RISE.weeklyAverage(strain)),
-            intensityChart: HealthCharts.dayBars(
-                title: "Hardest workout's intensity (0–10)", id: "intensity", labels: labels, values: intensity, maximum: 10, unit: "",
-                color: "#0b6bcb", average: RISE.weeklyAverage(intensity)),
+            intensityChart: HealthCharts.dayLine(
+                title: "Workout intensity (0–10)", id: "intensity", labels: labels, values: intensity, maximum: 10,
+                color: "#0b6bcb"),
             averages: [
                 .init(name: "Recovery", value: RISE.weeklyAverage(recovery).map { "\(Formatting.number($0)) %" } ?? "–"),
                 .init(name: "Strain", value: RISE.weeklyAverage(strain).map { Formatting.number($0, decimals: 1) } ?? "–"),
-                .init(name: "Workout intensity", value: RISE.weeklyAverage(intensity).map { Formatting.number($0, decimals: 1) } ?? "–"),
             ],
             days: days.map { day in
                 .init(
@@ -181,8 +210,36 @@ struct WebHealthPages {
             stepsChart: HealthCharts.dayBars(
                 title: "Steps a day", id: "steps", labels: steps.map { CalendarDay(iso: $0.date).map { count > 7 ? String($0.day) : Self.weekday($0) } ?? "" },
                 values: stepValues, maximum: 10_000, unit: "", color: "#56b4e9",
-                average: RISE.weeklyAverage(stepValues), averageLabel: "average"))
+                average: RISE.weeklyAverage(stepValues), averageLabel: "average"),
+            forecast: Self.forecastModel(try await daily.heartRateForecast(for: user), zone: zone))
         return pages.page("health-history", title: "Heart-rate history", model: model, request: request, identity: context.identity)
+    }
+
+    /// The history page's forecast section: the chart, the flagged stretches in words, and
+    /// how the expected range is made with the user's own settings (or why there is none).
+    static func forecastModel(_ forecast: DailyHealthService.HeartRateForecast?, zone: TimeZone) -> HealthHistoryPage.Forecast {
+        guard let forecast else {
+            return .init(
+                available: false, chart: "", stretches: [], hasStretches: false, help: "",
+                missing: "No expected range yet: it is learnt from your heart rate at rest in the 7 days before the last 24 hours, "
+                    + "and they hold too little (a few hours at rest are enough). Import your watch's data, or come back after a few days of wearing it.")
+        }
+        let minutes = Int(forecast.intervalSeconds / 60)
+        let stretches = forecast.stretches.map { stretch in
+            HealthHistoryPage.Forecast.Stretch(
+                time: "\(HealthCharts.clock(stretch.start, zone: zone))–\(HealthCharts.clock(stretch.end, zone: zone))",
+                reason: stretch.reason.prefix(1).uppercased() + stretch.reason.dropFirst())
+        }
+        let help =
+            "The blue line is your heart rate, averaged over \(minutes) minutes at a time. The grey band is what Heartwork expected at rest: "
+            + "a model learnt from your own heart rate in the 7 days before predicts each \(minutes) minutes from the \(forecast.order) before, "
+            + "give or take \(Formatting.number(forecast.bandSD, decimals: forecast.bandSD.rounded() == forecast.bandSD ? 0 : 1)) times its usual error (±\(Formatting.number(forecast.band, decimals: 1)) bpm). "
+            + "Times with steps or a workout are left out, gaps in the line: moving explains a higher heart rate. "
+            + "An orange dot is outside the band; \(forecast.consecutive) or more in a row (\(forecast.consecutive * minutes) minutes) make an unusual stretch, shaded orange, "
+            + "which Heartwork tells you about when anomaly alerts are on. An unusual stretch is not a diagnosis: illness, stress, caffeine or a hot room raise the heart rate too."
+        return .init(
+            available: true, chart: ForecastCharts.svg(forecast, title: "Your heart rate and the expected range, the last 24 hours", id: "forecast", zone: zone).svg,
+            stretches: stretches, hasStretches: !stretches.isEmpty, help: help, missing: "")
     }
 
     /// "Wed 25 Nov 2026, 14:05 CET – Thu 26 Nov 2026, 14:05 CET": the window the history shows, where the user is.
@@ -313,7 +370,7 @@ struct WebHealthPages {
         return parts.joined(separator: "; ")
     }
 
-    static func dayModel(_ summary: DailySummary, day: CalendarDay, today: CalendarDay) -> TodayPage {
+    static func dayModel(_ summary: DailySummary, day: CalendarDay, today: CalendarDay, zone: TimeZone) -> TodayPage {
         var model = TodayPage(
             date: day.description, dateLabel: Formatting.day(day), isToday: day == today,
             previous: "/today?date=\(day.adding(days: -1))", next: day < today ? "/today?date=\(day.adding(days: 1))" : "", hasNext: day < today,
@@ -340,36 +397,80 @@ struct WebHealthPages {
             model.marked = mark == "sick" ? "You marked this day sick." : "You marked this day traveling."
         }
         if let sleep = summary.sleep {
+            // The night's clock times where it was slept (the day's offset).
+            let local = TimeZone(secondsFromGMT: summary.utcOffsetSeconds) ?? zone
+            let span = sleep.bedTime.flatMap { bed in sleep.wakeTime.map { "\(HealthCharts.clock(bed, zone: local))–\(HealthCharts.clock($0, zone: local))" } }
+            let percent = sleep.recoveryPercent ?? 0
             model.sleep = .init(
                 recovery: sleep.recoveryPercent.map { Formatting.number($0) } ?? "–",
-                recoveryBar: Self.meter(sleep.recoveryPercent ?? 0, of: 100, label: "Recovery", color: "#009e73"),
+                recoveryBar: Self.meter(percent, of: max(100, percent), label: "Recovery", color: "#009e73", mark: percent > 100 ? 100 : nil),
                 inBed: Formatting.number(sleep.inBedHours, decimals: 1), asleep: sleep.asleepHours.map { Formatting.number($0, decimals: 1) } ?? "",
-                hasAsleep: sleep.asleepHours != nil, quality: sleep.quality, estimated: sleep.qualitySource == "estimated")
+                hasAsleep: sleep.asleepHours != nil, quality: sleep.quality, estimated: sleep.qualitySource == "estimated",
+                span: span, timeSet: sleep.timeSource == "entered",
+                recorded: sleep.recordedInBedHours.map { "\(Formatting.number($0, decimals: 1)) h recorded" }, overHundred: percent > 100)
         }
         if let rise = summary.rise {
             model.rise = .init(
                 strain: Formatting.number(rise.strain, decimals: 1), maximumStrain: Formatting.number(rise.maximumStrain, decimals: 1),
                 strainBar: Self.meter(rise.maximumStrain, of: 10, label: "Strain", color: "#d55e00"),
                 elevatedIntensity: Formatting.number(rise.elevatedIntensity, decimals: 1), elevatedHours: Formatting.number(rise.elevatedHours, decimals: 1),
-                inactiveHours: Formatting.number(rise.inactiveHours, decimals: 1),
-                workouts: rise.workouts.map { w in
-                    .init(
-                        name: w.name.capitalized, href: "/workouts/\(w.id)", intensity: Formatting.number(w.intensity, decimals: 1),
-                        points: Formatting.number(w.points), minutes: w.minutesInZones.map { Formatting.number($0) }.joined(separator: " / "))
-                },
-                hasWorkouts: !rise.workouts.isEmpty)
+                inactiveHours: Formatting.number(rise.inactiveHours, decimals: 1), workouts: rise.workouts.count)
         }
+        model.intensity = Self.intensityModel(summary, isToday: day == today, zone: zone)
         if let heart = summary.heartRate {
             model.heart = .init(minimum: Formatting.number(heart.minimum), maximum: Formatting.number(heart.maximum), average: Formatting.number(heart.average))
         }
         return model
     }
 
-    /// A horizontal gauge (SVG: the page's style policy allows no inline styles).
-    static func meter(_ value: Double, of maximum: Double, label: String, color: String) -> String {
+    /// A horizontal gauge (SVG: the page's style policy allows no inline styles); `mark` draws
+    /// a line across it there (recovery above 100 %: where 100 % is).
+    static func meter(_ value: Double, of maximum: Double, label: String, color: String, mark: Double? = nil) -> String {
         let share = max(0, min(1, value / maximum))
+        let line = mark.map { m in
+            let x = Int((300 * max(0, min(1, m / maximum))).rounded())
+            return "<rect x=\"\(max(0, x - 1))\" y=\"0\" width=\"2\" height=\"14\" fill=\"#1f2933\"/>"
+        }
+        let name = mark == nil ? "of \(Formatting.number(maximum))" : "(100 % marked)"
         return
-            "<svg class=\"gauge\" viewBox=\"0 0 300 14\" preserveAspectRatio=\"none\" role=\"img\" aria-label=\"\(label) \(Formatting.number(value, decimals: 1)) of \(Formatting.number(maximum))\">"
-            + "<rect x=\"0\" y=\"0\" width=\"300\" height=\"14\" rx=\"7\" fill=\"#e4e7eb\"/><rect x=\"0\" y=\"0\" width=\"\(Int((300 * share).rounded()))\" height=\"14\" rx=\"7\" fill=\"\(color)\"/></svg>"
+            "<svg class=\"gauge\" viewBox=\"0 0 300 14\" preserveAspectRatio=\"none\" role=\"img\" aria-label=\"\(label) \(Formatting.number(value, decimals: 1)) \(name)\">"
+            + "<rect x=\"0\" y=\"0\" width=\"300\" height=\"14\" rx=\"7\" fill=\"#e4e7eb\"/><rect x=\"0\" y=\"0\" width=\"\(Int((300 * share).rounded()))\" height=\"14\" rx=\"7\" fill=\"\(color)\"/>"
+            + (line ?? "") + "</svg>"
+    }
+
+    /// RISE's Intensity view: the seed's header (resting, current and the day's highest heart
+    /// rate), the zones on the 6-month maximum in bpm, and up to 10 workouts (the seed's list),
+    /// each shaded darker blue the higher its intensity.
+    static func intensityModel(_ summary: DailySummary, isToday: Bool, zone: TimeZone) -> TodayPage.Intensity? {
+        guard summary.heartRate != nil || summary.rise != nil else { return nil }
+        let bpm = { (value: Double?) in value.map { "\(Formatting.number($0)) bpm" } ?? "–" }
+        let workouts = summary.rise?.workouts ?? []
+        let shown = workouts.prefix(RISE.listedWorkouts).map { w in
+            let shade = Int(max(0, min(10, w.intensity)).rounded())
+            return TodayPage.Intensity.Workout(
+                name: w.name.capitalized, href: "/workouts/\(w.id)", intensity: Formatting.number(w.intensity, decimals: 1),
+                points: Formatting.number(w.points), minutes: w.minutesInZones.map { Formatting.number($0) }.joined(separator: " / "),
+                shadeClass: "shade-\(shade)" + (shade >= 5 ? " on-dark" : ""))
+        }
+        let maximum = summary.maximumHeartRate
+        let zones = IntensityZone.allCases.filter { $0 != .rest }.map { z -> TodayPage.Intensity.Zone in
+            let low = z.lowerPercentOfMaximum ?? 0
+            let next = IntensityZone(rawValue: z.rawValue + 1)?.lowerPercentOfMaximum
+            let percent = next.map { "\(Formatting.number(low))–\(Formatting.number($0)) %" } ?? "\(Formatting.number(low)) % and up"
+            let beats =
+                maximum.map { m in
+                    let from = Int((low / 100 * m).rounded(.up))
+                    return next.map { " (\(from)–\(Int(($0 / 100 * m).rounded(.up)) - 1) bpm)" } ?? " (\(from) bpm and up)"
+                } ?? ""
+            return .init(name: z.displayName, range: percent + beats, points: z.pointsPerMinute, one: z.pointsPerMinute == 1)
+        }
+        let latest = summary.heartRate?.latest
+        let at = summary.heartRate?.latestAt.map { HealthCharts.clock($0, zone: TimeZone(secondsFromGMT: summary.utcOffsetSeconds) ?? zone) }
+        return TodayPage.Intensity(
+            resting: bpm(summary.restingHeartRate), current: bpm(latest),
+            currentLabel: (isToday ? "Now" : "Last reading") + (at.map { ", \($0)" } ?? ""),
+            highest: bpm(summary.heartRate?.maximum), workouts: shown, hasWorkouts: !shown.isEmpty,
+            more: workouts.count > shown.count ? "and \(workouts.count - shown.count) more this day (the list shows \(RISE.listedWorkouts), as RISE did)" : nil,
+            zones: zones, maximum: bpm(maximum))
     }
 }

@@ -69,4 +69,9 @@ struct ProfilePage: Sendable {
     /// With a date of birth and a resting heart rate.
     var zones: [Zone]?
     var hasZones: Bool?
+    /// The workouts the user shares with friends (workout-table.mustache), newest first.
+    var workouts: [WorkoutRow] = []
+    var hasWorkouts = false
+    var sharedCount = ""
+    var ghostRace = false
 }

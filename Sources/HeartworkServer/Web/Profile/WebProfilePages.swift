@@ -169,6 +169,9 @@ struct WebProfilePages {
         return names.sorted()
     }
 
+    /// The profile lists at most this many shared workouts (the workouts page has them all).
+    static let sharedWorkoutsShown = 20
+
     private func profileModel(_ userID: String) async throws -> ProfilePage {
         let profile = try await services.profiles.profile(userID: userID)
         let user = profile.user
@@ -202,6 +205,10 @@ struct WebProfilePages {
             timeZones: Self.timeZoneNames(including: user.timeZone).map { .init(name: $0, selected: $0 == user.timeZone) },
             noTimeZone: user.timeZone == nil,
             methods: Self.methods(selected: user.maxHeartRateSource.rawValue))
+        let shared = try await services.profiles.sharedWorkouts(of: user, page: Page(limit: Self.sharedWorkoutsShown))
+        model.workouts = shared.map { WebWorkoutPages.row($0, user: user) }
+        model.hasWorkouts = !shared.isEmpty
+        model.sharedCount = shared.count == Self.sharedWorkoutsShown ? "the newest \(shared.count)" : Formatting.count(shared.count, "workout")
         if let zones = profile.zoneProfile {
             let thresholds = zones.reserveZoneThresholds
             model.zones = ReserveZone.allCases.dropFirst().enumerated().map { index, zone in

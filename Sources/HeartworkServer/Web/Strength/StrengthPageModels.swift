@@ -1,8 +1,73 @@
+import HeartworkCore
+
 /// A choice in a menu (a goal, a lifestyle).
 struct StrengthOption: Sendable {
     let value: String
     let label: String
     let selected: Bool
+}
+
+extension StrengthOption {
+    /// The lifestyles for a menu; while the user has not picked one, a first "Not set" entry
+    /// is selected and names the one assumed (sending it changes nothing).
+    static func lifestyles(_ lifestyle: Lifestyle, assumed: Bool) -> [StrengthOption] {
+        let unset = StrengthOption(value: "", label: "Not set (assumed: \(lifestyle.displayName.lowercased()))", selected: true)
+        return (assumed ? [unset] : []) + Lifestyle.allCases.map { .init(value: $0.rawValue, label: $0.displayName, selected: !assumed && $0 == lifestyle) }
+    }
+}
+
+/// A goal or a lifestyle as a selectable box, with a sentence on what it means (sign-up).
+struct StrengthChoice: Sendable {
+    let value: String
+    let label: String
+    let help: String
+    let selected: Bool
+
+    static func goals(selected: StrengthGoal?) -> [StrengthChoice] {
+        StrengthGoal.allCases.map { .init(value: $0.rawValue, label: $0.displayName, help: StrengthTexts.goalSummary($0), selected: $0 == selected) }
+    }
+
+    static func lifestyles(selected: Lifestyle?) -> [StrengthChoice] {
+        Lifestyle.allCases.map { .init(value: $0.rawValue, label: $0.displayName, help: StrengthTexts.lifestyleSummary($0), selected: $0 == selected) }
+    }
+}
+
+/// What the goals and lifestyles mean, in words (our own; the seed gives no texts, digest
+/// §2.3 item 10). Lifestyles after Gerrior et al. (2006), whose categories the energy uses.
+enum StrengthTexts {
+    static func goalSummary(_ goal: StrengthGoal) -> String {
+        switch goal {
+        case .weightLoss: "15 reps a set with lighter weights; eat a little less than you use."
+        case .muscleMaintenance: "12 reps a set; eat what you use, to keep the muscle you have."
+        case .massGain: "8 reps a set with heavier weights; eat 15 % more than you use."
+        }
+    }
+
+    static func lifestyleSummary(_ lifestyle: Lifestyle) -> String {
+        switch lifestyle {
+        case .sedentary: "Daily life only: mostly sitting, a little walking."
+        case .lowActive: "Daily life plus 30 to 60 minutes of brisk walking or similar a day."
+        case .active: "Daily life plus at least an hour of brisk walking or similar a day."
+        case .highActive: "Daily life plus an hour of brisk and an hour of hard activity a day, or a physical job."
+        }
+    }
+}
+
+/// strength-goals.mustache: the three goals explained, a page of their own (the seed's
+/// shared "Goal Description" screen, digest §2.3 item 10).
+struct StrengthGoalsPage: Sendable {
+    struct Goal: Sendable {
+        let id: String
+        let name: String
+        let summary: String
+        let paragraphs: [String]
+        let reps: Int
+        let example: String
+        let current: Bool
+    }
+
+    let goals: [Goal]
+    let signedIn: Bool
 }
 
 /// A sensor to record a session's heart rate with.
@@ -18,6 +83,8 @@ struct StrengthHubPage: Sendable {
         let name: String
         let reason: String
         let groups: String
+        /// "You have done … 3 times in a row …" (seed F16), when so.
+        let warning: String?
     }
 
     struct OpenSession: Sendable {
@@ -89,12 +156,27 @@ struct StrengthExercisesPage: Sendable {
         let cold: Bool
         let oneRepMax: String
         let mostReps: Int
+        /// The user's own (made by them or by an import).
+        let custom: Bool
+    }
+
+    struct Option: Sendable {
+        let value: String
+        let selected: Bool
     }
 
     let groups: [Group]
     let groupName: String
     let count: Int
+    let ownCount: Int
+    let hasOwn: Bool
     let exercises: [Exercise]
+    // The form for an exercise of the user's own, as last sent.
+    let formName: String
+    let groupOptions: [Option]
+    let equipmentOptions: [Option]
+    let formTimed: Bool
+    let formOpen: Bool
 }
 
 /// strength-exercise.mustache: an exercise and the user's progress in it.
@@ -120,6 +202,8 @@ struct StrengthExercisePage: Sendable {
     let equipmentIsBodyweight: Bool
     let licence: String
     let attribution: String
+    /// One of the user's own exercises: no instructions, and only they see it.
+    let custom: Bool
     let cold: Bool
     let oneRepMax: String
     let mostWeight: String
@@ -325,7 +409,9 @@ struct StrengthImportPage: Sendable {
         let to: String
     }
 
+    /// A name the catalogue lacks, now the user's own exercise `id`.
     struct Unmapped: Sendable {
+        let id: String
         let name: String
         let sets: String
     }
@@ -364,6 +450,8 @@ struct NutritionPage: Sendable {
     let lifestyles: [StrengthOption]
     let goal: String
     let lifestyle: String
+    /// "Low active", when the user has not picked a lifestyle and it is assumed.
+    let assumedLifestyle: String?
     let missing: String
     let hasMissing: Bool
     /// With sex, age, height and weight.

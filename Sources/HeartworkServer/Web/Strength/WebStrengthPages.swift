@@ -20,6 +20,7 @@ struct WebStrengthPages {
     struct FinishForm: Decodable { let review: String?, enjoyment: String?, difficulty: String? }
     struct SettingsForm: Decodable { let goal: String?, lifestyle: String?, plateStep: String?, barKg: String?, webhookUrl: String?, next: String? }
     struct ImportForm: Decodable { let csv: String? }
+    struct CustomExerciseForm: Decodable { let name: String?, group: String?, equipment: String?, timed: String? }
 
     var strength: StrengthService { services.strength }
 
@@ -28,6 +29,7 @@ struct WebStrengthPages {
         router.get("strength/disclaimer", use: getStrengthDisclaimer)
         router.post("strength/disclaimer", use: postStrengthDisclaimer)
         router.get("strength/exercises", use: getStrengthExercises)
+        router.post("strength/exercises", use: postStrengthExercises)
         router.get("strength/exercises/:exerciseID", use: getStrengthExercisesExerciseID)
         router.post("strength/exercises/:exerciseID/reset", use: postStrengthExercisesExerciseIDReset)
 
@@ -79,10 +81,30 @@ struct WebStrengthPages {
 
     /// GET /strength/exercises
     func getStrengthExercises(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        try await exercisesPage(request, context)
+    }
+
+    /// POST /strength/exercises: one of the user's own exercises (issue 25); a refusal shows
+    /// the library again with the form as it was sent.
+    func postStrengthExercises(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let form = try await WebForm.decode(CustomExerciseForm.self, from: request)
+        let group = MuscleGroup.allCases.first { $0.rawValue == form.group }
+        do {
+            let view = try await strength.createCustomExercise(
+                .init(name: form.name ?? "", group: group, equipment: form.equipment ?? "other", measure: form.timed == nil ? .reps : .seconds), for: context.user)
+            return pages.redirect(to: "/strength/exercises/\(view.exercise.id)")
+        } catch let error as AppError where error.kind == .invalid || error.kind == .conflict {
+            return try await exercisesPage(request, context, form: form, error: error)
+        }
+    }
+
+    func exercisesPage(_ request: Request, _ context: AuthenticatedContext, form: CustomExerciseForm? = nil, error: AppError? = nil) async throws -> Response {
         let text = request.uri.queryParameters.get("group").map { String($0) }
         let group = text.flatMap { t in MuscleGroup.allCases.first { $0.rawValue.lowercased() == t.lowercased() } }
         let unit = WeightUnit(context.user)
         let list = try await strength.exercises(for: context.user, group: group)
+        let chosenGroup = form?.group ?? group?.rawValue ?? ""
+        let chosenEquipment = form?.equipment ?? "barbell"
         return pages.page(
             "strength-exercises", title: "Exercise library",
             model: StrengthExercisesPage(
@@ -90,14 +112,20 @@ struct WebStrengthPages {
                     + MuscleGroup.displayOrder.map { .init(name: $0.rawValue, href: "/strength/exercises?group=\($0.rawValue)", current: group == $0) },
                 groupName: group?.rawValue ?? "All",
                 count: list.count,
+                ownCount: list.filter(\.exercise.isCustom).count, hasOwn: list.contains { $0.exercise.isCustom },
                 exercises: list.map { view in
                     .init(
                         id: view.exercise.id, name: view.exercise.name, group: view.exercise.group.rawValue, equipment: view.exercise.equipment,
                         bodyweight: !view.exercise.loaded, timed: view.exercise.timed, cold: view.stats.isColdStart,
                         oneRepMax: view.exercise.loaded ? unit.text(view.stats.oneRepMaxKilograms) : "",
-                        mostReps: view.stats.mostReps)
-                }
-            ), request: request, identity: context.identity)
+                        mostReps: view.stats.mostReps, custom: view.exercise.isCustom)
+                },
+                formName: form?.name ?? "",
+                groupOptions: MuscleGroup.displayOrder.map { .init(value: $0.rawValue, selected: $0.rawValue == chosenGroup) },
+                equipmentOptions: StrengthService.customEquipment.map { .init(value: $0, selected: $0 == chosenEquipment) },
+                formTimed: form?.timed != nil, formOpen: error != nil
+            ), errors: error.map(PageRenderer.formErrors), request: request, identity: context.identity,
+            status: error == nil ? .ok : (error?.kind == .conflict ? .conflict : .unprocessableContent))
     }
 
     /// GET /strength/exercises/:exerciseID
@@ -114,7 +142,7 @@ struct WebStrengthPages {
                 hasSecondary: !e.secondaryMuscles.isEmpty, equipment: e.equipment, bodyweight: !e.loaded, instructions: e.instructions,
                 timed: e.timed, baseline: baseline(e, settings: settings, unit: unit),
                 equipmentIsBodyweight: e.equipment == "bodyweight",
-                licence: e.licence, attribution: e.attribution, cold: view.stats.isColdStart,
+                licence: e.licence, attribution: e.attribution, custom: e.isCustom, cold: view.stats.isColdStart,
                 oneRepMax: unit.text(view.stats.oneRepMaxKilograms), mostWeight: unit.text(view.stats.mostWeightKilograms), mostReps: view.stats.mostReps,
                 resetAt: view.resetAt.map { Formatting.dateTime($0, zone: zone) } ?? "", wasReset: view.resetAt != nil,
                 chart: progressChart(progress, unit: unit, zone: TimeZones.zone(context.user.timeZone)) ?? "", hasChart: progress.contains { $0.estimatedOneRepMax != nil },
@@ -314,10 +342,13 @@ struct WebStrengthPages {
             return pages.page(
                 "strength-import", title: "Import from Strong or Hevy",
                 model: StrengthImportPage(
-                    done: true, source: summary.source == "strong" ? "Strong" : "Hevy", imported: Formatting.count(summary.imported, "session"), duplicates: summary.duplicates,
+                    done: true, source: summary.source == "strong" ? "Strong" : "Hevy", imported: Formatting.count(summary.imported, "session"),
+                    duplicates: summary.duplicates > 0 ? summary.duplicates : nil,
                     mapped: summary.mapped.sorted { $0.key < $1.key }.map { .init(from: $0.key, to: strength.catalogue.exercise($0.value)?.name ?? $0.value) },
                     hasMapped: !summary.mapped.isEmpty,
-                    unmapped: summary.unmapped.sorted { $0.key < $1.key }.map { .init(name: $0.key, sets: $0.value == 1 ? "1 set" : "\($0.value) sets") },
+                    unmapped: summary.unmapped.sorted { $0.key < $1.key }.map {
+                        .init(id: summary.customExercises[$0.key] ?? "", name: $0.key, sets: $0.value == 1 ? "1 set" : "\($0.value) sets")
+                    },
                     hasUnmapped: !summary.unmapped.isEmpty, skipped: summary.skippedRows, hasSkipped: !summary.skippedRows.isEmpty
                 ), request: request, identity: context.identity)
         } catch let error as AppError where error.kind == .invalid {
@@ -334,8 +365,9 @@ struct WebStrengthPages {
         let labels = ["sex": "sex", "dateOfBirth": "date of birth", "height": "height", "weight": "weight"]
         var model = NutritionPage(
             goals: StrengthGoal.allCases.map { .init(value: $0.rawValue, label: $0.displayName, selected: $0 == view.goal) },
-            lifestyles: Lifestyle.allCases.map { .init(value: $0.rawValue, label: $0.displayName, selected: $0 == view.lifestyle) },
+            lifestyles: StrengthOption.lifestyles(view.lifestyle, assumed: view.lifestyleAssumed),
             goal: view.goal.displayName, lifestyle: view.lifestyle.displayName,
+            assumedLifestyle: view.lifestyleAssumed ? view.lifestyle.displayName.lowercased() : nil,
             missing: view.missing.map { labels[$0] ?? $0 }.joined(separator: ", "), hasMissing: !view.missing.isEmpty)
         if let t = view.targets {
             let energy = t.proteinGrams * 4 + t.fatGrams * 9 + t.carbohydrateGrams * 4
@@ -384,8 +416,8 @@ struct WebStrengthPages {
                 accepted: settings.disclaimerAcceptedAt != nil, goal: settings.goal.displayName,
                 suggestion: suggestion.map {
                     .init(
-                        id: $0.routine.template.id, name: $0.routine.template.name, reason: $0.reason,
-                        groups: $0.routine.groups.map(\.rawValue).joined(separator: " · "))
+                        id: $0.routine.template.id, name: $0.routine.template.name, reason: $0.why,
+                        groups: $0.routine.groups.map(\.rawValue).joined(separator: " · "), warning: $0.warning.map(AppError.sentence))
                 },
                 hasSuggestion: suggestion != nil,
                 open: open.map { .init(id: $0.id, name: $0.name, started: Formatting.dateTime($0.startedAt, zone: zone)) },
@@ -587,7 +619,7 @@ struct WebStrengthPages {
         let zone = TimeZones.zone(context.user.timeZone)
         let model = StrengthSettingsPage(
             goals: StrengthGoal.allCases.map { .init(value: $0.rawValue, label: $0.displayName, selected: $0 == settings.goal) },
-            lifestyles: Lifestyle.allCases.map { .init(value: $0.rawValue, label: $0.displayName, selected: $0 == settings.lifestyle) },
+            lifestyles: StrengthOption.lifestyles(settings.lifestyle, assumed: !settings.lifestyleChosen),
             plateStep: settings.plateStepKilograms.map { Formatting.field($0) } ?? "",
             barKg: Formatting.field(settings.barKilograms),
             webhookUrl: settings.webhookURL ?? "", secret: settings.webhookSecret,

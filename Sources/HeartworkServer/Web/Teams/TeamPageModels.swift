@@ -1,3 +1,5 @@
+import HeartworkCore
+
 /// A player's form fields as text: as saved, or as typed when the form comes back.
 struct PlayerFields: Sendable {
     let name: String
@@ -9,6 +11,36 @@ struct PlayerFields: Sendable {
     let weightKilograms: String
     let teamID: String
     let sensorID: String
+}
+
+/// The four lines of a session's context (FitLabTeam F8) as select options, the current value
+/// selected; the first option of each is "not said" (value "").
+struct SessionContextChoices: Sendable {
+    struct Choice: Sendable {
+        let value: String
+        let label: String
+        let selected: Bool
+    }
+
+    let times: [Choice]
+    let moments: [Choice]
+    let situations: [Choice]
+    let states: [Choice]
+    let noTime: Bool
+    let noMoment: Bool
+    let noSituation: Bool
+    let noState: Bool
+
+    init(_ context: SessionContext) {
+        times = SessionContext.Time.allCases.map { Choice(value: $0.rawValue, label: $0.label, selected: $0 == context.time) }
+        moments = SessionContext.Moment.allCases.map { Choice(value: $0.rawValue, label: $0.rawValue, selected: $0 == context.moment) }
+        situations = SessionContext.Situation.allCases.map { Choice(value: $0.rawValue, label: $0.rawValue, selected: $0 == context.situation) }
+        states = SessionContext.State.allCases.map { Choice(value: $0.rawValue, label: $0.rawValue, selected: $0 == context.state) }
+        noTime = context.time == nil
+        noMoment = context.moment == nil
+        noSituation = context.situation == nil
+        noState = context.state == nil
+    }
 }
 
 /// teams.mustache: teams, players, sensors and gateways.
@@ -35,6 +67,10 @@ struct TeamsPage: Sendable {
         let lastSeen: String
         let bpm: String
         let wornBy: String
+        /// Heard in the last 10 s.
+        let connected: Bool
+        /// The delete form came back without a choice (nil: it did not).
+        let readingsError: String?
     }
 
     struct Gateway: Sendable {
@@ -88,7 +124,8 @@ struct TeamPage: Sendable {
 
         let id: String
         let name: String
-        let number: String
+        /// Nil without one (an empty string would still open the template's section).
+        let number: String?
         let hasPhoto: Bool
         let initial: String
         let sensorOptions: [SensorOption]
@@ -108,6 +145,8 @@ struct TeamPage: Sendable {
         let open: Bool
         let reviewed: Bool
         let exported: Bool
+        /// "2 h · After · Training · Seated", or "—".
+        let context: String
     }
 
     let id: String
@@ -120,6 +159,16 @@ struct TeamPage: Sendable {
     let sessions: [Session]
     let hasSessions: Bool
     let pending: Int
+    let hasPending: Bool
+    /// The session list's filter, as chosen.
+    let filter: SessionContextChoices
+    /// A filter is on; `filteredOut` sessions of the team do not match it.
+    let filtering: Bool
+    let filteredOut: Int
+    /// The team has sessions, none of which matches the filter.
+    let noneMatch: Bool
+    /// The team has sessions (the filter is offered).
+    let anySessions: Bool
 }
 
 /// coach.mustache: the coach's big screen.
@@ -149,6 +198,8 @@ struct CoachPage: Sendable {
     let tiles: [Tile]
     let withoutSensor: String
     let hasWithoutSensor: Bool
+    /// The start form's context choices (nothing chosen yet).
+    let context: SessionContextChoices
     /// A session recording, counting down or stopped and not yet saved.
     var session: Session?
 }
@@ -202,6 +253,13 @@ struct TeamSessionReviewPage: Sendable {
             let meanNN: String
             let corrected: String
             let reliable: Bool
+            /// The correction's name ("Kubios (…)").
+            let method: String
+            /// The seed's conventions (SDNN and SDSD ÷ N, pNN50 as a fraction).
+            let seedSDNN: String
+            let seedSDSD: String
+            let seedRMSSD: String
+            let seedPNN50: String
         }
 
         struct Window: Sendable {
@@ -242,6 +300,12 @@ struct TeamSessionReviewPage: Sendable {
     let teamID: String
     let teamName: String
     let when: String
+    /// The context in words ("2 h · After · Training · Seated"), or "Not said".
+    let contextSummary: String
+    let context: SessionContextChoices
+    /// The artifact correction used, in words, and the choice.
+    let correctionName: String
+    let fitlab: Bool
     let duration: String
     let playerCount: Int
     let saved: Bool

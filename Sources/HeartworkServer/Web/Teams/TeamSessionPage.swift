@@ -32,12 +32,23 @@ struct TeamSessionPage {
         }
         return TeamSessionReviewPage(
             id: session.id, teamID: team.id, teamName: team.name, when: Formatting.dateTime(session.startsAt, zone: zone),
+            contextSummary: session.context.summary ?? "Not said", context: SessionContextChoices(session.context),
+            correctionName: Self.correctionName(session.correction), fitlab: session.correction == .fitlab,
             duration: Formatting.duration(seconds), playerCount: review.players.count,
             saved: session.state == .saved, open: session.state != .saved, recording: session.isRecording(now: now),
             reviewed: session.reviewed, exported: session.exported,
             teamRows: teamRows, teamChart: teamChart(),
             players: review.players.map(player),
             legend: ReserveZone.allCases.map { .init(name: $0.label, color: Palette.reserveZones[$0.rawValue]) })
+    }
+
+    /// The correction in words, as the page says it.
+    static func correctionName(_ method: ArtifactCorrectionMethod) -> String {
+        switch method {
+        case .kubios: "Kubios (Lipponen & Tarvainen 2019)"
+        case .fitlab: "FitLab (the seed's own corrector)"
+        case .none: "none"
+        }
     }
 
     /// Time in zones as one stacked bar (a small SVG: the content policy allows no inline
@@ -109,11 +120,15 @@ struct TeamSessionPage {
             }
         }
         if let hrv = analysis.hrv, let time = hrv.indices.timeDomain {
+            let seed = FitLabTimeDomain(rrMilliseconds: hrv.correction.corrected)
             model.hrv = .init(
                 beats: hrv.indices.beatCount, rmssd: Formatting.number(time.rmssd, decimals: 1, unit: "ms"),
                 sdnn: Formatting.number(time.sdnn, decimals: 1, unit: "ms"), sdsd: Formatting.number(time.sdsd, decimals: 1, unit: "ms"),
                 pnn50: Formatting.number(time.pnn50, decimals: 1, unit: "%"), meanNN: Formatting.number(time.meanNN, unit: "ms"),
-                corrected: Formatting.number(hrv.correction.correctedPercent, decimals: 1, unit: "%"), reliable: hrv.correction.isReliable)
+                corrected: Formatting.number(hrv.correction.correctedPercent, decimals: 1, unit: "%"), reliable: hrv.correction.isReliable,
+                method: Self.correctionName(hrv.correction.method),
+                seedSDNN: Formatting.number(seed?.sdnn, decimals: 1, unit: "ms"), seedSDSD: Formatting.number(seed?.sdsd, decimals: 1, unit: "ms"),
+                seedRMSSD: Formatting.number(seed?.rmssd, decimals: 1, unit: "ms"), seedPNN50: Formatting.number(seed?.pnn50Fraction, decimals: 3))
             model.windows = analysis.hrvWindows.map { window in
                 let time = window.indices.timeDomain
                 return .init(

@@ -19,8 +19,14 @@ struct WebTeamPages {
         let weightKilograms: String?, teamID: String?, sensorID: String?
     }
     struct SensorForm: Decodable { let sensorID: String? }
+    struct SensorDeleteForm: Decodable { let readings: String? }
     struct AddForm: Decodable { let playerID: String? }
-    struct StartForm: Decodable { let countdownSeconds: String?, durationMinutes: String? }
+    struct StartForm: Decodable {
+        let countdownSeconds: String?, durationMinutes: String?
+        let time: String?, moment: String?, situation: String?, state: String?
+    }
+    struct ContextForm: Decodable { let time: String?, moment: String?, situation: String?, state: String? }
+    struct CorrectionForm: Decodable { let correction: String? }
 
     func register(on router: RouterGroup<AuthenticatedContext>) {
         router.get("teams", use: getTeams)
@@ -29,6 +35,7 @@ struct WebTeamPages {
         router.post("gateways", use: postGateways)
         router.post("gateways/:gatewayID/revoke", use: postGatewaysGatewayIDRevoke)
         router.post("sensors/:sensorID", use: postSensorsSensorID)
+        router.post("sensors/:sensorID/delete", use: postSensorsSensorIDDelete)
         router.get("teams/:teamID", use: getTeamsTeamID)
         router.post("teams/:teamID/delete", use: postTeamsTeamIDDelete)
         router.post("teams/:teamID/players", use: postTeamsTeamIDPlayers)
@@ -99,6 +106,19 @@ struct WebTeamPages {
         }
     }
 
+    /// POST /sensors/:sensorID/delete
+    func postSensorsSensorIDDelete(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let id = try context.parameters.require("sensorID")
+        _ = try await services.live.sensor(id, of: context.user)
+        let form = try await WebForm.decode(SensorDeleteForm.self, from: request)
+        guard let choice = form.readings.flatMap(SensorReadingsChoice.init(rawValue:)) else {
+            return try await overview(
+                request, context, error: AppError.invalid("choose whether to keep the sensor's readings or delete them", field: "readings-\(id)"))
+        }
+        try await services.teams.deleteSensor(id, of: context.user, readings: choice)
+        return pages.redirect(to: "/teams#sensors", notice: choice == .keep ? .sensorRemovedKeepingReadings : .sensorDeletedWithReadings)
+    }
+
     /// GET /teams/:teamID
     func getTeamsTeamID(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try await team(request, context)
@@ -157,7 +177,10 @@ struct WebTeamPages {
                 guard minutes.isFinite, minutes >= 1, minutes <= 720 else { throw AppError.invalid("a duration is 1–720 minutes, or continuous", field: "durationMinutes") }
                 return Int(minutes * 60)
             }
-            _ = try await services.teamSessions.start(teamID: teamID, participants: nil, countdownSeconds: countdown, plannedSeconds: planned, for: context.user)
+            let sessionContext = try SessionContextInput(time: form.time, moment: form.moment, situation: form.situation, state: form.state)
+                .context(fieldPrefix: "")
+            _ = try await services.teamSessions.start(
+                teamID: teamID, participants: nil, countdownSeconds: countdown, plannedSeconds: planned, context: sessionContext, for: context.user)
             return pages.redirect(to: "/teams/\(teamID)/live")
         } catch let error as AppError where error.kind == .invalid || error.kind == .conflict {
             return try await coach(request, context, error: error)
@@ -186,6 +209,28 @@ struct WebTeamPages {
         case "reviewed", "unreviewed":
             _ = try await services.teamSessions.mark(id, of: context.user, reviewed: try context.parameters.require("action") == "reviewed", exported: nil)
             return pages.redirect(to: "/team-sessions/\(id)")
+        case "context":
+            let form = try await WebForm.decode(ContextForm.self, from: request)
+            do {
+                let changed = try SessionContextInput(time: form.time, moment: form.moment, situation: form.situation, state: form.state)
+                    .context(fieldPrefix: "")
+                _ = try await services.teamSessions.setContext(id, of: context.user, to: changed)
+                return pages.redirect(to: "/team-sessions/\(id)", notice: .sessionContextSaved)
+            } catch let error as AppError where error.kind == .invalid {
+                return try await review(request, context, error: error)
+            }
+        case "correction":
+            let form = try await WebForm.decode(CorrectionForm.self, from: request)
+            do {
+                let text = form.correction ?? ""
+                guard let method = ArtifactCorrectionMethod(rawValue: text), TeamSessionService.corrections.contains(method) else {
+                    throw AppError.invalid("choose the Kubios or the FitLab correction", field: "correction")
+                }
+                _ = try await services.teamSessions.setCorrection(id, of: context.user, to: method)
+                return pages.redirect(to: "/team-sessions/\(id)", notice: .sessionCorrectionSaved)
+            } catch let error as AppError where error.kind == .invalid {
+                return try await review(request, context, error: error)
+            }
         default:
             throw AppError.notFound("action")
         }
@@ -193,10 +238,7 @@ struct WebTeamPages {
 
     /// GET /team-sessions/:sessionID
     func getTeamSessionsSessionID(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let review = try await services.teamSessions.review(try context.parameters.require("sessionID"), of: context.user)
-        let team = try await services.teams.team(review.session.teamID, of: context.user)
-        let page = TeamSessionPage(review: review, team: team, zone: TimeZones.zone(context.user.timeZone))
-        return pages.page("team-session", title: page.title, model: page.model(), request: request, identity: context.identity)
+        try await review(request, context)
     }
 
     /// GET /players/:playerID
@@ -225,6 +267,15 @@ struct WebTeamPages {
 
     // MARK: Pages
 
+    private func review(_ request: Request, _ context: AuthenticatedContext, error: AppError? = nil) async throws -> Response {
+        let review = try await services.teamSessions.review(try context.parameters.require("sessionID"), of: context.user)
+        let team = try await services.teams.team(review.session.teamID, of: context.user)
+        let page = TeamSessionPage(review: review, team: team, zone: TimeZones.zone(context.user.timeZone))
+        return pages.page(
+            "team-session", title: page.title, model: page.model(), errors: error.map(PageRenderer.formErrors), request: request,
+            identity: context.identity, status: error == nil ? .ok : .unprocessableContent)
+    }
+
     private func overview(_ request: Request, _ context: AuthenticatedContext, extra: (inout TeamsPage) -> Void = { _ in }, error: AppError? = nil) async throws -> Response {
         let user = context.user
         let zone = TimeZones.zone(user.timeZone)
@@ -232,6 +283,12 @@ struct WebTeamPages {
         let players = try await services.teams.players(of: user)
         let sensors = try await services.live.sensors(of: user)
         let gateways = try await services.gateways.list(for: user)
+        let now = Date()
+        // The delete form that came back without a choice, by sensor.
+        var readingsErrors = [String: String]()
+        for fieldError in error?.allFieldErrors ?? [] where fieldError.field.hasPrefix("readings-") {
+            readingsErrors[String(fieldError.field.dropFirst("readings-".count))] = fieldError.detail
+        }
         let teamNames = Dictionary(teams.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         let sensorNames = Dictionary(sensors.map { ($0.id, $0.name ?? $0.address) }, uniquingKeysWith: { first, _ in first })
         var model = TeamsPage(
@@ -249,7 +306,9 @@ struct WebTeamPages {
                 .init(
                     id: sensor.id, address: sensor.address, name: sensor.name ?? "", battery: sensor.battery.map { "\($0) %" } ?? "—",
                     lastSeen: sensor.lastAt.map { Formatting.dateTime($0, zone: zone) } ?? "—", bpm: sensor.lastBeatsPerMinute.map { "\($0)" } ?? "—",
-                    wornBy: players.filter { $0.sensorID == sensor.id }.map(\.name).joined(separator: ", "))
+                    wornBy: players.filter { $0.sensorID == sensor.id }.map(\.name).joined(separator: ", "),
+                    connected: SensorPresence.isConnected(lastAt: sensor.lastAt, now: now),
+                    readingsError: readingsErrors[sensor.id])
             },
             hasSensors: !sensors.isEmpty,
             gateways: gateways.map { gateway in
@@ -271,14 +330,23 @@ struct WebTeamPages {
         let team = try await services.teams.team(teamID, of: user)
         let players = try await services.teams.players(of: user)
         let sensors = try await services.live.sensors(of: user)
-        let sessions = try await services.teamSessions.sessions(of: teamID, for: user)
+        let query = request.uri.queryParameters
+        let filter: SessionContext
+        do {
+            filter = try SessionContextInput(time: query.get("time"), moment: query.get("moment"), situation: query.get("situation"), state: query.get("state"))
+                .context(fieldPrefix: "")
+        } catch {
+            throw Problem.badRequest(error.detail, field: error.field)
+        }
+        let everySession = try await services.teamSessions.sessions(of: teamID, for: user)
+        let sessions = everySession.filter { $0.context.matches(filter) }
         let zone = TimeZones.zone(user.timeZone)
         let members = players.filter { $0.teamID == teamID }
         let model = TeamPage(
             id: team.id, teamID: team.id, name: team.name,
             members: members.map { player in
                 .init(
-                    id: player.id, name: player.name, number: player.number ?? "", hasPhoto: player.hasPhoto,
+                    id: player.id, name: player.name, number: player.number, hasPhoto: player.hasPhoto,
                     initial: String(player.name.prefix(1)).uppercased(),
                     sensorOptions: sensors.map { sensor in
                         let wearer = members.first { $0.id != player.id && $0.sensorID == sensor.id }?.name
@@ -300,10 +368,14 @@ struct WebTeamPages {
                         : session.isCountingDown(now: now)
                             ? "Counting down"
                             : session.state == .saved ? "Saved" : "Stopped, not saved",
-                    open: session.state != .saved, reviewed: session.reviewed, exported: session.exported)
+                    open: session.state != .saved, reviewed: session.reviewed, exported: session.exported,
+                    context: session.context.summary ?? "—")
             },
             hasSessions: !sessions.isEmpty,
-            pending: sessions.filter { $0.state == .saved && !$0.reviewed }.count)
+            pending: everySession.filter { $0.state == .saved && !$0.reviewed }.count,
+            hasPending: everySession.contains { $0.state == .saved && !$0.reviewed },
+            filter: SessionContextChoices(filter), filtering: !filter.isEmpty, filteredOut: everySession.count - sessions.count,
+            noneMatch: sessions.isEmpty && !everySession.isEmpty, anySessions: !everySession.isEmpty)
         return pages.page(
             "team", title: team.name, model: model, errors: error.map(PageRenderer.formErrors), request: request,
             identity: context.identity, status: error.map { $0.kind == .conflict ? .conflict : .unprocessableContent } ?? .ok)
@@ -322,7 +394,8 @@ struct WebTeamPages {
                     initial: String(tile.player.name.prefix(1)).uppercased(), hasPhoto: tile.hasPhoto, playerID: tile.player.playerID)
             },
             withoutSensor: board.playersWithoutSensor.map(\.name).joined(separator: ", "),
-            hasWithoutSensor: !board.playersWithoutSensor.isEmpty && session == nil)
+            hasWithoutSensor: !board.playersWithoutSensor.isEmpty && session == nil,
+            context: SessionContextChoices(SessionContext()))
         if let session {
             model.session = .init(
                 id: session.id, recording: session.isRecording(now: now), countingDown: session.isCountingDown(now: now),

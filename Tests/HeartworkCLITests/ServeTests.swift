@@ -209,7 +209,11 @@ struct ServeTests {
         let days = (0..<40).map { CalendarDayText.day(offset: -$0) }.reversed().map { $0 }
         let export = Data(HealthExportFixture.xml(days: Array(days), heartRateEverySeconds: 60).utf8)
         let registration = Data(#"{"username":"stopper","fullName":"Stop Per","email":"s@example.org","password":"12345678"}"#.utf8)
-        let environment = ["HEARTWORK_JOB_LEASE_SECONDS": "2"]
+        // A short lease, so the restarted server takes the killed job over soon; not so short that
+        // a saturated machine (the whole suite at once on two cores) lets the clean run's own
+        // lease lapse and another of its workers take the job over (CI once: the clean import
+        // reported its 40 workouts as duplicates of its own first run, with a 2-s lease).
+        let environment = ["HEARTWORK_JOB_LEASE_SECONDS": "10"]
         func waitFor(_ server: Server, _ token: String, _ id: String, until done: ([String: Any]) -> Bool) async throws -> [String: Any] {
             let deadline = Date().addingTimeInterval(300)
             while Date() < deadline {

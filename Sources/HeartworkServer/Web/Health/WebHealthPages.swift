@@ -234,7 +234,7 @@ struct WebHealthPages {
             "The blue line is your heart rate, averaged over \(minutes) minutes at a time. The grey band is what Heartwork expected at rest: "
             + "a model learnt from your own heart rate in the 7 days before predicts each \(minutes) minutes from the \(forecast.order) before, "
             + "give or take \(Formatting.number(forecast.bandSD, decimals: forecast.bandSD.rounded() == forecast.bandSD ? 0 : 1)) times its usual error (±\(Formatting.number(forecast.band, decimals: 1)) bpm). "
-            + "Times with steps or a workout are left out, gaps in the line: moving explains a higher heart rate. "
+            + "Times with steps, a workout or sleep are left out, gaps in the line: moving explains a higher heart rate, sleep a lower one. "
             + "An orange dot is outside the band; \(forecast.consecutive) or more in a row (\(forecast.consecutive * minutes) minutes) make an unusual stretch, shaded orange, "
             + "which Heartwork tells you about when anomaly alerts are on. An unusual stretch is not a diagnosis: illness, stress, caffeine or a hot room raise the heart rate too."
         return .init(

@@ -96,4 +96,27 @@ struct StrongHevyImportTests {
         #expect(hevyPlank.sets.allSatisfy { $0.seconds == 45 && $0.reps == nil })
         #expect(hevy.sessions.flatMap(\.exercises).flatMap(\.sets).contains { $0.kind == "dropset" })
     }
+
+    /// A file cut mid-row (a dropped download): the cut row is named and left out, not read as
+    /// an empty set; every whole row before it is kept.
+    @Test func aRowCutShortIsNamedAndTheRestKept() throws {
+        let hevy = """
+            "title","start_time","end_time","description","exercise_title","superset_id","exercise_notes","set_index","set_type","weight_kg","reps"
+            "Legs","19 Aug 2023, 09:01","19 Aug 2023, 10:17","","Squat (Barbell)",,"",0,"normal",100,5
+            "Legs","19 Aug 2023, 09:01","19 Aug 2023, 10:17","","Squat (Barbell)",,"",1,"normal",100,5
+            "Legs","19 Aug 2023, 09:01","19 Aug 2023, 10:17","","Hanging Leg Raise",,"",0
+            """
+        let readHevy = try LiftingLogCSV.read(hevy, timeZone: .gmt)
+        #expect(readHevy.sessions.flatMap(\.exercises).flatMap(\.sets).count == 2)
+        #expect(readHevy.skipped == ["line 4: the row ends after 8 of 11 columns, before its weight and reps: cut short, left out"], "\(readHevy.skipped)")
+        let strong = """
+            Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE
+            2024-01-08 07:02:11,"Legs",1h,"Squat (Barbell)",1,100,5,0,0,"","",
+            2024-01-08 07:02:11,"Legs",1h,"Squat (Barbell)",2,100
+            """
+        let readStrong = try LiftingLogCSV.read(strong, timeZone: .gmt)
+        #expect(readStrong.sessions.flatMap(\.exercises).flatMap(\.sets).count == 1)
+        #expect(readStrong.skipped.count == 1 && readStrong.skipped[0].hasPrefix("line 3: the row ends after 6 of 12 columns"), "\(readStrong.skipped)")
+    }
+
 }

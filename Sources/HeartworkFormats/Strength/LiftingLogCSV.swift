@@ -209,6 +209,7 @@ public enum LiftingLogCSV {
             }
             // A row that cannot be read is left out and named; the rest of the history imports.
             do throws(TextFormatError) {
+                try requireSetFields(row, through: max(weightColumn, repsColumn), of: names.count)
                 guard let start = parse.date(from: field(date).strengthTrimmed) else {
                     throw TextFormatError(line: row.line, "Date \"\(field(date).prefix(30))\" is not yyyy-MM-dd HH:mm:ss")
                 }
@@ -241,6 +242,14 @@ public enum LiftingLogCSV {
         return LiftingLogImport(source: "strong", sessions: builder.result, skipped: skipped)
     }
 
+    /// A row that ends before the columns holding its set's weight and reps (a file cut
+    /// mid-row, a damaged line) is named and left out, not read as an empty set.
+    static func requireSetFields(_ row: DelimitedText.Row, through last: Int, of columns: Int) throws(TextFormatError) {
+        guard row.fields.count > last else {
+            throw TextFormatError(line: row.line, "the row ends after \(row.fields.count) of \(columns) columns, before its weight and reps: cut short, left out")
+        }
+    }
+
     static func hevy(_ rows: [DelimitedText.Row], names: [String], timeZone: TimeZone) throws(TextFormatError) -> LiftingLogImport {
         guard let start = column(names, "start_time"), let exercise = column(names, "exercise_title"), let repsColumn = column(names, "reps") else {
             throw TextFormatError(line: 1, "a Hevy export needs the columns start_time, exercise_title and reps")
@@ -264,6 +273,7 @@ public enum LiftingLogCSV {
             func field(_ i: Int?) -> String { i.flatMap { $0 < row.fields.count ? row.fields[$0] : nil } ?? "" }
             if row.fields.allSatisfy({ $0.strengthTrimmed.isEmpty }) { continue }
             do throws(TextFormatError) {
+                try requireSetFields(row, through: max(repsColumn, kilograms ?? pounds ?? repsColumn), of: names.count)
                 let startText = field(start).strengthTrimmed
                 guard let started = parse.date(from: startText) ?? iso.date(from: startText) else {
                     throw TextFormatError(line: row.line, "start_time \"\(startText.prefix(30))\" is not like \"19 Aug 2023, 09:01\"")

@@ -24,7 +24,6 @@ import os
 import pathlib
 import re
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -32,16 +31,13 @@ import tempfile
 import time
 import urllib.request
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "Tests"))
+from common import free_port  # noqa: E402  (the Python checks' shared helpers)
+
 HERE = pathlib.Path(__file__).resolve().parent
 spec = importlib.util.spec_from_file_location("health_export_benchmark", HERE / "health_export_benchmark.py")
 generator = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(generator)
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def call(base, method, path, token=None, body=None):

@@ -23,7 +23,7 @@ import argparse
 import io
 import json
 import os
-import socket
+import pathlib
 import struct
 import subprocess
 import sys
@@ -34,11 +34,8 @@ import urllib.error
 import urllib.request
 import zlib
 
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "Tests"))
+from common import free_port  # noqa: E402  (the Python checks' shared helpers)
 
 
 def request(base, method, path, token=None, body=None, content_type=None, timeout=600):

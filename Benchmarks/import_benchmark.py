@@ -36,7 +36,6 @@ import random
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -45,6 +44,9 @@ import urllib.request
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from fit_benchmark import write_activity_fit  # noqa: E402
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "Tests"))
+from common import free_port  # noqa: E402  (the Python checks' shared helpers)
 
 FIRST_START = 1_736_143_200  # 2025-01-06T06:00:00Z: the 1,000 starts, 8 hours apart, all lie in the past
 
@@ -139,12 +141,6 @@ def write_files(directory, count):
 # ---------------------------------------------------------------------------------------------
 # Server
 # ---------------------------------------------------------------------------------------------
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
 
 def call(base, method, path, body=None, token=None):
     request = urllib.request.Request(base + path, method=method, data=None if body is None else json.dumps(body).encode())

@@ -2,12 +2,15 @@
 scenario's strap addresses and heart-rate payloads, process CPU and memory from /proc,
 percentiles and the JSON API call. Standard library only."""
 
-import json
 import math
 import os
+import pathlib
 import resource
-import socket
-import urllib.request
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "Tests"))
+import common  # noqa: E402  (the Python checks' shared helpers)
+from common import free_port  # noqa: E402,F401
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -22,12 +25,6 @@ def hrm_hex(gateway, strap, variant):
     bpm = 60 + (strap * 7 + gateway * 3 + variant * 5) % 110
     ticks = round(60.0 / bpm * 1024)
     return f"16{bpm:02x}{ticks & 255:02x}{ticks >> 8:02x}"
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def process_cpu(pid):
@@ -52,11 +49,8 @@ def percentile(ordered, fraction):
 
 
 def call(base, method, path, token=None, body=None):
-    data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(base + path, method=method, data=data)
-    if token:
-        request.add_header("Authorization", f"Bearer {token}")
-    if data is not None:
-        request.add_header("Content-Type", "application/json")
-    with urllib.request.urlopen(request, timeout=60) as response:
-        return response.status, json.loads(response.read() or b"null")
+    """The shared JSON call with the benchmarks' argument order; an error status raises."""
+    status, answer = common.call(base, method, path, body=body, token=token, timeout=60)
+    if status >= 400:
+        raise RuntimeError(f"{method} {path}: {status} {answer}")
+    return status, answer

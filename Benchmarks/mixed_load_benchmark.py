@@ -15,14 +15,17 @@ of the commit before the change). Needs wrk (Debian: wrk).
 import argparse
 import json
 import os
+import pathlib
 import re
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "Tests"))
+from common import free_port  # noqa: E402  (the Python checks' shared helpers)
 
 LUA = r"""
 local token = os.getenv("TOKEN")
@@ -43,12 +46,6 @@ request = function()
   end
 end
 """
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def call(base, method, path, token=None, body=None):

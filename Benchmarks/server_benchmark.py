@@ -11,7 +11,6 @@ import os
 import pathlib
 import re
 import signal
-import socket
 import sqlite3
 import statistics
 import subprocess
@@ -20,11 +19,8 @@ import tempfile
 import time
 import urllib.request
 
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "Tests"))
+from common import free_port  # noqa: E402  (the Python checks' shared helpers)
 
 
 def call(base, method, path, token=None, body=None):

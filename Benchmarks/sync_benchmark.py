@@ -21,7 +21,6 @@ import datetime
 import json
 import os
 import pathlib
-import socket
 import subprocess
 import sys
 import tempfile
@@ -29,11 +28,8 @@ import time
 import urllib.error
 import urllib.request
 
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "Tests"))
+from common import free_port  # noqa: E402  (the Python checks' shared helpers)
 
 
 def call(base, method, path, body=None, token=None, raw=None):

@@ -14,8 +14,8 @@ The body is a 24-hour workout at the limits (86,400 heart-rate values, 200,000 R
 """
 import json
 import os
+import pathlib
 import random
-import socket
 import subprocess
 import sys
 import tempfile
@@ -23,13 +23,10 @@ import threading
 import time
 import urllib.request
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "Tests"))
+from common import free_port  # noqa: E402  (the Python checks' shared helpers)
+
 UPLOADS = 24
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def body():

@@ -8,12 +8,14 @@ prints the problems found and exits 1. Standard library only.
 Rules: at least 300 exercises and 30 in each of the six groups; unique ids, names and
 aliases (compared as StrengthCatalogue.nameKey reads them); no id a user's own exercise
 would take; the names in MUST_MATCH (Olympic lifts, Strong's and Hevy's defaults) found;
-text licence and attribution on every exercise; a picture, when one is named, present,
-at most 30 KB and with its licence.
+text licence and attribution on every exercise; a picture on every exercise, a plain file
+name under images/, present, a well-formed SVG of at most 4 KB, with its licence; no picture
+in images/ that no exercise uses. Prints how many exercises use each picture.
 """
 import json
 import re
 import sys
+import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
 
@@ -32,7 +34,8 @@ SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 MIN_EXERCISES = 300
 MIN_PER_GROUP = 30
 IMAGES = DIR / "images"
-MAX_IMAGE_BYTES = 30 * 1024
+MAX_IMAGE_BYTES = 4 * 1024
+IMAGE_NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*\.svg$")
 # Ids a user's own exercises take (StrengthCatalogue.customPrefix) and the old imports' ids.
 RESERVED_PREFIXES = ("custom-", "other")
 # Names lifters log (as Strong and Hevy write them) that must land on a catalogue exercise,
@@ -98,6 +101,28 @@ def name_key(name):
 
 def nonempty_str(v):
     return isinstance(v, str) and v.strip() != ""
+
+
+def check_picture(path):
+    """None when the file is a small, well-formed SVG; otherwise what is wrong."""
+    if not path.is_file():
+        return "is missing"
+    size = path.stat().st_size
+    if size > MAX_IMAGE_BYTES:
+        return f"is {size} bytes, at most {MAX_IMAGE_BYTES}"
+    try:
+        root = ET.parse(path).getroot()
+    except ET.ParseError as err:
+        return f"is not well-formed XML: {err}"
+    if root.tag != "{http://www.w3.org/2000/svg}svg":
+        return f"is not an SVG (root element {root.tag})"
+    if root.get("viewBox") != "0 0 64 64":
+        return "needs viewBox 0 0 64 64"
+    for el in root.iter():
+        tag = el.tag.rsplit("}", 1)[-1]
+        if tag in ("script", "foreignObject", "image", "text") or any(k.startswith("on") for k in el.attrib):
+            return f"has a <{tag}> or an event attribute (pictures are plain line drawings)"
+    return None
 
 
 def main():
@@ -184,19 +209,28 @@ def main():
         if name_key(wanted) not in keys:
             fail(f"'{wanted}' (as Strong or Hevy write it) matches no exercise name or alias")
 
-    # Pictures: none ship yet (docs/STRENGTH.md says why). When one does, it names its file
-    # under Resources/strength/images/, which must exist and be small, and its licence.
+    # Pictures (issue 25: "every picture present and small"): our own CC0 line drawings, made
+    # by scripts/make_exercise_pictograms.py. Every exercise names one by its plain file name.
+    per_image = Counter()
+    checked = {}
     for i, e in enumerate(exercises):
-        if not isinstance(e, dict) or "image" not in e:
+        if not isinstance(e, dict):
             continue
         where = f"exercise #{i} ({e.get('id', '?')})"
-        image = IMAGES / str(e["image"])
-        if not image.is_file():
-            fail(f"{where}: picture {image.name} is missing")
-        elif image.stat().st_size > MAX_IMAGE_BYTES:
-            fail(f"{where}: picture {image.name} is {image.stat().st_size} bytes, at most {MAX_IMAGE_BYTES}")
+        name = e.get("image")
+        if not isinstance(name, str) or not IMAGE_NAME.match(name):
+            fail(f"{where}: 'image' must name a picture file like 'squat.svg' (got {name!r})")
+            continue
+        per_image[name] += 1
         if not nonempty_str(e.get("imageLicence")):
             fail(f"{where}: a picture needs its imageLicence")
+        if name not in checked:
+            checked[name] = check_picture(IMAGES / name)
+        if checked[name]:
+            fail(f"{where}: picture {name} {checked[name]}")
+    on_disk = sorted(p.name for p in IMAGES.glob("*")) if IMAGES.is_dir() else []
+    for unused in sorted(set(on_disk) - set(per_image)):
+        fail(f"images/{unused} is used by no exercise")
 
     for g in GROUPS:
         if per_group[g] < MIN_PER_GROUP:
@@ -281,6 +315,7 @@ def main():
             print(f"  - {msg}", file=sys.stderr)
         sys.exit(1)
 
+    print(f"{len(per_image)} pictures: " + ", ".join(f"{n.removesuffix('.svg')} {c}" for n, c in per_image.most_common()))
     groups = ", ".join(f"{g} {per_group[g]}" for g in GROUPS)
     goals = ", ".join(f"{g} {loaded_per_goal[g]}" for g in GOALS)
     print(f"{len(exercises)} exercises ({groups}; {unloaded} bodyweight), "

@@ -333,7 +333,9 @@ api("/api/sensors/{sensorID}/heart-rate", "get", "sensorHeartRate",
 
 TAG = "teams"
 api("/api/players", "get", "listPlayers", "Your players, by name", {200: ("OK", ref("PlayerList"))})
-api("/api/players", "post", "createPlayer", "Add a player (only the name is required); sensorID must be one of your sensors",
+api("/api/players", "post", "createPlayer",
+    "Add a player: firstName and surname (both non-empty), or the older name alone (split at its last space); number is required by the web form, "
+    "optional in the API for compatibility; sensorID must be one of your sensors",
     {201: ("Created", ref("Player"), "Location")}, errors=(400, 401, 409, 422), body=ref("PlayerCreate"))
 api("/api/players/{playerID}", "get", "getPlayer", "One of your players", {200: ("OK", ref("Player"))}, errors=(401, 404), params=[path_param("playerID")])
 api("/api/players/{playerID}", "patch", "updatePlayer",
@@ -349,11 +351,19 @@ operation("/api/players/{playerID}/photo", "get", "getPlayerPhoto", "A player's 
     "401": {"description": API_ERRORS[401], "content": {"application/problem+json": {"schema": PROBLEM}}},
     "404": {"description": API_ERRORS[404], "content": {"application/problem+json": {"schema": PROBLEM}}},
 }, params=[path_param("playerID")])
-api("/api/teams", "get", "listTeams", "Your teams with their players", {200: ("OK", ref("TeamList"))})
+api("/api/teams", "get", "listTeams", "Your teams with their players, photo and session counts (saved, not reviewed)", {200: ("OK", ref("TeamList"))})
 api("/api/teams", "post", "createTeam", "Create a team", {201: ("Created", ref("Team"), "Location")}, errors=(400, 401, 409, 422), body=ref("TeamName"))
 api("/api/teams/{teamID}", "get", "getTeam", "A team and its players", {200: ("OK", ref("Team"))}, errors=(401, 404), params=[path_param("teamID")])
 api("/api/teams/{teamID}", "patch", "renameTeam", "Rename a team", {200: ("OK", ref("Team"))}, errors=(400, 401, 404, 422),
     body=ref("TeamName"), params=[path_param("teamID")])
+api("/api/teams/{teamID}/photo", "put", "setTeamPhoto", "A team's photo (PNG or JPEG, at most 5 MB, checked by content), as a player's",
+    {204: ("Stored", None)}, errors=(401, 404, 413, 415), params=[path_param("teamID")],
+    body={"image/png": {"schema": {"type": "string", "format": "binary"}}, "image/jpeg": {"schema": {"type": "string", "format": "binary"}}})
+operation("/api/teams/{teamID}/photo", "get", "getTeamPhoto", "A team's photo", "teams", {
+    "200": {"description": "The image", "content": {"image/png": {}, "image/jpeg": {}}},
+    "401": {"description": API_ERRORS[401], "content": {"application/problem+json": {"schema": PROBLEM}}},
+    "404": {"description": API_ERRORS[404], "content": {"application/problem+json": {"schema": PROBLEM}}},
+}, params=[path_param("teamID")])
 api("/api/teams/{teamID}", "delete", "deleteTeam", "Delete a team and its sessions; its players stay, in no team", {204: ("Deleted", None)},
     errors=(401, 404), params=[path_param("teamID")])
 api("/api/teams/{teamID}/players/{playerID}", "put", "addTeamPlayer",
@@ -370,7 +380,9 @@ api("/api/teams/{teamID}/sessions", "get", "listTeamSessions",
     params=[path_param("teamID")] + [query_param(f"context.{name}", f"Only sessions whose {name} is this", {"type": "string", "enum": values})
                                      for name, values in CONTEXT_VALUES.items()])
 api("/api/teams/{teamID}/sessions", "post", "startTeamSession",
-    "Start a session now or after a countdown; without players, every player of the team with a sensor takes part. One unsaved session per team (409)",
+    "Start a session now or after a countdown; without players, every player of the team with a sensor takes part; a player's sensor may be swapped "
+    "for this session only (players[].sensor; their own is unchanged). Unlike the coach screen, the API does not require the sensors to be connected "
+    "(the raw feed is kept either way). One unsaved session per team (409)",
     {201: ("Started", ref("TeamSession"), "Location")}, errors=(400, 401, 404, 409, 422), body=ref("TeamSessionStart"), params=[path_param("teamID")])
 api("/api/team-sessions/{sessionID}", "get", "getTeamSession", "One of your team sessions", {200: ("OK", ref("TeamSession"))},
     errors=(401, 404), params=[path_param("sessionID")])
@@ -447,8 +459,9 @@ page("/workouts/{workoutID}/{action}", "post", "workoutActionForm", "Delete, sha
      [303, 401, 403, 404], form=dict(CSRF), params=[path_param("workoutID"), path_param("action", ["delete", "share", "unshare"])])
 page("/teams", "get", "teamsPage", "Teams, players, sensors and gateways", [200, 401])
 page("/teams", "post", "createTeamForm", "Create a team", [303, 401, 403, 409, 422], form={**CSRF, "name": {"type": "string"}})
-page("/players", "post", "createPlayerForm", "Add a player", [303, 401, 403, 409, 422], form={**CSRF, **{name: {"type": "string"} for name in [
-    "name", "number", "teamID", "sensorID", "restingHeartRate", "maximumHeartRate"]}})
+page("/players", "post", "createPlayerForm", "Add a player (first name, surname and number required)", [303, 401, 403, 409, 422],
+     form={**CSRF, **{name: {"type": "string"} for name in [
+    "firstName", "surname", "number", "teamID", "sensorID", "restingHeartRate", "maximumHeartRate"]}})
 page("/gateways", "post", "createGatewayForm", "Create a gateway: the page shows its token once", [200, 401, 403, 409, 422], form={**CSRF, "name": {"type": "string"}})
 page("/gateway", "get", "gatewayPage", "This device as a gateway: chest straps through Web Bluetooth, forwarded over the gateway protocol", [200, 401])
 page("/gateways/{gatewayID}/revoke", "post", "revokeGatewayForm", "Revoke a gateway", [303, 401, 403, 404], form=dict(CSRF), form_required=False, params=[path_param("gatewayID")])
@@ -459,6 +472,8 @@ page("/sensors/{sensorID}/delete", "post", "deleteSensorForm", "Delete a sensor,
 page("/teams/{teamID}", "get", "teamPage", "A team: players and their sensors, sessions (filtered by context when asked)", [200, 401, 404],
      params=[path_param("teamID")] + [query_param(name, f"Only sessions whose {name} is this", {"type": "string", "enum": [""] + values})
                                       for name, values in CONTEXT_VALUES.items()])
+page("/teams/{teamID}", "post", "renameTeamForm", "Rename a team", [303, 401, 403, 404, 422], form={**CSRF, "name": {"type": "string"}},
+     params=[path_param("teamID")])
 page("/teams/{teamID}/delete", "post", "deleteTeamForm", "Delete a team (its players stay)", [303, 401, 403, 404], form=dict(CSRF), form_required=False, params=[path_param("teamID")])
 page("/teams/{teamID}/players", "post", "addTeamPlayerForm", "Put a player in the team", [303, 401, 403, 404, 409, 422],
      form={**CSRF, "playerID": {"type": "string"}}, params=[path_param("teamID")])
@@ -466,9 +481,14 @@ page("/teams/{teamID}/players/{playerID}/remove", "post", "removeTeamPlayerForm"
      form=dict(CSRF), form_required=False, params=[path_param("teamID"), path_param("playerID")])
 page("/teams/{teamID}/players/{playerID}/sensor", "post", "assignSensorForm", "Give a player their sensor", [303, 401, 403, 404, 409, 422],
      form={**CSRF, "sensorID": {"type": "string"}}, params=[path_param("teamID"), path_param("playerID")])
-page("/teams/{teamID}/sessions", "post", "startSessionForm", "Start a session (now or after a countdown)", [303, 401, 403, 404, 409, 422],
+page("/teams/{teamID}/sessions", "post", "startSessionForm",
+     "Start a session (now or after a countdown) with the players picked (players[]), each wearing their own sensor or the one chosen for this "
+     "session only (sensor[<player id>]); on the web only players whose sensor is connected (heard in the last 10 s) can take part (422 otherwise, "
+     "nothing started)", [303, 401, 403, 404, 409, 422],
      form={**CSRF, "countdownSeconds": {"type": "string"}, "durationMinutes": {"type": "string"},
-           **{name: {"type": "string", "enum": [""] + values} for name, values in CONTEXT_VALUES.items()}}, params=[path_param("teamID")])
+           **{name: {"type": "string", "enum": [""] + values} for name, values in CONTEXT_VALUES.items()},
+           "players[]": {"type": "array", "items": {"type": "string"}, "description": "The ids of the players who take part (at least one)"}},
+     params=[path_param("teamID")])
 page("/teams/{teamID}/live", "get", "coachPage", "The coach's big screen: a live tile per player", [200, 401, 404], params=[path_param("teamID")])
 page("/team-sessions/{sessionID}", "get", "teamSessionPage", "A session's review: the team side by side, each player's heart rate, zones, TRIMP, calories and HRV",
      [200, 401, 404], params=[path_param("sessionID")])
@@ -479,11 +499,16 @@ page("/team-sessions/{sessionID}/{action}", "post", "teamSessionActionForm",
      params=[path_param("sessionID"), path_param("action", ["stop", "save", "discard", "reviewed", "unreviewed", "context", "correction"])])
 page("/players/{playerID}", "get", "playerPage", "A player", [200, 401, 404], params=[path_param("playerID")])
 page("/players/{playerID}", "post", "playerForm", "Save a player", [303, 401, 403, 404, 409, 422], form={**CSRF, **{name: {"type": "string"} for name in [
-    "name", "number", "birthDate", "sex", "restingHeartRate", "maximumHeartRate", "weightKilograms", "teamID", "sensorID"]}},
+    "firstName", "surname", "number", "birthDate", "sex", "restingHeartRate", "maximumHeartRate", "weightKilograms", "teamID", "sensorID"]}},
      params=[path_param("playerID")])
 page("/players/{playerID}/delete", "post", "deletePlayerForm", "Delete a player", [303, 401, 403, 404], form=dict(CSRF), form_required=False, params=[path_param("playerID")])
 operation("/static/{file}", "get", "staticFile", "Stylesheets, scripts, icons and the manifest of the web app", "web", {
     "200": {"description": "The file", "content": {"text/css": {}, "text/javascript": {}, "image/svg+xml": {}, "image/png": {}, "application/manifest+json": {}}},
+    "404": {"description": API_ERRORS[404], "content": {"application/problem+json": {"schema": PROBLEM}}},
+}, params=[path_param("file")], public=True)
+operation("/static/exercises/{file}", "get", "exercisePicture",
+          "An exercise's picture: a line drawing of its movement (SVG in currentColor, CC0-1.0; the exercise's image member names it)", "web", {
+    "200": {"description": "The picture (Cache-Control: public, max-age=86400)", "content": {"image/svg+xml": {}}},
     "404": {"description": API_ERRORS[404], "content": {"application/problem+json": {"schema": PROBLEM}}},
 }, params=[path_param("file")], public=True)
 operation("/manifest.webmanifest", "get", "webAppManifest", "The web app manifest (name, icons, start page) that makes Heartwork installable", "web", {
@@ -531,8 +556,9 @@ api("/api/strength/settings", "put", "updateStrengthSettings",
     "accept the disclaimer, make a new webhook secret",
     {200: ("OK", ref("StrengthSettings"))}, errors=(400, 401, 422), body=ref("StrengthSettingsUpdate"))
 api("/api/strength/sessions", "post", "startStrengthSession",
-    "Start a session from a routine: the prescribed sets (needs the disclaimer accepted; `sensor` links one of your straps)",
-    {201: ("Started", ref("StrengthSession"), "Location")}, errors=(400, 401, 403, 404, 422),
+    "Start a session from a routine: the prescribed sets (needs the disclaimer accepted; `sensor` links one of your straps). "
+    "Your own exercises are prescribed like the catalogue's; one the routine names that is gone is left out (409 when none is left)",
+    {201: ("Started", ref("StrengthSession"), "Location")}, errors=(400, 401, 403, 404, 409, 422),
     body=obj({"routine": {"type": "string"}, "sensor": {"type": "string"}}, required=["routine"]))
 api("/api/strength/sessions", "get", "listStrengthSessions", "Your sessions, newest first (from/to bound the start)",
     {200: ("OK", ref("StrengthSessionList"))}, errors=(400, 401),
@@ -652,7 +678,12 @@ METHOD = {"type": "string", "enum": ["gellish", "fox", "tanaka", "measured"]}
 UNITS = {"type": "string", "enum": ["metric", "imperial"]}
 
 PLAYER_FIELDS = {
-    "name": {"type": "string", "minLength": 1, "maxLength": 80}, "number": nullable("string", maxLength=10),
+    "firstName": {"type": "string", "minLength": 1, "maxLength": 80, "description": "FitLabTeam's Name (issue 25)"},
+    "surname": {"type": "string", "minLength": 1, "maxLength": 80,
+                "description": "FitLabTeam's Surname, required with firstName: write one even for someone known by one name"},
+    "name": {"type": "string", "minLength": 1, "maxLength": 80,
+             "description": "Before issue 25: the whole name in one line, split at its last space (one word: no surname). Not with firstName or surname"},
+    "number": nullable("string", maxLength=10, description="Shirt or bib number: required by the web form, optional in the API for compatibility"),
     "birthDate": nullable("string", format="date"), "sex": SEX, "restingHeartRate": nullable("integer", minimum=25, maximum=150),
     "maximumHeartRate": nullable("integer", minimum=100, maximum=250), "weightKilograms": nullable("number", minimum=20, maximum=300),
     "teamID": nullable("string"), "sensorID": nullable("string"),
@@ -674,6 +705,8 @@ schemas = {
         "email": {"type": "string", "format": "email"},
         "password": {"type": "string", "minLength": 8},
         "timeZone": {"type": "string", "description": "An IANA time zone such as Europe/Vienna (pages show times there); UTC when left out"},
+        "goal": {**GOAL, "description": "Your strength goal, as sign-up asks (optional; MuscleMaintenance when left out)"},
+        "lifestyle": {**LIFESTYLE, "description": "Your lifestyle for nutrition, as sign-up asks (optional; left out: low-active, assumed until you pick one)"},
     }, required=["username", "fullName", "email", "password"]),
     "LoginRequest": obj({"username": {"type": "string"}, "password": {"type": "string"}}, required=["username", "password"]),
     "LoginResponse": obj({
@@ -721,16 +754,22 @@ schemas = {
     "SensorRemoval": obj({"id": {"type": "string"}, "readings": {"type": "string", "enum": ["kept", "deleted"], "description": "What was done with its readings"}},
                          required=["id", "readings"]),
     "Player": obj({
-        "id": {"type": "string"}, "name": {"type": "string"}, "number": {"type": "string"}, "birthDate": {"type": "string", "format": "date"},
+        "id": {"type": "string"}, "name": {"type": "string", "description": "First name and surname in one line"},
+        "firstName": {"type": "string"}, "surname": {"type": "string", "description": "Empty when not given (a one-word name stored before issue 25)"},
+        "number": {"type": "string"}, "birthDate": {"type": "string", "format": "date"},
         "sex": {"type": "string", "enum": ["male", "female"]}, "restingHeartRate": {"type": "integer"}, "maximumHeartRate": {"type": "integer"},
         "weightKilograms": {"type": "number"}, "teamID": {"type": "string"}, "sensorID": {"type": "string"}, "createdAt": DATE_TIME,
         "hasPhoto": {"type": "boolean"}, "photoURL": {"type": "string"},
-    }, required=["id", "name", "createdAt", "hasPhoto"]),
+    }, required=["id", "name", "firstName", "surname", "createdAt", "hasPhoto"]),
     "PlayerList": obj({"players": array(ref("Player"))}, required=["players"]),
     "PlayerUpdate": obj(PLAYER_FIELDS),
-    "PlayerCreate": obj(PLAYER_FIELDS, required=["name"]),
-    "Team": obj({"id": {"type": "string"}, "name": {"type": "string"}, "createdAt": DATE_TIME, "players": array(ref("Player"))},
-                required=["id", "name", "createdAt", "players"]),
+    "PlayerCreate": obj(PLAYER_FIELDS, anyOf=[{"required": ["firstName", "surname"]}, {"required": ["name"]}]),
+    "Team": obj({"id": {"type": "string"}, "name": {"type": "string"}, "createdAt": DATE_TIME, "players": array(ref("Player")),
+                 "hasPhoto": {"type": "boolean"}, "photoURL": {"type": "string"},
+                 "sessionCount": {"type": "integer", "minimum": 0, "description": "Saved sessions (FitLabTeam F4)"},
+                 "unreviewedCount": {"type": "integer", "minimum": 0,
+                                     "description": "Saved sessions not marked reviewed (FitLabTeam's \"pending\"); at most sessionCount"}},
+                required=["id", "name", "createdAt", "players", "hasPhoto", "sessionCount", "unreviewedCount"]),
     "TeamList": obj({"teams": array(ref("Team"))}, required=["teams"]),
     "TeamName": obj({"name": {"type": "string", "minLength": 1, "maxLength": 80}}, required=["name"]),
     "TeamSession": obj({
@@ -926,17 +965,26 @@ EXERCISE = obj({
     "bodyweight": {"type": "boolean"}, "measure": MEASURE,
     "minimumWeight": {"type": "number", "minimum": 0, "description": "The least load prescribed (the empty bar), in unit; 0 for none"},
     "instructions": {"type": "string"}, "licence": {"type": "string"}, "attribution": {"type": "string"},
+    "image": {"type": "string", "description": "Its picture, a line drawing of the movement (CC0-1.0): /static/exercises/NAME.svg, "
+              "an SVG in currentColor; absent for your own exercises"},
     "custom": {"type": "boolean", "description": "One of your own exercises (made by you or by an import), not the catalogue's"},
     "unit": WEIGHT_UNIT,
     "stats": obj({"mostReps": {"type": "integer"}, "mostWeight": {"type": "number"}, "oneRepMax": {"type": "number"},
-                  "coldStart": {"type": "boolean"}, "resetAt": DATE_TIME}, required=["mostReps", "mostWeight", "oneRepMax", "coldStart"]),
+                  "coldStart": {"type": "boolean", "description": "Never done, or not since its reset: nothing counted yet"},
+                  "needsBaseline": {"type": "boolean", "description":
+                                    "The next session starts it with a baseline set (Maximum reps): in the cold start, or a loaded exercise "
+                                    "still without a 1RM (every counted set had 37 reps or more, or no weight) — the generator's rule"},
+                  "resetAt": DATE_TIME}, required=["mostReps", "mostWeight", "oneRepMax", "coldStart", "needsBaseline"]),
 }, required=["id", "name", "group", "primaryMuscle", "secondaryMuscles", "equipment", "bodyweight", "measure", "minimumWeight", "instructions",
              "licence", "attribution", "custom", "unit", "stats"])
 ROUTINE = obj({
     "id": {"type": "string"}, "name": {"type": "string"}, "goal": GOAL, "description": {"type": "string"}, "builtIn": {"type": "boolean"},
     "bodyweight": {"type": "boolean"}, "groups": array({"type": "string"}),
-    "exercises": array(obj({"id": {"type": "string"}, "name": {"type": "string"}, "group": {"type": "string"}, "bodyweight": {"type": "boolean"}},
-                           required=["id", "name", "group", "bodyweight"])),
+    "exercises": array(obj({"id": {"type": "string"}, "name": {"type": "string"}, "group": {"type": "string"}, "bodyweight": {"type": "boolean"},
+                            "custom": {"type": "boolean", "description": "One of your own exercises, not the catalogue's"},
+                            "missing": {"type": "boolean", "enum": [True], "description":
+                                        "Only when an exercise the routine names is gone (one of your own, or one a later catalogue dropped): name is then its id; sessions leave it out"}},
+                           required=["id", "name", "group", "bodyweight", "custom"])),
 }, required=["id", "name", "goal", "description", "builtIn", "bodyweight", "groups", "exercises"])
 SET_ENTRY = obj({
     "n": {"type": "integer", "minimum": 1}, "exerciseID": {"type": "string"}, "exerciseName": {"type": "string"}, "exerciseIndex": {"type": "integer"},
@@ -954,7 +1002,8 @@ schemas.update({
     "Routine": ROUTINE,
     "RoutineList": obj({"routines": array(ref("Routine"))}, required=["routines"]),
     "RoutineInput": obj({"name": {"type": "string", "maxLength": 80}, "goal": GOAL, "description": {"type": "string", "maxLength": 500},
-                         "exercises": array({"type": "string"}, minItems=1, maxItems=30)}, required=["name", "goal", "exercises"]),
+                         "exercises": array({"type": "string", "description": "A catalogue exercise's id or one of your own (custom-…)"},
+                                            minItems=1, maxItems=30)}, required=["name", "goal", "exercises"]),
     "StrengthSuggestion": obj({"routine": {**ROUTINE, "type": ["object", "null"]}, "reason": nullable("string"), "overlapping": array({"type": "string"})},
                               required=["overlapping"]),
     "StrengthSettings": obj({
@@ -1005,12 +1054,13 @@ schemas.update({
     }, required=["source", "imported", "duplicates", "mapped", "unmapped", "customExercises", "skippedRows", "seededOneRepMaxes", "unit"]),
     "Nutrition": obj({
         "goal": GOAL, "lifestyle": LIFESTYLE,
+        "lifestyleAssumed": {"type": "boolean", "description": "True while you have not picked a lifestyle: lifestyle is then the default, low-active, assumed"},
         "inputs": obj({"sex": {"type": "string"}, "ageYears": {"type": "integer"}, "heightMeters": {"type": "number"}, "weightKg": {"type": "number"}}),
         "missing": array({"type": "string", "enum": ["sex", "dateOfBirth", "height", "weight"]}),
         "totalEnergyExpenditure": {"type": "number"}, "calories": {"type": "number"}, "proteinGrams": {"type": "integer"},
         "fatGrams": {"type": "integer"}, "carbohydrateGrams": {"type": "integer", "minimum": 0},
         "warnings": array({"type": "string"}),
-    }, required=["goal", "lifestyle", "inputs", "missing", "warnings"]),
+    }, required=["goal", "lifestyle", "lifestyleAssumed", "inputs", "missing", "warnings"]),
 })
 
 # Daily health (issue 11; docs/DAILY-HEALTH.md).

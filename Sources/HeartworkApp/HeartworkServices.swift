@@ -143,6 +143,10 @@ public final class HeartworkServices: Sendable {
             JobRunner.Schedule("sweep expired sessions", every: settings.sweepInterval) { now in try await SessionSweeper(store: store).sweep(now: now) },
             JobRunner.Schedule("check inactivity alerts", every: .seconds(300)) { now in _ = await alerts.checkOnce(now: now) },
             JobRunner.Schedule("sweep the import directory", every: .seconds(3600)) { now in _ = try await daily.sweepUploads(now: now) },
+            // Once at start in effect: afterwards no stored day is outdated until the next upgrade.
+            JobRunner.Schedule("work out again days stored by older formulas", every: .seconds(3600)) { now in
+                _ = try await daily.recomputeOutdated(now: now)
+            },
         ]
     }
 

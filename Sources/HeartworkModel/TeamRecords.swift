@@ -6,7 +6,10 @@ import HeartworkCore
 public struct PlayerRecord: Sendable, Hashable {
     public var id: String
     public var userID: String
-    public var name: String
+    /// FitLabTeam F3's Name and Surname (issue 25). The surname is empty only for a player
+    /// made with one word before issue 25 (migration 028) or by an old API client's `name`.
+    public var firstName: String
+    public var surname: String
     /// Shirt or bib number, as the coach writes it ("7", "07", "GK1").
     public var number: String?
     public var birthDate: CalendarDay?
@@ -21,13 +24,14 @@ public struct PlayerRecord: Sendable, Hashable {
     public var hasPhoto: Bool
 
     public init(
-        id: String = UUID().uuidString.lowercased(), userID: String, name: String, number: String? = nil, birthDate: CalendarDay? = nil,
-        sex: Sex? = nil, restingHeartRate: Int? = nil, maximumHeartRate: Int? = nil, weightKilograms: Double? = nil,
+        id: String = UUID().uuidString.lowercased(), userID: String, firstName: String, surname: String, number: String? = nil,
+        birthDate: CalendarDay? = nil, sex: Sex? = nil, restingHeartRate: Int? = nil, maximumHeartRate: Int? = nil, weightKilograms: Double? = nil,
         teamID: String? = nil, sensorID: String? = nil, createdAt: Date = Date(), hasPhoto: Bool = false
     ) {
         self.id = id
         self.userID = userID
-        self.name = name
+        self.firstName = firstName
+        self.surname = surname
         self.number = number
         self.birthDate = birthDate
         self.sex = sex
@@ -39,6 +43,29 @@ public struct PlayerRecord: Sendable, Hashable {
         self.createdAt = createdAt
         self.hasPhoto = hasPhoto
     }
+
+    /// A player named in one line, split at its last space (`PlayerName.split`).
+    public init(
+        id: String = UUID().uuidString.lowercased(), userID: String, name: String, number: String? = nil, birthDate: CalendarDay? = nil,
+        sex: Sex? = nil, restingHeartRate: Int? = nil, maximumHeartRate: Int? = nil, weightKilograms: Double? = nil,
+        teamID: String? = nil, sensorID: String? = nil, createdAt: Date = Date(), hasPhoto: Bool = false
+    ) {
+        let parts = PlayerName.split(name)
+        self.init(
+            id: id, userID: userID, firstName: parts.firstName, surname: parts.surname, number: number, birthDate: birthDate, sex: sex,
+            restingHeartRate: restingHeartRate, maximumHeartRate: maximumHeartRate, weightKilograms: weightKilograms, teamID: teamID,
+            sensorID: sensorID, createdAt: createdAt, hasPhoto: hasPhoto)
+    }
+
+    /// "First Surname": the name the API's `name`, the export's `player` column and the
+    /// review show. Setting it splits it at its last space.
+    public var name: String {
+        get { PlayerName.full(firstName: firstName, surname: surname) }
+        set { (firstName, surname) = PlayerName.split(newValue) }
+    }
+
+    /// Up to two letters standing in for a missing photo.
+    public var initials: String { PlayerName.initials(name) }
 
     public func physiology(on day: CalendarDay) -> PlayerPhysiology {
         PlayerPhysiology(
@@ -52,12 +79,27 @@ public struct TeamRecord: Sendable, Hashable {
     public var userID: String
     public var name: String
     public var createdAt: Date
+    /// The team's optional photo (FitLabTeam F4; migration 032), kept as a player's is.
+    public var hasPhoto: Bool
 
-    public init(id: String = UUID().uuidString.lowercased(), userID: String, name: String, createdAt: Date = Date()) {
+    public init(id: String = UUID().uuidString.lowercased(), userID: String, name: String, createdAt: Date = Date(), hasPhoto: Bool = false) {
         self.id = id
         self.userID = userID
         self.name = name
         self.createdAt = createdAt
+        self.hasPhoto = hasPhoto
+    }
+}
+
+/// A team's saved sessions and those not reviewed yet (FitLabTeam F4: the team list shows "the
+/// amount of sessions that each team has" and, Annex A, the "pending" ones).
+public struct TeamSessionCounts: Sendable, Hashable {
+    public var saved: Int
+    public var unreviewed: Int
+
+    public init(saved: Int = 0, unreviewed: Int = 0) {
+        self.saved = saved
+        self.unreviewed = unreviewed
     }
 }
 

@@ -20,12 +20,10 @@ import os
 import pathlib
 import re
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import threading
-import time
 import urllib.error
 import urllib.request
 
@@ -38,6 +36,8 @@ from selenium.webdriver.support import expected_conditions as conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "Tests"))
+from common import free_port, wait_for_health  # noqa: E402,F401  (shared; the other browser tests import them from here)
 SHOTS = ROOT / "artifacts" / "browser"
 DESKTOP, PHONE = (1280, 900), (390, 844)
 LAYOUT = (pathlib.Path(__file__).resolve().parent / "layout.js").read_text()
@@ -52,26 +52,6 @@ SHOWN = 8  # findings of one kind listed per page and width; the JSON report has
 def axe_script():
     import axe_playwright_python
     return (pathlib.Path(axe_playwright_python.__file__).parent / "axe.min.js").read_text()
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def wait_for_health(base, process, timeout=60):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        if process.poll() is not None:
-            raise SystemExit(f"the server exited early with status {process.returncode}")
-        try:
-            with urllib.request.urlopen(base + "/healthz", timeout=2) as response:
-                if json.load(response)["status"] == "ok":
-                    return
-        except OSError:
-            time.sleep(0.3)
-    raise SystemExit("the server did not become healthy")
 
 
 class API:

@@ -171,7 +171,7 @@ def main():
 
         sign_in("coach")
         roundtrip("player", f"/players/{player['id']}", f"form[action='/players/{player['id']}']",
-                  {"name": "Alba T. Torres", "number": "23", "birthDate": "2001-04-02", "sex": "male", "restingHeartRate": "48",
+                  {"firstName": "Alba T.", "surname": "Torres Vidal", "number": "23", "birthDate": "2001-04-02", "sex": "male", "restingHeartRate": "48",
                    "maximumHeartRate": "197", "weightKilograms": "66.5", "teamID": team["id"],
                    "sensorID": spare["id"] if spare else ""}, unchanged=("teamID",))  # the coach has one team
         if sensors:

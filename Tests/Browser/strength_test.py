@@ -17,7 +17,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from browser_test import API, DESKTOP, PHONE, ROOT, SHOTS, Checks, free_port, submit, wait_for_health  # noqa: E402
+from browser_test import API, DESKTOP, PHONE, ROOT, SHOTS, Checks, free_port, screenshot, submit, wait_for_health  # noqa: E402
 
 from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.options import Options  # noqa: E402
@@ -168,6 +168,25 @@ def main():
             driver.set_window_size(*PHONE)
             driver.get(base + path)
             checks.page(name)
+        # Issue 25: every exercise shows a line drawing of its movement (docs/STRENGTH.md): the
+        # picture loads on the exercise page and in the library, with the movement as its alt.
+        pictures = "return [...document.querySelectorAll('img.exercise-picture, img.exercise-thumb')].filter(i => " \
+                   "i.getBoundingClientRect().top < innerHeight).map(i => [i.getAttribute('src'), i.alt, i.complete ? i.naturalWidth : 0, " \
+                   "Math.round(i.getBoundingClientRect().width)])"
+        for width in (PHONE, DESKTOP):
+            driver.set_window_size(*width)
+            driver.get(base + "/strength/exercises/barbell-back-squat")
+            WebDriverWait(driver, 10).until(lambda d: d.execute_script("const i = document.querySelector('img.exercise-picture'); return i && i.complete"))
+            shown = driver.execute_script(pictures)
+            check(shown == [["/static/exercises/squat.svg", "Back squat", 64, 96]], f"the exercise page shows its picture at {width[0]} px: {shown}")
+            screenshot(driver, f"strength-exercise-picture-{width[0]}", size=width, full_page=False)
+            driver.get(base + "/strength/exercises?group=Legs")
+            WebDriverWait(driver, 10).until(lambda d: d.execute_script(
+                "return [...document.querySelectorAll('img.exercise-thumb')].slice(0, 3).every(i => i.complete)"))
+            thumbs = driver.execute_script(pictures)
+            check(len(thumbs) >= 3 and all(src.startswith("/static/exercises/") and alt and natural == 64 and size == 48
+                                           for src, alt, natural, size in thumbs), f"the library rows show pictures at {width[0]} px: {thumbs[:4]}")
+            screenshot(driver, f"strength-library-pictures-{width[0]}", size=width, full_page=False)
         driver.set_window_size(*PHONE)
         driver.get(base + "/nutrition")
         check("kcal a day" in driver.page_source, "nutrition shows the daily energy")
@@ -228,6 +247,7 @@ def main():
         check(settings["goal"] == "WeightLoss" and settings["lifestyle"] == "active" and settings.get("webhookUrl") == "https://example.org/hook",
               f"sign-up saved goal, lifestyle and webhook: {settings}")
         custom_exercise_form(driver, base, api, sam, checks, check)
+        custom_exercises_in_a_routine(driver, base, api, sam, checks, check)
         failures.extend(checks.failures)
     finally:
         if driver:
@@ -288,6 +308,50 @@ def custom_exercise_form(driver, base, api, token, checks, check):
     driver.set_window_size(*PHONE)
     submit(driver, "a[href^='/strength/exercises/custom-']")
     check("Zercher Good Morning" in driver.page_source and "1-rep max" in driver.page_source, "the imported exercise has its 1RM")
+
+
+def custom_exercises_in_a_routine(driver, base, api, token, checks, check):
+    """Issue 25, after review: the routine editor offers the user's own exercises (marked
+    "yours"), the routine lists them, a session prescribes them (a hold of theirs is timed), and
+    an exercise done for 37 reps says its next session starts with a baseline set again."""
+    api.call("PUT", "/api/strength/settings", {"acceptDisclaimer": True}, token=token)
+    plank = next(e for e in api.call("GET", "/api/exercises?group=Abs", token=token)["exercises"] if e["name"] == "Copenhagen Plank")
+    squat = api.call("POST", "/api/exercises", {"name": "Zercher Carry Squat", "group": "Legs", "equipment": "barbell"}, token=token)
+    driver.set_window_size(*PHONE)
+    driver.get(base + "/strength/routines/new")
+    driver.find_element(By.ID, "name").send_keys("Sam's own")
+    for exercise in [squat["id"], "barbell-bench-press", plank["id"]]:
+        box = driver.find_element(By.CSS_SELECTOR, f"input[name='exercises[]'][value='{exercise}']")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", box)
+        box.click()
+    label = driver.find_element(By.CSS_SELECTOR, f"input[value='{squat['id']}'] ~ .label-text").text
+    check("yours" in label, f"the editor marks the user's own exercise: {label!r}")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", driver.find_element(By.CSS_SELECTOR, f"input[value='{squat['id']}']"))
+    checks.page("strength-routine-form-own")
+    driver.set_window_size(*PHONE)
+    submit(driver, "form[data-routine-form] button[type=submit]")
+    names = [e.text for e in driver.find_elements(By.CSS_SELECTOR, ".routine-exercises li a")]
+    check(names == ["Zercher Carry Squat", "Barbell Bench Press", "Copenhagen Plank"], f"the routine keeps the user's own exercises: {names}")
+    checks.page("strength-routine-own")
+    driver.set_window_size(*PHONE)
+    submit(driver, "form[action='/strength/sessions'] button[type=submit]")
+    session_id = driver.current_url.rstrip("/").split("/")[-1].split("#")[0]
+    session = api.call("GET", f"/api/strength/sessions/{session_id}", token=token)
+    plan = [(s["exerciseID"], s["measure"], s["target"]["weight"]) for s in session["sets"]]
+    check(plan == [(squat["id"], "reps", 20), ("barbell-bench-press", "reps", 20), (plank["id"], "seconds", 0)],
+          f"the session prescribes the user's own exercises (the bar; a timed hold): {plan}")
+    check("max hold" in driver.page_source, "the session page shows the user's hold as a hold")
+    # 37 reps on the squat: no 1RM, so the next session starts it with a baseline set again.
+    api.call("PUT", f"/api/strength/sessions/{session_id}/sets/1", {"reps": 37, "done": True}, token=token)
+    api.call("PUT", f"/api/strength/sessions/{session_id}/sets/3", {"reps": 45, "done": True}, token=token)
+    finished = api.call("POST", f"/api/strength/sessions/{session_id}/finish", {"enjoyment": 4, "difficulty": 2}, token=token)
+    check(finished["session"]["totals"]["reps"] == 37, f"the hold's seconds are not reps: {finished['session']['totals']}")
+    stats = api.call("GET", f"/api/exercises/{squat['id']}", token=token)["exercise"]["stats"]
+    check(not stats["coldStart"] and stats["needsBaseline"], f"the API says a baseline set comes next: {stats}")
+    driver.get(base + f"/strength/exercises/{squat['id']}")
+    check(len(driver.find_elements(By.CSS_SELECTOR, "[data-baseline-again]")) == 1 and "(30 kg)" in driver.page_source,
+          "the exercise page says the next session starts with a heavier baseline set")
+    checks.page("strength-exercise-baseline-again")
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ struct AuthorizationTests {
     /// Routes anyone may call; they hold no personal data.
     static let publicRoutes: Set<String> = [
         "GET /", "GET /signup", "POST /signup", "GET /login", "POST /login", "POST /logout",
-        "GET /healthz", "GET /metrics", "GET /openapi.json", "GET /static/{file}",
+        "GET /healthz", "GET /metrics", "GET /openapi.json", "GET /static/{file}", "GET /static/exercises/{file}",
         "GET /manifest.webmanifest", "GET /sw.js",
         "POST /api/auth/register", "POST /api/auth/login",
         "GET /strength/goals",  // issue 25: what the goals mean, linked from sign-up

@@ -4,6 +4,7 @@ import HeartworkCore
 import HeartworkStore
 import HeartworkTestSupport
 import Hummingbird
+import SQLKit
 import Testing
 
 @testable import HeartworkServer
@@ -69,6 +70,33 @@ struct RISENightTests {
             try await server.services.daily.recompute(owner, from: Self.today, through: Self.today)
             let reordered = try #require(try await server.services.daily.day(Self.today, for: owner).sleep)
             #expect(reordered.inBedHours == 8.5 && reordered.asleepHours == 6.75)
+        }
+    }
+
+    /// Issue 25's review: days an older version of the formulas stored (a recovery capped at
+    /// 100 %, the old intensity bands) stayed on the pages after an upgrade until new data came.
+    /// Each stored day now says its formula version, and days of an older one are worked out
+    /// again at start (`recomputeOutdated`, a schedule of the job runner).
+    @Test(arguments: TestDatabase.all)
+    func daysStoredByAnOlderFormulaAreWorkedOutAgain(engine: TestDatabase) async throws {
+        try await ServerHarness.run(engine) { server in
+            let (id, token) = try await server.signUp("riseformula")
+            let done = try await DailyAPITests.importExport(server, token, Data(Self.twoDeviceNight(Self.today).utf8), contentType: "application/xml")
+            #expect(done["state"] as? String == "done", "\(done)")
+            let store = server.store.daily
+            #expect(try await store.outdatedDays(formula: DailyCalculator.formulaVersion).allSatisfy { $0.userID != id })
+            // As an older version left the day: another recovery, and formula 1.
+            var old = try #require(try await store.day(userID: id, Self.today))
+            old.sleep?.recoveryPercent = 42
+            try await store.putDay(userID: id, old, now: Date())
+            try await server.store.database.sql.raw("UPDATE day_metrics SET formula = 1 WHERE user_id = \(bind: id)").run()
+            let outdated = try await store.outdatedDays(formula: DailyCalculator.formulaVersion).filter { $0.userID == id }
+            #expect(outdated.count == 1 && outdated.first.map { $0.from <= Self.today } == true, "\(outdated)")
+            #expect(try await store.day(userID: id, Self.today)?.sleep?.recoveryPercent == 42)
+            #expect(try await server.services.daily.recomputeOutdated() >= 1)
+            await server.services.jobs.runUntilIdle()
+            #expect(try await store.day(userID: id, Self.today)?.sleep?.recoveryPercent == 85, "worked out again: 8.5 h × 8/10 ÷ 8 × 100")
+            #expect(try await store.outdatedDays(formula: DailyCalculator.formulaVersion).allSatisfy { $0.userID != id })
         }
     }
 

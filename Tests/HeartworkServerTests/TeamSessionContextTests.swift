@@ -158,8 +158,12 @@ struct TeamSessionContextTests {
             #expect(coach.text.contains("name=\"situation\"") && coach.text.contains("Movie/Theatre") && coach.text.contains("more than 2 days"))
             let refused = try await WebTeamPageTests.form(server, "/teams/\(team)/sessions", "countdownSeconds=0&situation=Party", session: web)
             #expect(refused.status == .unprocessableContent && refused.text.contains("Party"))
+            let picked = try #require(try await server.request(.get, "/api/players", token: token).json["players"] as? [[String: Any]])
+                .compactMap { $0["id"] as? String }.map { "&players%5B%5D=\($0)" }.joined()
+            try await TeamAPITests.hearAgain(server, token: token, addresses: ["A", "B"])
             let started = try await WebTeamPageTests.form(
-                server, "/teams/\(team)/sessions", "countdownSeconds=0&durationMinutes=&time=2h&moment=Before&situation=Exam&state=Seated", session: web)
+                server, "/teams/\(team)/sessions", "countdownSeconds=0&durationMinutes=&time=2h&moment=Before&situation=Exam&state=Seated\(picked)",
+                session: web)
             #expect(started.status == .seeOther)
             let id = try #require(try await server.services.teamSessions.openSession(of: team, for: user)?.id)
             #expect(try await server.services.teamSessions.session(id, of: user).context == SessionContext(time: .twoHours, moment: .before, situation: .exam, state: .seated))

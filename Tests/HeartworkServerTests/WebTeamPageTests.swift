@@ -29,17 +29,23 @@ struct WebTeamPageTests {
             let team = try #require(created.headers[.location]?.split(separator: "/").last.map(String.init))
 
             // A player with every mistake at once; what was typed stays.
-            let bad = try await Self.form(server, "/players", "name=Robin&restingHeartRate=abc&maximumHeartRate=400&teamID=\(team)&sensorID=", session: session)
+            let bad = try await Self.form(
+                server, "/players", "firstName=Robin&surname=&number=&restingHeartRate=abc&maximumHeartRate=400&teamID=\(team)&sensorID=", session: session)
             #expect(bad.status == .unprocessableContent)
+            // Issue 25 (F3): the surname and the number are asked, each next to its field.
+            #expect(bad.text.contains("id=\"player-surname-error\"") && bad.text.contains("A player needs a surname"))
+            #expect(bad.text.contains("id=\"player-number-error\"") && bad.text.contains("A player needs a number"))
             #expect(bad.text.contains("&#39;abc&#39; is not a whole number.") || bad.text.contains("'abc' is not a whole number."))
             #expect(bad.text.contains("A maximum heart rate is 100–250 bpm.") && bad.text.contains("value=\"Robin\""))
-            for (name, sensor) in [("Robin", sensors["S1"]!), ("Sasha", sensors["S2"]!)] {
-                let added = try await Self.form(server, "/players", "name=\(name)&restingHeartRate=50&maximumHeartRate=190&teamID=\(team)&sensorID=\(sensor)", session: session)
+            for (number, name, sensor) in [(1, "Robin", sensors["S1"]!), (2, "Sasha", sensors["S2"]!)] {
+                let added = try await Self.form(
+                    server, "/players", "firstName=\(name)&surname=Keeper&number=\(number)&restingHeartRate=50&maximumHeartRate=190&teamID=\(team)&sensorID=\(sensor)",
+                    session: session)
                 #expect(added.status == .seeOther && added.headers[.location] == "/teams/\(team)")
             }
             // A sensor a teammate wears is refused on the team page.
             let players = try #require(try await server.request(.get, "/api/players", token: token).json["players"] as? [[String: Any]])
-            let sasha = try #require(players.first { $0["name"] as? String == "Sasha" }?["id"] as? String)
+            let sasha = try #require(players.first { $0["name"] as? String == "Sasha Keeper" }?["id"] as? String)
             let clash = try await Self.form(server, "/teams/\(team)/players/\(sasha)/sensor", "sensorID=\(sensors["S1"]!)", session: session)
             #expect(clash.status == .conflict && clash.text.contains("already worn by another player"))
 
@@ -50,7 +56,11 @@ struct WebTeamPageTests {
             #expect(coach.text.contains("data-sensor=\"\(sensors["S1"]!)\"") && coach.text.contains("Start session"))
 
             // A session recorded over what was heard, then reviewed.
-            let started = try await Self.form(server, "/teams/\(team)/sessions", "countdownSeconds=0&durationMinutes=", session: session)
+            // Both picked (issue 25: the coach picks who takes part).
+            let robin = try #require(players.first { $0["name"] as? String == "Robin Keeper" }?["id"] as? String)
+            try await TeamAPITests.hearAgain(server, token: token, addresses: ["S1", "S2"])
+            let started = try await Self.form(
+                server, "/teams/\(team)/sessions", "countdownSeconds=0&durationMinutes=&players%5B%5D=\(robin)&players%5B%5D=\(sasha)", session: session)
             #expect(started.status == .seeOther && started.headers[.location] == "/teams/\(team)/live")
             let sessionID = try #require(
                 (try await server.request(.get, "/api/teams/\(team)/sessions", token: token).json["sessions"] as? [[String: Any]])?.first?["id"] as? String)

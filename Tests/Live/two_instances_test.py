@@ -16,7 +16,6 @@ import os
 import pathlib
 import secrets
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -28,26 +27,8 @@ import urllib.request
 import websockets
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def call(base, method, path, body=None, token=None):
-    request = urllib.request.Request(base + path, method=method, data=None if body is None else json.dumps(body).encode())
-    if body is not None:
-        request.add_header("Content-Type", "application/json")
-    if token:
-        request.add_header("Authorization", f"Bearer {token}")
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            text = response.read()
-            return response.status, (json.loads(text) if text else None)
-    except urllib.error.HTTPError as error:
-        return error.code, None
+sys.path.insert(0, str(ROOT / "Tests"))
+from common import call, free_port  # noqa: E402  (the Python checks' shared helpers)
 
 
 def start(binary, url, port):

@@ -20,8 +20,6 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.error
-import urllib.request
 
 import http_ece
 from cryptography.exceptions import InvalidSignature
@@ -30,8 +28,8 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "Tests" / "Browser"))
-from browser_test import free_port, wait_for_health  # noqa: E402  (the browser tests' server helpers)
+sys.path.insert(0, str(ROOT / "Tests"))
+from common import call, free_port, wait_for_health  # noqa: E402  (the Python checks' shared helpers)
 
 
 def b64url(data):
@@ -40,20 +38,6 @@ def b64url(data):
 
 def unb64url(text):
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-
-
-def call(base, method, path, body=None, token=None):
-    request = urllib.request.Request(base + path, method=method, data=None if body is None else json.dumps(body).encode())
-    if body is not None:
-        request.add_header("Content-Type", "application/json")
-    if token:
-        request.add_header("Authorization", f"Bearer {token}")
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            text = response.read()
-            return response.status, (json.loads(text) if text else None)
-    except urllib.error.HTTPError as error:
-        return error.code, error.read().decode()
 
 
 def user(base, name):

@@ -468,6 +468,16 @@ public struct DailyHealthService: Sendable {
         try await recomputation.queueRecompute(userID: userID, from: from, now: now)
     }
 
+    /// Queues the days stored by older formulas (`DailyCalculator.formulaVersion`) to be
+    /// worked out again, for every user who has them; returns how many users. Run at start:
+    /// after an upgrade that changes a formula nobody sees yesterday's numbers by the old one.
+    @discardableResult
+    public func recomputeOutdated(now: Date = Date()) async throws -> Int {
+        let outdated = try await store.daily.outdatedDays(formula: DailyCalculator.formulaVersion)
+        for (userID, from) in outdated { try await queueRecompute(userID: userID, from: from, now: now) }
+        return outdated.count
+    }
+
     func runRecompute(_ job: RecomputeJob) async throws {
         guard let from = CalendarDay(iso: job.from), let user = try await store.users.find(id: job.userID) else { return }
         guard let range = try await store.daily.dataRange(userID: user.id) else { return }

@@ -1,9 +1,9 @@
-import AsyncHTTPClient
 import Crypto
 import Foundation
 import HeartworkStore
 import Logging
 import NIOCore
+import Synchronization
 
 /// HeartMate's push notifications (seed 000 F35) as Web Push (RFC 8030, 8291, 8292): a user
 /// turns them on per browser (a subscription), and what the inbox tells them of friend
@@ -22,6 +22,13 @@ public struct PushService: Sendable {
     /// The VAPID `sub` claim: how a push service reaches the operator.
     let contact: String
     let logger: Logger
+    /// The VAPID key once read: it never changes after the first start, so a delivery reads
+    /// the database for it once per process, not once per push.
+    let cachedKey = KeyCache()
+
+    final class KeyCache: Sendable {
+        let key = Mutex<VAPIDKey?>(nil)
+    }
 
     /// Devices a user may have notifications on at once.
     public static let deviceLimit = 10
@@ -50,12 +57,14 @@ public struct PushService: Sendable {
 
     /// The server's VAPID key, made and stored on first use.
     public func key(now: Date = Date()) async throws -> VAPIDKey {
+        if let known = cachedKey.key.withLock({ $0 }) { return known }
         let fresh = VAPIDKey.generate()
         let stored = try await store.push.vapidKey(
             candidate: VAPIDKeyRecord(privateKey: Base64URL.encode(fresh.rawPrivateKey), publicKey: fresh.publicKey, createdAt: now))
         guard let raw = Base64URL.decode(stored.privateKey), let key = try? VAPIDKey(rawPrivateKey: raw) else {
             throw AppError(.unavailable, "the stored VAPID key cannot be read")
         }
+        cachedKey.key.withLock { $0 = key }
         return key
     }
 
@@ -168,7 +177,7 @@ public struct PushService: Sendable {
     /// One attempt; throws when it should be retried.
     func deliver(_ job: PushJob, now: Date = Date()) async throws {
         guard let subscription = try await store.push.subscription(id: job.subscriptionID) else { return }
-        guard let url = URL(string: subscription.endpoint), let host = url.host, let audience = VAPIDKey.audience(of: url),
+        guard let url = URL(string: subscription.endpoint), url.host != nil, let audience = VAPIDKey.audience(of: url),
             let uaPublic = Base64URL.decode(subscription.p256dh), let auth = Base64URL.decode(subscription.auth)
         else {
             try await store.push.delete(id: subscription.id)
@@ -178,38 +187,17 @@ public struct PushService: Sendable {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let body = try WebPushMessage.encrypt(try encoder.encode(job.payload), uaPublic: uaPublic, auth: auth)
         let key = try await key(now: now)
-        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        let policy = policy
-        let address: String
-        switch await Blocking.run({ policy.target(host: bare) }) {
+        let headers = [
+            ("Authorization", key.authorization(audience: audience, subject: contact, now: now)), ("TTL", String(Self.timeToLive)),
+            ("Content-Encoding", "aes128gcm"), ("Content-Type", "application/octet-stream"), ("Urgency", "normal"),
+        ]
+        let status: Int
+        switch await policy.post(url, headers: headers, body: ByteBuffer(bytes: body)) {
         case .refused(let why):
             logger.info("push endpoint refused", metadata: ["subscription": "\(subscription.id)", "reason": "\(why)"])
             return
-        case .connect(let checked): address = checked
-        }
-        var request = HTTPClientRequest(url: subscription.endpoint)
-        request.method = .POST
-        request.headers.add(name: "Authorization", value: key.authorization(audience: audience, subject: contact, now: now))
-        request.headers.add(name: "TTL", value: String(Self.timeToLive))
-        request.headers.add(name: "Content-Encoding", value: "aes128gcm")
-        request.headers.add(name: "Content-Type", value: "application/octet-stream")
-        request.headers.add(name: "Urgency", value: "normal")
-        request.body = .bytes(ByteBuffer(bytes: body))
-        // As for webhooks: no redirects, and the connection goes to the address checked.
-        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10), read: .seconds(10)))
-        configuration.dnsOverride = [bare: address]
-        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-        let answer: Result<Int, any Error>
-        do {
-            let response = try await client.execute(request, timeout: .seconds(10))
-            _ = try? await response.body.collect(upTo: 64 * 1024)
-            answer = .success(Int(response.status.code))
-        } catch {
-            answer = .failure(error)
-        }
-        try? await client.shutdown()
-        guard case .success(let status) = answer else {
-            throw NotDelivered(description: "the push service could not be reached")
+        case .unreachable: throw NotDelivered(description: "the push service could not be reached")
+        case .status(let answered): status = answered
         }
         switch status {
         case 200..<300: return

@@ -37,10 +37,7 @@ extension StrengthService {
     /// An exercise the user can see: the catalogue's, or one of their own (anyone else's is
     /// "not found", as if it did not exist).
     public func visibleExercise(_ id: String, for user: UserRecord) async throws -> Exercise {
-        if let exercise = catalogue.exercise(id) { return exercise }
-        if id.hasPrefix(StrengthCatalogue.customPrefix), let own = try await customExercises(for: user).first(where: { $0.id == id }) {
-            return own.exercise
-        }
+        if let exercise = try await exerciseLookup(for: user).exercise(id) { return exercise }
         throw AppError(.notFound, "no exercise \(id.prefix(80)) in the catalogue or among yours")
     }
 
@@ -184,7 +181,7 @@ extension StrengthService {
                     customs[block.name] = exercise.id
                 } else {
                     skipped.append(
-                        "\(block.sets.count) sets of \(block.name.prefix(80)) on \(workout.startedAt.formatted(.iso8601)): you have \(Self.maximumCustomExercises) exercises of your own, the most there can be; delete some and import the file again"
+                        "\(block.sets.count) sets of \(block.name.prefix(80)) on \(workout.startedAt.formatted(.iso8601)): you have \(Self.maximumCustomExercises) exercises of your own, the most there can be, so these sets were not imported"
                     )
                     continue
                 }
@@ -205,7 +202,7 @@ extension StrengthService {
                 let before = touched[exercise.id] ?? stats[exercise.id] ?? .coldStart
                 touched[exercise.id] = StrengthProgression.update(before, with: working, timed: exercise.timed)
             }
-            total(&session, sets: sets)
+            total(&session, sets: sets, lookup: ExerciseLookup(catalogue: catalogue, own: own.values.map(\.exercise)))
             session.finishedAt = end
             session.durationSeconds = workout.durationSeconds
             session.review = workout.notes.map { String($0.prefix(Self.maximumReviewLength)) }

@@ -127,6 +127,10 @@ public struct StrengthService: Sendable {
         public let exercise: Exercise
         public let stats: ExerciseStats
         public let resetAt: Date?
+        /// Whether the next session starts it with a baseline set — the generator's own rule
+        /// (`WorkoutGenerator.needsBaseline`): never done (or reset), or a loaded exercise still
+        /// without a 1RM (every counted set had 37 reps or more). Pages and the API show this.
+        public var needsBaseline: Bool { WorkoutGenerator.needsBaseline(GeneratorExercise(exercise, stats: stats)) }
     }
 
     /// The catalogue's exercises and the user's own (`Exercise.isCustom`), alphabetical.
@@ -171,32 +175,55 @@ public struct StrengthService: Sendable {
     // MARK: routines
 
     public struct RoutineView: Sendable, Hashable {
+        /// One exercise of the routine, in order: `exercise` is nil when the id names nothing
+        /// the user can see any more (one of their own exercises that is gone); the routine
+        /// then says so, and a session leaves it out.
+        public struct Item: Sendable, Hashable {
+            public let id: String
+            public let exercise: Exercise?
+        }
+
         public let template: RoutineTemplate
         public let builtIn: Bool
         public let bodyweight: Bool
         public let groups: [MuscleGroup]
         public let position: Int
+        public let exercises: [Item]
+        /// The ids the user can no longer see (see `Item`).
+        public var missing: [String] { exercises.filter { $0.exercise == nil }.map(\.id) }
     }
 
-    func view(_ template: RoutineTemplate, builtIn: Bool, position: Int) -> RoutineView {
-        let groups = catalogue.groups(of: template)
+    func view(_ template: RoutineTemplate, builtIn: Bool, position: Int, lookup: ExerciseLookup) -> RoutineView {
+        let groups = lookup.groups(of: template)
         return RoutineView(
-            template: template, builtIn: builtIn, bodyweight: catalogue.isBodyweight(template),
-            groups: MuscleGroup.displayOrder.filter(groups.contains), position: position)
+            template: template, builtIn: builtIn, bodyweight: lookup.isBodyweight(template),
+            groups: MuscleGroup.displayOrder.filter(groups.contains), position: position,
+            exercises: template.exerciseIDs.map { RoutineView.Item(id: $0, exercise: lookup.exercise($0)) })
+    }
+
+    /// The exercises the user can name: the catalogue's and their own. Every rule that asks
+    /// what an exercise is (a hold? loaded? which group?) asks this.
+    /// With `ids`, the user's own exercises are read only when one of them is the user's own
+    /// (a set logged in a session of catalogue exercises reads no more than before).
+    public func exerciseLookup(for user: UserRecord, needing ids: [String]? = nil) async throws -> ExerciseLookup {
+        if let ids, !ids.contains(where: { $0.hasPrefix(StrengthCatalogue.customPrefix) }) { return ExerciseLookup(catalogue: catalogue) }
+        return ExerciseLookup(catalogue: catalogue, own: try await customExercises(for: user).map(\.exercise))
     }
 
     /// The user's own routines in their order, then the built-in ones alphabetically.
     public func routines(for user: UserRecord) async throws -> [RoutineView] {
-        let own = try await store.strength.routines(userID: user.id).enumerated().map { view($1.template, builtIn: false, position: $0) }
-        let builtIn = catalogue.routines.sorted { $0.name < $1.name }.map { view($0, builtIn: true, position: 0) }
+        let lookup = try await exerciseLookup(for: user)
+        let own = try await store.strength.routines(userID: user.id).enumerated().map { view($1.template, builtIn: false, position: $0, lookup: lookup) }
+        let builtIn = catalogue.routines.sorted { $0.name < $1.name }.map { view($0, builtIn: true, position: 0, lookup: lookup) }
         return own + builtIn
     }
 
     public func routine(_ id: String, for user: UserRecord) async throws -> RoutineView {
-        if let builtIn = catalogue.routines.first(where: { $0.id == id }) { return view(builtIn, builtIn: true, position: 0) }
+        let lookup = try await exerciseLookup(for: user)
+        if let builtIn = catalogue.routines.first(where: { $0.id == id }) { return view(builtIn, builtIn: true, position: 0, lookup: lookup) }
         let own = try await store.strength.routines(userID: user.id)
         guard let index = own.firstIndex(where: { $0.id == id }) else { throw AppError.notFound("routine") }
-        return view(own[index].template, builtIn: false, position: index)
+        return view(own[index].template, builtIn: false, position: index, lookup: lookup)
     }
 
     public struct RoutineInput: Sendable {
@@ -213,7 +240,9 @@ public struct StrengthService: Sendable {
         }
     }
 
-    func checked(_ input: RoutineInput) throws -> RoutineInput {
+    /// The exercises may be the catalogue's or the user's own (`lookup`); anyone else's own
+    /// exercise is refused like an unknown id, naming it, and never said to exist.
+    func checked(_ input: RoutineInput, lookup: ExerciseLookup) throws -> RoutineInput {
         var errors = [AppError.FieldError]()
         let name = input.name.trimmingCharacters(in: .whitespacesAndNewlines)
         if name.isEmpty || name.count > 80 || name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
@@ -224,15 +253,19 @@ public struct StrengthService: Sendable {
         if input.exerciseIDs.isEmpty || input.exerciseIDs.count > Self.maximumRoutineExercises {
             errors.append(.init(field: "exercises", detail: "1 to \(Self.maximumRoutineExercises) exercises, in the order they are done"))
         }
-        for (i, id) in input.exerciseIDs.enumerated() where catalogue.exercise(id) == nil {
-            errors.append(.init(field: "exercises[\(i)]", detail: "no exercise \(id.prefix(80)) in the catalogue (GET /api/exercises lists them)"))
+        for (i, id) in input.exerciseIDs.enumerated() where lookup.exercise(id) == nil {
+            errors.append(
+                .init(
+                    field: "exercises[\(i)]",
+                    detail: "no exercise \(id.prefix(80)) in the catalogue or among your own (GET /api/exercises lists them)"))
         }
         guard errors.isEmpty else { throw AppError.invalid(errors) }
         return RoutineInput(name: name, goal: input.goal, description: description, exerciseIDs: input.exerciseIDs)
     }
 
     public func createRoutine(_ input: RoutineInput, for user: UserRecord, now: Date = Date()) async throws -> RoutineView {
-        let input = try checked(input)
+        let lookup = try await exerciseLookup(for: user)
+        let input = try checked(input, lookup: lookup)
         let existing = try await store.strength.routines(userID: user.id)
         guard existing.count < Self.maximumRoutines else { throw AppError.conflict("at most \(Self.maximumRoutines) routines of your own") }
         if catalogue.routines.contains(where: { $0.name.lowercased() == input.name.lowercased() }) {
@@ -246,14 +279,14 @@ public struct StrengthService: Sendable {
         } catch StoreError.conflict(let message) {
             throw AppError.conflict(message, field: "name")
         }
-        return view(record.template, builtIn: false, position: existing.count)
+        return view(record.template, builtIn: false, position: existing.count, lookup: lookup)
     }
 
     public func updateRoutine(_ id: String, _ input: RoutineInput, for user: UserRecord, now: Date = Date()) async throws -> RoutineView {
         if catalogue.routines.contains(where: { $0.id == id }) {
             throw AppError(.forbidden, "built-in routines cannot be changed; create your own from it")
         }
-        let input = try checked(input)
+        let input = try checked(input, lookup: try await exerciseLookup(for: user))
         let own = try await store.strength.routines(userID: user.id)
         guard var record = own.first(where: { $0.id == id }) else { throw AppError.notFound("routine") }
         record.name = input.name
@@ -310,9 +343,11 @@ public struct StrengthService: Sendable {
         let todayStart = calendar.startOfDay(for: now)
         let yesterdayStart = calendar.date(byAdding: .day, value: -1, to: todayStart) ?? todayStart.addingTimeInterval(-86_400)
         let recent = try await store.strength.exercisesTrained(userID: user.id, since: yesterdayStart)
-        let trained = Set(recent.compactMap { catalogue.exercise($0.exerciseID)?.group })
+        let lookup = try await exerciseLookup(for: user)
+        let trained = Set(recent.compactMap { lookup.exercise($0.exerciseID)?.group })
         let last = try await store.strength.lastStarted(userID: user.id)
-        let all = try await routines(for: user)
+        // A routine none of whose exercises is left cannot be started (409): never suggested.
+        let all = try await routines(for: user).filter { $0.exercises.contains { $0.exercise != nil } }
         let candidates = all.map {
             RoutineSuggestion.Candidate(
                 id: $0.template.id, name: $0.template.name, goal: $0.template.goal, groups: Set($0.groups),
@@ -339,23 +374,33 @@ public struct StrengthService: Sendable {
         public let heartRate: [SetHeartRate.Result]?
         /// "sensor" or "workout:{id}" when heart rate was found.
         public let heartRateSource: String?
+        /// The user's exercises as they are now: what each set's exercise is (a hold? loaded?).
+        public let exercises: ExerciseLookup
         public var editableUntil: Date? { session.finishedAt.map { $0.addingTimeInterval(StrengthService.editWindow) } }
     }
 
     /// Starts a session from a routine: the generator's prescription from the user's
     /// statistics. Needs the safety disclaimer accepted. `sensorID` links one of the user's
-    /// straps for heart rate per set.
+    /// straps for heart rate per set. The user's own exercises are prescribed like the
+    /// catalogue's (their history and 1RM, their `loaded` and `measure`); an exercise the
+    /// routine names that is no longer there is left out (the routine's page says so).
     public func start(routineID: String, sensorID: String? = nil, for user: UserRecord, now: Date = Date()) async throws -> SessionView {
         let settings = try await settings(for: user, now: now)
         guard settings.disclaimerAcceptedAt != nil else {
             throw AppError(.forbidden, "accept the safety disclaimer first (PUT /api/strength/settings {\"acceptDisclaimer\": true}, or the page that shows it)")
         }
-        let routine = try await routine(routineID, for: user).template
+        let routineView = try await routine(routineID, for: user)
+        let routine = routineView.template
+        let lookup = try await exerciseLookup(for: user)
         if let sensorID, try await store.sensors.find(id: sensorID, userID: user.id) == nil {
             throw AppError(.notFound, "no sensor \(sensorID.prefix(80)) among yours", field: "sensor")
         }
         let stats = try await store.strength.stats(userID: user.id)
-        let exercises = routine.exerciseIDs.compactMap { catalogue.exercise($0) }
+        let exercises = routineView.exercises.compactMap(\.exercise)
+        guard !exercises.isEmpty else {
+            throw AppError.conflict(
+                "none of this routine's exercises exists any more (\(routineView.missing.map { String($0.prefix(80)) }.joined(separator: ", "))); edit the routine")
+        }
         // The reps follow the user's goal, as the seed's generator does (`switch user.goal`,
         // seed line 3030; digest §3.3.2), not the routine's: a routine's goal only files it.
         let generator = WorkoutGenerator(
@@ -378,7 +423,7 @@ public struct StrengthService: Sendable {
         let session = StrengthSessionRecord(
             userID: user.id, routineID: routine.id, name: routine.name, goal: settings.goal, sensorID: sensorID, startedAt: now)
         try await store.strength.createSession(session, sets: sets)
-        return SessionView(session: session, sets: sets, heartRate: nil, heartRateSource: nil)
+        return SessionView(session: session, sets: sets, heartRate: nil, heartRateSource: nil, exercises: lookup)
     }
 
     func stored(_ id: String, for user: UserRecord) async throws -> (session: StrengthSessionRecord, sets: [StrengthSetRecord]) {
@@ -389,7 +434,8 @@ public struct StrengthService: Sendable {
     public func session(_ id: String, for user: UserRecord) async throws -> SessionView {
         let (session, sets) = try await stored(id, for: user)
         let (heartRate, source) = try await heartRate(session, sets: sets, user: user)
-        return SessionView(session: session, sets: sets, heartRate: heartRate, heartRateSource: source)
+        return SessionView(
+            session: session, sets: sets, heartRate: heartRate, heartRateSource: source, exercises: try await exerciseLookup(for: user))
     }
 
     /// Deletes one of the user's sessions with its sets: a started one they will not finish
@@ -456,12 +502,13 @@ public struct StrengthService: Sendable {
         }
         guard let set = updated, let index = sets.firstIndex(where: { $0.position == number }) else { throw AppError.notFound("set") }
         sets[index] = set
+        let lookup = try await exerciseLookup(for: user, needing: sets.map(\.exerciseID))
         if let finished = session.finishedAt {
-            total(&session, sets: sets)
+            total(&session, sets: sets, lookup: lookup)
             try await store.strength.updateTotals(session)
-            try await recompute(set.exerciseID, of: session, finished: finished, sets: sets, user: user, now: now)
+            try await recompute(set.exerciseID, of: session, finished: finished, sets: sets, lookup: lookup, user: user, now: now)
         }
-        return SessionView(session: session, sets: sets, heartRate: nil, heartRateSource: nil)
+        return SessionView(session: session, sets: sets, heartRate: nil, heartRateSource: nil, exercises: lookup)
     }
 
     /// After a correction to a finished session: when nothing else has changed the exercise's
@@ -469,12 +516,14 @@ public struct StrengthService: Sendable {
     /// what they were before this session and its sets as they are now — so a typo (36 reps
     /// for 6) that raised a 1RM can be taken back. Otherwise the correction can only raise
     /// them, as every session does.
-    func recompute(_ exerciseID: String, of session: StrengthSessionRecord, finished: Date, sets: [StrengthSetRecord], user: UserRecord, now: Date) async throws {
-        guard !exerciseID.hasPrefix("other:"), catalogue.exercise(exerciseID) != nil else { return }
+    func recompute(
+        _ exerciseID: String, of session: StrengthSessionRecord, finished: Date, sets: [StrengthSetRecord], lookup: ExerciseLookup, user: UserRecord, now: Date
+    ) async throws {
+        guard let exercise = lookup.exercise(exerciseID) else { return }
         let stats = try await store.strength.stats(userID: user.id)
         let current = stats[exerciseID]?.stats ?? .coldStart
         let performed = sets.filter { $0.exerciseID == exerciseID }.map(\.performed)
-        let timed = catalogue.exercise(exerciseID)?.timed ?? false
+        let timed = exercise.timed
         let after: ExerciseStats
         if session.source == "heartwork", let baseline = try await store.strength.baselines(sessionID: session.id)[exerciseID],
             try await !store.strength.changedSince(userID: user.id, exerciseID: exerciseID, date: finished, excluding: session.id)
@@ -488,16 +537,13 @@ public struct StrengthService: Sendable {
 
     /// Totals of the counted sets (done, reps above zero): volume Σ reps × weight, reps, sets.
     /// Holds count as sets but add nothing to the reps or the volume (their reps are seconds).
-    func total(_ session: inout StrengthSessionRecord, sets: [StrengthSetRecord]) {
+    func total(_ session: inout StrengthSessionRecord, sets: [StrengthSetRecord], lookup: ExerciseLookup) {
         let counted = sets.filter { $0.performed.counts }
-        let repeated = counted.filter { !isTimed($0.exerciseID) }
+        let repeated = counted.filter { !lookup.isTimed($0.exerciseID) }
         session.volumeKilograms = repeated.reduce(0) { $0 + Double($1.reps ?? 0) * $1.weightKilograms }
         session.totalReps = repeated.reduce(0) { $0 + ($1.reps ?? 0) }
         session.totalSets = counted.count
     }
-
-    /// Whether the exercise is a hold, logged in seconds (unknown and imported ones are not).
-    public func isTimed(_ exerciseID: String) -> Bool { catalogue.exercise(exerciseID)?.timed ?? false }
 
     public struct OneRepMaxChange: Sendable, Hashable {
         public let exerciseID: String
@@ -524,6 +570,7 @@ public struct StrengthService: Sendable {
         var (session, sets) = try await stored(sessionID, for: user)
         guard session.finishedAt == nil else { throw AppError.conflict("this session is already finished") }
         let stats = try await store.strength.stats(userID: user.id)
+        let lookup = try await exerciseLookup(for: user)
         var updated = [String: ExerciseStats]()
         var baselines = [String: ExerciseStats]()
         var changes = [OneRepMaxChange]()
@@ -531,7 +578,7 @@ public struct StrengthService: Sendable {
         for set in sets where !set.exerciseID.hasPrefix("other:") && seen.insert(set.exerciseID).inserted {
             let before = stats[set.exerciseID]?.stats ?? .coldStart
             baselines[set.exerciseID] = before
-            let after = StrengthProgression.update(before, with: sets.filter { $0.exerciseID == set.exerciseID }.map(\.performed), timed: isTimed(set.exerciseID))
+            let after = StrengthProgression.update(before, with: sets.filter { $0.exerciseID == set.exerciseID }.map(\.performed), timed: lookup.isTimed(set.exerciseID))
             guard after != before else { continue }
             updated[set.exerciseID] = after
             if after.oneRepMaxKilograms != before.oneRepMaxKilograms {
@@ -544,7 +591,7 @@ public struct StrengthService: Sendable {
         let scored = library.scorer.score(text)
         let rotation = Int(session.id.unicodeScalars.reduce(UInt32(0)) { $0 &* 31 &+ $1.value } % 997)
         let message = library.messages.message(for: scored.score, rotation: rotation) ?? "Session saved."
-        total(&session, sets: sets)
+        total(&session, sets: sets, lookup: lookup)
         session.finishedAt = now
         session.review = text
         session.enjoyment = enjoyment
@@ -564,7 +611,7 @@ public struct StrengthService: Sendable {
         }
         let (heartRate, source) = try await heartRate(session, sets: sets, user: user)
         return Finished(
-            view: SessionView(session: session, sets: sets, heartRate: heartRate, heartRateSource: source),
+            view: SessionView(session: session, sets: sets, heartRate: heartRate, heartRateSource: source, exercises: lookup),
             changes: changes, sentiment: scored, message: message, webhookQueued: queued)
     }
 
@@ -577,7 +624,7 @@ public struct StrengthService: Sendable {
         return view.sets.compactMap { set in
             guard seen.insert(set.exerciseID).inserted, let before = baselines[set.exerciseID] else { return nil }
             let after = StrengthProgression.update(
-                before, with: view.sets.filter { $0.exerciseID == set.exerciseID }.map(\.performed), timed: isTimed(set.exerciseID))
+                before, with: view.sets.filter { $0.exerciseID == set.exerciseID }.map(\.performed), timed: view.exercises.isTimed(set.exerciseID))
             guard after.oneRepMaxKilograms > before.oneRepMaxKilograms else { return nil }
             return OneRepMaxChange(exerciseID: set.exerciseID, exerciseName: set.exerciseName, before: before.oneRepMaxKilograms, after: after.oneRepMaxKilograms)
         }

@@ -53,6 +53,49 @@ public struct WebhookPolicy: Sendable {
         }
         return .connect(NetworkAddress.text(first))
     }
+
+    /// What an outside receiver answered to one POST.
+    enum Answer {
+        /// Not sent: the host is not allowed (`target(host:)`'s words) or the URL has none.
+        case refused(String)
+        case status(Int)
+        /// Sent, but no answer came (no connection, a timeout): the error, for the log.
+        case unreachable(any Error)
+    }
+
+    /// One POST to an outside receiver, as webhooks and Web Push both send it: the host
+    /// resolved and checked here (`target(host:)`, on a thread of its own since the lookup
+    /// blocks), the connection pinned to the address checked (`dnsOverride`: TLS still checks
+    /// the certificate for the host's name), no redirects (one could lead past the check into
+    /// the server's own network), 10 seconds, and at most 64 KiB of the answer read.
+    func post(_ url: URL, headers: [(String, String)], body: ByteBuffer) async -> Answer {
+        guard let host = url.host else { return .refused("the URL is not valid") }
+        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        let policy = self
+        let address: String
+        switch await Blocking.run({ policy.target(host: bare) }) {
+        case .refused(let why): return .refused(why)
+        case .connect(let checked): address = checked
+        }
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = .POST
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        request.body = .bytes(body)
+        // A client per request, since the override is a client's setting.
+        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10), read: .seconds(10)))
+        configuration.dnsOverride = [bare: address]
+        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        let answer: Answer
+        do {
+            let response = try await client.execute(request, timeout: .seconds(10))
+            _ = try? await response.body.collect(upTo: 64 * 1024)
+            answer = .status(Int(response.status.code))
+        } catch {
+            answer = .unreachable(error)
+        }
+        try? await client.shutdown()
+        return answer
+    }
 }
 
 /// IPv4 and IPv6 addresses as bytes, and which are not on the public internet.
@@ -309,47 +352,23 @@ public struct WebhookDeliverer: Sendable {
 
     /// nil when delivered; otherwise why not.
     func send(_ delivery: WebhookDeliveryRecord, secret: String) async -> String? {
-        guard let url = URL(string: delivery.url), let host = url.host else { return "the URL is not valid" }
-        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        let address: String
-        // The lookup blocks (getaddrinfo): on a thread of its own, never the cooperative pool's.
-        let policy = policy
-        switch await Blocking.run({ policy.target(host: bare) }) {
-        case .refused(let why): return why
-        case .connect(let checked): address = checked
-        }
+        guard let url = URL(string: delivery.url) else { return "the URL is not valid" }
         let timestamp = Int(Date().timeIntervalSince1970)
-        var request = HTTPClientRequest(url: delivery.url)
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: "application/json")
-        request.headers.add(name: "User-Agent", value: "Heartwork-Webhook/1")
-        request.headers.add(name: "X-Heartwork-Delivery", value: delivery.id)
-        request.headers.add(name: "X-Heartwork-Timestamp", value: String(timestamp))
-        request.headers.add(name: "X-Heartwork-Signature", value: WebhookPayload.signature(secret: secret, timestamp: timestamp, body: delivery.body))
-        request.body = .bytes(ByteBuffer(string: delivery.body))
-        // Redirects are not followed: a redirect could lead the server into its own network
-        // past the address check above.
-        // The connection goes to the address checked above (`dnsOverride`: TLS still checks
-        // the certificate for the host's name); a client per delivery, since the override is
-        // a client's setting.
-        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10), read: .seconds(10)))
-        configuration.dnsOverride = [bare: address]
-        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-        let outcome: String?
-        do {
-            let response = try await client.execute(request, timeout: .seconds(10))
-            _ = try? await response.body.collect(upTo: 64 * 1024)
-            outcome = (200..<300).contains(Int(response.status.code)) ? nil : "answered \(response.status.code)"
-        } catch {
+        let headers = [
+            ("Content-Type", "application/json"), ("User-Agent", "Heartwork-Webhook/1"), ("X-Heartwork-Delivery", delivery.id),
+            ("X-Heartwork-Timestamp", String(timestamp)),
+            ("X-Heartwork-Signature", WebhookPayload.signature(secret: secret, timestamp: timestamp, body: delivery.body)),
+        ]
+        switch await policy.post(url, headers: headers, body: ByteBuffer(string: delivery.body)) {
+        case .refused(let why): return why
+        case .status(let status): return (200..<300).contains(status) ? nil : "answered \(status)"
+        case .unreachable(let error):
             // The user sees what happened, not how (an error code or a port would let them map
             // the server's network); the log keeps the detail.
             logger.info("webhook delivery failed", metadata: ["delivery": "\(delivery.id)", "error": "\(String(reflecting: error))"])
             let text = "\(error)".lowercased()
-            outcome =
-                text.contains("timeout") || text.contains("timed out") || text.contains("deadline")
+            return text.contains("timeout") || text.contains("timed out") || text.contains("deadline")
                 ? "the receiver did not answer within 10 seconds" : "the receiver could not be reached"
         }
-        try? await client.shutdown()
-        return outcome
     }
 }

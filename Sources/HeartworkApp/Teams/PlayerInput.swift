@@ -4,7 +4,12 @@ import HeartworkCore
 /// What a coach enters about a player. Each field is validated the same way from the API,
 /// the web form and the demo; `nil` in a `FieldUpdate` clears an optional fact.
 public struct PlayerInput: Sendable {
+    /// The whole name in one line, as clients before issue 25 send it: split at its last space
+    /// (`PlayerName.split`). Not together with `firstName` or `surname`.
     public var name: String?
+    /// FitLabTeam F3's Name and Surname: a new player given either needs both, non-empty.
+    public var firstName: String?
+    public var surname: String?
     public var number: FieldUpdate<String>?
     public var birthDate: FieldUpdate<CalendarDay>?
     public var sex: FieldUpdate<Sex>?
@@ -19,9 +24,11 @@ public struct PlayerInput: Sendable {
     public init(
         name: String? = nil, number: FieldUpdate<String>? = nil, birthDate: FieldUpdate<CalendarDay>? = nil, sex: FieldUpdate<Sex>? = nil,
         restingHeartRate: FieldUpdate<Int>? = nil, maximumHeartRate: FieldUpdate<Int>? = nil, weightKilograms: FieldUpdate<Double>? = nil,
-        teamID: FieldUpdate<String>? = nil, sensorID: FieldUpdate<String>? = nil
+        teamID: FieldUpdate<String>? = nil, sensorID: FieldUpdate<String>? = nil, firstName: String? = nil, surname: String? = nil
     ) {
         self.name = name
+        self.firstName = firstName
+        self.surname = surname
         self.number = number
         self.birthDate = birthDate
         self.sex = sex

@@ -18,12 +18,11 @@ public struct TeamService: Sendable {
     // MARK: Players
 
     public func createPlayer(_ input: PlayerInput, for user: UserRecord, now: Date = Date()) async throws -> PlayerRecord {
-        guard input.name != nil else { throw AppError.invalid("a player needs a name", field: "name") }
         guard try await store.teams.players(userID: user.id).count < Self.maximumPlayers else {
             throw AppError.conflict("you have \(Self.maximumPlayers) players, the most one account may have")
         }
-        var player = PlayerRecord(userID: user.id, name: "", createdAt: now)
-        try await apply(input, to: &player, user: user, now: now)
+        var player = PlayerRecord(userID: user.id, firstName: "", surname: "", createdAt: now)
+        try await apply(input, to: &player, user: user, now: now, creating: true)
         do {
             try await store.teams.createPlayer(player)
         } catch StoreError.conflict(let detail) {
@@ -43,7 +42,7 @@ public struct TeamService: Sendable {
 
     public func updatePlayer(_ id: String, _ input: PlayerInput, of user: UserRecord, now: Date = Date()) async throws -> PlayerRecord {
         var player = try await player(id, of: user)
-        try await apply(input, to: &player, user: user, now: now)
+        try await apply(input, to: &player, user: user, now: now, creating: false)
         do {
             try await store.teams.updatePlayer(player)
         } catch StoreError.conflict(let detail) {
@@ -58,13 +57,17 @@ public struct TeamService: Sendable {
 
     public func setPhoto(_ id: String, of user: UserRecord, bytes: [UInt8]) async throws {
         let player = try await player(id, of: user)
-        let image: ImageFile
-        do {
-            image = try ImageFile(bytes)
-        } catch {
-            throw AppError.invalid("a player's photo must be a whole PNG or JPEG image (checked by content): \(error)", field: "body")
-        }
+        let image = try Self.photo(bytes, of: "a player")
         try await store.teams.setPlayerPhoto(playerID: player.id, contentType: image.kind.rawValue, data: Data(bytes))
+    }
+
+    /// A player's or a team's photo, checked the one way: a whole PNG or JPEG, by content.
+    static func photo(_ bytes: [UInt8], of whose: String) throws -> ImageFile {
+        do {
+            return try ImageFile(bytes)
+        } catch {
+            throw AppError.invalid("\(whose)'s photo must be a whole PNG or JPEG image (checked by content): \(error)", field: "body")
+        }
     }
 
     public func photo(_ id: String, of user: UserRecord) async throws -> (contentType: String, data: Data) {
@@ -72,11 +75,12 @@ public struct TeamService: Sendable {
         return photo
     }
 
-    /// The mistakes in `input`'s own fields, each with its field (none: it may be applied).
-    public func mistakes(in input: PlayerInput, now: Date = Date()) -> [AppError.FieldError] {
-        var player = PlayerRecord(userID: "", name: "", createdAt: now)
+    /// The mistakes in `input`'s own fields, each with its field (none: it may be applied);
+    /// `creating`: a new player's, whose first name and surname must be there.
+    public func mistakes(in input: PlayerInput, creating: Bool = false, now: Date = Date()) -> [AppError.FieldError] {
+        var player = PlayerRecord(userID: "", firstName: "", surname: "", createdAt: now)
         do {
-            try Self.validate(input, into: &player, now: now)
+            try Self.validate(input, into: &player, now: now, creating: creating)
             return []
         } catch {
             return error.allFieldErrors
@@ -85,8 +89,8 @@ public struct TeamService: Sendable {
 
     /// Checks every field of `input` (all mistakes at once), then the team and sensor it
     /// names (they must be the coach's own), and applies it.
-    private func apply(_ input: PlayerInput, to player: inout PlayerRecord, user: UserRecord, now: Date) async throws {
-        try Self.validate(input, into: &player, now: now)
+    private func apply(_ input: PlayerInput, to player: inout PlayerRecord, user: UserRecord, now: Date, creating: Bool) async throws {
+        try Self.validate(input, into: &player, now: now, creating: creating)
         if let team = input.teamID {
             if let id = team.value {
                 guard try await store.teams.team(id: id, userID: user.id) != nil else {
@@ -105,9 +109,34 @@ public struct TeamService: Sendable {
         }
     }
 
-    private static func validate(_ input: PlayerInput, into player: inout PlayerRecord, now: Date) throws(AppError) {
+    /// FitLabTeam F3 (issue 25): `firstName` and `surname`, each non-empty, and a new player
+    /// given either needs both; a client that sends only `name` (before issue 25) still works,
+    /// the name split at its last space (a single word: no surname).
+    private static func validate(_ input: PlayerInput, into player: inout PlayerRecord, now: Date, creating: Bool) throws(AppError) {
         var validation = Validation()
-        if let name = input.name {
+        let inParts = input.firstName != nil || input.surname != nil
+        if inParts, input.name != nil {
+            validation.check { () throws(AppError) in
+                throw AppError.invalid("send a player's name either as firstName and surname or as name, not both", field: "name")
+            }
+        } else if inParts || (creating && input.name == nil) {
+            if let text = input.firstName {
+                if let checked = validation.check({ () throws(AppError) in try Self.namePart(text, field: "firstName", what: "first name") }) {
+                    player.firstName = checked
+                }
+            } else if creating {
+                validation.check { () throws(AppError) in throw AppError.invalid("a player needs a first name", field: "firstName") }
+            }
+            if let text = input.surname {
+                if let checked = validation.check({ () throws(AppError) in try Self.namePart(text, field: "surname", what: "surname") }) {
+                    player.surname = checked
+                }
+            } else if creating {
+                validation.check { () throws(AppError) in throw AppError.invalid(Self.surnameNeeded, field: "surname") }
+            }
+        } else if let name = input.name, !(player.name == name.trimmingCharacters(in: .whitespaces) && !creating) {
+            // An older client sending back the name it read ("Ana de la Cruz") leaves the parts
+            // as they are; only a changed name is split again (at its last space).
             if let name = validation.check({ () throws(AppError) in try TextRules.line(name, field: "name", what: "a player's name", length: Self.nameLength) }) {
                 player.name = name
             }
@@ -163,6 +192,16 @@ public struct TeamService: Sendable {
         try validation.finish()
     }
 
+    static let surnameNeeded = "a player needs a surname: write one even if they go by a single name (a nickname, a family name)"
+
+    /// A first name or a surname: one line of 1–80 characters; empty says what is missing.
+    private static func namePart(_ text: String, field: String, what: String) throws(AppError) -> String {
+        guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw AppError.invalid(field == "surname" ? Self.surnameNeeded : "a player needs a \(what)", field: field)
+        }
+        return try TextRules.line(text, field: field, what: "a player's \(what)", length: Self.nameLength)
+    }
+
     // MARK: Teams
 
     public func createTeam(name: String, for user: UserRecord, now: Date = Date()) async throws -> TeamRecord {
@@ -188,6 +227,23 @@ public struct TeamService: Sendable {
         let name = try TextRules.line(name, field: "name", what: "a team's name", length: Self.nameLength)
         guard try await store.teams.renameTeam(id: id, userID: user.id, to: name) else { throw AppError.notFound("team") }
         return try await team(id, of: user)
+    }
+
+    /// Sets or replaces the team's photo (FitLabTeam F4), checked as a player's is.
+    public func setTeamPhoto(_ id: String, of user: UserRecord, bytes: [UInt8]) async throws {
+        let team = try await team(id, of: user)
+        let image = try Self.photo(bytes, of: "a team")
+        try await store.teams.setTeamPhoto(teamID: team.id, contentType: image.kind.rawValue, data: Data(bytes))
+    }
+
+    public func teamPhoto(_ id: String, of user: UserRecord) async throws -> (contentType: String, data: Data) {
+        guard let photo = try await store.teams.teamPhoto(teamID: id, userID: user.id) else { throw AppError.notFound("photo") }
+        return photo
+    }
+
+    /// Each team's saved and not-yet-reviewed sessions, by team id (absent: none saved).
+    public func sessionCounts(of user: UserRecord) async throws -> [String: TeamSessionCounts] {
+        try await store.teams.sessionCounts(userID: user.id)
     }
 
     /// The team and its sessions go; its players stay, in no team.

@@ -27,10 +27,14 @@ public struct TeamSessionService: Sendable {
     }
 
     /// Starts a session for the team. Without participants, every player of the team who has
-    /// a sensor takes part.
+    /// a sensor takes part. `onlyConnected` is the coach screen's rule (FitLabTeam F6: "the
+    /// user can only select a player if it has a peripheral paired and already connected"):
+    /// every participant's sensor for the session must have been heard in the last 10 s
+    /// (`SensorPresence`), else nothing is created. The API leaves it off: the raw feed is kept
+    /// either way, and a script or gateway may start before the straps are on.
     public func start(
         teamID: String, participants: [Participant]?, countdownSeconds: Int = 0, plannedSeconds: Int? = nil,
-        context: SessionContext = SessionContext(), correction: ArtifactCorrectionMethod = .kubios,
+        context: SessionContext = SessionContext(), correction: ArtifactCorrectionMethod = .kubios, onlyConnected: Bool = false,
         for user: UserRecord, now: Date = Date()
     ) async throws -> TeamSessionRecord {
         try Self.check(correction)
@@ -74,6 +78,16 @@ public struct TeamSessionService: Sendable {
             players.append(
                 TeamSessionPlayer(
                     playerID: player.id, sensorID: sensorID, name: player.name, number: player.number, physiology: player.physiology(on: day)))
+        }
+        if onlyConnected {
+            let heard = Dictionary(try await store.sensors.list(userID: user.id).map { ($0.id, $0.lastAt) }, uniquingKeysWith: { first, _ in first })
+            let silent = players.filter { !SensorPresence.isConnected(lastAt: heard[$0.sensorID] ?? nil, now: now) }.map(\.name)
+            if !silent.isEmpty {
+                throw AppError.invalid(
+                    "\(silent.joined(separator: ", ")) cannot take part: their sensor is not connected (not heard in the last "
+                        + "\(Int(SensorPresence.connectedWithinSeconds)) seconds). Choose another sensor for them, or leave them out",
+                    field: "players")
+            }
         }
         let session = TeamSessionRecord(
             userID: user.id, teamID: teamID, startsAt: now.addingTimeInterval(TimeInterval(countdownSeconds)),
@@ -197,6 +211,19 @@ public struct TeamSessionService: Sendable {
         return order == .orderedSame ? left.name.localizedStandardCompare(right.name) == .orderedAscending : order == .orderedAscending
     }
 
+    /// Who may take part, as the coach screen's picker lists them (FitLabTeam F6): the team's
+    /// players in squad order, the coach's sensors, and which sensors are connected now.
+    public func lineup(of teamID: String, for user: UserRecord, now: Date = Date()) async throws -> TeamLineup {
+        let members = try await teams.members(of: teamID, for: user)
+        let sensors = try await store.sensors.list(userID: user.id)
+        let order = { (player: PlayerRecord) in
+            TeamSessionPlayer(playerID: player.id, sensorID: "", name: player.name, number: player.number, physiology: PlayerPhysiology())
+        }
+        return TeamLineup(
+            players: members.sorted { Self.inSquadOrder(order($0), order($1)) }, sensors: sensors,
+            connected: Set(sensors.filter { SensorPresence.isConnected(lastAt: $0.lastAt, now: now) }.map(\.id)))
+    }
+
     /// What the coach's screen starts from: the team's open session if there is one (its
     /// players, and each one's TRIMP so far), else every player of the team who has a sensor;
     /// with each sensor's last reading. Live readings then come over the feed socket.
@@ -228,6 +255,14 @@ public struct TeamSessionService: Sendable {
         tiles.sort { Self.inSquadOrder($0.player, $1.player) }
         return TeamBoard(team: team, session: session, tiles: tiles, playersWithoutSensor: members.filter { $0.sensorID == nil }, now: now)
     }
+}
+
+/// The players a coach may pick for a session and the sensors they may wear (F5, F6).
+public struct TeamLineup: Sendable {
+    public let players: [PlayerRecord]
+    public let sensors: [SensorRecord]
+    /// Ids of the sensors heard in the last 10 s.
+    public let connected: Set<String>
 }
 
 /// The coach's screen at the moment it opens.

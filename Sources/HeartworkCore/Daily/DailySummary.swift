@@ -185,6 +185,13 @@ public struct DailyInput: Sendable {
 ///   next sample, at most 10 minutes, as RISE counts them).
 public enum DailyCalculator {
     public static let maximumWindowDays = 182
+    /// Which version of this calculator's formulas a stored day was worked out by. Raise it
+    /// whenever a change alters what a stored day holds: at start, days stored by an older
+    /// version are worked out again (`DailyHealthService.recomputeOutdated`).
+    /// 1: before issue 25. 2: recovery not capped at 100 %, intensity's moderate band
+    /// widened to 60–80 %, hours in bed the union of in-bed records and hours asleep the sum
+    /// of asleep stages, time slept set by hand.
+    public static let formulaVersion = 2
     public static let defaultRestingHeartRate = 60.0
 
     /// The instants a day's night may end in: 18:00 the evening before to 18:00 on the day.

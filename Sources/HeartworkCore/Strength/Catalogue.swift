@@ -17,10 +17,17 @@ public struct Exercise: Sendable, Hashable, Identifiable {
     /// Other names for it, as other apps write them ("Clean and Jerk (Barbell)"): matched like
     /// the name (`StrengthCatalogue.exercise(named:)`).
     public var aliases: [String]
+    /// Its picture's file name under the catalogue's `images/` ("squat.svg", a line drawing of
+    /// its movement, docs/STRENGTH.md), served at /static/exercises/NAME; nil for none (a
+    /// user's own exercise).
+    public var image: String?
+    /// The picture's licence ("CC0-1.0, drawn for Heartwork …"), with `image`.
+    public var imageLicence: String?
 
     public init(
         id: String, name: String, group: MuscleGroup, primaryMuscle: String, secondaryMuscles: [String], equipment: String,
-        loaded: Bool, measure: ExerciseMeasure = .reps, instructions: String, licence: String, attribution: String, aliases: [String] = []
+        loaded: Bool, measure: ExerciseMeasure = .reps, instructions: String, licence: String, attribution: String, aliases: [String] = [],
+        image: String? = nil, imageLicence: String? = nil
     ) {
         self.id = id
         self.name = name
@@ -34,6 +41,8 @@ public struct Exercise: Sendable, Hashable, Identifiable {
         self.licence = licence
         self.attribution = attribution
         self.aliases = aliases
+        self.image = image
+        self.imageLicence = imageLicence
     }
 
     /// One of a user's own exercises (created by them, or by an import for a name the
@@ -119,15 +128,6 @@ public struct StrengthCatalogue: Sendable {
     }
 
     public func exercise(_ id: String) -> Exercise? { index[id].map { exercises[$0] } }
-
-    /// A routine of only bodyweight exercises (the seed's "Bodyweight" category).
-    public func isBodyweight(_ routine: RoutineTemplate) -> Bool {
-        !routine.exerciseIDs.isEmpty && routine.exerciseIDs.allSatisfy { exercise($0)?.loaded == false }
-    }
-
-    public func groups(of routine: RoutineTemplate) -> Set<MuscleGroup> {
-        Set(routine.exerciseIDs.compactMap { exercise($0)?.group })
-    }
 
     /// An exercise found by its name as other apps write it. In order: a name or an alias
     /// (`Exercise.aliases`, the names Strong and Hevy use where their words differ from ours)

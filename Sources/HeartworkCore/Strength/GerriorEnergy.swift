@@ -50,15 +50,32 @@ public struct NutritionTargets: Sendable, Hashable, Codable {
     /// would make carbohydrate negative; Heartwork shows 0 g and says why (our rule).
     public var warnings: [String] = []
 
+    // The seed's constants, named so that the pages explaining them (the goals page, the
+    // nutrition page) read them from here and cannot drift.
+
+    /// Weight loss takes `weight × weightLossFraction × 1000` kcal a day off (0.75 % of the
+    /// body weight, in grams: 7.5 kcal per kilogram).
+    public static let weightLossFraction = 0.0075
+    /// kcal taken off a day per kilogram of body weight for weight loss (7.5).
+    public static var weightLossKilocaloriesPerKilogram: Double { weightLossFraction * 1000 }
+    /// Weight loss and maintenance: protein per kilogram of body weight, fat's share of energy.
+    public static let proteinGramsPerKilogram = 2.7
+    public static let fatShare = 0.225
+    /// Mass gain: the energy factor (TEE × 1.15) and the shares of that energy.
+    public static let massGainFactor = 1.15
+    public static let massGainProteinShare = 0.3
+    public static let massGainCarbohydrateShare = 0.55
+    public static let massGainFatShare = 0.15
+
     public init(totalEnergyExpenditure tee: Double, weightKilograms weight: Double, goal: StrengthGoal) {
         totalEnergyExpenditure = tee
         switch goal {
         case .weightLoss, .muscleMaintenance:
             var daily = tee
-            if goal == .weightLoss { daily -= (weight * 0.0075) * 1000 }
+            if goal == .weightLoss { daily -= (weight * Self.weightLossFraction) * 1000 }
             calories = daily
-            let protein = Self.truncated(weight * 2.7)
-            let fat = Self.truncated((daily * 0.225) / 9)
+            let protein = Self.truncated(weight * Self.proteinGramsPerKilogram)
+            let fat = Self.truncated((daily * Self.fatShare) / 9)
             let carbs = Self.truncated(daily) - ((fat * 9) + (protein * 4))
             proteinGrams = protein
             fatGrams = fat
@@ -69,11 +86,11 @@ public struct NutritionTargets: Sendable, Hashable, Codable {
                 )
             }
         case .massGain:
-            let daily = tee * 1.15
+            let daily = tee * Self.massGainFactor
             calories = daily
-            proteinGrams = Self.truncated(daily * 0.3 / 4)
-            carbohydrateGrams = Self.truncated(daily * 0.55 / 4)
-            fatGrams = Self.truncated(daily * 0.15 / 9)
+            proteinGrams = Self.truncated(daily * Self.massGainProteinShare / 4)
+            carbohydrateGrams = Self.truncated(daily * Self.massGainCarbohydrateShare / 4)
+            fatGrams = Self.truncated(daily * Self.massGainFatShare / 9)
         }
     }
 

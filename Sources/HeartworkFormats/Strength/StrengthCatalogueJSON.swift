@@ -15,6 +15,7 @@ public enum StrengthCatalogueJSON {
                 value, path: path,
                 allowed: [
                     "id", "name", "aliases", "group", "primary", "secondary", "equipment", "loaded", "measure", "instructions", "licence", "attribution",
+                    "image", "imageLicence",
                 ])
             let id = try item.string("id")
             guard ids.insert(id).inserted else { throw JSONFieldError(.invalidValue, path: item.path("id"), "duplicate exercise id \(id)") }
@@ -41,11 +42,25 @@ public enum StrengthCatalogueJSON {
                 }
                 measure = found
             }
+            // A picture is a plain file name of the catalogue's images/ folder: no path, and
+            // its licence with it.
+            let image = try item.optionalString("image")
+            var imageLicence: String?
+            if let image {
+                guard Self.isPictureName(image) else {
+                    throw JSONFieldError(.invalidValue, path: item.path("image"), "expected a file name like squat.svg (a-z, 0-9 and -, then .svg)")
+                }
+                guard let licence = try item.optionalString("imageLicence"), !licence.isEmpty else {
+                    throw JSONFieldError(.missing, path: item.path("imageLicence"), "required with image")
+                }
+                imageLicence = licence
+            }
             list.append(
                 Exercise(
                     id: id, name: try item.string("name"), group: group, primaryMuscle: try item.string("primary"), secondaryMuscles: secondary,
                     equipment: try item.string("equipment"), loaded: loaded, measure: measure, instructions: try item.string("instructions"),
-                    licence: try item.string("licence"), attribution: try item.string("attribution"), aliases: aliases))
+                    licence: try item.string("licence"), attribution: try item.string("attribution"), aliases: aliases, image: image,
+                    imageLicence: imageLicence))
         }
         let routineTop = try JSONObjectReader(parsing: routines, allowed: ["licence", "routines"])
         var templates = [RoutineTemplate]()
@@ -66,6 +81,21 @@ public enum StrengthCatalogueJSON {
         }
         return StrengthCatalogue(
             exercises: list, routines: templates, licence: try top.string("licence"), attribution: try top.string("attribution"))
+    }
+
+    /// An exercise picture's name: lowercase letters, digits and single hyphens, then `.svg`
+    /// ("front-squat.svg"); never a path.
+    public static func isPictureName(_ name: String) -> Bool {
+        guard name.hasSuffix(".svg") else { return false }
+        let stem = name.utf8.dropLast(4)
+        guard let first = stem.first, let last = stem.last, first != UInt8(ascii: "-"), last != UInt8(ascii: "-") else { return false }
+        var previous: UInt8 = 0
+        for byte in stem {
+            let ok = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
+            guard ok, !(byte == UInt8(ascii: "-") && previous == UInt8(ascii: "-")) else { return false }
+            previous = byte
+        }
+        return true
     }
 }
 

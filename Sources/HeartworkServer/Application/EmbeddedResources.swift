@@ -9,6 +9,7 @@ enum EmbeddedResources {
         "app.css": ("text/css; charset=utf-8", PackageResources.app_css),
         "app.js": ("text/javascript; charset=utf-8", PackageResources.app_js),
         "coach.js": ("text/javascript; charset=utf-8", PackageResources.coach_js),
+        "coach-picker.js": ("text/javascript; charset=utf-8", PackageResources.coach_picker_js),
         "common.js": ("text/javascript; charset=utf-8", PackageResources.common_js),
         "food.js": ("text/javascript; charset=utf-8", PackageResources.food_js),
         "health-import.js": ("text/javascript; charset=utf-8", PackageResources.health_import_js),

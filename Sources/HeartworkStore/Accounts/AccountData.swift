@@ -42,6 +42,7 @@ public enum AccountData {
         Table("teams"),
         Table("players"),
         Table("player_photos", "player_id IN (SELECT id FROM players WHERE user_id = ?USER)"),
+        Table("team_photos", "team_id IN (SELECT id FROM teams WHERE user_id = ?USER)"),
         Table("team_sessions"),
         Table("team_session_players", "session_id IN (SELECT id FROM team_sessions WHERE user_id = ?USER)"),
         Table("matches", "challenger_id = ?USER OR opponent_id = ?USER OR ghost_owner_id = ?USER"),

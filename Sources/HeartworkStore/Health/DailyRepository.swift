@@ -17,6 +17,8 @@ public protocol DailyRepository: Sendable {
     /// stay); false when clearing a night that had none.
     @discardableResult
     func putManualSleep(userID: String, day: CalendarDay, _ sleep: ManualSleep?, now: Date) async throws -> Bool
+    /// Users with days stored by formulas older than `formula`, each with the first such day.
+    func outdatedDays(formula: Int) async throws -> [(userID: String, from: CalendarDay)]
     /// The first and last day with health samples or computed metrics (nil when none).
     func dataRange(userID: String) async throws -> (first: CalendarDay, last: CalendarDay)?
 

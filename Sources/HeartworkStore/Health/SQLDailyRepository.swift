@@ -9,9 +9,18 @@ struct SQLDailyRepository: DailyRepository {
         let json = String(decoding: try Self.encoder.encode(summary), as: UTF8.self)
         try await database.execute(
             """
-            INSERT INTO day_metrics (user_id, day, data, computed_at) VALUES (\(bind: userID), \(bind: summary.date), \(bind: json), \(bind: now.millisecondsSince1970))
-            ON CONFLICT (user_id, day) DO UPDATE SET data = excluded.data, computed_at = excluded.computed_at
+            INSERT INTO day_metrics (user_id, day, data, computed_at, formula)
+            VALUES (\(bind: userID), \(bind: summary.date), \(bind: json), \(bind: now.millisecondsSince1970), \(bind: DailyCalculator.formulaVersion))
+            ON CONFLICT (user_id, day) DO UPDATE SET data = excluded.data, computed_at = excluded.computed_at, formula = excluded.formula
             """)
+    }
+
+    func outdatedDays(formula: Int) async throws -> [(userID: String, from: CalendarDay)] {
+        try await database.all("SELECT user_id, MIN(day) AS first FROM day_metrics WHERE formula < \(bind: formula) GROUP BY user_id ORDER BY user_id")
+            .compactMap { row in
+                guard let day = CalendarDay(iso: try row.string("first")) else { return nil }
+                return (try row.string("user_id"), day)
+            }
     }
 
     func day(userID: String, _ day: CalendarDay) async throws -> DailySummary? {

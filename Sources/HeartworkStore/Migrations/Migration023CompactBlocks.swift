@@ -11,7 +11,8 @@ extension Migration {
 
     /// What a migration does in Swift after its statements, in its transaction, by version.
     static let work: [Int: @Sendable (any SQLDatabase) async throws -> Void] = [
-        23: { sql in _ = try await CompactSensorBlocks.run(sql) }
+        23: { sql in _ = try await CompactSensorBlocks.run(sql) },
+        28: { sql in _ = try await SplitPlayerNames.run(sql) },
     ]
 }
 

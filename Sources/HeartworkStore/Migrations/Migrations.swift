@@ -12,9 +12,12 @@ enum Migrations {
         .customExercises,
         .emailKey,
         .sessionContext,
+        .playerNames,
         .manualSleep,
         .lifestyleChosen,
         .webPush,
+        .teamPhoto,
+        .dailyFormula,
     ]
 
     /// Applies what is missing. On PostgreSQL an advisory lock keeps two instances

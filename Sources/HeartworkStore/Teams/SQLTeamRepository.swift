@@ -5,7 +5,7 @@ import SQLKit
 struct SQLTeamRepository: TeamRepository {
     let database: DatabaseConnection
     static let playerColumns = """
-        id, user_id, name, number, birth_date, sex, resting_hr, max_hr, weight_kg, team_id, sensor_id, created_at,
+        id, user_id, name, first_name, surname, number, birth_date, sex, resting_hr, max_hr, weight_kg, team_id, sensor_id, created_at,
         (SELECT COUNT(*) FROM player_photos p WHERE p.player_id = players.id) AS photo_count
         """
     static let sessionColumns = """
@@ -19,8 +19,9 @@ struct SQLTeamRepository: TeamRepository {
         do {
             try await database.execute(
                 """
-                INSERT INTO players (id, user_id, name, number, birth_date, sex, resting_hr, max_hr, weight_kg, team_id, sensor_id, created_at)
-                VALUES (\(bind: player.id), \(bind: player.userID), \(bind: player.name), \(bind: player.number), \(bind: player.birthDate?.description),
+                INSERT INTO players (id, user_id, name, first_name, surname, number, birth_date, sex, resting_hr, max_hr, weight_kg, team_id, sensor_id, created_at)
+                VALUES (\(bind: player.id), \(bind: player.userID), \(bind: player.name), \(bind: player.firstName), \(bind: player.surname),
+                    \(bind: player.number), \(bind: player.birthDate?.description),
                     \(bind: player.sex?.rawValue), \(bind: player.restingHeartRate), \(bind: player.maximumHeartRate), \(bind: player.weightKilograms),
                     \(bind: player.teamID), \(bind: player.sensorID), \(bind: player.createdAt.millisecondsSince1970))
                 """)
@@ -49,7 +50,8 @@ struct SQLTeamRepository: TeamRepository {
         do {
             try await database.execute(
                 """
-                UPDATE players SET name = \(bind: player.name), number = \(bind: player.number), birth_date = \(bind: player.birthDate?.description),
+                UPDATE players SET name = \(bind: player.name), first_name = \(bind: player.firstName), surname = \(bind: player.surname),
+                    number = \(bind: player.number), birth_date = \(bind: player.birthDate?.description),
                     sex = \(bind: player.sex?.rawValue), resting_hr = \(bind: player.restingHeartRate), max_hr = \(bind: player.maximumHeartRate),
                     weight_kg = \(bind: player.weightKilograms), team_id = \(bind: player.teamID), sensor_id = \(bind: player.sensorID)
                 WHERE id = \(bind: player.id) AND user_id = \(bind: player.userID)
@@ -68,18 +70,39 @@ struct SQLTeamRepository: TeamRepository {
     }
 
     func setPlayerPhoto(playerID: String, contentType: String, data: Data) async throws {
-        try await database.transaction { sql in
-            try await sql.raw("DELETE FROM player_photos WHERE player_id = \(bind: playerID)").run()
-            try await sql.raw("INSERT INTO player_photos (player_id, content_type, data) VALUES (\(bind: playerID), \(bind: contentType), \(bind: data))").run()
-        }
+        try await setPhoto(.player, id: playerID, contentType: contentType, data: data)
     }
 
     func playerPhoto(playerID: String, userID: String) async throws -> (contentType: String, data: Data)? {
+        try await photo(.player, id: playerID, userID: userID)
+    }
+
+    /// Whose photo: a player's (`player_photos`) or a team's (`team_photos`, migration 032),
+    /// two tables of one shape kept by the same two functions.
+    enum PhotoOwner {
+        case player, team
+        var table: String { self == .player ? "player_photos" : "team_photos" }
+        var key: String { self == .player ? "player_id" : "team_id" }
+        var owners: String { self == .player ? "players" : "teams" }
+    }
+
+    /// Replaces the photo (the caller checked the owner and the image).
+    private func setPhoto(_ owner: PhotoOwner, id: String, contentType: String, data: Data) async throws {
+        // One statement, so two uploads at once cannot collide on the key.
+        try await database.execute(
+            """
+            INSERT INTO \(unsafeRaw: owner.table) (\(unsafeRaw: owner.key), content_type, data) VALUES (\(bind: id), \(bind: contentType), \(bind: data))
+            ON CONFLICT (\(unsafeRaw: owner.key)) DO UPDATE SET content_type = excluded.content_type, data = excluded.data
+            """)
+    }
+
+    /// The photo of the user's player or team; nil for none, or someone else's.
+    private func photo(_ owner: PhotoOwner, id: String, userID: String) async throws -> (contentType: String, data: Data)? {
         guard
             let row = try await database.first(
                 """
-                SELECT p.content_type, p.data FROM player_photos p JOIN players ON players.id = p.player_id
-                WHERE p.player_id = \(bind: playerID) AND players.user_id = \(bind: userID)
+                SELECT p.content_type, p.data FROM \(unsafeRaw: owner.table) p JOIN \(unsafeRaw: owner.owners) o ON o.id = p.\(unsafeRaw: owner.key)
+                WHERE p.\(unsafeRaw: owner.key) = \(bind: id) AND o.user_id = \(bind: userID)
                 """)
         else { return nil }
         return (try row.string("content_type"), try row.data("data"))
@@ -95,14 +118,39 @@ struct SQLTeamRepository: TeamRepository {
             """)
     }
 
+    static let teamColumns = """
+        id, user_id, name, created_at, (SELECT COUNT(*) FROM team_photos p WHERE p.team_id = teams.id) AS photo_count
+        """
+
     func teams(userID: String) async throws -> [TeamRecord] {
-        try await database.all("SELECT id, user_id, name, created_at FROM teams WHERE user_id = \(bind: userID) ORDER BY name, created_at, id")
+        try await database.all("SELECT \(unsafeRaw: Self.teamColumns) FROM teams WHERE user_id = \(bind: userID) ORDER BY name, created_at, id")
             .map(Self.team)
     }
 
     func team(id: String, userID: String) async throws -> TeamRecord? {
-        try await database.first("SELECT id, user_id, name, created_at FROM teams WHERE id = \(bind: id) AND user_id = \(bind: userID)")
+        try await database.first("SELECT \(unsafeRaw: Self.teamColumns) FROM teams WHERE id = \(bind: id) AND user_id = \(bind: userID)")
             .map(Self.team)
+    }
+
+    func setTeamPhoto(teamID: String, contentType: String, data: Data) async throws {
+        try await setPhoto(.team, id: teamID, contentType: contentType, data: data)
+    }
+
+    func teamPhoto(teamID: String, userID: String) async throws -> (contentType: String, data: Data)? {
+        try await photo(.team, id: teamID, userID: userID)
+    }
+
+    func sessionCounts(userID: String) async throws -> [String: TeamSessionCounts] {
+        let rows = try await database.all(
+            """
+            SELECT team_id, COUNT(*) AS saved, SUM(CASE WHEN reviewed = 0 THEN 1 ELSE 0 END) AS unreviewed FROM team_sessions
+            WHERE user_id = \(bind: userID) AND state = \(bind: TeamSessionState.saved.rawValue) GROUP BY team_id
+            """)
+        var counts = [String: TeamSessionCounts]()
+        for row in rows {
+            counts[try row.string("team_id")] = TeamSessionCounts(saved: try row.int("saved"), unreviewed: try row.optionalInt("unreviewed") ?? 0)
+        }
+        return counts
     }
 
     func renameTeam(id: String, userID: String, to name: String) async throws -> Bool {
@@ -121,6 +169,7 @@ struct SQLTeamRepository: TeamRepository {
             try await sql.raw("UPDATE players SET team_id = NULL WHERE team_id = \(bind: id)").run()
             try await sql.raw("DELETE FROM team_session_players WHERE session_id IN (SELECT id FROM team_sessions WHERE team_id = \(bind: id))").run()
             try await sql.raw("DELETE FROM team_sessions WHERE team_id = \(bind: id)").run()
+            try await sql.raw("DELETE FROM team_photos WHERE team_id = \(bind: id)").run()
             try await sql.raw("DELETE FROM teams WHERE id = \(bind: id)").run()
             return true
         }
@@ -244,8 +293,15 @@ struct SQLTeamRepository: TeamRepository {
     // MARK: Rows
 
     static func player(_ row: any ColumnReader) throws -> PlayerRecord {
-        PlayerRecord(
-            id: try row.string("id"), userID: try row.string("user_id"), name: try row.string("name"), number: try row.optionalString("number"),
+        var firstName = try row.string("first_name")
+        var surname = try row.string("surname")
+        if firstName.isEmpty, surname.isEmpty {
+            // Written by an instance from before migration 028 (a rolling upgrade): its name.
+            (firstName, surname) = PlayerName.split(try row.string("name"))
+        }
+        return PlayerRecord(
+            id: try row.string("id"), userID: try row.string("user_id"), firstName: firstName, surname: surname,
+            number: try row.optionalString("number"),
             birthDate: try row.optionalString("birth_date").flatMap { CalendarDay(iso: $0) }, sex: try row.optionalString("sex").flatMap(Sex.init(rawValue:)),
             restingHeartRate: try row.optionalInt("resting_hr"), maximumHeartRate: try row.optionalInt("max_hr"),
             weightKilograms: try row.optionalDouble("weight_kg"), teamID: try row.optionalString("team_id"), sensorID: try row.optionalString("sensor_id"),
@@ -253,7 +309,9 @@ struct SQLTeamRepository: TeamRepository {
     }
 
     static func team(_ row: any ColumnReader) throws -> TeamRecord {
-        TeamRecord(id: try row.string("id"), userID: try row.string("user_id"), name: try row.string("name"), createdAt: try row.date("created_at"))
+        TeamRecord(
+            id: try row.string("id"), userID: try row.string("user_id"), name: try row.string("name"), createdAt: try row.date("created_at"),
+            hasPhoto: try row.int("photo_count") > 0)
     }
 
     static func session(_ row: any ColumnReader) throws -> TeamSessionRecord {

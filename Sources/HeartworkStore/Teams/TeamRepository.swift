@@ -17,6 +17,11 @@ public protocol TeamRepository: Sendable {
     func teams(userID: String) async throws -> [TeamRecord]
     func team(id: String, userID: String) async throws -> TeamRecord?
     func renameTeam(id: String, userID: String, to name: String) async throws -> Bool
+    func setTeamPhoto(teamID: String, contentType: String, data: Data) async throws
+    func teamPhoto(teamID: String, userID: String) async throws -> (contentType: String, data: Data)?
+    /// Each team's saved and unreviewed sessions, by team id (one query; a team without saved
+    /// sessions is absent).
+    func sessionCounts(userID: String) async throws -> [String: TeamSessionCounts]
     /// The team and its sessions go; its players stay, in no team.
     func deleteTeam(id: String, userID: String) async throws -> Bool
 

@@ -23,7 +23,11 @@ struct AccountRoutes {
     /// POST /api/auth/register
     func postAuthRegister(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<ProfileResponse> {
         let body = try RegisterRequest(try await RequestBody.jsonObject(request, allowed: RegisterRequest.fields))
+        let strength = try body.checkedStrength()
         let user = try await services.accounts.register(body.registration)
+        if strength.goal != nil || strength.lifestyle != nil {
+            _ = try await services.strength.updateSettings(.init(goal: strength.goal, lifestyle: strength.lifestyle), for: user)
+        }
         return EditedResponse(status: .created, response: ProfileResponse(try await services.profiles.profile(of: user)))
     }
 

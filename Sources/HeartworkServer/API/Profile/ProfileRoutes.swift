@@ -36,22 +36,13 @@ struct ProfileRoutes {
 
     /// PUT /api/me/photo
     func putMePhoto(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
-        let bytes = try await RequestBody.bytes(request, limit: ProfileService.maximumPhotoBytes)
-        do {
-            try await services.profiles.setPhoto(userID: context.user.id, bytes: bytes)
-        } catch let error as AppError where error.kind == .invalid {
-            throw Problem(.unsupportedMediaType, "Unsupported image", detail: error.detail, field: error.field)
-        }
-        return .noContent
+        try await PhotoHTTP.put(request, limit: ProfileService.maximumPhotoBytes) { try await services.profiles.setPhoto(userID: context.user.id, bytes: $0) }
     }
 
     /// GET /api/users/:userID/photo
     func getUsersUserIDPhoto(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let photo = try await services.profiles.photo(of: try context.parameters.require("userID"), viewer: context.user)
-        var headers = HTTPFields()
-        headers[.contentType] = photo.contentType
-        headers[.cacheControl] = "private, max-age=60"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(data: photo.data)))
+        PhotoHTTP.response(
+            try await services.profiles.photo(of: try context.parameters.require("userID"), viewer: context.user), cacheControl: "private, max-age=60")
     }
 
     /// GET /api/me/settings

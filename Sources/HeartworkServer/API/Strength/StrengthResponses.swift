@@ -27,7 +27,12 @@ struct ExerciseResponse: ResponseEncodable {
         let mostReps: Int
         let mostWeight: Double
         let oneRepMax: Double
+        /// Never done, or not since its reset: nothing counted yet.
         let coldStart: Bool
+        /// The next session starts it with a baseline set ("Maximum" reps) — the generator's
+        /// rule (`WorkoutGenerator.needsBaseline`): in the cold start, or a loaded exercise
+        /// still without a 1RM (every counted set had 37 reps or more, or no weight).
+        let needsBaseline: Bool
         let resetAt: Date?
     }
 
@@ -45,6 +50,9 @@ struct ExerciseResponse: ResponseEncodable {
     let instructions: String
     let licence: String
     let attribution: String
+    /// Its picture, a line drawing of the movement ("/static/exercises/squat.svg"); nil for
+    /// a user's own exercise.
+    let image: String?
     /// One of the user's own exercises (made by them or by an import), not the catalogue's.
     let custom: Bool
     let unit: String
@@ -64,11 +72,13 @@ struct ExerciseResponse: ResponseEncodable {
         instructions = e.instructions
         licence = e.licence
         attribution = e.attribution
+        image = e.image.map { "/static/exercises/\($0)" }
         custom = e.isCustom
         self.unit = unit.name
         stats = Stats(
             mostReps: view.stats.mostReps, mostWeight: unit.show(view.stats.mostWeightKilograms),
-            oneRepMax: unit.show(view.stats.oneRepMaxKilograms), coldStart: view.stats.isColdStart, resetAt: view.resetAt)
+            oneRepMax: unit.show(view.stats.oneRepMaxKilograms), coldStart: view.stats.isColdStart,
+            needsBaseline: view.needsBaseline, resetAt: view.resetAt)
     }
 }
 
@@ -94,6 +104,11 @@ struct RoutineResponse: ResponseEncodable {
         let name: String
         let group: String
         let bodyweight: Bool
+        /// One of the user's own exercises (`custom-…`), not the catalogue's.
+        let custom: Bool
+        /// Present (true) only when the exercise is no longer there (one of the user's own
+        /// that is gone): `name` is then its id, and a session leaves it out.
+        let missing: Bool?
     }
 
     let id: String
@@ -105,7 +120,7 @@ struct RoutineResponse: ResponseEncodable {
     let groups: [String]
     let exercises: [Item]
 
-    init(_ view: StrengthService.RoutineView, catalogue: StrengthCatalogue) {
+    init(_ view: StrengthService.RoutineView) {
         id = view.template.id
         name = view.template.name
         goal = view.template.goal.rawValue
@@ -113,8 +128,11 @@ struct RoutineResponse: ResponseEncodable {
         builtIn = view.builtIn
         bodyweight = view.bodyweight
         groups = view.groups.map(\.rawValue)
-        exercises = view.template.exerciseIDs.compactMap { id in
-            catalogue.exercise(id).map { Item(id: $0.id, name: $0.name, group: $0.group.rawValue, bodyweight: !$0.loaded) }
+        exercises = view.exercises.map { item in
+            guard let e = item.exercise else {
+                return Item(id: item.id, name: item.id, group: "", bodyweight: false, custom: item.id.hasPrefix(StrengthCatalogue.customPrefix), missing: true)
+            }
+            return Item(id: e.id, name: e.name, group: e.group.rawValue, bodyweight: !e.loaded, custom: e.isCustom, missing: nil)
         }
     }
 }
@@ -183,7 +201,7 @@ struct StrengthSessionResponse: ResponseEncodable {
     let heartRateSource: String?
     let sets: [SetEntry]
 
-    init(_ view: StrengthService.SessionView, unit: WeightUnit, catalogue: StrengthCatalogue) {
+    init(_ view: StrengthService.SessionView, unit: WeightUnit) {
         let s = view.session
         id = s.id
         routineID = s.routineID
@@ -210,7 +228,7 @@ struct StrengthSessionResponse: ResponseEncodable {
             let hr = view.heartRate.flatMap { index < $0.count ? $0[index] : nil }
             return SetEntry(
                 n: set.position, exerciseID: set.exerciseID, exerciseName: set.exerciseName, exerciseIndex: set.exerciseIndex, kind: set.kind,
-                measure: (catalogue.exercise(set.exerciseID)?.measure ?? .reps).rawValue,
+                measure: (view.exercises.exercise(set.exerciseID)?.measure ?? .reps).rawValue,
                 target: Target(reps: set.prescribedReps, maximum: set.prescribedReps == nil, weight: unit.show(set.prescribedWeightKilograms)),
                 reps: set.reps, weight: unit.show(set.weightKilograms), done: set.done, doneAt: set.doneAt,
                 heartRate: hr.flatMap { $0.peak == nil ? nil : HeartRate(peak: $0.peak, recovery: $0.recovery) })
@@ -273,8 +291,8 @@ struct FinishResponse: ResponseEncodable {
     let motivation: Motivation
     let webhookQueued: Bool
 
-    init(_ finished: StrengthService.Finished, unit: WeightUnit, catalogue: StrengthCatalogue) {
-        session = StrengthSessionResponse(finished.view, unit: unit, catalogue: catalogue)
+    init(_ finished: StrengthService.Finished, unit: WeightUnit) {
+        session = StrengthSessionResponse(finished.view, unit: unit)
         oneRepMaxes = finished.changes.map { Change(exerciseID: $0.exerciseID, exerciseName: $0.exerciseName, before: unit.show($0.before), after: unit.show($0.after)) }
         motivation = Motivation(
             score: finished.sentiment.score, positive: finished.sentiment.isPositive, message: finished.message,
@@ -332,6 +350,9 @@ struct NutritionResponse: ResponseEncodable {
 
     let goal: String
     let lifestyle: String
+    /// True while the user has not picked a lifestyle: `lifestyle` is the default (low
+    /// active), assumed, as the nutrition page says (issue 25).
+    let lifestyleAssumed: Bool
     let inputs: Inputs
     let missing: [String]
     let totalEnergyExpenditure: Double?
@@ -344,6 +365,7 @@ struct NutritionResponse: ResponseEncodable {
     init(_ view: StrengthService.NutritionView) {
         goal = view.goal.rawValue
         lifestyle = view.lifestyle.rawValue
+        lifestyleAssumed = view.lifestyleAssumed
         inputs = Inputs(sex: view.sex?.rawValue, ageYears: view.ageYears, heightMeters: view.heightMeters, weightKg: view.weightKilograms)
         missing = view.missing
         totalEnergyExpenditure = view.targets.map { ($0.totalEnergyExpenditure * 10000).rounded() / 10000 }

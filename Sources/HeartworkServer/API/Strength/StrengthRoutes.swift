@@ -12,7 +12,6 @@ struct StrengthRoutes {
     let services: HeartworkServices
 
     var strength: StrengthService { services.strength }
-    var catalogue: StrengthCatalogue { strength.catalogue }
 
     func routineInput(_ body: JSONObjectReader) throws -> StrengthService.RoutineInput {
         guard let goal = StrengthGoal(rawValue: try body.string("goal")) else {
@@ -101,14 +100,14 @@ struct StrengthRoutes {
 
     /// GET /routines
     func getRoutines(_ request: Request, context: AuthenticatedContext) async throws -> RoutineListResponse {
-        RoutineListResponse(routines: try await strength.routines(for: context.user).map { RoutineResponse($0, catalogue: catalogue) })
+        RoutineListResponse(routines: try await strength.routines(for: context.user).map { RoutineResponse($0) })
     }
 
     /// POST /routines
     func postRoutines(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await RequestBody.jsonObject(request, allowed: ["name", "goal", "description", "exercises"])
         let routine = try await strength.createRoutine(try routineInput(body), for: context.user)
-        var answer = try APIJSON.response(RoutineResponse(routine, catalogue: catalogue), status: .created)
+        var answer = try APIJSON.response(RoutineResponse(routine), status: .created)
         answer.headers[.location] = "/api/routines/\(routine.template.id)"
         return answer
     }
@@ -117,19 +116,19 @@ struct StrengthRoutes {
     func putRoutinesOrder(_ request: Request, context: AuthenticatedContext) async throws -> RoutineListResponse {
         let body = try await RequestBody.jsonObject(request, allowed: ["order"])
         let ids = try body.array("order").enumerated().map { i, v throws(JSONFieldError) in try JSONObjectReader.string(v, "order[\(i)]") }
-        return RoutineListResponse(routines: try await strength.reorderRoutines(ids, for: context.user).map { RoutineResponse($0, catalogue: catalogue) })
+        return RoutineListResponse(routines: try await strength.reorderRoutines(ids, for: context.user).map { RoutineResponse($0) })
     }
 
     /// GET /routines/:routineID
     func getRoutinesRoutineID(_ request: Request, context: AuthenticatedContext) async throws -> RoutineResponse {
-        RoutineResponse(try await strength.routine(try context.parameters.require("routineID"), for: context.user), catalogue: catalogue)
+        RoutineResponse(try await strength.routine(try context.parameters.require("routineID"), for: context.user))
     }
 
     /// PUT /routines/:routineID
     func putRoutinesRoutineID(_ request: Request, context: AuthenticatedContext) async throws -> RoutineResponse {
         let body = try await RequestBody.jsonObject(request, allowed: ["name", "goal", "description", "exercises"])
         return RoutineResponse(
-            try await strength.updateRoutine(try context.parameters.require("routineID"), try routineInput(body), for: context.user), catalogue: catalogue)
+            try await strength.updateRoutine(try context.parameters.require("routineID"), try routineInput(body), for: context.user))
     }
 
     /// DELETE /routines/:routineID
@@ -141,7 +140,7 @@ struct StrengthRoutes {
     /// GET /strength/suggestion
     func getStrengthSuggestion(_ request: Request, context: AuthenticatedContext) async throws -> SuggestionResponse {
         guard let pick = try await strength.suggestion(for: context.user) else { return SuggestionResponse(routine: nil, reason: nil, overlapping: []) }
-        return SuggestionResponse(routine: RoutineResponse(pick.routine, catalogue: catalogue), reason: pick.reason, overlapping: pick.overlapping.map(\.rawValue))
+        return SuggestionResponse(routine: RoutineResponse(pick.routine), reason: pick.reason, overlapping: pick.overlapping.map(\.rawValue))
     }
 
     /// GET /strength/settings
@@ -179,7 +178,7 @@ struct StrengthRoutes {
     func postStrengthSessions(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await RequestBody.jsonObject(request, allowed: ["routine", "sensor"])
         let view = try await strength.start(routineID: try body.string("routine"), sensorID: try body.optionalString("sensor"), for: context.user)
-        var answer = try APIJSON.response(StrengthSessionResponse(view, unit: WeightUnit(context.user), catalogue: catalogue), status: .created)
+        var answer = try APIJSON.response(StrengthSessionResponse(view, unit: WeightUnit(context.user)), status: .created)
         answer.headers[.location] = "/api/strength/sessions/\(view.session.id)"
         return answer
     }
@@ -199,7 +198,7 @@ struct StrengthRoutes {
     /// GET /strength/sessions/:sessionID
     func getStrengthSessionsSessionID(_ request: Request, context: AuthenticatedContext) async throws -> StrengthSessionResponse {
         StrengthSessionResponse(
-            try await strength.session(try context.parameters.require("sessionID"), for: context.user), unit: WeightUnit(context.user), catalogue: catalogue)
+            try await strength.session(try context.parameters.require("sessionID"), for: context.user), unit: WeightUnit(context.user))
     }
 
     /// DELETE /strength/sessions/:sessionID
@@ -224,7 +223,7 @@ struct StrengthRoutes {
         if let weight = try body.optionalDouble("weightKg") { change.weightKilograms = weight }
         change.done = try body.optionalBool("done")
         let view = try await strength.logSet(try context.parameters.require("sessionID"), number: n, change, for: context.user)
-        return StrengthSessionResponse(view, unit: unit, catalogue: catalogue)
+        return StrengthSessionResponse(view, unit: unit)
     }
 
     /// POST /strength/sessions/:sessionID/finish
@@ -233,7 +232,7 @@ struct StrengthRoutes {
         let finished = try await strength.finish(
             try context.parameters.require("sessionID"), review: try body.optionalString("review") ?? "",
             enjoyment: try body.integer("enjoyment"), difficulty: try body.integer("difficulty"), for: context.user)
-        return FinishResponse(finished, unit: WeightUnit(context.user), catalogue: catalogue)
+        return FinishResponse(finished, unit: WeightUnit(context.user))
     }
 
     /// POST /strength/import

@@ -7,7 +7,11 @@ import Hummingbird
 
 struct PlayerResponse: ResponseEncodable {
     let id: String
+    /// "First Surname", as before issue 25.
     let name: String
+    let firstName: String
+    /// Empty for a player stored with one word before issue 25 (or by a client sending `name`).
+    let surname: String
     let number: String?
     let birthDate: String?
     let sex: String?
@@ -23,6 +27,8 @@ struct PlayerResponse: ResponseEncodable {
     init(_ player: PlayerRecord) {
         id = player.id
         name = player.name
+        firstName = player.firstName
+        surname = player.surname
         number = player.number
         birthDate = player.birthDate?.description
         sex = player.sex?.rawValue
@@ -42,12 +48,16 @@ struct PlayerListResponse: ResponseEncodable {
 }
 
 /// POST and PATCH /api/players: every field optional on PATCH; `null` clears an optional fact.
+/// A new player needs `firstName` and `surname` (issue 25), or the older `name`, split at its
+/// last space; `number` is asked by the web form, and stays optional here for older clients.
 enum PlayerRequest {
-    static let fields = ["name", "number", "birthDate", "sex", "restingHeartRate", "maximumHeartRate", "weightKilograms", "teamID", "sensorID"]
+    static let fields = ["name", "firstName", "surname", "number", "birthDate", "sex", "restingHeartRate", "maximumHeartRate", "weightKilograms", "teamID", "sensorID"]
 
     static func input(_ body: JSONObjectReader) throws -> PlayerInput {
         var input = PlayerInput()
         input.name = try body.optionalString("name")
+        input.firstName = try body.optionalString("firstName")
+        input.surname = try body.optionalString("surname")
         input.number = try body.clearable("number", JSONObjectReader.string)
         input.birthDate = try body.clearable("birthDate", JSONObjectReader.string)?.map { try InputParsing.calendarDay($0, field: "birthDate") }
         input.sex = try body.clearable("sex", JSONObjectReader.string)?.map { try InputParsing.oneOf($0, Sex.self, field: "sex", what: "sex") }
@@ -65,12 +75,22 @@ struct TeamResponse: ResponseEncodable {
     let name: String
     let createdAt: Date
     let players: [PlayerResponse]
+    /// The team's photo (F4), as a player's.
+    let hasPhoto: Bool
+    let photoURL: String?
+    /// Saved sessions, and those of them not marked reviewed (FitLabTeam F4, "pending").
+    let sessionCount: Int
+    let unreviewedCount: Int
 
-    init(_ team: TeamRecord, players: [PlayerRecord]) {
+    init(_ team: TeamRecord, players: [PlayerRecord], counts: TeamSessionCounts?) {
         id = team.id
         name = team.name
         createdAt = team.createdAt
         self.players = players.map(PlayerResponse.init)
+        hasPhoto = team.hasPhoto
+        photoURL = team.hasPhoto ? "/api/teams/\(team.id)/photo" : nil
+        sessionCount = counts?.saved ?? 0
+        unreviewedCount = counts?.unreviewed ?? 0
     }
 }
 

@@ -58,22 +58,13 @@ struct TeamRoutes {
 
     /// PUT /api/players/:playerID/photo
     func putPlayersPlayerIDPhoto(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
-        let bytes = try await RequestBody.bytes(request, limit: TeamService.maximumPhotoBytes)
-        do {
-            try await services.teams.setPhoto(try context.parameters.require("playerID"), of: context.user, bytes: bytes)
-        } catch let error as AppError where error.kind == .invalid {
-            throw Problem(.unsupportedMediaType, "Unsupported image", detail: error.detail, field: error.field)
-        }
-        return .noContent
+        let id = try context.parameters.require("playerID")
+        return try await PhotoHTTP.put(request, limit: TeamService.maximumPhotoBytes) { try await services.teams.setPhoto(id, of: context.user, bytes: $0) }
     }
 
     /// GET /api/players/:playerID/photo
     func getPlayersPlayerIDPhoto(_ request: Request, context: AuthenticatedContext) async throws -> Response {
-        let photo = try await services.teams.photo(try context.parameters.require("playerID"), of: context.user)
-        var headers = HTTPFields()
-        headers[.contentType] = photo.contentType
-        headers[.cacheControl] = "private, no-cache"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(data: photo.data)))
+        PhotoHTTP.response(try await services.teams.photo(try context.parameters.require("playerID"), of: context.user))
     }
 
     private func registerTeams(on api: RouterGroup<AuthenticatedContext>) {
@@ -85,14 +76,28 @@ struct TeamRoutes {
         api.put("teams/:teamID/players/:playerID", use: putTeamsTeamIDPlayersPlayerID)
         api.delete("teams/:teamID/players/:playerID", use: deleteTeamsTeamIDPlayersPlayerID)
         api.get("teams/:teamID/board", use: getTeamsTeamIDBoard)
+        api.put("teams/:teamID/photo", use: putTeamsTeamIDPhoto)
+        api.get("teams/:teamID/photo", use: getTeamsTeamIDPhoto)
+    }
+
+    /// PUT /api/teams/:teamID/photo
+    func putTeamsTeamIDPhoto(_ request: Request, context: AuthenticatedContext) async throws -> HTTPResponse.Status {
+        let id = try context.parameters.require("teamID")
+        return try await PhotoHTTP.put(request, limit: TeamService.maximumPhotoBytes) { try await services.teams.setTeamPhoto(id, of: context.user, bytes: $0) }
+    }
+
+    /// GET /api/teams/:teamID/photo
+    func getTeamsTeamIDPhoto(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        PhotoHTTP.response(try await services.teams.teamPhoto(try context.parameters.require("teamID"), of: context.user))
     }
 
     /// GET /api/teams
     func getTeams(_ request: Request, context: AuthenticatedContext) async throws -> TeamListResponse {
         let players = try await services.teams.players(of: context.user)
+        let counts = try await services.teams.sessionCounts(of: context.user)
         return TeamListResponse(
             teams: try await services.teams.teams(of: context.user).map { team in
-                TeamResponse(team, players: players.filter { $0.teamID == team.id })
+                TeamResponse(team, players: players.filter { $0.teamID == team.id }, counts: counts[team.id])
             })
     }
 
@@ -100,7 +105,7 @@ struct TeamRoutes {
     func postTeams(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let body = try await RequestBody.jsonObject(request, allowed: ["name"], limit: 4 * 1024)
         let team = try await services.teams.createTeam(name: try body.string("name"), for: context.user)
-        var response = try APIJSON.response(TeamResponse(team, players: []), status: .created)
+        var response = try APIJSON.response(TeamResponse(team, players: [], counts: nil), status: .created)
         response.headers[.location] = "/api/teams/\(team.id)"
         return response
     }
@@ -109,7 +114,8 @@ struct TeamRoutes {
     func getTeamsTeamID(_ request: Request, context: AuthenticatedContext) async throws -> TeamResponse {
         let id = try context.parameters.require("teamID")
         let team = try await services.teams.team(id, of: context.user)
-        return TeamResponse(team, players: try await services.teams.members(of: id, for: context.user))
+        return TeamResponse(
+            team, players: try await services.teams.members(of: id, for: context.user), counts: try await services.teams.sessionCounts(of: context.user)[id])
     }
 
     /// PATCH /api/teams/:teamID
@@ -117,7 +123,8 @@ struct TeamRoutes {
         let body = try await RequestBody.jsonObject(request, allowed: ["name"], limit: 4 * 1024)
         let id = try context.parameters.require("teamID")
         let team = try await services.teams.renameTeam(id, of: context.user, to: try body.string("name"))
-        return TeamResponse(team, players: try await services.teams.members(of: id, for: context.user))
+        return TeamResponse(
+            team, players: try await services.teams.members(of: id, for: context.user), counts: try await services.teams.sessionCounts(of: context.user)[id])
     }
 
     /// DELETE /api/teams/:teamID

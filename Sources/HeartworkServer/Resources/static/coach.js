@@ -61,6 +61,29 @@ function startCoach(root) {
     if (tile.trimp != null) el.querySelector("[data-trimp]").textContent = "TRIMP " + tile.trimp.toFixed(1);
   }
 
+  // The player's photo, small and round, or their initials when there is none (the board
+  // says which; a photo added since the page loaded appears at the next board load).
+  function photo(tile, url) {
+    const place = tile.element.querySelector("[data-photo]");
+    if (!place) return;
+    const image = place.querySelector("img");
+    if (url && (!image || image.getAttribute("src") !== url)) {
+      const img = document.createElement("img");
+      img.src = url;
+      img.alt = "";
+      img.width = 32;
+      img.height = 32;
+      img.addEventListener("error", () => {
+        const initials = document.createElement("span");
+        initials.className = "initials";
+        initials.setAttribute("aria-hidden", "true");
+        initials.textContent = place.dataset.initials || "";
+        place.replaceChildren(initials);
+      });
+      place.replaceChildren(img);
+    }
+  }
+
   function take(reading) {
     const tile = tiles.get(reading.sensor);
     if (!tile) return;
@@ -122,6 +145,7 @@ function startCoach(root) {
       tile.k = data.trimpK == null ? null : data.trimpK;
       tile.b = data.trimpB == null ? null : data.trimpB;
       tile.trimp = board.session && data.trimp != null ? data.trimp : null;
+      photo(tile, data.photoURL);
       if (data.lastBpm != null && data.lastSeenAt) {
         const seen = Date.parse(data.lastSeenAt);
         tile.lastAt = seen;

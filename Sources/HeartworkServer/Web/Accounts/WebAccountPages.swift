@@ -115,20 +115,31 @@ struct WebAccountPages {
         if let user = context.identity?.user { current = try await services.strength.settings(for: user).goal }
         func example(_ goal: StrengthGoal) -> String {
             let kilograms = WorkoutGenerator(goal: goal).round(Brzycki.weight(forReps: goal.targetReps, oneRepMax: 100))
-            return "4 sets of \(goal.targetReps) at \(Int(kilograms)) kg"
+            return "\(WorkoutGenerator.workingSets) sets of \(goal.targetReps) at \(Int(kilograms)) kg"
         }
+        // Every number comes from the rules themselves (the generator's sets and reps, Brzycki,
+        // `NutritionTargets`' constants), so the page cannot drift from what is computed.
+        typealias N = NutritionTargets
+        func number(_ value: Double) -> String { String(format: "%g", value) }
+        func percent(_ share: Double) -> String { number((share * 1000).rounded() / 10) }
+        func sets(_ goal: StrengthGoal) -> String {
+            let share = Int(Brzycki.weight(forReps: goal.targetReps, oneRepMax: 100).rounded())
+            return "\(WorkoutGenerator.workingSets) sets of \(goal.targetReps) repetitions at about \(share) % of the most you could lift once"
+        }
+        let split =
+            "protein \(number(N.proteinGramsPerKilogram)) g per kilogram of body weight, fat \(percent(N.fatShare)) % of the energy, carbohydrate the rest"
         let paragraphs: [StrengthGoal: [String]] = [
             .weightLoss: [
-                "For losing body fat while keeping your strength. Every exercise is 4 sets of 15 repetitions at a lighter weight, about 61 % of the most you could lift once: more work, less load.",
-                "Food: your daily energy use minus 7.5 kcal for each kilogram you weigh (about 0.75 % of your body weight a week). Protein 2.7 g per kilogram of body weight, fat 22.5 % of the energy, carbohydrate the rest.",
+                "For losing body fat while keeping your strength. Every exercise is \(sets(.weightLoss)): more work, less load.",
+                "Food: your daily energy use minus \(number(N.weightLossKilocaloriesPerKilogram)) kcal a day for each kilogram you weigh. \(split.prefix(1).uppercased() + split.dropFirst()).",
             ],
             .muscleMaintenance: [
-                "For keeping the strength and muscle you have, or for starting out. Every exercise is 4 sets of 12 repetitions at about 69 % of the most you could lift once.",
-                "Food: as much as you use in a day, split like weight loss: protein 2.7 g per kilogram, fat 22.5 %, carbohydrate the rest.",
+                "For keeping the strength and muscle you have, or for starting out. Every exercise is \(sets(.muscleMaintenance)).",
+                "Food: as much as you use in a day, split like weight loss: \(split).",
             ],
             .massGain: [
-                "For building muscle and strength. Every exercise is 4 sets of 8 repetitions at about 81 % of the most you could lift once: heavier, fewer repetitions.",
-                "Food: 15 % more than you use in a day; of that energy 30 % protein, 55 % carbohydrate and 15 % fat.",
+                "For building muscle and strength. Every exercise is \(sets(.massGain)): heavier, fewer repetitions.",
+                "Food: \(percent(N.massGainFactor - 1)) % more than you use in a day; of that energy \(percent(N.massGainProteinShare)) % protein, \(percent(N.massGainCarbohydrateShare)) % carbohydrate and \(percent(N.massGainFatShare)) % fat.",
             ],
         ]
         let model = StrengthGoalsPage(

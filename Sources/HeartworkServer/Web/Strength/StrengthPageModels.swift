@@ -1,3 +1,4 @@
+import HeartworkApp
 import HeartworkCore
 
 /// A choice in a menu (a goal, a lifestyle).
@@ -35,11 +36,13 @@ struct StrengthChoice: Sendable {
 /// What the goals and lifestyles mean, in words (our own; the seed gives no texts, digest
 /// §2.3 item 10). Lifestyles after Gerrior et al. (2006), whose categories the energy uses.
 enum StrengthTexts {
+    /// The numbers come from the rules (the goal's reps, `NutritionTargets.massGainFactor`).
     static func goalSummary(_ goal: StrengthGoal) -> String {
         switch goal {
-        case .weightLoss: "15 reps a set with lighter weights; eat a little less than you use."
-        case .muscleMaintenance: "12 reps a set; eat what you use, to keep the muscle you have."
-        case .massGain: "8 reps a set with heavier weights; eat 15 % more than you use."
+        case .weightLoss: "\(goal.targetReps) reps a set with lighter weights; eat a little less than you use."
+        case .muscleMaintenance: "\(goal.targetReps) reps a set; eat what you use, to keep the muscle you have."
+        case .massGain:
+            "\(goal.targetReps) reps a set with heavier weights; eat \(String(format: "%g", ((NutritionTargets.massGainFactor - 1) * 1000).rounded() / 10)) % more than you use."
         }
     }
 
@@ -153,11 +156,15 @@ struct StrengthExercisesPage: Sendable {
         let equipment: String
         let bodyweight: Bool
         let timed: Bool
+        /// The next session starts it with a baseline set (`WorkoutGenerator.needsBaseline`).
         let cold: Bool
+        /// Done before (not in the cold start): with `cold`, a baseline set again (no 1RM yet).
+        let started: Bool
         let oneRepMax: String
         let mostReps: Int
         /// The user's own (made by them or by an import).
         let custom: Bool
+        var picture: ExercisePicture? = nil
     }
 
     struct Option: Sendable {
@@ -204,7 +211,12 @@ struct StrengthExercisePage: Sendable {
     let attribution: String
     /// One of the user's own exercises: no instructions, and only they see it.
     let custom: Bool
+    /// The next session starts it with a baseline set (`WorkoutGenerator.needsBaseline`):
+    /// never done, or (with `started`) done without a 1RM yet — every set had 37 reps or more.
     let cold: Bool
+    let started: Bool
+    /// What the next session starts it with (from the exercise's own statistics).
+    let nextBaseline: String
     let oneRepMax: String
     let mostWeight: String
     let mostReps: Int
@@ -214,6 +226,7 @@ struct StrengthExercisePage: Sendable {
     let hasChart: Bool
     let history: [HistoryEntry]
     let hasHistory: Bool
+    var picture: ExercisePicture? = nil
 }
 
 /// strength-routine.mustache.
@@ -223,6 +236,9 @@ struct StrengthRoutinePage: Sendable {
         let id: String
         let name: String
         let group: String
+        let custom: Bool
+        /// One of the user's own exercises that is no longer there.
+        let missing: Bool
     }
 
     let id: String
@@ -233,6 +249,7 @@ struct StrengthRoutinePage: Sendable {
     let bodyweight: Bool
     let groups: String
     let exercises: [Exercise]
+    let hasMissing: Bool
     let accepted: Bool
     let sensors: [StrengthSensor]
     let hasSensors: Bool
@@ -247,6 +264,8 @@ struct StrengthRoutineFormPage: Sendable {
             let equipment: String
             let checked: Bool
             let position: Int
+            /// One of the user's own exercises.
+            let custom: Bool
         }
 
         let name: String
@@ -280,6 +299,7 @@ struct StrengthSessionPage: Sendable {
         var sets: [SetEntry]
         /// A finished session's estimate from the sets.
         var estimate: String?
+        var picture: ExercisePicture? = nil
     }
 
     struct SetEntry: Sendable {
@@ -456,4 +476,20 @@ struct NutritionPage: Sendable {
     let hasMissing: Bool
     /// With sex, age, height and weight.
     var targets: Targets?
+}
+
+/// An exercise's picture on a page (docs/STRENGTH.md): the URL of its line drawing and the
+/// movement it shows, for `alt`. None for a user's own exercise.
+struct ExercisePicture: Sendable {
+    let src: String
+    let alt: String
+    /// "CC0-1.0" (the catalogue's `imageLicence` up to its first comma).
+    let licence: String
+
+    init?(_ exercise: HeartworkCore.Exercise?) {
+        guard let image = exercise?.image, let exercise else { return nil }
+        src = "/static/exercises/\(image)"
+        alt = StrengthPictures.movements[image] ?? exercise.name
+        licence = String((exercise.imageLicence ?? "CC0-1.0").prefix { $0 != "," })
+    }
 }

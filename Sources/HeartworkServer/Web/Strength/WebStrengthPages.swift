@@ -116,9 +116,9 @@ struct WebStrengthPages {
                 exercises: list.map { view in
                     .init(
                         id: view.exercise.id, name: view.exercise.name, group: view.exercise.group.rawValue, equipment: view.exercise.equipment,
-                        bodyweight: !view.exercise.loaded, timed: view.exercise.timed, cold: view.stats.isColdStart,
+                        bodyweight: !view.exercise.loaded, timed: view.exercise.timed, cold: view.needsBaseline, started: !view.stats.isColdStart,
                         oneRepMax: view.exercise.loaded ? unit.text(view.stats.oneRepMaxKilograms) : "",
-                        mostReps: view.stats.mostReps, custom: view.exercise.isCustom)
+                        mostReps: view.stats.mostReps, custom: view.exercise.isCustom, picture: ExercisePicture(view.exercise))
                 },
                 formName: form?.name ?? "",
                 groupOptions: MuscleGroup.displayOrder.map { .init(value: $0.rawValue, selected: $0.rawValue == chosenGroup) },
@@ -142,8 +142,10 @@ struct WebStrengthPages {
                 hasSecondary: !e.secondaryMuscles.isEmpty, equipment: e.equipment, bodyweight: !e.loaded, instructions: e.instructions,
                 timed: e.timed, baseline: baseline(e, settings: settings, unit: unit),
                 equipmentIsBodyweight: e.equipment == "bodyweight",
-                licence: e.licence, attribution: e.attribution, custom: e.isCustom, cold: view.stats.isColdStart,
-                oneRepMax: unit.text(view.stats.oneRepMaxKilograms), mostWeight: unit.text(view.stats.mostWeightKilograms), mostReps: view.stats.mostReps,
+                licence: e.licence, attribution: e.attribution, custom: e.isCustom, cold: view.needsBaseline, started: !view.stats.isColdStart,
+                nextBaseline: baseline(e, stats: view.stats, settings: settings, unit: unit),
+                oneRepMax: view.stats.oneRepMaxKilograms > 0 ? unit.text(view.stats.oneRepMaxKilograms) : "none yet",
+                mostWeight: unit.text(view.stats.mostWeightKilograms), mostReps: view.stats.mostReps,
                 resetAt: view.resetAt.map { Formatting.dateTime($0, zone: zone) } ?? "", wasReset: view.resetAt != nil,
                 chart: progressChart(progress, unit: unit, zone: TimeZones.zone(context.user.timeZone)) ?? "", hasChart: progress.contains { $0.estimatedOneRepMax != nil },
                 history: progress.reversed().prefix(20).map { point in
@@ -156,7 +158,7 @@ struct WebStrengthPages {
                         } ?? "—",
                         estimate: point.estimatedOneRepMax.map { unit.text($0) } ?? "—")
                 },
-                hasHistory: !progress.isEmpty
+                hasHistory: !progress.isEmpty, picture: ExercisePicture(e)
             ), request: request, identity: context.identity)
     }
 
@@ -188,16 +190,19 @@ struct WebStrengthPages {
         let routine = try await strength.routine(try context.parameters.require("routineID"), for: context.user)
         let settings = try await strength.settings(for: context.user)
         let sensors = try await services.live.sensors(of: context.user)
-        let catalogue = strength.catalogue
         return pages.page(
             "strength-routine", title: routine.template.name,
             model: StrengthRoutinePage(
                 id: routine.template.id, name: routine.template.name, goal: routine.template.goal.displayName,
                 description: routine.template.description, builtIn: routine.builtIn, bodyweight: routine.bodyweight,
                 groups: routine.groups.map(\.rawValue).joined(separator: ", "),
-                exercises: routine.template.exerciseIDs.enumerated().compactMap { i, id in
-                    catalogue.exercise(id).map { .init(n: i + 1, id: $0.id, name: $0.name, group: $0.group.rawValue) }
+                exercises: routine.exercises.enumerated().map { i, item in
+                    item.exercise.map { .init(n: i + 1, id: $0.id, name: $0.name, group: $0.group.rawValue, custom: $0.isCustom, missing: false) }
+                        ?? .init(
+                            n: i + 1, id: item.id, name: "An exercise that is no longer there", group: "",
+                            custom: item.id.hasPrefix(StrengthCatalogue.customPrefix), missing: true)
                 },
+                hasMissing: !routine.missing.isEmpty,
                 accepted: settings.disclaimerAcceptedAt != nil,
                 sensors: sensors.map { .init(id: $0.id, name: $0.name ?? $0.address) }, hasSensors: !sensors.isEmpty
             ), request: request, identity: context.identity)
@@ -377,8 +382,9 @@ struct WebStrengthPages {
                 protein: t.proteinGrams, fat: t.fatGrams, carbs: t.carbohydrateGrams,
                 proteinShare: share(t.proteinGrams * 4), fatShare: share(t.fatGrams * 9), carbShare: share(t.carbohydrateGrams * 4),
                 adjustment: view.goal == .weightLoss
-                    ? "− \(Int(((view.weightKilograms ?? 0) * 7.5).rounded())) kcal for weight loss (7.5 kcal per kg of body weight)"
-                    : (view.goal == .massGain ? "+ 15 % for mass gain" : "no adjustment for maintenance"),
+                    ? "− \(Int(((view.weightKilograms ?? 0) * NutritionTargets.weightLossKilocaloriesPerKilogram).rounded())) kcal for weight loss (\(String(format: "%g", NutritionTargets.weightLossKilocaloriesPerKilogram)) kcal per kg of body weight)"
+                    : (view.goal == .massGain
+                        ? "+ \(String(format: "%g", ((NutritionTargets.massGainFactor - 1) * 1000).rounded() / 10)) % for mass gain" : "no adjustment for maintenance"),
                 warnings: t.warnings, hasWarnings: !t.warnings.isEmpty,
                 inputs:
                     "\(view.sex?.rawValue ?? "") · \(view.ageYears ?? 0) years · \(Formatting.height(view.heightMeters, units: context.user.units)) · \(Formatting.weight(view.weightKilograms, units: context.user.units))"
@@ -438,14 +444,17 @@ struct WebStrengthPages {
     }
 
     /// What a never-done exercise starts with, for the exercise page.
-    func baseline(_ e: Exercise, settings: StrengthSettingsRecord, unit: WeightUnit) -> String {
+    /// With `stats`, what it starts with next time (a loaded exercise still without a 1RM
+    /// starts heavier, `WorkoutGenerator.baselineKilograms`).
+    func baseline(_ e: Exercise, stats: ExerciseStats = .coldStart, settings: StrengthSettingsRecord, unit: WeightUnit) -> String {
         if e.timed { return "one hold of as long as you can" }
         guard e.loaded else { return "one set of as many reps as you can" }
         let generator = WorkoutGenerator(
             goal: settings.goal, plateStepKilograms: settings.plateStepKilograms,
             kilogramsPerUnit: unit.pounds ? BodyMass.kilogramsPerPound : 1)
-        let weight = generator.prescribe([GeneratorExercise(e, stats: .coldStart, barKilograms: settings.barKilograms)]).first?.sets.first?.weightKilograms ?? 0
-        return "one light set (\(unit.text(weight))) of as many reps as you can"
+        let weight = generator.prescribe([GeneratorExercise(e, stats: stats, barKilograms: settings.barKilograms)]).first?.sets.first?.weightKilograms ?? 0
+        // After a baseline of 37 or more reps it is heavier than the last, not light.
+        return "one \(stats.isColdStart ? "light" : "baseline") set (\(unit.text(weight))) of as many reps as you can"
     }
 
     func stars(_ n: Int) -> String { String(repeating: "★", count: max(0, min(5, n))) + String(repeating: "☆", count: 5 - max(0, min(5, n))) }
@@ -462,7 +471,12 @@ struct WebStrengthPages {
     func routineForm(
         _ request: Request, _ context: AuthenticatedContext, routine: StrengthService.RoutineView?, form: RoutineForm? = nil, error: AppError? = nil
     ) async throws -> Response {
-        let chosen: [String] = form.map { (try? input($0).exerciseIDs) ?? ($0.exercises ?? []) } ?? routine?.template.exerciseIDs ?? []
+        // The user's own exercises first in each group (marked as theirs), then the catalogue's;
+        // an exercise of theirs that is gone drops out of the routine being edited.
+        let lookup = try await strength.exerciseLookup(for: context.user)
+        let chosen: [String] =
+            form.map { (try? input($0).exerciseIDs) ?? ($0.exercises ?? []) } ?? routine?.exercises.filter { $0.exercise != nil }.map(\.id) ?? []
+        let own = lookup.own.values.sorted { ($0.name, $0.id) < ($1.name, $1.id) }
         let goal = form?.goal ?? routine?.template.goal.rawValue ?? StrengthGoal.muscleMaintenance.rawValue
         let model = StrengthRoutineFormPage(
             editing: routine != nil,
@@ -474,13 +488,13 @@ struct WebStrengthPages {
             groups: MuscleGroup.displayOrder.map { group in
                 .init(
                     name: group.rawValue,
-                    exercises: strength.catalogue.exercises.filter { $0.group == group }.map { e in
+                    exercises: (own + strength.catalogue.exercises).filter { $0.group == group }.map { e in
                         .init(
                             id: e.id, name: e.name, equipment: e.equipment, checked: chosen.contains(e.id),
-                            position: (chosen.firstIndex(of: e.id) ?? -1) + 1)
+                            position: (chosen.firstIndex(of: e.id) ?? -1) + 1, custom: e.isCustom)
                     })
             },
-            chosen: chosen.enumerated().compactMap { i, id in strength.catalogue.exercise(id).map { .init(n: i + 1, name: $0.name) } })
+            chosen: chosen.enumerated().compactMap { i, id in lookup.exercise(id).map { .init(n: i + 1, name: $0.name) } })
         return pages.page(
             "strength-routine-form", title: routine == nil ? "New routine" : "Edit \(routine?.template.name ?? "routine")",
             model: model, errors: error.map(PageRenderer.formErrors), request: request, identity: context.identity,
@@ -497,16 +511,16 @@ struct WebStrengthPages {
         for (index, set) in view.sets.enumerated() {
             if set.exerciseIndex != current {
                 current = set.exerciseIndex
-                let exercise = strength.catalogue.exercise(set.exerciseID)
+                let exercise = view.exercises.exercise(set.exerciseID)
                 blocks.append(
                     .init(
                         name: set.exerciseName, exerciseID: set.exerciseID, known: exercise != nil,
                         group: exercise?.group.rawValue ?? "", bodyweight: exercise?.loaded == false, timed: exercise?.timed == true,
-                        sets: []))
+                        sets: [], picture: ExercisePicture(exercise)))
             }
             let hr = view.heartRate.flatMap { index < $0.count ? $0[index] : nil }
             // A hold's "reps" are seconds.
-            let timed = strength.isTimed(set.exerciseID)
+            let timed = view.exercises.isTimed(set.exerciseID)
             let count = set.prescribedReps.map { timed ? "\($0) s" : "\($0)" } ?? (timed ? "max hold" : "max")
             if var last = blocks.popLast() {
                 last.sets.append(
@@ -525,7 +539,7 @@ struct WebStrengthPages {
             for index in blocks.indices {
                 let id = blocks[index].exerciseID
                 let performed = view.sets.filter { $0.exerciseID == id }.map(\.performed)
-                if let best = StrengthProgression.bestEstimate(performed), strength.catalogue.exercise(id)?.loaded == true {
+                if let best = StrengthProgression.bestEstimate(performed), view.exercises.exercise(id)?.loaded == true {
                     blocks[index].estimate = "best set ≈ 1RM \(unit.text(best))"
                 }
             }

@@ -2,7 +2,8 @@ import HeartworkCore
 
 /// A player's form fields as text: as saved, or as typed when the form comes back.
 struct PlayerFields: Sendable {
-    let name: String
+    let firstName: String
+    let surname: String
     let number: String
     let birthDate: String
     let sex: String
@@ -49,14 +50,34 @@ struct TeamsPage: Sendable {
         let id: String
         let name: String
         let playerCount: Int
+        let hasPhoto: Bool
+        let initial: String
+        /// Saved sessions, and those not reviewed yet (F4's "pending").
+        let sessionCount: Int
+        let unreviewedCount: Int
+        let hasUnreviewed: Bool
+        /// "12 players · 3 sessions".
+        let summary: String
     }
 
     struct Player: Sendable {
         let id: String
         let name: String
+        let firstName: String
+        /// "—" when not given (a one-word name from before issue 25).
+        let surname: String
         let number: String
-        let team: String
         let sensor: String
+    }
+
+    /// The players of one team, or of none (FitLabTeam F3's "sort by team").
+    struct PlayerGroup: Sendable {
+        let heading: String
+        /// The team's page; nil for the players in no team.
+        let teamURL: String?
+        /// "1 player", "12 players".
+        let count: String
+        let players: [Player]
     }
 
     struct Sensor: Sendable {
@@ -82,6 +103,8 @@ struct TeamsPage: Sendable {
     struct Option: Sendable {
         let id: String
         let name: String
+        /// Chosen in the add-player form that came back.
+        var selected = false
     }
 
     struct TeamForm: Sendable {
@@ -96,14 +119,14 @@ struct TeamsPage: Sendable {
 
     let teams: [Team]
     let hasTeams: Bool
-    let players: [Player]
+    let playerGroups: [PlayerGroup]
     let hasPlayers: Bool
     let sensors: [Sensor]
     let hasSensors: Bool
     let gateways: [Gateway]
     let hasGateways: Bool
-    let teamOptions: [Option]
-    let sensorOptions: [Option]
+    var teamOptions: [Option]
+    var sensorOptions: [Option]
     let serverURL: String
     /// A form that came back, as typed; a new gateway's token.
     var teamForm: TeamForm?
@@ -154,6 +177,10 @@ struct TeamPage: Sendable {
     let name: String
     let members: [Member]
     let hasMembers: Bool
+    /// The team's photo (F4) and the rename form's value (as typed, when it came back).
+    var hasPhoto = false
+    var initial = ""
+    var nameValue = ""
     let candidates: [Candidate]
     let hasCandidates: Bool
     let sessions: [Session]
@@ -202,6 +229,8 @@ struct CoachPage: Sendable {
     let context: SessionContextChoices
     /// A session recording, counting down or stopped and not yet saved.
     var session: Session?
+    /// Before a start: who takes part, and the sensor each wears (CoachPicker.swift).
+    var picker: Picker?
 }
 
 /// player.mustache: a player's form.
@@ -216,6 +245,8 @@ struct PlayerPage: Sendable {
     let name: String
     let hasPhoto: Bool
     let initial: String
+    /// Stored without a surname (migration 028 split a one-word name): the page says so.
+    let noSurname: Bool
     let form: PlayerFields
     let isFemale: Bool
     let isMale: Bool
@@ -235,6 +266,9 @@ struct TeamSessionReviewPage: Sendable {
         let anchor: String
         let name: String
         let number: String
+        /// The player's photo (nil: none, or the player was deleted since) and its stand-in.
+        let photoURL: String?
+        let initials: String
         let average: String
         let maximum: String
         let trimp: String
@@ -273,6 +307,8 @@ struct TeamSessionReviewPage: Sendable {
         let anchor: String
         let name: String
         let number: String
+        let photoURL: String?
+        let initials: String
         let readings: Int
         let heard: String
         let average: String

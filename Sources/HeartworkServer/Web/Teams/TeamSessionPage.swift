@@ -11,6 +11,12 @@ struct TeamSessionPage {
     let review: TeamSessionReview
     let team: TeamRecord
     let zone: TimeZone
+    /// The session's players who have a photo now.
+    var photos: Set<String> = []
+
+    private func photoURL(_ player: TeamSessionPlayer) -> String? {
+        photos.contains(player.playerID) ? "/api/players/\(player.playerID)/photo" : nil
+    }
 
     var title: String { "\(team.name) · \(Formatting.dateTime(review.session.startsAt, zone: zone))" }
 
@@ -24,6 +30,7 @@ struct TeamSessionPage {
                 swatch:
                     "<svg width=\"12\" height=\"12\" aria-hidden=\"true\"><rect width=\"12\" height=\"12\" rx=\"2\" fill=\"\(Self.playerColors[index % Self.playerColors.count])\"/></svg>",
                 anchor: "player-\(entry.player.playerID)", name: entry.player.name, number: entry.player.number ?? "",
+                photoURL: photoURL(entry.player), initials: PlayerName.initials(entry.player.name),
                 average: Formatting.number(analysis.averageHeartRate, unit: "bpm"),
                 maximum: Formatting.number(analysis.maximumHeartRate.map(Double.init), unit: "bpm"),
                 trimp: Formatting.number(analysis.trimp, decimals: 1), calories: Formatting.number(analysis.kilocalories, unit: "kcal"),
@@ -107,6 +114,7 @@ struct TeamSessionPage {
         let name = entry.player.name
         var model = TeamSessionReviewPage.Player(
             anchor: "player-\(entry.player.playerID)", name: name, number: entry.player.number ?? "",
+            photoURL: photoURL(entry.player), initials: PlayerName.initials(name),
             readings: analysis.readingCount, heard: Formatting.duration(Int(analysis.coveredSeconds.rounded())),
             average: Formatting.number(analysis.averageHeartRate, unit: "bpm"),
             maximum: Formatting.number(analysis.maximumHeartRate.map(Double.init), unit: "bpm"),

@@ -15,7 +15,7 @@ struct WebTeamPages {
 
     struct NameForm: Decodable { let name: String? }
     struct PlayerForm: Decodable {
-        let name: String?, number: String?, birthDate: String?, sex: String?, restingHeartRate: String?, maximumHeartRate: String?
+        let firstName: String?, surname: String?, number: String?, birthDate: String?, sex: String?, restingHeartRate: String?, maximumHeartRate: String?
         let weightKilograms: String?, teamID: String?, sensorID: String?
     }
     struct SensorForm: Decodable { let sensorID: String? }
@@ -24,6 +24,10 @@ struct WebTeamPages {
     struct StartForm: Decodable {
         let countdownSeconds: String?, durationMinutes: String?
         let time: String?, moment: String?, situation: String?, state: String?
+        /// The players picked (`players[]`) and, by player id, the sensor each wears this
+        /// session instead of their own (`sensor[<player id>]`, "" for their own).
+        let players: [String]?
+        let sensor: [String: String]?
     }
     struct ContextForm: Decodable { let time: String?, moment: String?, situation: String?, state: String? }
     struct CorrectionForm: Decodable { let correction: String? }
@@ -37,6 +41,7 @@ struct WebTeamPages {
         router.post("sensors/:sensorID", use: postSensorsSensorID)
         router.post("sensors/:sensorID/delete", use: postSensorsSensorIDDelete)
         router.get("teams/:teamID", use: getTeamsTeamID)
+        router.post("teams/:teamID", use: postTeamsTeamID)
         router.post("teams/:teamID/delete", use: postTeamsTeamIDDelete)
         router.post("teams/:teamID/players", use: postTeamsTeamIDPlayers)
         router.post("teams/:teamID/players/:playerID/remove", use: postTeamsTeamIDPlayersPlayerIDRemove)
@@ -124,6 +129,20 @@ struct WebTeamPages {
         try await team(request, context)
     }
 
+    /// POST /teams/:teamID: renames the team (its photo is sent by the page's script, as a
+    /// player's, to PUT /api/teams/{id}/photo).
+    func postTeamsTeamID(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let teamID = try context.parameters.require("teamID")
+        _ = try await services.teams.team(teamID, of: context.user)
+        let form = try await WebForm.decode(NameForm.self, from: request)
+        do {
+            _ = try await services.teams.renameTeam(teamID, of: context.user, to: form.name ?? "")
+            return pages.redirect(to: "/teams/\(teamID)", notice: .teamRenamed)
+        } catch let error as AppError where error.kind == .invalid {
+            return try await team(request, context, error: error, typedName: form.name ?? "")
+        }
+    }
+
     /// POST /teams/:teamID/delete
     func postTeamsTeamIDDelete(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         try await services.teams.deleteTeam(try context.parameters.require("teamID"), of: context.user)
@@ -179,11 +198,20 @@ struct WebTeamPages {
             }
             let sessionContext = try SessionContextInput(time: form.time, moment: form.moment, situation: form.situation, state: form.state)
                 .context(fieldPrefix: "")
+            // Who takes part (F6) and a sensor for this session only (F5); on the web, only
+            // players whose sensor is connected (the API does not require it).
+            let picked = (form.players ?? []).map { id in
+                TeamSessionService.Participant(playerID: id, sensorID: WebForm.nonEmpty(form.sensor?[id]))
+            }
+            guard !picked.isEmpty else {
+                throw AppError.invalid("pick at least one player: only players whose sensor is connected can be picked", field: "players")
+            }
             _ = try await services.teamSessions.start(
-                teamID: teamID, participants: nil, countdownSeconds: countdown, plannedSeconds: planned, context: sessionContext, for: context.user)
+                teamID: teamID, participants: picked, countdownSeconds: countdown, plannedSeconds: planned, context: sessionContext,
+                onlyConnected: true, for: context.user)
             return pages.redirect(to: "/teams/\(teamID)/live")
         } catch let error as AppError where error.kind == .invalid || error.kind == .conflict {
-            return try await coach(request, context, error: error)
+            return try await coach(request, context, error: error, form: form)
         }
     }
 
@@ -270,7 +298,9 @@ struct WebTeamPages {
     private func review(_ request: Request, _ context: AuthenticatedContext, error: AppError? = nil) async throws -> Response {
         let review = try await services.teamSessions.review(try context.parameters.require("sessionID"), of: context.user)
         let team = try await services.teams.team(review.session.teamID, of: context.user)
-        let page = TeamSessionPage(review: review, team: team, zone: TimeZones.zone(context.user.timeZone))
+        // Each player's photo as it is now (a session keeps names, not pictures).
+        let photos = Set(try await services.teams.players(of: context.user).filter(\.hasPhoto).map(\.id))
+        let page = TeamSessionPage(review: review, team: team, zone: TimeZones.zone(context.user.timeZone), photos: photos)
         return pages.page(
             "team-session", title: page.title, model: page.model(), errors: error.map(PageRenderer.formErrors), request: request,
             identity: context.identity, status: error == nil ? .ok : .unprocessableContent)
@@ -289,17 +319,28 @@ struct WebTeamPages {
         for fieldError in error?.allFieldErrors ?? [] where fieldError.field.hasPrefix("readings-") {
             readingsErrors[String(fieldError.field.dropFirst("readings-".count))] = fieldError.detail
         }
-        let teamNames = Dictionary(teams.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         let sensorNames = Dictionary(sensors.map { ($0.id, $0.name ?? $0.address) }, uniquingKeysWith: { first, _ in first })
+        let counts = try await services.teams.sessionCounts(of: user)
         var model = TeamsPage(
             teams: teams.map { team in
-                .init(id: team.id, name: team.name, playerCount: players.filter { $0.teamID == team.id }.count)
+                let count = counts[team.id] ?? TeamSessionCounts()
+                let members = players.filter { $0.teamID == team.id }.count
+                return .init(
+                    id: team.id, name: team.name, playerCount: members, hasPhoto: team.hasPhoto,
+                    initial: String(team.name.prefix(1)).uppercased(), sessionCount: count.saved, unreviewedCount: count.unreviewed,
+                    hasUnreviewed: count.unreviewed > 0,
+                    summary: "\(members) player\(members == 1 ? "" : "s") · \(count.saved) session\(count.saved == 1 ? "" : "s")")
             },
             hasTeams: !teams.isEmpty,
-            players: players.map { player in
+            playerGroups: PlayerGroup.byTeam(players, teams: teams).map { group in
                 .init(
-                    id: player.id, name: player.name, number: player.number ?? "", team: player.teamID.flatMap { teamNames[$0] } ?? "—",
-                    sensor: player.sensorID.flatMap { sensorNames[$0] } ?? "—")
+                    heading: group.team?.name ?? "Not in a team", teamURL: group.team.map { "/teams/\($0.id)" },
+                    count: group.players.count == 1 ? "1 player" : "\(group.players.count) players",
+                    players: group.players.map { player in
+                        .init(
+                            id: player.id, name: player.name, firstName: player.firstName, surname: player.surname.isEmpty ? "—" : player.surname,
+                            number: player.number ?? "", sensor: player.sensorID.flatMap { sensorNames[$0] } ?? "—")
+                    })
             },
             hasPlayers: !players.isEmpty,
             sensors: sensors.map { sensor in
@@ -319,12 +360,17 @@ struct WebTeamPages {
             sensorOptions: sensors.map { .init(id: $0.id, name: $0.name ?? $0.address) },
             serverURL: request.head.authority.map { "http://\($0)" } ?? "http://localhost:8080")
         extra(&model)
+        if let form = model.playerForm {
+            // The add-player form came back: its choices stay chosen.
+            for index in model.teamOptions.indices { model.teamOptions[index].selected = model.teamOptions[index].id == form.teamID }
+            for index in model.sensorOptions.indices { model.sensorOptions[index].selected = model.sensorOptions[index].id == form.sensorID }
+        }
         return pages.page(
             "teams", title: "Teams", model: model, errors: error.map(PageRenderer.formErrors), request: request,
             identity: context.identity, status: error.map { $0.kind == .conflict ? .conflict : .unprocessableContent } ?? .ok)
     }
 
-    private func team(_ request: Request, _ context: AuthenticatedContext, error: AppError? = nil) async throws -> Response {
+    private func team(_ request: Request, _ context: AuthenticatedContext, error: AppError? = nil, typedName: String? = nil) async throws -> Response {
         let user = context.user
         let teamID = try context.parameters.require("teamID")
         let team = try await services.teams.team(teamID, of: user)
@@ -342,12 +388,12 @@ struct WebTeamPages {
         let sessions = everySession.filter { $0.context.matches(filter) }
         let zone = TimeZones.zone(user.timeZone)
         let members = players.filter { $0.teamID == teamID }
-        let model = TeamPage(
+        var model = TeamPage(
             id: team.id, teamID: team.id, name: team.name,
             members: members.map { player in
                 .init(
                     id: player.id, name: player.name, number: player.number, hasPhoto: player.hasPhoto,
-                    initial: String(player.name.prefix(1)).uppercased(),
+                    initial: player.initials,
                     sensorOptions: sensors.map { sensor in
                         let wearer = members.first { $0.id != player.id && $0.sensorID == sensor.id }?.name
                         return .init(
@@ -376,12 +422,15 @@ struct WebTeamPages {
             hasPending: everySession.contains { $0.state == .saved && !$0.reviewed },
             filter: SessionContextChoices(filter), filtering: !filter.isEmpty, filteredOut: everySession.count - sessions.count,
             noneMatch: sessions.isEmpty && !everySession.isEmpty, anySessions: !everySession.isEmpty)
+        model.hasPhoto = team.hasPhoto
+        model.initial = String(team.name.prefix(1)).uppercased()
+        model.nameValue = typedName ?? team.name
         return pages.page(
             "team", title: team.name, model: model, errors: error.map(PageRenderer.formErrors), request: request,
             identity: context.identity, status: error.map { $0.kind == .conflict ? .conflict : .unprocessableContent } ?? .ok)
     }
 
-    private func coach(_ request: Request, _ context: AuthenticatedContext, error: AppError? = nil) async throws -> Response {
+    private func coach(_ request: Request, _ context: AuthenticatedContext, error: AppError? = nil, form: StartForm? = nil) async throws -> Response {
         let teamID = try context.parameters.require("teamID")
         let board = try await services.teamSessions.board(of: teamID, for: context.user)
         let session = board.session
@@ -391,7 +440,7 @@ struct WebTeamPages {
             tiles: board.tiles.map { tile in
                 .init(
                     sensorID: tile.player.sensorID, name: tile.player.name, number: tile.player.number ?? "",
-                    initial: String(tile.player.name.prefix(1)).uppercased(), hasPhoto: tile.hasPhoto, playerID: tile.player.playerID)
+                    initial: PlayerName.initials(tile.player.name), hasPhoto: tile.hasPhoto, playerID: tile.player.playerID)
             },
             withoutSensor: board.playersWithoutSensor.map(\.name).joined(separator: ", "),
             hasWithoutSensor: !board.playersWithoutSensor.isEmpty && session == nil,
@@ -402,6 +451,9 @@ struct WebTeamPages {
                 stopped: session.state == .stopped || (session.state == .recording && session.end(now: now) != nil),
                 startsAt: Int64(session.startsAt.timeIntervalSince1970 * 1000),
                 plannedEndAt: session.plannedSeconds.map { Int64(session.startsAt.addingTimeInterval(TimeInterval($0)).timeIntervalSince1970 * 1000) } ?? 0)
+        } else {
+            let lineup = try await services.teamSessions.lineup(of: board.team.id, for: context.user, now: now)
+            model.picker = CoachPage.Picker(lineup, form: form.map { ($0.players ?? [], $0.sensor ?? [:]) })
         }
         return pages.page(
             "coach", title: "\(board.team.name) · live", model: model, errors: error.map(PageRenderer.formErrors), request: request,
@@ -415,13 +467,13 @@ struct WebTeamPages {
         let typed =
             form
             ?? PlayerFields(
-                name: player.name, number: player.number ?? "", birthDate: player.birthDate?.description ?? "",
+                firstName: player.firstName, surname: player.surname, number: player.number ?? "", birthDate: player.birthDate?.description ?? "",
                 sex: player.sex?.rawValue ?? "",
                 restingHeartRate: player.restingHeartRate.map { "\($0)" } ?? "", maximumHeartRate: player.maximumHeartRate.map { "\($0)" } ?? "",
                 weightKilograms: player.weightKilograms.map { Formatting.number($0, decimals: 1) } ?? "",
                 teamID: player.teamID ?? "", sensorID: player.sensorID ?? "")
         let model = PlayerPage(
-            id: player.id, name: player.name, hasPhoto: player.hasPhoto, initial: String(player.name.prefix(1)).uppercased(),
+            id: player.id, name: player.name, hasPhoto: player.hasPhoto, initial: player.initials, noSurname: player.surname.isEmpty,
             form: typed,
             isFemale: typed.sex == "female", isMale: typed.sex == "male", noSex: typed.sex.isEmpty,
             teamOptions: teams.map { .init(id: $0.id, name: $0.name, selected: $0.id == typed.teamID) },
@@ -439,7 +491,7 @@ struct WebTeamPages {
 
     private func formValues(_ form: PlayerForm) -> PlayerFields {
         PlayerFields(
-            name: form.name ?? "", number: form.number ?? "", birthDate: form.birthDate ?? "", sex: form.sex ?? "",
+            firstName: form.firstName ?? "", surname: form.surname ?? "", number: form.number ?? "", birthDate: form.birthDate ?? "", sex: form.sex ?? "",
             restingHeartRate: form.restingHeartRate ?? "", maximumHeartRate: form.maximumHeartRate ?? "", weightKilograms: form.weightKilograms ?? "",
             teamID: form.teamID ?? "", sensorID: form.sensorID ?? "")
     }
@@ -457,8 +509,15 @@ struct WebTeamPages {
             return .set(value)
         }
         var input = PlayerInput()
-        input.name = form.name ?? (creating ? "" : nil)
-        input.number = WebForm.nonEmpty(form.number).map { .set($0) } ?? .clear
+        // FitLabTeam F3: first name, surname and number, all asked (the API keeps a missing
+        // number for older clients; the form does not).
+        input.firstName = form.firstName ?? (creating ? "" : nil)
+        input.surname = form.surname ?? (creating ? "" : nil)
+        if let number = WebForm.nonEmpty(form.number) {
+            input.number = .set(number)
+        } else if creating || form.number != nil {
+            errors.append(.init(field: "number", detail: "a player needs a number: their shirt or bib number, such as 7 or GK1"))
+        }
         if let text = WebForm.nonEmpty(form.birthDate) {
             do { input.birthDate = .set(try InputParsing.calendarDay(text, field: "birthDate")) } catch { errors.append(.init(field: "birthDate", detail: error.detail)) }
         } else {
@@ -481,7 +540,7 @@ struct WebTeamPages {
         // Mistakes of typing and of value, all at once.
         if !errors.isEmpty {
             let typed = Set(errors.map(\.field))
-            throw AppError.invalid(errors + services.teams.mistakes(in: input).filter { !typed.contains($0.field) })
+            throw AppError.invalid(errors + services.teams.mistakes(in: input, creating: creating).filter { !typed.contains($0.field) })
         }
         return input
     }

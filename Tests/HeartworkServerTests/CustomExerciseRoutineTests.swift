@@ -4,6 +4,7 @@ import HeartworkApp
 import HeartworkCore
 import HeartworkStore
 import HeartworkTestSupport
+import SQLKit
 import Testing
 
 /// Issue 25, after review: a user's own exercises in their routines and sessions (prescribed
@@ -172,6 +173,42 @@ struct CustomExerciseRoutineTests {
             #expect(assumed.json["goal"] as? String == "MuscleMaintenance")
             try await server.request(.put, "/api/strength/settings", token: plain, json: ["lifestyle": "low-active"])
             #expect(try await server.request(.get, "/api/nutrition", token: plain).json["lifestyleAssumed"] as? Bool == false)
+        }
+    }
+
+    /// A routine naming an exercise that is gone (an own exercise's row removed here by hand:
+    /// nothing in the product deletes one, but a later catalogue may drop an exercise the same
+    /// way): the API marks it `missing`, the page says so, a session leaves it out, a routine
+    /// with nothing left cannot be started (409) and is never suggested.
+    @Test(arguments: TestDatabase.all)
+    func aRoutineNamingAGoneExerciseSaysSoAndLeavesItOut(engine: TestDatabase) async throws {
+        try await ServerHarness.run(engine) { server in
+            let (userID, token) = try await Self.ready(server, "gone")
+            let web = try await server.webSession("gone")
+            let mine = try await Self.own(server, token, ["name": "Zercher Carry Squat", "group": "Legs", "equipment": "barbell"])
+            let other = try await Self.own(server, token, ["name": "Ring Support Hold", "group": "Arms", "equipment": "bodyweight", "measure": "seconds"])
+            let mixed = try #require(
+                try await server.request(.post, "/api/routines", token: token, json: ["name": "Mixed", "goal": "MassGain", "exercises": [mine, "barbell-bench-press"]])
+                    .json["id"] as? String)
+            let only = try #require(
+                try await server.request(.post, "/api/routines", token: token, json: ["name": "Only mine", "goal": "MassGain", "exercises": [other]])
+                    .json["id"] as? String)
+            for id in [mine, other] {
+                try await server.store.database.sql.raw("DELETE FROM strength_custom_exercises WHERE user_id = \(bind: userID) AND id = \(bind: id)").run()
+            }
+            let routine = try await server.request(.get, "/api/routines/\(mixed)", token: token)
+            let items = try #require(routine.json["exercises"] as? [[String: Any]], "\(routine.text)")
+            #expect(items.first?["missing"] as? Bool == true && items.first?["custom"] as? Bool == true && items.first?["name"] as? String == mine)
+            #expect(items.last?["missing"] == nil && items.last?["custom"] as? Bool == false)
+            let page = try await WebPageTests.page(server, "/strength/routines/\(mixed)", cookie: web.cookie)
+            #expect(page.text.contains("names an exercise that is no longer there"))
+            let started = try await server.request(.post, "/api/strength/sessions", token: token, json: ["routine": mixed])
+            #expect(started.status == .created, "\(started.text)")
+            #expect(Set(Self.sets(started).compactMap { $0["exerciseID"] as? String }) == ["barbell-bench-press"], "the gone one left out")
+            let refused = try await server.request(.post, "/api/strength/sessions", token: token, json: ["routine": only])
+            #expect(refused.status == .conflict && refused.text.contains("none of this routine's exercises exists any more"), "\(refused.text)")
+            let suggestion = try await server.request(.get, "/api/strength/suggestion", token: token)
+            #expect((suggestion.json["routine"] as? [String: Any])?["id"] as? String != only, "\(suggestion.text)")
         }
     }
 

@@ -30,13 +30,26 @@ public struct PlayerGroup: Sendable, Hashable {
 
     /// Number (numerically: "2" < "10"; none last), then surname, first name, id.
     public static func squadOrder(_ left: PlayerRecord, _ right: PlayerRecord) -> Bool {
-        for order in [
-            (left.number ?? "\u{10FFFF}").localizedStandardCompare(right.number ?? "\u{10FFFF}"),
-            left.surname.localizedStandardCompare(right.surname),
-            left.firstName.localizedStandardCompare(right.firstName),
-        ] where order != .orderedSame {
-            return order == .orderedAscending
+        squadOrder(
+            numbers: (left.number, right.number), names: [(left.surname, right.surname), (left.firstName, right.firstName)], ids: (left.id, right.id))
+    }
+
+    /// The one squad order (the players list, the coach screen's picker and tiles, the review):
+    /// by shirt number as a coach reads a squad (2 before 10; without a number last), then by
+    /// `names` in turn, then by id so that the order never depends on the input's.
+    static func squadOrder(numbers: (String?, String?), names: [(String, String)], ids: (String, String)) -> Bool {
+        switch numbers {
+        case (.some, nil): return true
+        case (nil, .some): return false
+        case (.some(let left), .some(let right)):
+            let order = left.localizedStandardCompare(right)
+            if order != .orderedSame { return order == .orderedAscending }
+        case (nil, nil): break
         }
-        return left.id < right.id
+        for (left, right) in names {
+            let order = left.localizedStandardCompare(right)
+            if order != .orderedSame { return order == .orderedAscending }
+        }
+        return ids.0 < ids.1
     }
 }

@@ -204,11 +204,10 @@ public struct TeamSessionService: Sendable {
         return TeamSessionReview(session: session, end: end, players: players.sorted { Self.inSquadOrder($0.player, $1.player) })
     }
 
-    /// By shirt number as a coach reads a squad (2 before 10; players without one last), then
-    /// by name.
+    /// The squad order (`PlayerGroup.squadOrder`) of a session's players: their names as
+    /// they were when it started.
     static func inSquadOrder(_ left: TeamSessionPlayer, _ right: TeamSessionPlayer) -> Bool {
-        let order = (left.number ?? "\u{10FFFF}").localizedStandardCompare(right.number ?? "\u{10FFFF}")
-        return order == .orderedSame ? left.name.localizedStandardCompare(right.name) == .orderedAscending : order == .orderedAscending
+        PlayerGroup.squadOrder(numbers: (left.number, right.number), names: [(left.name, right.name)], ids: (left.playerID, right.playerID))
     }
 
     /// Who may take part, as the coach screen's picker lists them (FitLabTeam F6): the team's
@@ -216,11 +215,8 @@ public struct TeamSessionService: Sendable {
     public func lineup(of teamID: String, for user: UserRecord, now: Date = Date()) async throws -> TeamLineup {
         let members = try await teams.members(of: teamID, for: user)
         let sensors = try await store.sensors.list(userID: user.id)
-        let order = { (player: PlayerRecord) in
-            TeamSessionPlayer(playerID: player.id, sensorID: "", name: player.name, number: player.number, physiology: PlayerPhysiology())
-        }
         return TeamLineup(
-            players: members.sorted { Self.inSquadOrder(order($0), order($1)) }, sensors: sensors,
+            players: members.sorted(by: PlayerGroup.squadOrder), sensors: sensors,
             connected: Set(sensors.filter { SensorPresence.isConnected(lastAt: $0.lastAt, now: now) }.map(\.id)))
     }
 

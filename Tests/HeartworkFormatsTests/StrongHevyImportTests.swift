@@ -119,4 +119,22 @@ struct StrongHevyImportTests {
         #expect(readStrong.skipped.count == 1 && readStrong.skipped[0].hasPrefix("line 3: the row ends after 6 of 12 columns"), "\(readStrong.skipped)")
     }
 
+    /// A row cut inside a quoted field (a file joined from two exports, cut mid-date) leaves its
+    /// quote open, and RFC 4180 reads the next line as part of that field: the one record that
+    /// results is left out, and the message names both lines it took, not only the first.
+    @Test func aQuoteLeftOpenNamesEveryLineItSwallowed() throws {
+        let hevy = """
+            "title","start_time","end_time","description","exercise_title","superset_id","exercise_notes","set_index","set_type","weight_kg","reps"
+            "Legs","19 Aug 2023, 09:01","19 Aug 2023, 10:17","","Squat (Barbell)",,"",0,"normal",100,5
+            "Legs","19 Aug 2023, 09:01","19 Aug 2
+            "Legs","20 Aug 2023, 09:01","20 Aug 2023, 10:17","","Squat (Barbell)",,"",0,"normal",100,5
+            "Legs","21 Aug 2023, 09:01","21 Aug 2023, 10:17","","Squat (Barbell)",,"",0,"normal",105,5
+            """
+        let read = try LiftingLogCSV.read(hevy, timeZone: .gmt)
+        #expect(read.sessions.flatMap(\.exercises).flatMap(\.sets).count == 2, "the rows before and after are kept")
+        #expect(
+            read.skipped.count == 1 && read.skipped[0].hasPrefix("line 3: ")
+                && read.skipped[0].hasSuffix("(the row runs on to line 4 inside quotes, so lines 3–4 were left out)"), "\(read.skipped)")
+    }
+
 }

@@ -236,7 +236,7 @@ public enum LiftingLogCSV {
                             durationSeconds: duration(field(durationColumn)), notes: field(notes).strengthTrimmed.isEmpty ? nil : field(notes).strengthTrimmed, exercises: [])
                     }, exercise: exerciseName, set: set)
             } catch {
-                skipped.append(error.description)
+                skipped.append(row.reason(error))
             }
         }
         return LiftingLogImport(source: "strong", sessions: builder.result, skipped: skipped)
@@ -298,7 +298,7 @@ public enum LiftingLogCSV {
                             notes: field(description).strengthTrimmed.isEmpty ? nil : field(description).strengthTrimmed, exercises: [])
                     }, exercise: exerciseName, set: set)
             } catch {
-                skipped.append(error.description)
+                skipped.append(row.reason(error))
             }
         }
         return LiftingLogImport(source: "hevy", sessions: builder.result, skipped: skipped)
@@ -312,6 +312,21 @@ public enum DelimitedText {
     public struct Row: Sendable, Hashable {
         public var line: Int
         public var fields: [String]
+        /// The line it ends on: later than `line` when a quoted field holds line breaks — or a
+        /// quote a cut row left open swallowed the lines after it, which are then lost with it.
+        public var lastLine: Int
+
+        public init(line: Int, fields: [String], lastLine: Int? = nil) {
+            self.line = line
+            self.fields = fields
+            self.lastLine = lastLine ?? line
+        }
+
+        /// Why the row was left out, naming every line it took with it.
+        func reason(_ error: TextFormatError) -> String {
+            guard lastLine > line else { return error.description }
+            return "\(error.description) (the row runs on to line \(lastLine) inside quotes, so lines \(line)–\(lastLine) were left out)"
+        }
     }
 
     public static func rows(_ text: String, maximumRows: Int) throws(TextFormatError) -> [Row] {
@@ -356,7 +371,7 @@ public enum DelimitedText {
                 fields.append(field)
                 field = ""
                 afterQuote = false
-                rows.append(Row(line: rowLine, fields: fields))
+                rows.append(Row(line: rowLine, fields: fields, lastLine: line))
                 fields = []
                 line += 1
                 rowLine = line
@@ -369,7 +384,7 @@ public enum DelimitedText {
         if quoted { throw TextFormatError(line: rowLine, "a quoted field is not closed") }
         if !field.isEmpty || !fields.isEmpty {
             fields.append(field)
-            rows.append(Row(line: rowLine, fields: fields))
+            rows.append(Row(line: rowLine, fields: fields, lastLine: line))
         }
         return rows
     }

@@ -81,6 +81,8 @@ public struct TeamRecord: Sendable, Hashable {
     public var createdAt: Date
     /// The team's optional photo (FitLabTeam F4; migration 032), kept as a player's is.
     public var hasPhoto: Bool
+    /// What stands in for a missing photo: the name's first letter.
+    public var initial: String { String(name.prefix(1)).uppercased() }
 
     public init(id: String = UUID().uuidString.lowercased(), userID: String, name: String, createdAt: Date = Date(), hasPhoto: Bool = false) {
         self.id = id

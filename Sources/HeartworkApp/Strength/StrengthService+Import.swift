@@ -37,7 +37,7 @@ extension StrengthService {
     /// An exercise the user can see: the catalogue's, or one of their own (anyone else's is
     /// "not found", as if it did not exist).
     public func visibleExercise(_ id: String, for user: UserRecord) async throws -> Exercise {
-        if let exercise = try await exerciseLookup(for: user).exercise(id) { return exercise }
+        if let exercise = try await exerciseLookup(for: user, needing: [id]).exercise(id) { return exercise }
         throw AppError(.notFound, "no exercise \(id.prefix(80)) in the catalogue or among yours")
     }
 
@@ -162,6 +162,8 @@ extension StrengthService {
                 startedAt: workout.startedAt)
             var sets = [StrengthSetRecord]()
             var touched = [String: ExerciseStats]()
+            // The user's own exercises this workout uses: all its totals need to know of them.
+            var ownUsed = [Exercise]()
             let end = workout.startedAt.addingTimeInterval(workout.durationSeconds ?? 0)
             for (index, block) in workout.exercises.enumerated() {
                 // The catalogue's exact name or alias, then the user's own exercise of that name,
@@ -177,6 +179,7 @@ extension StrengthService {
                     named: block.name, sets: block.sets, source: parsed.source, own: &own, user: user, now: now)
                 {
                     exercise = custom.exercise
+                    ownUsed.append(exercise)
                     unmapped[block.name, default: 0] += block.sets.count
                     customs[block.name] = exercise.id
                 } else {
@@ -202,7 +205,7 @@ extension StrengthService {
                 let before = touched[exercise.id] ?? stats[exercise.id] ?? .coldStart
                 touched[exercise.id] = StrengthProgression.update(before, with: working, timed: exercise.timed)
             }
-            total(&session, sets: sets, lookup: ExerciseLookup(catalogue: catalogue, own: own.values.map(\.exercise)))
+            total(&session, sets: sets, lookup: ExerciseLookup(catalogue: catalogue, own: ownUsed))
             session.finishedAt = end
             session.durationSeconds = workout.durationSeconds
             session.review = workout.notes.map { String($0.prefix(Self.maximumReviewLength)) }

@@ -211,15 +211,16 @@ public struct StrengthService: Sendable {
     }
 
     /// The user's own routines in their order, then the built-in ones alphabetically.
-    public func routines(for user: UserRecord) async throws -> [RoutineView] {
-        let lookup = try await exerciseLookup(for: user)
+    /// `lookup`: the caller's, when it has one (the user's own exercises are read once).
+    public func routines(for user: UserRecord, lookup known: ExerciseLookup? = nil) async throws -> [RoutineView] {
+        let lookup = if let known { known } else { try await exerciseLookup(for: user) }
         let own = try await store.strength.routines(userID: user.id).enumerated().map { view($1.template, builtIn: false, position: $0, lookup: lookup) }
         let builtIn = catalogue.routines.sorted { $0.name < $1.name }.map { view($0, builtIn: true, position: 0, lookup: lookup) }
         return own + builtIn
     }
 
-    public func routine(_ id: String, for user: UserRecord) async throws -> RoutineView {
-        let lookup = try await exerciseLookup(for: user)
+    public func routine(_ id: String, for user: UserRecord, lookup known: ExerciseLookup? = nil) async throws -> RoutineView {
+        let lookup = if let known { known } else { try await exerciseLookup(for: user) }
         if let builtIn = catalogue.routines.first(where: { $0.id == id }) { return view(builtIn, builtIn: true, position: 0, lookup: lookup) }
         let own = try await store.strength.routines(userID: user.id)
         guard let index = own.firstIndex(where: { $0.id == id }) else { throw AppError.notFound("routine") }
@@ -347,7 +348,7 @@ public struct StrengthService: Sendable {
         let trained = Set(recent.compactMap { lookup.exercise($0.exerciseID)?.group })
         let last = try await store.strength.lastStarted(userID: user.id)
         // A routine none of whose exercises is left cannot be started (409): never suggested.
-        let all = try await routines(for: user).filter { $0.exercises.contains { $0.exercise != nil } }
+        let all = try await routines(for: user, lookup: lookup).filter { $0.exercises.contains { $0.exercise != nil } }
         let candidates = all.map {
             RoutineSuggestion.Candidate(
                 id: $0.template.id, name: $0.template.name, goal: $0.template.goal, groups: Set($0.groups),
@@ -389,9 +390,9 @@ public struct StrengthService: Sendable {
         guard settings.disclaimerAcceptedAt != nil else {
             throw AppError(.forbidden, "accept the safety disclaimer first (PUT /api/strength/settings {\"acceptDisclaimer\": true}, or the page that shows it)")
         }
-        let routineView = try await routine(routineID, for: user)
-        let routine = routineView.template
         let lookup = try await exerciseLookup(for: user)
+        let routineView = try await routine(routineID, for: user, lookup: lookup)
+        let routine = routineView.template
         if let sensorID, try await store.sensors.find(id: sensorID, userID: user.id) == nil {
             throw AppError(.notFound, "no sensor \(sensorID.prefix(80)) among yours", field: "sensor")
         }
@@ -435,7 +436,8 @@ public struct StrengthService: Sendable {
         let (session, sets) = try await stored(id, for: user)
         let (heartRate, source) = try await heartRate(session, sets: sets, user: user)
         return SessionView(
-            session: session, sets: sets, heartRate: heartRate, heartRateSource: source, exercises: try await exerciseLookup(for: user))
+            session: session, sets: sets, heartRate: heartRate, heartRateSource: source,
+            exercises: try await exerciseLookup(for: user, needing: sets.map(\.exerciseID)))
     }
 
     /// Deletes one of the user's sessions with its sets: a started one they will not finish
@@ -570,7 +572,7 @@ public struct StrengthService: Sendable {
         var (session, sets) = try await stored(sessionID, for: user)
         guard session.finishedAt == nil else { throw AppError.conflict("this session is already finished") }
         let stats = try await store.strength.stats(userID: user.id)
-        let lookup = try await exerciseLookup(for: user)
+        let lookup = try await exerciseLookup(for: user, needing: sets.map(\.exerciseID))
         var updated = [String: ExerciseStats]()
         var baselines = [String: ExerciseStats]()
         var changes = [OneRepMaxChange]()

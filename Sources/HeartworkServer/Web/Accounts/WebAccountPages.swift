@@ -121,7 +121,7 @@ struct WebAccountPages {
         // `NutritionTargets`' constants), so the page cannot drift from what is computed.
         typealias N = NutritionTargets
         func number(_ value: Double) -> String { String(format: "%g", value) }
-        func percent(_ share: Double) -> String { number((share * 1000).rounded() / 10) }
+        let percent = StrengthTexts.percent
         func sets(_ goal: StrengthGoal) -> String {
             let share = Int(Brzycki.weight(forReps: goal.targetReps, oneRepMax: 100).rounded())
             return "\(WorkoutGenerator.workingSets) sets of \(goal.targetReps) repetitions at about \(share) % of the most you could lift once"

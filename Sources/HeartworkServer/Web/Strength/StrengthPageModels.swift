@@ -36,13 +36,16 @@ struct StrengthChoice: Sendable {
 /// What the goals and lifestyles mean, in words (our own; the seed gives no texts, digest
 /// §2.3 item 10). Lifestyles after Gerrior et al. (2006), whose categories the energy uses.
 enum StrengthTexts {
+    /// A share as the pages write it: 0.15 → "15", 0.125 → "12.5" (one decimal at most).
+    static func percent(_ share: Double) -> String { String(format: "%g", (share * 1000).rounded() / 10) }
+
     /// The numbers come from the rules (the goal's reps, `NutritionTargets.massGainFactor`).
     static func goalSummary(_ goal: StrengthGoal) -> String {
         switch goal {
         case .weightLoss: "\(goal.targetReps) reps a set with lighter weights; eat a little less than you use."
         case .muscleMaintenance: "\(goal.targetReps) reps a set; eat what you use, to keep the muscle you have."
         case .massGain:
-            "\(goal.targetReps) reps a set with heavier weights; eat \(String(format: "%g", ((NutritionTargets.massGainFactor - 1) * 1000).rounded() / 10)) % more than you use."
+            "\(goal.targetReps) reps a set with heavier weights; eat \(percent(NutritionTargets.massGainFactor - 1)) % more than you use."
         }
     }
 

@@ -384,7 +384,7 @@ struct WebStrengthPages {
                 adjustment: view.goal == .weightLoss
                     ? "− \(Int(((view.weightKilograms ?? 0) * NutritionTargets.weightLossKilocaloriesPerKilogram).rounded())) kcal for weight loss (\(String(format: "%g", NutritionTargets.weightLossKilocaloriesPerKilogram)) kcal per kg of body weight)"
                     : (view.goal == .massGain
-                        ? "+ \(String(format: "%g", ((NutritionTargets.massGainFactor - 1) * 1000).rounded() / 10)) % for mass gain" : "no adjustment for maintenance"),
+                        ? "+ \(StrengthTexts.percent(NutritionTargets.massGainFactor - 1)) % for mass gain" : "no adjustment for maintenance"),
                 warnings: t.warnings, hasWarnings: !t.warnings.isEmpty,
                 inputs:
                     "\(view.sex?.rawValue ?? "") · \(view.ageYears ?? 0) years · \(Formatting.height(view.heightMeters, units: context.user.units)) · \(Formatting.weight(view.weightKilograms, units: context.user.units))"

@@ -52,8 +52,7 @@ struct TeamsPage: Sendable {
         let playerCount: Int
         let hasPhoto: Bool
         let initial: String
-        /// Saved sessions, and those not reviewed yet (F4's "pending").
-        let sessionCount: Int
+        /// Saved sessions not reviewed yet (F4's "pending"; `summary` counts the saved ones).
         let unreviewedCount: Int
         let hasUnreviewed: Bool
         /// "12 players · 3 sessions".

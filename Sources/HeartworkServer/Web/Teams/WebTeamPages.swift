@@ -327,7 +327,7 @@ struct WebTeamPages {
                 let members = players.filter { $0.teamID == team.id }.count
                 return .init(
                     id: team.id, name: team.name, playerCount: members, hasPhoto: team.hasPhoto,
-                    initial: String(team.name.prefix(1)).uppercased(), sessionCount: count.saved, unreviewedCount: count.unreviewed,
+                    initial: team.initial, unreviewedCount: count.unreviewed,
                     hasUnreviewed: count.unreviewed > 0,
                     summary: "\(members) player\(members == 1 ? "" : "s") · \(count.saved) session\(count.saved == 1 ? "" : "s")")
             },
@@ -388,6 +388,7 @@ struct WebTeamPages {
         let sessions = everySession.filter { $0.context.matches(filter) }
         let zone = TimeZones.zone(user.timeZone)
         let members = players.filter { $0.teamID == teamID }
+        let pending = everySession.filter { $0.state == .saved && !$0.reviewed }.count
         var model = TeamPage(
             id: team.id, teamID: team.id, name: team.name,
             members: members.map { player in
@@ -418,12 +419,11 @@ struct WebTeamPages {
                     context: session.context.summary ?? "—")
             },
             hasSessions: !sessions.isEmpty,
-            pending: everySession.filter { $0.state == .saved && !$0.reviewed }.count,
-            hasPending: everySession.contains { $0.state == .saved && !$0.reviewed },
+            pending: pending, hasPending: pending > 0,
             filter: SessionContextChoices(filter), filtering: !filter.isEmpty, filteredOut: everySession.count - sessions.count,
             noneMatch: sessions.isEmpty && !everySession.isEmpty, anySessions: !everySession.isEmpty)
         model.hasPhoto = team.hasPhoto
-        model.initial = String(team.name.prefix(1)).uppercased()
+        model.initial = team.initial
         model.nameValue = typedName ?? team.name
         return pages.page(
             "team", title: team.name, model: model, errors: error.map(PageRenderer.formErrors), request: request,

@@ -61,7 +61,10 @@ enum DemoHealth {
                 } else if walks.contains(where: { time >= $0 && time < $0.addingTimeInterval(35 * 60) }) {
                     value = 100 + Double.random(in: -6...12, using: &random)
                 } else {
-                    daytime = min(92, max(62, daytime + Double.random(in: -4...4, using: &random)))
+                    // Wanders around 75 and comes back (AR(1), φ = 0.8), as a resting heart does:
+                    // a plain random walk could sit at 68 for three hours, which the anomaly
+                    // detector then rightly flagged on the demo's history page.
+                    daytime = min(92, max(62, 75 + 0.8 * (daytime - 75) + Double.random(in: -4...4, using: &random)))
                     value = daytime
                 }
                 add(.heartRate, time, nil, value.rounded())

@@ -19,7 +19,8 @@ decoding, storing or fan-out per reading), so a frame is one MQTT message and it
 once per reading it carries.
 
 Usage: live_benchmark.py BINARY [--seconds 300] [--sensors 10000] [--gateways 100]
-       [--viewers 50] [--warmup 10] [--workers 2] [--skip-mosquitto] [--json out.json]
+       [--viewers 50] [--warmup 10] [--workers 2] [--skip-mosquitto] [--no-batch] [--json out.json]
+Gateways and viewers ask for several acks and readings a message (?batch=1) unless --no-batch.
 Exits 1 if a reading was lost on the Heartwork side (2 if only mosquitto lost readings).
 """
 import argparse
@@ -231,14 +232,16 @@ async def heartwork_worker(job, control):
         try:
             async for message in websocket:
                 now = time.monotonic()
-                reading = json.loads(message)
-                if reading.get("type") != "reading":
-                    continue
-                where = load.address_index.get(reading["address"])
-                if where is None:
-                    load.unknown += 1
-                    continue
-                load.mark(where[0], where[1], reading["seq"], now)
+                decoded = json.loads(message)
+                # `readings` (asked with ?batch=1, PROTOCOL.md §6) carries `reading` messages.
+                for reading in decoded["items"] if decoded.get("type") == "readings" else [decoded]:
+                    if reading.get("type") != "reading":
+                        continue
+                    where = load.address_index.get(reading["address"])
+                    if where is None:
+                        load.unknown += 1
+                        continue
+                    load.mark(where[0], where[1], reading["seq"], now)
         except ConnectionClosed as closed:
             load.closes.append(f"viewer: {closed.rcvd.code if closed.rcvd else 'no close frame'} {closed.rcvd.reason if closed.rcvd else ''}")
 
@@ -250,21 +253,24 @@ async def heartwork_worker(job, control):
         try:
             async for message in websocket:
                 now = time.monotonic()
-                ack = json.loads(message)
-                if ack.get("type") == "ack":
+                decoded = json.loads(message)
+                kind = decoded.get("type")
+                if kind in ("ack", "acks"):
                     load.ack_messages += 1
-                    g_, s = load.address_index[ack["sensor"]]
-                    seq = ack["seq"]
-                    if seq > acked[s]:
-                        acked[s] = seq
-                    count = counts.get(seq, 0) + 1
-                    if count == straps:
-                        del counts[seq]
-                        if seq >= load.warmup:
-                            load.ack_latencies.append(int((now - sent_at[seq]) * 1e6))
-                            load.ack_seconds.append(seq - load.warmup)
-                    else:
-                        counts[seq] = count
+                    # `acks` (asked with ?batch=1, PROTOCOL.md §4): the acks of a commit, in order.
+                    for ack in decoded["items"] if kind == "acks" else [decoded]:
+                        g_, s = load.address_index[ack["sensor"]]
+                        seq = ack["seq"]
+                        if seq > acked[s]:
+                            acked[s] = seq
+                        count = counts.get(seq, 0) + 1
+                        if count == straps:
+                            del counts[seq]
+                            if seq >= load.warmup:
+                                load.ack_latencies.append(int((now - sent_at[seq]) * 1e6))
+                                load.ack_seconds.append(seq - load.warmup)
+                        else:
+                            counts[seq] = count
                 else:
                     load.errors += 1
                     if len(load.error_samples) < 5:
@@ -282,14 +288,14 @@ async def heartwork_worker(job, control):
 
     viewers = []
     for club, _ in job["clubs"]:
-        websocket = await connect(f"ws://127.0.0.1:{port}/api/live/feed",
+        websocket = await connect(f"ws://127.0.0.1:{port}/api/live/feed{job['batch']}",
                                   additional_headers={"Authorization": f"Bearer {job['viewer_tokens'][club]}"}, **common)
         first = json.loads(await websocket.recv())
         assert first.get("type") == "watching", first
         viewers.append(websocket)
     gateways = {}
     for g, token in job["gateway_tokens"].items():
-        gateways[g] = await connect(f"ws://127.0.0.1:{port}/api/live/gateway?token={token}", **common)
+        gateways[g] = await connect(f"ws://127.0.0.1:{port}/api/live/gateway?token={token}{job['batch'].replace('?', '&')}", **common)
 
     await wait_start(load, control)
     readers = [asyncio.create_task(viewer(w)) for w in viewers]
@@ -430,6 +436,7 @@ def run_phase(kind, args, pid, port, straps, clubs, gateway_tokens, viewer_token
             "gateway_tokens": {g: gateway_tokens[g] for g in gateways},
             "viewer_tokens": {c: viewer_tokens[c] for c, _ in mine},
             "warmup": args.warmup, "seconds": args.seconds, "drain": args.drain,
+            "batch": "" if args.no_batch else "?batch=1",
         }
         parent_end, child_end = context.Pipe()
         process = context.Process(target=worker_main, args=(kind, job, child_end, results), daemon=True)
@@ -648,6 +655,8 @@ def report(args, results):
     print(f"Live ingest benchmark: {args.sensors:,} sensors at 1 Hz over {args.gateways} gateway connections, "
           f"{args.viewers} viewers (one per club), {args.seconds} s measured after {args.warmup} s warm-up;")
     print(f"load generators: {results[0]['workers']} Python process(es) on the same {os.cpu_count()}-core machine")
+    print("messages: " + ("one ack and one reading each (--no-batch)" if args.no_batch
+                          else "several acks or readings each (?batch=1: `acks` and `readings`, PROTOCOL.md §4, §6)"))
     print()
     columns = [r["kind"] if r["kind"] != "mosquitto" else f"mosquitto (QoS {r['qos']})" for r in results]
     rows = [
@@ -713,6 +722,8 @@ def main():
     parser.add_argument("--viewers", type=int, default=50, help="clubs (users), one feed viewer each (default 50)")
     parser.add_argument("--workers", type=int, default=2, help="load-generator processes (default 2)")
     parser.add_argument("--skip-mosquitto", action="store_true")
+    parser.add_argument("--no-batch", action="store_true",
+                        help="one ack and one reading a message, as before ?batch=1 (default: gateways and viewers ask for batches)")
     parser.add_argument("--postgres", metavar="URL",
                         help="run Heartwork on a fresh database of this PostgreSQL server (needs asyncpg) instead of SQLite")
     parser.add_argument("--json", help="write every figure (and the per-second CPU timelines) here")
@@ -733,14 +744,14 @@ def main():
     results.append(heartwork_phase(args, data, straps, clubs))
     if args.json:  # kept should the next phase fail
         with open(args.json, "w") as out:
-            json.dump({"results": results, "cpus": os.cpu_count()}, out, indent=1)
+            json.dump({"results": results, "cpus": os.cpu_count(), "batch": not args.no_batch}, out, indent=1)
     if not args.skip_mosquitto:
         print(f"mosquitto phase ({args.warmup + args.seconds} s) …", flush=True)
         results.append(mosquitto_phase(args, data, straps, clubs))
     report(args, results)
     if args.json:
         with open(args.json, "w") as out:
-            json.dump({"results": results, "cpus": os.cpu_count()}, out, indent=1)
+            json.dump({"results": results, "cpus": os.cpu_count(), "batch": not args.no_batch}, out, indent=1)
     shutil.rmtree(data, ignore_errors=True)
     if lost(results[0]):
         print("FAIL: Heartwork lost readings")

@@ -47,7 +47,9 @@ struct GatewayUplink: Sendable {
     /// server refuses the gateway for good. `onConnection` hears each connection's start
     /// (true) and loss (false).
     func run(state: GatewayState, logger: Logger, onConnection: @escaping @Sendable (Bool) -> Void = { _ in }) async throws {
-        let url = try Self.socketURL(server: server)
+        // Several acks a message (PROTOCOL.md §4); a server without batches ignores the parameter
+        // and sends one `ack` each, which is read as well.
+        let url = try Self.socketURL(server: server) + "?batch=1"
         var headers = HTTPFields()
         headers[.authorization] = "Bearer \(token)"
         let configuration = WebSocketClientConfiguration(maxFrameSize: 1 << 20, additionalHeaders: headers)
@@ -86,6 +88,12 @@ struct GatewayUplink: Sendable {
                                 let sequence = object["seq"] as? Int
                                 switch object["type"] as? String {
                                 case "ack": if let sensor, let sequence { state.acknowledge(sensor: sensor, upTo: sequence) }
+                                case "acks":
+                                    for ack in object["items"] as? [[String: Any]] ?? [] {
+                                        if let sensor = ack["sensor"] as? String, let sequence = ack["seq"] as? Int {
+                                            state.acknowledge(sensor: sensor, upTo: sequence)
+                                        }
+                                    }
                                 case "error": state.refuse(sensor: sensor, sequence: sequence)
                                 default: break
                                 }

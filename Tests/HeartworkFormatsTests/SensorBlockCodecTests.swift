@@ -76,6 +76,17 @@ struct SensorBlockCodecTests {
             let split = block.isEmpty ? 0 : Int(random.next() % UInt64(block.count + 1))
             let appended = SensorBlockCodec.appending(Array(block[split...]), to: SensorBlockCodec.encode(Array(block[..<split])))
             #expect(appended == bytes)
+            // A kept tail appends one reading at a time to the same bytes, never reading the
+            // block again; a tail that is not the block's any more changes nothing.
+            var grown = SensorBlockCodec.encode([])
+            var tail = try #require(SensorBlockCodec.tail(of: grown))
+            for reading in block { #expect(SensorBlockCodec.append([reading], to: &grown, tail: &tail)) }
+            #expect(grown == bytes && tail.count == block.count)
+            if !block.isEmpty {
+                var stale = try #require(SensorBlockCodec.tail(of: SensorBlockCodec.encode(Array(block.dropLast()))))
+                var unchanged = bytes
+                #expect(!SensorBlockCodec.append([block[block.count - 1]], to: &unchanged, tail: &stale) && unchanged == bytes)
+            }
         }
         #expect(readingsSeen > 50_000)
     }

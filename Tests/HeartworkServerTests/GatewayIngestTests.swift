@@ -108,7 +108,7 @@ struct GatewayIngestTests {
             let frames = 150
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    let ending = try await ingest.run { reply in replies.list.withLock { $0.append(reply) } }
+                    let ending = try await ingest.run { batch in replies.list.withLock { $0.append(contentsOf: batch) } }
                     #expect(ending == .finished)
                 }
                 // The window's 64 frames are taken without waiting for the store.
@@ -159,7 +159,7 @@ struct GatewayIngestTests {
             let start = ContinuousClock.now
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    let ending = try await ingest.run { reply in replies.list.withLock { $0.append(reply) } }
+                    let ending = try await ingest.run { batch in replies.list.withLock { $0.append(contentsOf: batch) } }
                     #expect(ending == .closed)
                 }
                 #expect(await ingest.submit([Self.reading("a", 1)], bytes: 100, at: start))
@@ -182,7 +182,7 @@ struct GatewayIngestTests {
             let start = ContinuousClock.now
             let replies = Replies()
             try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { _ = try await ingest.run { reply in replies.list.withLock { $0.append(reply) } } }
+                group.addTask { _ = try await ingest.run { batch in replies.list.withLock { $0.append(contentsOf: batch) } } }
                 #expect(await ingest.submit([Self.reading("b", 1)], bytes: 3 << 20, at: start))
                 #expect(await ingest.submit([Self.reading("b", 2)], bytes: 1 << 20, at: start + .milliseconds(900)))
                 #expect(await ingest.submit([Self.reading("b", 3)], bytes: 1, at: start + .milliseconds(950)) == false)
@@ -207,7 +207,7 @@ struct GatewayIngestTests {
             }
             let replies = Replies()
             try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { _ = try await failing.run { reply in replies.list.withLock { $0.append(reply) } } }
+                group.addTask { _ = try await failing.run { batch in replies.list.withLock { $0.append(contentsOf: batch) } } }
                 #expect(await failing.submit([Self.reading("f", 1)], bytes: 100))
                 #expect(await failing.submit([Self.reading("f", 2)], bytes: 100) == false, "the waiting submitter is let go")
                 try await group.waitForAll()
@@ -218,7 +218,7 @@ struct GatewayIngestTests {
             let revoked = GatewayIngest(live, gateway: world.gateway, logger: TestDatabase.logger)
             let after = Replies()
             try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { _ = try await revoked.run { reply in after.list.withLock { $0.append(reply) } } }
+                group.addTask { _ = try await revoked.run { batch in after.list.withLock { $0.append(contentsOf: batch) } } }
                 #expect(await revoked.submit([Self.reading("r", 1)], bytes: 100))
                 revoked.finish()
                 try await group.waitForAll()

@@ -403,6 +403,16 @@ struct HostileInputTests {
             #expect(sandboxed.hasPrefix("HTTP/1.1 403"), "\(sandboxed)")
             let sameSite = try await upgrade("/api/live/feed", "Cookie: \(web.cookie)\r\nOrigin: http://localhost\r\n")
             #expect(sameSite.hasPrefix("HTTP/1.1 101"), "\(sameSite)")
+            // `?batch=` is 1 or 0 (PROTOCOL.md §4, §6): anything else is refused before the upgrade,
+            // naming the parameter, on the gateway's socket and on the feed.
+            let gateway = try await server.request(.post, "/api/gateways", token: token, json: ["name": "Pi"])
+            let gatewayToken = try #require(gateway.json["token"] as? String)
+            for path in ["/api/live/gateway?token=\(gatewayToken)&batch=maybe", "/api/live/feed?batch=2"] {
+                let answer = try await upgrade(path, path.contains("feed") ? "Authorization: Bearer \(token)\r\n" : "")
+                #expect(answer.hasPrefix("HTTP/1.1 400") && answer.contains(#""field":"batch""#), "\(path): \(answer)")
+            }
+            let batched = try await upgrade("/api/live/gateway?token=\(gatewayToken)&batch=1")
+            #expect(batched.hasPrefix("HTTP/1.1 101"), "\(batched)")
         }
     }
 

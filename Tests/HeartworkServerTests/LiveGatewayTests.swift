@@ -236,6 +236,59 @@ struct LiveGatewayTests {
         }
     }
 
+    /// `?batch=1` (PROTOCOL.md §4, §6): a gateway gets the acks of the frames committed
+    /// together as one `acks` message, after the errors of their frames; a viewer gets what
+    /// was stored together as one `readings` message whose items are `reading` messages. The
+    /// same readings without it come one message each (the test above).
+    @Test(arguments: TestDatabase.all)
+    func batchedAcksAndReadingsComeSeveralToAMessageInOrder(_ engine: TestDatabase) async throws {
+        try await Self.run(engine) { world, client in
+            let seen = LockedBox<[[String: Any]]>([])
+            try await client.ws("/api/live/feed?batch=1", configuration: Self.bearer(world.userToken)) { inbound, _, _ in
+                var messages = inbound.messages(maxSize: 1 << 16).makeAsyncIterator()
+                guard case .text(let hello)? = try await messages.next() else { return }
+                #expect(hello.contains(#""type":"watching""#))
+                let answers = try await Self.exchange(
+                    client, path: "/api/live/gateway?batch=1", configuration: Self.bearer(world.gatewayToken),
+                    send: [Self.frame([Self.item("a", 1), Self.item("b", 1, hrm: "zz"), Self.item("b", 2), Self.item("c", 5)])], expect: 2)
+                #expect(answers.first?["type"] as? String == "error" && answers.first?["sensor"] as? String == "b", "the frame's error comes before its acks")
+                let acks = try #require(answers.last?["items"] as? [[String: Any]])
+                #expect(answers.last?["type"] as? String == "acks")
+                #expect(Set(acks.map { "\($0["sensor"] as? String ?? "?")=\($0["seq"] as? Int ?? -1)" }) == ["a=1", "b=2", "c=5"])
+                // Three frames sent at once: their acks come in frame order, one `acks` message
+                // for the frames committed together (one to three messages, by how the commits fell).
+                let later = LockedBox<[[String: Any]]>([])
+                try await client.ws("/api/live/gateway?batch=true", configuration: Self.bearer(world.gatewayToken)) { inbound, outbound, _ in
+                    for n in 2...4 { try await outbound.write(.text(Self.frame([Self.item("a", n), Self.item("c", 4 + n)]))) }
+                    var messages = inbound.messages(maxSize: 1 << 16).makeAsyncIterator()
+                    var count = 0
+                    while count < 6, case .text(let text)? = try await messages.next() {
+                        let message = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
+                        later.withValue { $0.append(message) }
+                        count += (message["items"] as? [Any])?.count ?? 6
+                    }
+                }
+                #expect(later.value.allSatisfy { $0["type"] as? String == "acks" } && (1...3).contains(later.value.count), "\(later.value)")
+                let ackedInOrder = later.value.flatMap { $0["items"] as? [[String: Any]] ?? [] }.compactMap { $0["seq"] as? Int }
+                #expect(ackedInOrder.count == 6)
+                let frames = stride(from: 0, to: ackedInOrder.count - 1, by: 2).map { Set(ackedInOrder[$0...$0 + 1]) }
+                #expect(frames == [[2, 6], [3, 7], [4, 8]], "frame by frame: \(ackedInOrder)")
+                var readings = 0
+                while readings < 9, case .text(let text)? = try await messages.next() {
+                    let message = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
+                    seen.withValue { $0.append(message) }
+                    readings += (message["items"] as? [Any])?.count ?? 1
+                }
+            }
+            let messages = seen.value
+            #expect(messages.allSatisfy { $0["type"] as? String == "readings" }, "\(messages)")
+            let items = messages.flatMap { $0["items"] as? [[String: Any]] ?? [] }
+            #expect(items.count == 9 && items.allSatisfy { $0["type"] as? String == "reading" })
+            #expect(messages.count < items.count, "several readings to a message: \(messages.count) messages for \(items.count)")
+            #expect(Set(items.map { "\($0["address"] as? String ?? "?")=\($0["seq"] as? Int ?? -1)" }) == ["a=1", "b=2", "c=5", "a=2", "c=6", "a=3", "c=7", "a=4", "c=8"])
+        }
+    }
+
     @Test func aViewerSeesTheirOwnSensorsLiveAndNobodyElses() async throws {
         try await Self.run { world, client in
             let stranger = try await world.services.accounts.register(Registration(username: "stranger", fullName: "S", email: "s@example.org", password: "12345678"))

@@ -184,9 +184,11 @@ public final class GatewayIngest: Sendable {
 
     /// Commits the submitted frames in order and delivers their answers: refusals, then acks,
     /// or a `.close` (a revoked gateway: 1008; a failed commit: 1011, nothing of the frame
-    /// acknowledged), after which it returns. Runs beside the task that submits, for as long as
-    /// the connection; a delivery that throws ends it with that error.
-    public func run(deliver: @Sendable (Reply) async throws -> Void) async throws -> Ending {
+    /// acknowledged), after which it returns. The answers of the frames committed together come
+    /// in one delivery, in order (a `.close` always alone, last), so the route may write them
+    /// in one go. Runs beside the task that submits, for as long as the connection; a delivery
+    /// that throws ends it with that error.
+    public func run(deliver: @Sendable ([Reply]) async throws -> Void) async throws -> Ending {
         defer { end() }
         while let entries = await take() {
             // The frames before a close (if one came) are committed and answered first.
@@ -204,21 +206,21 @@ public final class GatewayIngest: Sendable {
                     do {
                         replies = Self.answers(frames, try await commit(staged))
                     } catch is LiveService.GatewayRevoked {
-                        try await deliver(.close(.revoked))
+                        try await deliver([.close(.revoked)])
                         return .closed
                     } catch {
                         logger.error("storing gateway readings failed", metadata: ["gateway": "\(gateway.id)", "error": "\(error)"])
-                        try await deliver(.close(.storeFailed))
+                        try await deliver([.close(.storeFailed)])
                         return .closed
                     }
                 } else {
                     replies = frames.flatMap { $0.refused }
                 }
-                for reply in replies { try await deliver(reply) }
+                if !replies.isEmpty { try await deliver(replies) }
                 answered(frames.count)
             }
             if let close {
-                try await deliver(.close(close))
+                try await deliver([.close(close)])
                 return .closed
             }
         }

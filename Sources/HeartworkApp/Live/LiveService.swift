@@ -175,7 +175,8 @@ public struct LiveService: Sendable {
         return (sensor, try await store.sensors.readings(sensorID: sensor.id, from: from, to: to))
     }
 
-    public func watch(_ user: UserRecord) async -> (id: UUID, events: AsyncStream<LiveEvent>) {
+    /// The user's readings as they come, several at a time (`LiveHub.Subscription`).
+    public func watch(_ user: UserRecord) async -> (id: UUID, events: LiveHub.Subscription) {
         await hub.subscribe(userID: user.id)
     }
 

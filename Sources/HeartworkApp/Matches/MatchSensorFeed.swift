@@ -20,8 +20,8 @@ extension MatchService {
         let (watchID, events) = await live.watch(user)
         let latest = StrapState()
         let listener = Task {
-            for await event in events where event.sensor.id == sensorID {
-                await latest.take(event.reading)
+            for await batch in events {
+                if let reading = batch.last(where: { $0.sensor.id == sensorID })?.reading { await latest.take(reading) }
             }
         }
         defer { listener.cancel() }

@@ -95,9 +95,27 @@ public enum SensorBlockCodec {
     /// `encoded` is not a sound block of format 2 (a format-1 block is re-encoded by whoever
     /// decodes it) or would hold too many.
     public static func appending(_ readings: [SensorReading], to encoded: [UInt8]) -> [UInt8]? {
+        guard var tail = tail(of: encoded) else { return nil }
+        var bytes = encoded
+        return append(readings, to: &bytes, tail: &tail) ? bytes : nil
+    }
+
+    /// Where an encoded block ends: what the next reading is written against. Kept beside a
+    /// block that grows a few readings at a time (the store's newest blocks), so that appending
+    /// does not read the whole block again each time (that was 3.7 % of the server's CPU at
+    /// 10,000 straps, perf).
+    public struct Tail: Sendable, Hashable {
+        fileprivate var state: State
+        /// Readings in the block.
+        public fileprivate(set) var count: Int
+        /// The block's length in bytes, which it must still have to be appended to.
+        fileprivate var length: Int
+    }
+
+    /// The tail of `encoded` (decoding it once); nil if it is not a whole block of this format.
+    public static func tail(of encoded: [UInt8]) -> Tail? {
         guard encoded.count >= 3, encoded[0] == format else { return nil }
         let count = Int(encoded[1]) | Int(encoded[2]) << 8
-        guard count + readings.count <= Int(UInt16.max) else { return nil }
         var reader = ByteReader(bytes: encoded, offset: 3)
         var state = State()
         var none = [UInt16]()
@@ -107,12 +125,24 @@ public enum SensorBlockCodec {
             return nil
         }
         guard reader.offset == encoded.count else { return nil }
-        var bytes = encoded
-        bytes.reserveCapacity(encoded.count + readings.count * 8)
-        bytes[1] = UInt8(truncatingIfNeeded: count + readings.count)
-        bytes[2] = UInt8(truncatingIfNeeded: (count + readings.count) >> 8)
-        for reading in readings { state.append(reading, to: &bytes) }
-        return bytes
+        return Tail(state: state, count: count, length: encoded.count)
+    }
+
+    /// Appends `readings` (after every reading of the block, in sequence order) to `encoded`,
+    /// whose tail is `tail`, and moves the tail on; false, changing nothing, when the tail is not
+    /// this block's or the count would pass 65,535.
+    public static func append(_ readings: [SensorReading], to encoded: inout [UInt8], tail: inout Tail) -> Bool {
+        guard tail.length == encoded.count, encoded.count >= 3, encoded[0] == format,
+            Int(encoded[1]) | Int(encoded[2]) << 8 == tail.count, tail.count + readings.count <= Int(UInt16.max)
+        else { return false }
+        let count = tail.count + readings.count
+        encoded.reserveCapacity(encoded.count + readings.count * 8)
+        encoded[1] = UInt8(truncatingIfNeeded: count)
+        encoded[2] = UInt8(truncatingIfNeeded: count >> 8)
+        for reading in readings { tail.state.append(reading, to: &encoded) }
+        tail.count = count
+        tail.length = encoded.count
+        return true
     }
 
     /// `existing` (sorted, unique) with those of `incoming` whose sequence it lacks; the
@@ -136,7 +166,7 @@ public enum SensorBlockCodec {
 
     /// The previous reading's values, against which the next is written; after `read`, the
     /// values of the reading just read.
-    struct State {
+    struct State: Sendable, Hashable {
         var sequence: Int64 = 0
         var at: Int64 = 0
         var bpm: Int64 = 0

@@ -192,6 +192,10 @@ public enum GatewayFrame {
 
     private static func sensorName(_ reader: JSONObjectReader) throws(JSONFieldError) -> String {
         let name = try reader.string("sensor")
+        // Printable ASCII (a BLE address, `ant:…`, `web:…`) is decided from the bytes: the
+        // Unicode categories below took 3.7 % of the server's CPU at 10,000 straps (perf).
+        let utf8 = name.utf8
+        if !utf8.isEmpty, utf8.count <= maximumSensorLength, utf8.allSatisfy({ (0x20...0x7E).contains($0) }) { return name }
         guard !name.isEmpty, name.count <= maximumSensorLength,
             name.unicodeScalars.allSatisfy({ !$0.properties.generalCategory.isControlOrFormat })
         else {

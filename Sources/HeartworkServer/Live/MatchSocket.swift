@@ -34,8 +34,8 @@ struct MatchSocket {
             let (id, notices) = await services.inbox.watch(user)
             try await SocketSubscription.relay(
                 notices, stop: { await services.inbox.stopWatching(user, id: id) },
-                first: { #"{"type":"unread","unread":\#((try? await services.inbox.unreadCount(for: user)) ?? 0)}"# },
-                frame: { MatchMessages.notification($0, unread: (try? await services.inbox.unreadCount(for: user)) ?? 0) },
+                first: { .text(#"{"type":"unread","unread":\#((try? await services.inbox.unreadCount(for: user)) ?? 0)}"#) },
+                frames: { [.text(MatchMessages.notification($0, unread: (try? await services.inbox.unreadCount(for: user)) ?? 0))] },
                 inbound: inbound, outbound: outbound)
         }
     }

@@ -36,19 +36,22 @@ enum SignedInSocket {
 }
 
 enum SocketSubscription {
-    /// A watcher's socket: `first` frame (what is known now), then one frame per event until
-    /// the viewer goes away (what it sends is read and dropped); `stop` ends the subscription
-    /// however the socket ends.
-    static func relay<Event: Sendable>(
-        _ events: AsyncStream<Event>, stop: @escaping @Sendable () async -> Void,
-        first: @escaping @Sendable () async throws -> String?, frame: @escaping @Sendable (Event) async throws -> String,
+    /// A watcher's socket: `first` frame (what is known now), then the frames of each step of
+    /// `events` (a step may be several readings at once) until the viewer goes away (what it
+    /// sends is read and dropped); `stop` ends the subscription however the socket ends.
+    static func relay<Events: AsyncSequence & Sendable>(
+        _ events: Events, stop: @escaping @Sendable () async -> Void,
+        first: @escaping @Sendable () async throws -> WebSocketOutboundWriter.OutboundFrame?,
+        frames: @escaping @Sendable (Events.Element) async throws -> [WebSocketOutboundWriter.OutboundFrame],
         inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter
-    ) async throws {
+    ) async throws where Events.Element: Sendable, Events.Failure == Never {
         do {
-            if let text = try await first() { try await outbound.write(.text(text)) }
+            if let frame = try await first() { try await outbound.write(frame) }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    for await event in events { try await outbound.write(.text(try await frame(event))) }
+                    for await step in events {
+                        for frame in try await frames(step) { try await outbound.write(frame) }
+                    }
                 }
                 group.addTask {
                     for try await _ in inbound.messages(maxSize: 4096) {}
@@ -61,5 +64,19 @@ enum SocketSubscription {
             throw error
         }
         await stop()
+    }
+}
+
+/// `?batch=1` on a live socket (PROTOCOL.md §4, §6): the client takes several acks or readings
+/// in one message. `1`/`true` asks for it, `0`/`false` (or nothing) not; anything else is
+/// refused before the upgrade with 400, naming the parameter.
+enum LiveBatching {
+    static func asked(_ request: Request) throws -> Bool {
+        guard let value = request.uri.queryParameters.get("batch") else { return false }
+        switch value {
+        case "1", "true": return true
+        case "0", "false": return false
+        default: throw Problem.badRequest("batch is 1 or 0 (several readings or acks a message, or one a message)", field: "batch")
+        }
     }
 }

@@ -13,26 +13,27 @@ final class SensorCursor: Sendable {
         var highest: Int
     }
 
-    private let entries = Mutex<[String: Entry]>([:])
+    private let entries = Mutex<[SensorKey: Entry]>([:])
     /// Forgets everything past this many sensors (they are simply published after their commit).
     static let capacity = 200_000
-
-    private static func key(_ userID: String, _ address: String) -> String { userID + "\u{0}" + address }
 
     /// The readings that are new for certain, now marked seen, by sensor.
     func claim(userID: String, _ bySensor: [String: [SensorReading]]) -> [StoredSensorReadings] {
         entries.withLock { entries in
             var claimed = [StoredSensorReadings]()
             for (address, readings) in bySensor {
-                let key = Self.key(userID, address)
-                guard var entry = entries[key] else { continue }
+                // In place: no copy of the entry (its row's strings) for each frame.
+                guard let index = entries.index(forKey: SensorKey(userID: userID, address: address)) else { continue }
+                var highest = entries.values[index].highest
                 var new = [SensorReading]()
-                for reading in readings.sorted(by: { $0.sequence < $1.sequence }) where reading.sequence > entry.highest {
-                    entry.highest = reading.sequence
+                let ordered = readings.count == 1 ? readings : readings.sorted(by: { $0.sequence < $1.sequence })
+                for reading in ordered where reading.sequence > highest {
+                    highest = reading.sequence
                     new.append(reading)
                 }
-                entries[key] = entry
-                if !new.isEmpty { claimed.append(StoredSensorReadings(sensor: entry.sensor, added: new, highestSequence: entry.highest)) }
+                guard !new.isEmpty else { continue }
+                entries.values[index].highest = highest
+                claimed.append(StoredSensorReadings(sensor: entries.values[index].sensor, added: new, highestSequence: highest))
             }
             return claimed
         }
@@ -43,9 +44,13 @@ final class SensorCursor: Sendable {
         entries.withLock { entries in
             if entries.count > Self.capacity { entries.removeAll(keepingCapacity: true) }
             for result in stored {
-                let key = Self.key(userID, result.sensor.address)
-                let highest = max(entries[key]?.highest ?? Int.min, result.added.last?.sequence ?? Int.min, result.highestSequence)
-                entries[key] = Entry(sensor: result.sensor, highest: highest)
+                let key = SensorKey(userID: userID, address: result.sensor.address)
+                if let index = entries.index(forKey: key) {
+                    let highest = max(entries.values[index].highest, result.added.last?.sequence ?? Int.min, result.highestSequence)
+                    entries.values[index] = Entry(sensor: result.sensor, highest: highest)
+                } else {
+                    entries[key] = Entry(sensor: result.sensor, highest: max(result.added.last?.sequence ?? Int.min, result.highestSequence))
+                }
             }
         }
     }
@@ -66,4 +71,11 @@ final class SensorCursor: Sendable {
             for (key, entry) in entries where entry.sensor.id == id { entries[key]?.sensor.name = name }
         }
     }
+}
+
+/// A sensor as its owner's gateways name it: the account and the address. (A struct rather than
+/// the two joined in one string: the joined key was a heap allocation per reading.)
+struct SensorKey: Hashable, Sendable {
+    let userID: String
+    let address: String
 }

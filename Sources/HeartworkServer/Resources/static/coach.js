@@ -159,7 +159,7 @@ function startCoach(root) {
 
   function connect() {
     connection.textContent = "Connecting…";
-    reconnectingSocket("/api/live/feed", {
+    reconnectingSocket("/api/live/feed?batch=1", {
       maxDelay: 15000,
       onOpen: () => {
         connection.textContent = "Live";

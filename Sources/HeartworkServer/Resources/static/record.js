@@ -116,7 +116,7 @@ async function openSource(choice, { interactive }) {
     if (feedSensor !== null) { feedSensor = choice.slice(8); return true; }
     feedSensor = choice.slice(8);
     strapStatus("Listening to your gateway's strap…");
-    reconnectingSocket("/api/live/feed", {
+    reconnectingSocket("/api/live/feed?batch=1", {
       onMessage: (message) => {
         if (message.type === "reading" && message.sensor === feedSensor) {
           heard({ bpm: message.bpm > 0 && message.contact !== "not-detected" ? message.bpm : null, rr: message.rr || [] });

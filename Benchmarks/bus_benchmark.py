@@ -308,7 +308,9 @@ async def heartwork_load(job, control):
             viewers.append((websocket, local))
     gateways = {}
     for g in job["gateways"]:
-        gateways[g] = await connect(f"ws://127.0.0.1:{job['port_a']}/api/live/gateway?token={job['gateway_tokens'][g]}", **common)
+        # --split-gateways: every other gateway on B, so both instances store (two writers).
+        port = job["port_b"] if job.get("split_gateways") and g % 2 == 1 else job["port_a"]
+        gateways[g] = await connect(f"ws://127.0.0.1:{port}/api/live/gateway?token={job['gateway_tokens'][g]}", **common)
 
     control.send("ready")
     job["t0"] = await asyncio.get_running_loop().run_in_executor(None, control.recv)
@@ -472,6 +474,7 @@ def heartwork_phase(args, admin_url, data):
             mine = [u for u in users if u % workers == w]
             gateways = [gw for u in mine for gw in user_gateways[u]]
             job = {"port_a": port_a, "port_b": port_b, "users": mine, "gateways": gateways, "total_gateways": total_gateways,
+                   "split_gateways": args.split_gateways,
                    "straps": args.straps, "steps": args.steps, "seconds": args.seconds, "settle": args.settle, "drain": args.drain,
                    "gateway_tokens": {gw: gateway_tokens[gw] for gw in gateways},
                    "viewer_tokens": {u: viewer_tokens[u] for u in mine}, "local_viewers": args.local_viewers}
@@ -775,7 +778,8 @@ def report(args, heartwork, raw):
     if heartwork:
         h = heartwork
         print()
-        print(f"Two instances on one PostgreSQL database: {h['users']} users × {args.gateways} gateways on A "
+        print(f"Two instances on one PostgreSQL database: {h['users']} users × {args.gateways} gateways "
+              f"{'split between A and B' if args.split_gateways else 'on A'} "
               f"({h['straps_per_gateway']} straps each, one reading per strap per frame), one viewer per user on B; "
               f"{h['seconds_per_step']} s per step (first {h['settle']} s of each step not counted in latency); {cpus} cores, "
               f"{args.workers} load-generator process(es){', tap on' if h['tap'] else ''}")
@@ -833,6 +837,8 @@ def main():
     parser.add_argument("--straps", type=int, default=10, help="straps per gateway = readings per frame (default 10)")
     parser.add_argument("--workers", type=int, default=2, help="load-generator processes (default 2)")
     parser.add_argument("--local-viewers", action="store_true", help="also one viewer per user on instance A (in-process path)")
+    parser.add_argument("--split-gateways", action="store_true",
+                        help="connect every other gateway to instance B, so that both instances store (default: all on A)")
     parser.add_argument("--no-tap", action="store_true", help="do not count bus payloads with a third listener")
     parser.add_argument("--skip-heartwork", action="store_true")
     parser.add_argument("--skip-raw", action="store_true")

@@ -189,7 +189,7 @@ class Load:
             "sent": sum(self.frames_sent[g] * self.straps[g] for g in self.straps),
             "frames": sum(self.frames_sent.values()),
             "frames_planned": self.frames * len(self.straps),
-            "acks": self.ack_messages, "missing_acks": missing_acks,
+            "ack_messages": self.ack_messages, "missing_acks": missing_acks,
             "clubs": clubs, "duplicates": self.duplicates, "unknown": self.unknown,
             "errors": self.errors, "error_samples": self.error_samples[:5], "closes": self.closes[:10],
             "latencies": self.latencies.tobytes(), "ack_latencies": self.ack_latencies.tobytes(),
@@ -512,7 +512,7 @@ def summarize(kind, args, outcomes, server_cpu, timeline, rss, workers):
         "gateways": args.gateways, "viewers": args.viewers, "workers": workers,
         "frames_sent": sum(o["frames"] for o in outcomes), "frames_planned": sum(o["frames_planned"] for o in outcomes),
         "readings_sent": sent,
-        "ack_messages": sum(o["acks"] for o in outcomes), "missing_acks": sum(o["missing_acks"] for o in outcomes),
+        "ack_messages": sum(o["ack_messages"] for o in outcomes), "missing_acks": sum(o["missing_acks"] for o in outcomes),
         "viewer_expected": sum(c["expected"] for c in clubs), "viewer_missing": viewer_missing,
         "viewers_short": sum(1 for c in clubs if c["received"] < c["expected"]),
         "duplicates": sum(o["duplicates"] for o in outcomes), "unknown": sum(o["unknown"] for o in outcomes),
@@ -605,7 +605,15 @@ def heartwork_phase(args, data, straps, clubs):
                                            "(SELECT count(*) FROM sensors) AS s, pg_database_size(current_database()) AS b, "
                                            "(SELECT coalesce(sum(length(data)), 0) FROM sensor_blocks) AS d", fetch=True))
         result["stored_readings"], result["stored_sensors"], result["database_bytes"] = int(row["r"]), int(row["s"]), int(row["b"])
+        result["block_readings"] = result["stored_readings"]
         result["block_bytes"] = int(row["d"])
+        try:
+            # Readings still in their own rows (migration 35), should the stop not have folded them all.
+            pending = asyncio.run(postgres_execute(database, "SELECT count(*) AS n FROM sensor_pending", fetch=True))
+            result["pending_readings"] = int(pending["n"])
+            result["stored_readings"] += result["pending_readings"]
+        except Exception:
+            pass  # a server from before migration 35
         asyncio.run(postgres_execute(args.postgres, f'DROP DATABASE IF EXISTS "{postgres_name}" WITH (FORCE)'))
     else:
         with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as db:
@@ -613,8 +621,8 @@ def heartwork_phase(args, data, straps, clubs):
             result["stored_sensors"] = db.execute("SELECT count(*) FROM sensors").fetchone()[0]
             result["block_bytes"] = db.execute("SELECT coalesce(sum(length(data)), 0) FROM sensor_blocks").fetchone()[0]
         result["database_bytes"] = sum(os.path.getsize(database + suffix) for suffix in ("", "-wal") if os.path.exists(database + suffix))
-    if result["stored_readings"]:
-        result["block_bytes_per_reading"] = round(result["block_bytes"] / result["stored_readings"], 2)
+    if result.get("block_readings", result["stored_readings"]):
+        result["block_bytes_per_reading"] = round(result["block_bytes"] / result.get("block_readings", result["stored_readings"]), 2)
     with open(os.path.join(data, "server.log")) as log:
         result["server_log_lines"] = [line.rstrip() for line in log][-5:]
     return result

@@ -80,7 +80,8 @@ struct GatewayUplink: Sendable {
                             }
                         }
                         connection.addTask {
-                            for try await message in inbound.messages(maxSize: 1 << 16) {
+                            // An `acks` message is up to 500 acks of up to 64-character sensor names.
+                            for try await message in inbound.messages(maxSize: 1 << 20) {
                                 guard case .text(let text) = message,
                                     let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
                                 else { continue }

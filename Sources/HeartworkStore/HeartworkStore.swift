@@ -31,11 +31,13 @@ public final class HeartworkStore: Sendable {
 
     /// Opens the database and brings its schema up to date.
     /// - Parameter cachesReads: keep workout lists in memory on SQLite (see `CachingWorkoutRepository`).
+    /// - Parameter ingestCommitSpacing: the live feed's group commits start at least this far
+    ///   apart (`IngestBatcher`); zero (tests, tools) commits as soon as the previous one ends.
     /// - Parameter connectionWaitSeconds: how long a query waits for a pooled connection before it
     ///   fails (10 s: a server answers rather than queue for ever; tests on a loaded 2-core
     ///   machine wait longer).
     public static func open(
-        _ location: DatabaseLocation, logger: Logger, cachesReads: Bool = true,
+        _ location: DatabaseLocation, logger: Logger, cachesReads: Bool = true, ingestCommitSpacing: Duration = .zero,
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         connectionWaitSeconds: Int64 = 10
     ) async throws -> HeartworkStore {
@@ -50,7 +52,7 @@ public final class HeartworkStore: Sendable {
             try? await database.shutdown()
             throw error
         }
-        let store = HeartworkStore(database: database, cachesReads: cachesReads)
+        let store = HeartworkStore(database: database, cachesReads: cachesReads, ingestCommitSpacing: ingestCommitSpacing)
         do {
             // What a killed process left in the live feed's log goes into the blocks first.
             if let unreadable = try await (store.sensors as? SQLSensorRepository)?.recover(), unreadable > 0 {
@@ -63,7 +65,7 @@ public final class HeartworkStore: Sendable {
         return store
     }
 
-    init(database: DatabaseConnection, cachesReads: Bool) {
+    init(database: DatabaseConnection, cachesReads: Bool, ingestCommitSpacing: Duration = .zero) {
         self.database = database
         users = SQLUserRepository(database: database)
         measurements = SQLMeasurementRepository(database: database)
@@ -71,7 +73,7 @@ public final class HeartworkStore: Sendable {
         loginThrottle = SQLLoginThrottleRepository(database: database)
         friends = SQLFriendRepository(database: database)
         gateways = SQLGatewayRepository(database: database)
-        sensors = SQLSensorRepository(database: database)
+        sensors = SQLSensorRepository(database: database, commitSpacing: ingestCommitSpacing)
         teams = SQLTeamRepository(database: database)
         matches = SQLMatchRepository(database: database)
         inbox = SQLInboxRepository(database: database)

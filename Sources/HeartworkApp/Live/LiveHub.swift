@@ -36,9 +36,9 @@ public actor LiveHub {
     }
 
     /// One viewer's readings: each step of the iteration gives every reading that waited (in
-    /// the order published; at least one), so a viewer's socket writes what came in one go
-    /// rather than one message at a time. Holds at most `capacity` readings, dropping the
-    /// oldest; ends after `unsubscribe`.
+    /// the order published; at least one, at most `capacity`: the newest), so a viewer's socket
+    /// writes what came in one go rather than one message at a time. A viewer that falls more
+    /// than `capacity` readings behind loses the oldest; ends after `unsubscribe`. One reader.
     public final class Subscription: AsyncSequence, Sendable {
         public typealias Element = [LiveEvent]
 
@@ -63,7 +63,10 @@ public actor LiveHub {
                     return (waiter, events.count > capacity ? Array(events.suffix(capacity)) : events)
                 }
                 state.pending += events
-                if state.pending.count > capacity { state.pending.removeFirst(state.pending.count - capacity) }
+                // Trimmed once it holds twice the capacity (the oldest dropped), so a viewer that
+                // stopped reading costs no copy of the whole buffer at every publish; `next`
+                // hands out at most `capacity`.
+                if state.pending.count > 2 * capacity { state.pending.removeFirst(state.pending.count - capacity) }
                 return nil
             }
             if let handed { handed.0.resume(returning: handed.1) }
@@ -86,9 +89,11 @@ public actor LiveHub {
                     let taken = state.withLock { state -> [LiveEvent]?? in
                         if !state.pending.isEmpty {
                             defer { state.pending = [] }
-                            return .some(state.pending)
+                            return .some(state.pending.count > capacity ? Array(state.pending.suffix(capacity)) : state.pending)
                         }
                         if state.finished || Task.isCancelled { return .some(nil) }
+                        // One reader at a time; a second would leave the first waiting for ever.
+                        state.waiter?.resume(returning: nil)
                         state.waiter = continuation
                         return .none
                     }

@@ -129,8 +129,9 @@ public enum SensorBlockCodec {
     }
 
     /// Appends `readings` (after every reading of the block, in sequence order) to `encoded`,
-    /// whose tail is `tail`, and moves the tail on; false, changing nothing, when the tail is not
-    /// this block's or the count would pass 65,535.
+    /// whose tail is `tail`, and moves the tail on; false, changing nothing, when the tail does
+    /// not fit the block (its length and reading count differ: a cheap check, not a proof —
+    /// whoever replaces a block's bytes drops its tail) or the count would pass 65,535.
     public static func append(_ readings: [SensorReading], to encoded: inout [UInt8], tail: inout Tail) -> Bool {
         guard tail.length == encoded.count, encoded.count >= 3, encoded[0] == format,
             Int(encoded[1]) | Int(encoded[2]) << 8 == tail.count, tail.count + readings.count <= Int(UInt16.max)

@@ -2,6 +2,10 @@
 /// Accepts an optional 0x prefix and spaces, colons or dashes between bytes.
 public enum HexBytes {
     public static func parse(_ text: some StringProtocol) throws(HexBytesError) -> [UInt8] {
+        // The usual case — digits only, an even count — from the UTF-8 bytes: walking
+        // Characters took 2 % of the server's CPU at 10,000 straps (perf). Anything else (a
+        // prefix, separators, a mistake to name) goes the careful way below.
+        if let plain = plainDigits(text.utf8) { return plain }
         let whole = Substring(text)
         var body = whole.trimmingWhitespace
         if body.hasPrefix("0x") || body.hasPrefix("0X") { body = body.dropFirst(2) }
@@ -25,6 +29,29 @@ public enum HexBytes {
             }
         }
         if high != nil { throw .oddDigitCount }
+        return bytes
+    }
+
+    private static func plainDigits(_ utf8: some Collection<UInt8>) -> [UInt8]? {
+        guard !utf8.isEmpty, utf8.count % 2 == 0 else { return nil }
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(utf8.count / 2)
+        var high: UInt8?
+        for code in utf8 {
+            let nibble: UInt8
+            switch code {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = code - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = code - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = code - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            if let value = high {
+                bytes.append(value << 4 | nibble)
+                high = nil
+            } else {
+                high = nibble
+            }
+        }
         return bytes
     }
 

@@ -19,7 +19,8 @@ public struct ServerRuntime: Sendable {
 
     /// Opens and migrates the store and builds everything; nothing runs yet.
     public static func prepare(configuration: ServerConfiguration, logger: Logger) async throws -> ServerRuntime {
-        let store = try await HeartworkStore.open(configuration.database, logger: logger, cachesReads: configuration.cachesReads)
+        let store = try await HeartworkStore.open(
+            configuration.database, logger: logger, cachesReads: configuration.cachesReads, ingestCommitSpacing: configuration.ingestCommitSpacing)
         do {
             let metrics = ServerMetrics()
             let services = try await HeartworkServices(

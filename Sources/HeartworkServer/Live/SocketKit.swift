@@ -76,7 +76,7 @@ enum LiveBatching {
         switch value {
         case "1", "true": return true
         case "0", "false": return false
-        default: throw Problem.badRequest("batch is 1 or 0 (several readings or acks a message, or one a message)", field: "batch")
+        default: throw Problem.badRequest("batch is 1 or 0 (also true or false): several readings or acks a message, or one a message", field: "batch")
         }
     }
 }

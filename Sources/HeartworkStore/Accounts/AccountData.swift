@@ -39,6 +39,7 @@ public enum AccountData {
         Table("gateways", secret: ["token_hash"]),
         Table("sensors"),
         Table("sensor_blocks", "sensor_id IN (SELECT id FROM sensors WHERE user_id = ?USER)"),
+        Table("sensor_pending", "sensor_id IN (SELECT id FROM sensors WHERE user_id = ?USER)"),
         Table("teams"),
         Table("players"),
         Table("player_photos", "player_id IN (SELECT id FROM players WHERE user_id = ?USER)"),
@@ -195,10 +196,18 @@ extension HeartworkStore {
             "pair:"
             + username.lowercased().replacingOccurrences(of: "\\", with: "\\\\")
             .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "|%"
+        let postgres = database.engine == .postgres
         let deleted = try await database.transaction { sql in
             try await sql.raw("DELETE FROM user_notifications WHERE actor_id = \(bind: userID)").run()
             try await sql.raw("DELETE FROM login_failures WHERE scope LIKE \(bind: pattern) ESCAPE '\\'").run()
             let found = try await sql.raw("SELECT id FROM users WHERE id = \(bind: userID)").first() != nil
+            if postgres {
+                // The live feed's pending rows (migration 35) have no foreign key: the account's
+                // gateways are locked first (a store in progress holds them FOR SHARE until it
+                // commits; later ones find them gone), then its sensors' rows go.
+                _ = try await sql.raw("SELECT id FROM gateways WHERE user_id = \(bind: userID) FOR UPDATE").all()
+                try await sql.raw("DELETE FROM sensor_pending WHERE sensor_id IN (SELECT id FROM sensors WHERE user_id = \(bind: userID))").run()
+            }
             try await sql.raw("DELETE FROM users WHERE id = \(bind: userID)").run()
             return found
         }

@@ -13,6 +13,7 @@ extension Migration {
     static let work: [Int: @Sendable (any SQLDatabase) async throws -> Void] = [
         23: { sql in _ = try await CompactSensorBlocks.run(sql) },
         28: { sql in _ = try await SplitPlayerNames.run(sql) },
+        35: { sql in _ = try await FoldedSequences.run(sql) },
     ]
 }
 

@@ -18,6 +18,7 @@ enum Migrations {
         .webPush,
         .teamPhoto,
         .dailyFormula,
+        .sensorPending,
     ]
 
     /// Applies what is missing. On PostgreSQL an advisory lock keeps two instances

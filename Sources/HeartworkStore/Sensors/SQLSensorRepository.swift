@@ -20,9 +20,9 @@ import Synchronization
 /// (`recoverLog`). Before the log, appending rewrote the sensor's newest block (up to 256
 /// readings) at every group, and acks fell seconds behind at 10,000 straps.
 ///
-/// On PostgreSQL, where other instances write too, every group reads the rows it changes under
-/// `FOR UPDATE` and writes the blocks it changed. Measured with Benchmarks/live_benchmark.py
-/// (release, this machine): see docs/BENCHMARKS.md.
+/// On PostgreSQL, where other instances write too, each reading is a row of `sensor_pending`
+/// until its sensor's rows are folded into blocks (`PendingReadings.swift`, migration 35).
+/// Measured with Benchmarks/live_benchmark.py (release, this machine): see docs/BENCHMARKS.md.
 struct SQLSensorRepository: SensorRepository {
     let database: DatabaseConnection
     static let columns = "id, user_id, address, name, gateway_id, created_at, last_at, last_bpm, last_contact, battery"
@@ -61,6 +61,11 @@ struct SQLSensorRepository: SensorRepository {
         let now: Date
         /// Write every block the log holds readings of (`flush`).
         var foldAll = false
+    }
+
+    /// When PostgreSQL's pending rows were last looked over for folding.
+    final class FoldClock: Sendable {
+        let last = Mutex(Date.distantPast)
     }
 
     /// What the repository last wrote of each sensor, and its log (SQLite only).
@@ -104,11 +109,30 @@ struct SQLSensorRepository: SensorRepository {
 
     private let batcher: IngestBatcher<Job, Outcome>
 
-    init(database: DatabaseConnection) {
+    init(database: DatabaseConnection, commitSpacing: Duration = .zero) {
         self.database = database
         let known = database.engine == .sqlite ? KnownSensors() : nil
         self.known = known
-        batcher = IngestBatcher { jobs in try await Self.storeGroup(jobs, database: database, known: known) }
+        if database.engine == .postgres {
+            // PostgreSQL: the readings' rows (PendingReadings.swift). After a group, at most once
+            // a second, its leader folds the sensors whose rows waited `foldAfter` into their
+            // blocks — once the group's other frames have their acks; a fold that fails is tried
+            // again a second later (it changes nothing until it commits).
+            let lastFold = FoldClock()
+            batcher = IngestBatcher(
+                spacing: commitSpacing, process: { jobs in try await Self.storeGroupPostgres(jobs, database: database) },
+                after: { jobs in
+                    let now = jobs.map(\.now).max() ?? Date()
+                    let due = lastFold.last.withLock { last in
+                        guard now.timeIntervalSince(last) >= Self.scanEvery else { return false }
+                        last = now
+                        return true
+                    }
+                    if due { _ = try? await Self.foldPending(database, now: now, all: false) }
+                })
+        } else {
+            batcher = IngestBatcher(spacing: commitSpacing) { jobs in try await Self.storeGroup(jobs, database: database, known: known) }
+        }
     }
 
     static func key(_ userID: String, _ address: String) -> SensorKey { SensorKey(userID: userID, address: address) }
@@ -120,13 +144,18 @@ struct SQLSensorRepository: SensorRepository {
     func flush() async throws {
         if known != nil {
             _ = try await batcher.submit(Job(userID: "", gatewayID: "", readings: [:], now: Date(), foldAll: true))
+        } else if database.engine == .postgres {
+            // What is pending now (not what other instances add meanwhile): beside the groups,
+            // under the same locks. Reads include pending rows anyway; this is for a clean stop.
+            try await Self.foldPending(database, now: Date(), all: true)
         }
     }
 
     func forget(userID: String) async throws {
         // What the log held of the account's sensors is dropped as the blocks are written
-        // (they no longer exist), and nothing of them stays in memory.
-        try await flush()
+        // (they no longer exist), and nothing of them stays in memory. (PostgreSQL: the
+        // deletion took their pending rows.)
+        if known != nil { try await flush() }
         cursor.forget(userID: userID)
         known?.entries.withLock { entries in entries = entries.filter { $0.value.record.userID != userID } }
     }
@@ -144,13 +173,21 @@ struct SQLSensorRepository: SensorRepository {
             }
         }
         // As `forget` does for an account: the log's readings are written into their blocks
-        // first (then deleted with them), and nothing of the sensor stays in memory.
-        try await flush()
+        // first (then deleted with them), and nothing of the sensor stays in memory. On
+        // PostgreSQL the sensor's bucket is held exclusively first: no group is between reading
+        // its row and writing its pending rows, no fold is moving them.
+        if known != nil { try await flush() }
+        let postgres = database.engine == .postgres
         let deleted = try await database.transaction { sql -> Bool in
-            guard try await sql.readFirst("SELECT id FROM sensors WHERE id = \(bind: id) AND user_id = \(bind: userID)") != nil else { return false }
+            guard let row = try await sql.readFirst("SELECT address FROM sensors WHERE id = \(bind: id) AND user_id = \(bind: userID)") else { return false }
+            if postgres {
+                try await Self.lock(buckets: [Self.bucket(Self.key(userID, try row.string("address")))], shared: false, sql)
+                guard try await sql.readFirst("SELECT id FROM sensors WHERE id = \(bind: id) FOR UPDATE") != nil else { return false }
+            }
             // Spelled out rather than left to the foreign keys (SQLite files opened without them).
             try await sql.raw("UPDATE players SET sensor_id = NULL WHERE sensor_id = \(bind: id)").run()
             try await sql.raw("DELETE FROM sensor_blocks WHERE sensor_id = \(bind: id)").run()
+            try await sql.raw("DELETE FROM sensor_pending WHERE sensor_id = \(bind: id)").run()
             try await sql.raw("DELETE FROM sensors WHERE id = \(bind: id)").run()
             return true
         }
@@ -183,22 +220,21 @@ struct SQLSensorRepository: SensorRepository {
 
     private static func storeGroup(_ jobs: [Job], database: DatabaseConnection, known: KnownSensors?) async throws -> [Outcome] {
         if let known { try await recoverLog(database, known: known) }
-        let lock = database.engine == .postgres ? " FOR UPDATE" : ""
+        // SQLite only (PostgreSQL: `storeGroupPostgres`): one writer, no row locks.
+        let lock = ""
         let logs = known != nil
         let groupStart = jobs.map(\.now).max() ?? Date()
         let foldEverything = jobs.contains(where: \.foldAll)
         let readingJobs = jobs.filter { !$0.foldAll }
         let logBefore = known?.log.withLock { $0 }
         let (results, touched, logAfter) = try await database.transaction { sql -> ([Outcome], [SensorKey: Known], LogState?) in
-            // The gateways first: a revoked gateway's frames are not stored. On PostgreSQL their
-            // rows are held (FOR SHARE) until the commit, so a revocation waits for this store
-            // and every later store sees the gateway gone; SQLite has one writer anyway.
+            // The gateways first: a revoked gateway's frames are not stored (one writer: a
+            // revocation committed before is seen, one after waits for this store).
             let gatewayIDs: [any Encodable & Sendable] = Array(Set(readingJobs.map(\.gatewayID)))
-            let share = database.engine == .postgres ? " FOR SHARE" : ""
             let live =
                 gatewayIDs.isEmpty
                 ? Set<String>()
-                : Set(try await sql.readAll("SELECT id FROM gateways WHERE id IN (\(binds: gatewayIDs))\(unsafeRaw: share)").map { try $0.string("id") })
+                : Set(try await sql.readAll("SELECT id FROM gateways WHERE id IN (\(binds: gatewayIDs))").map { try $0.string("id") })
             // Read after the gateways: a deleted account's sensors are no longer remembered.
             let remembered = known.map { $0.entries.withLock { $0 } }
             let liveJobs = readingJobs.filter { live.contains($0.gatewayID) }
@@ -455,23 +491,23 @@ struct SQLSensorRepository: SensorRepository {
     }
 
     /// Readings by block, in block order; the usual frame (one block) without a dictionary.
-    private static func byBlock(_ readings: [SensorReading]) -> [(block: Int, readings: [SensorReading])] {
+    static func byBlock(_ readings: [SensorReading]) -> [(block: Int, readings: [SensorReading])] {
         guard let first = readings.first else { return [] }
         let block = SensorBlockCodec.block(of: first.sequence)
         if readings.allSatisfy({ SensorBlockCodec.block(of: $0.sequence) == block }) { return [(block, readings)] }
         return Dictionary(grouping: readings) { SensorBlockCodec.block(of: $0.sequence) }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 
-    /// Sensors' rows (created when first heard) and their newest blocks, by key: a few
-    /// statements for the whole group rather than three for each sensor.
-    private static func loadAll(
-        _ wanted: [(userID: String, address: String, gatewayID: String, now: Date)], _ sql: any SQLDatabase,
-        lock: String
-    ) async throws -> [SensorKey: Known] {
+    /// The sensors `wanted` names that exist, the missing ones created first (each account up to
+    /// `SensorLimits.maximumPerUser`; past it a new sensor is left out); one entry per sensor.
+    /// A new sensor has nothing in blocks (`folded_seq` -1, migration 35).
+    static func createMissing(
+        _ wanted: [(userID: String, address: String, gatewayID: String, now: Date)], _ sql: any SQLDatabase
+    ) async throws -> [(userID: String, address: String, gatewayID: String, now: Date)] {
         var unique = [SensorKey: (userID: String, address: String, gatewayID: String, now: Date)]()
         for entry in wanted where unique[key(entry.userID, entry.address)] == nil { unique[key(entry.userID, entry.address)] = entry }
         var entries = unique.values.sorted { ($0.userID, $0.address) < ($1.userID, $1.address) }
-        guard !entries.isEmpty else { return [:] }
+        guard !entries.isEmpty else { return [] }
         // New sensors only up to each account's limit: the rows that exist, then room for the rest.
         var existing = Set<SensorKey>()
         var counts = [String: Int]()
@@ -490,16 +526,27 @@ struct SQLSensorRepository: SensorRepository {
             counts[entry.userID, default: 0] += 1
             return true
         }
-        guard !entries.isEmpty else { return [:] }
-        for start in stride(from: 0, to: entries.count, by: 300) {
-            let rows: [SQLQueryString] = entries[start..<min(entries.count, start + 300)].map { entry in
-                "(\(bind: UUID().uuidString.lowercased()), \(bind: entry.userID), \(bind: entry.address), \(bind: entry.gatewayID), \(bind: entry.now.millisecondsSince1970))"
+        let missing = entries.filter { !existing.contains(key($0.userID, $0.address)) }
+        for start in stride(from: 0, to: missing.count, by: 300) {
+            let rows: [SQLQueryString] = missing[start..<min(missing.count, start + 300)].map { entry in
+                "(\(bind: UUID().uuidString.lowercased()), \(bind: entry.userID), \(bind: entry.address), \(bind: entry.gatewayID), \(bind: entry.now.millisecondsSince1970), -1)"
             }
-            var query: SQLQueryString = "INSERT INTO sensors (id, user_id, address, gateway_id, created_at) VALUES "
+            var query: SQLQueryString = "INSERT INTO sensors (id, user_id, address, gateway_id, created_at, folded_seq) VALUES "
             query += rows.joined(separator: ", ")
             query += " ON CONFLICT (user_id, address) DO NOTHING"
             try await sql.raw(query).run()
         }
+        return entries
+    }
+
+    /// Sensors' rows (created when first heard) and their newest blocks, by key: a few
+    /// statements for the whole group rather than three for each sensor.
+    static func loadAll(
+        _ wanted: [(userID: String, address: String, gatewayID: String, now: Date)], _ sql: any SQLDatabase,
+        lock: String
+    ) async throws -> [SensorKey: Known] {
+        let entries = try await createMissing(wanted, sql)
+        guard !entries.isEmpty else { return [:] }
         var records = [SensorKey: SensorRecord]()
         for (userID, group) in Dictionary(grouping: entries, by: \.userID) {
             for start in stride(from: 0, to: group.count, by: 500) {
@@ -546,7 +593,7 @@ struct SQLSensorRepository: SensorRepository {
     /// The rows of a multi-row upsert whose first column is a sensor id: all of them, or
     /// (`onlyExisting`, SQLite) those whose sensor still exists, so that a block or last values
     /// written after an account's deletion neither fail the group nor bring the sensor back.
-    private static func values(_ rows: [SQLQueryString], onlyExisting: Bool) -> SQLQueryString {
+    static func values(_ rows: [SQLQueryString], onlyExisting: Bool) -> SQLQueryString {
         var query: SQLQueryString = onlyExisting ? "SELECT * FROM (VALUES " : "VALUES "
         query += rows.joined(separator: ", ")
         if onlyExisting { query += ") WHERE column1 IN (SELECT id FROM sensors)" }
@@ -556,7 +603,7 @@ struct SQLSensorRepository: SensorRepository {
     /// Every changed block in multi-row upserts (at most 500 rows, 3,000 parameters, each).
     /// `onlyExisting`: blocks of sensors deleted since they were remembered are not written
     /// (SQLite, where a block may be written minutes after its readings came).
-    private static func write(_ blocks: [BlockWrite], _ sql: any SQLDatabase, onlyExisting: Bool = false) async throws {
+    static func write(_ blocks: [BlockWrite], _ sql: any SQLDatabase, onlyExisting: Bool = false) async throws {
         for start in stride(from: 0, to: blocks.count, by: 500) {
             let chunk = blocks[start..<min(blocks.count, start + 500)]
             let rows: [SQLQueryString] = chunk.map { block in
@@ -574,7 +621,7 @@ struct SQLSensorRepository: SensorRepository {
 
     /// The sensors' last values, in multi-row upserts keyed by id (`onlyExisting`: not for
     /// sensors deleted since, on SQLite where they are written up to 10 s later).
-    private static func writeLastValues(_ sensors: [SensorRecord], _ sql: any SQLDatabase, onlyExisting: Bool = false) async throws {
+    static func writeLastValues(_ sensors: [SensorRecord], _ sql: any SQLDatabase, onlyExisting: Bool = false) async throws {
         for start in stride(from: 0, to: sensors.count, by: 300) {
             let chunk = sensors[start..<min(sensors.count, start + 300)]
             let rows: [SQLQueryString] = chunk.map { sensor in
@@ -669,7 +716,8 @@ struct SQLSensorRepository: SensorRepository {
         // SQLite: a newest block whose readings are (partly) still in the log is taken from
         // memory, as it stood before the query, and merged with its row: a group committing
         // in between (writing the block, moving on) loses nothing.
-        let pending = known?.entries.withLock { entries in entries.values.first { $0.record.id == sensorID && $0.pendingSince != nil } }
+        let pendingInMemory = known?.entries.withLock { entries in entries.values.first { $0.record.id == sensorID && $0.pendingSince != nil } }
+        let pending = database.engine == .postgres ? try await Self.pendingReadings(sensorID: sensorID, start: start, end: end, database) : []
         let rows = try await database.all(
             """
             SELECT block, data FROM sensor_blocks
@@ -678,7 +726,7 @@ struct SQLSensorRepository: SensorRepository {
             """)
         var blocks = [Int: [SensorReading]]()
         for row in rows { blocks[try row.int("block")] = try SensorBlockCodec.decode([UInt8](try row.data("data"))) }
-        if let pending {
+        if let pending = pendingInMemory {
             for block in pending.sealed + [
                 BlockWrite(sensorID: sensorID, block: pending.block, bytes: pending.bytes, count: pending.count, firstAt: pending.firstAt, lastAt: pending.lastAt)
             ] where Int64(block.lastAt) >= start && Int64(block.firstAt) < end {
@@ -688,6 +736,12 @@ struct SQLSensorRepository: SensorRepository {
         var readings = [SensorReading]()
         for (_, block) in blocks {
             readings += block.filter { Int64($0.atMilliseconds) >= start && Int64($0.atMilliseconds) < end }
+        }
+        if !pending.isEmpty {
+            // PostgreSQL: what waits in the pending rows, read before the blocks (a fold in
+            // between leaves it in both, never in neither); each sequence once.
+            let inBlocks = Set(readings.map(\.sequence))
+            readings += pending.filter { !inBlocks.contains($0.sequence) }
         }
         return readings.sorted { ($0.atMilliseconds, $0.sequence) < ($1.atMilliseconds, $1.sequence) }
     }

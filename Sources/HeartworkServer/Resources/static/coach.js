@@ -167,7 +167,14 @@ function startCoach(root) {
         // What was missed while away: the board has each sensor's latest reading and TRIMP.
         loadBoard().catch(() => {});
       },
-      onMessage: (message) => { if (message.type === "reading") take(message); },
+      // ?batch=1 (PROTOCOL.md §6): a `readings` message carries several `reading` messages.
+      onMessage: (message) => {
+        const readings = message.type === "readings" && Array.isArray(message.items) ? message.items : [message];
+        for (const reading of readings) {
+          if (reading.type !== "reading") continue;
+          try { take(reading); } catch (error) { console.error(error); }
+        }
+      },
       onClose: (delay) => {
         connection.classList.remove("live");
         connection.textContent = "Connection lost: retrying in " + Math.round(delay / 1000) + " s";

@@ -18,8 +18,7 @@ export async function problemText(response) {
 
 // The socket at `path` on this server (ws: or wss: as the page), opened again after a drop
 // with a pause that doubles from 1 s up to `maxDelay` ms and starts over once it is open.
-// `onClose(delay)` hears each drop with the pause before the next try. A `readings` message
-// (the live feed asked with ?batch=1, PROTOCOL.md §6) reaches `onMessage` one reading at a time.
+// `onClose(delay)` hears each drop with the pause before the next try.
 export function reconnectingSocket(path, { onOpen, onMessage, onClose, maxDelay = 30000 } = {}) {
   let delay = 1000;
   function connect() {
@@ -29,12 +28,7 @@ export function reconnectingSocket(path, { onOpen, onMessage, onClose, maxDelay 
     socket.addEventListener("message", (event) => {
       let message;
       try { message = JSON.parse(event.data); } catch { return; }
-      if (!onMessage) return;
-      if (message.type === "readings" && Array.isArray(message.items)) {
-        for (const item of message.items) onMessage(item, socket);
-      } else {
-        onMessage(message, socket);
-      }
+      if (onMessage) onMessage(message, socket);
     });
     socket.addEventListener("close", () => {
       if (onClose) onClose(delay);

@@ -117,9 +117,12 @@ async function openSource(choice, { interactive }) {
     feedSensor = choice.slice(8);
     strapStatus("Listening to your gateway's strap…");
     reconnectingSocket("/api/live/feed?batch=1", {
+      // ?batch=1 (PROTOCOL.md §6): a `readings` message carries several `reading` messages.
       onMessage: (message) => {
-        if (message.type === "reading" && message.sensor === feedSensor) {
-          heard({ bpm: message.bpm > 0 && message.contact !== "not-detected" ? message.bpm : null, rr: message.rr || [] });
+        const readings = message.type === "readings" && Array.isArray(message.items) ? message.items : [message];
+        for (const reading of readings) {
+          if (reading.type !== "reading" || reading.sensor !== feedSensor) continue;
+          heard({ bpm: reading.bpm > 0 && reading.contact !== "not-detected" ? reading.bpm : null, rr: reading.rr || [] });
           strapStatus("Strap connected through your gateway.");
         }
       },

@@ -138,6 +138,7 @@ let package = Package(
             ],
             path: "Benchmarks/CodecBenchmark"
         ),
+        .executableTarget(name: "heartwork-linearity", dependencies: ["HeartworkCore", "HeartworkFormats"], path: "Benchmarks/LinearityCheck"),
         .target(name: "HeartworkTestSupport", dependencies: ["HeartworkStore", "HeartworkZlib"], path: "Tests/HeartworkTestSupport"),
         .testTarget(
             name: "HeartworkCoreTests",

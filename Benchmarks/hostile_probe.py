@@ -24,6 +24,7 @@ import io
 import json
 import os
 import pathlib
+import socket
 import struct
 import subprocess
 import sys
@@ -33,6 +34,7 @@ import time
 import urllib.error
 import urllib.request
 import zlib
+from uuid import uuid4
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "Tests"))
 from common import free_port  # noqa: E402  (the Python checks' shared helpers)
@@ -147,13 +149,25 @@ def verdict(ok):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("binary")
+    parser.add_argument("--only", choices=["29", "40"], help="run only issue 29's or issue 40's cases")
+    parser.add_argument("--quick", action="store_true", help="smaller inputs (CI, debug build): the same shapes, bounds unchanged")
+    parser.add_argument("--check", action="store_true", help="exit 1 when a bound is broken")
     args = parser.parse_args()
+    broken = []
     with tempfile.TemporaryDirectory() as directory:
         server = Server(args.binary, directory)
         try:
-            run(server)
+            if args.only != "40":
+                run(server)
+            if args.only != "29":
+                broken = run_issue40(server, quick=args.quick)
         finally:
             server.stop()
+    if broken:
+        print("BROKEN: " + "; ".join(broken))
+        if args.check:
+            return 1
+    return 0
 
 
 def run(server):
@@ -259,6 +273,400 @@ def run(server):
     status, answer = request(base, "POST", "/api/food-label", hostile, png, "image/png")
     print(f"8. a 30000×30000 PNG to OCR: {status} in {time.time() - started:.2f} s ({answer.get('detail') if isinstance(answer, dict) else answer}); "
           f"peak RSS {before:.0f} → {peak_rss_mib(pid):.0f} MiB — {verdict(status == 422 and peak_rss_mib(pid) < 300)}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Issue 40: no input stops the server. Each case runs while a victim keeps asking: /healthz
+# (anyone) and GET /api/me (another user), every 20 ms; their p99 latency and the server's
+# largest resident set during the case are printed against the stated bounds.
+
+VICTIM_P99_MS = 100
+
+
+class Victims:
+    """Asks /healthz and another user's /api/me every 20 ms while a case runs, from another
+    address (127.0.0.2: the attacker's connections come from 127.0.0.1, as they would from
+    another machine); samples the server's RSS."""
+
+    def __init__(self, base, pid, token):
+        self.base, self.pid, self.token = base, pid, token
+        self.port = int(base.rsplit(":", 1)[1])
+        self.latencies, self.rss, self.failures = [], [], 0
+        self.running = False
+
+    def __enter__(self):
+        self.running = True
+        self.threads = [threading.Thread(target=self.loop, args=(path,), daemon=True) for path in ("/healthz", "/api/me")]
+        for thread in self.threads:
+            thread.start()
+        return self
+
+    def loop(self, path):
+        import http.client
+        while self.running:
+            started = time.time()
+            try:
+                connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10, source_address=("127.0.0.2", 0))
+                headers = {} if path == "/healthz" else {"Authorization": f"Bearer {self.token}"}
+                connection.request("GET", path, headers=headers)
+                response = connection.getresponse()
+                response.read()
+                connection.close()
+                if response.status != 200:
+                    self.failures += 1
+            except Exception:
+                self.failures += 1
+            self.latencies.append((time.time() - started) * 1000)
+            self.rss.append(current_rss_mib(self.pid))
+            time.sleep(0.02)
+
+    def __exit__(self, *exc):
+        self.running = False
+        for thread in self.threads:
+            thread.join(15)
+
+    @property
+    def p99(self):
+        if not self.latencies:
+            return float("inf")
+        ordered = sorted(self.latencies)
+        return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+
+    @property
+    def peak(self):
+        return max(self.rss or [0])
+
+    def holds(self):
+        return self.p99 < VICTIM_P99_MS and self.failures == 0
+
+    def figures(self):
+        return f"victims' p99 {self.p99:.0f} ms (bound {VICTIM_P99_MS}, {len(self.latencies)} asks, {self.failures} failed), peak RSS {self.peak:.0f} MiB"
+
+
+def current_rss_mib(pid):
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def json_object(keys, prefix="k"):
+    return "{" + ",".join(f'"{prefix}{i}":{i % 10}' for i in range(keys)) + "}"
+
+
+def websocket_text(port, path, token, frames, read_for=2.0):
+    """A WebSocket client in a few lines (RFC 6455, masked text frames): sends `frames`, returns
+    what it read within `read_for` seconds."""
+    import base64
+    sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall((f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                  f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\nAuthorization: Bearer {token}\r\n\r\n").encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        part = sock.recv(4096)
+        if not part:
+            return b""
+        head += part
+    for text in frames:
+        payload = text.encode()
+        mask = os.urandom(4)
+        length = len(payload)
+        header = bytes([0x81]) + (bytes([0x80 | length]) if length < 126 else
+                                  bytes([0x80 | 126]) + struct.pack(">H", length) if length < 65536 else
+                                  bytes([0x80 | 127]) + struct.pack(">Q", length))
+        sock.sendall(header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+    sock.settimeout(read_for)
+    received = head.split(b"\r\n\r\n", 1)[1]
+    try:
+        while True:
+            part = sock.recv(65536)
+            if not part:
+                break
+            received += part
+    except OSError:
+        pass
+    sock.close()
+    return received
+
+
+def trickle(port, head, seconds, every=1.0, results=None):
+    """Sends a request head, then one body byte every `every` s; records how the server ended it."""
+    started = time.time()
+    try:
+        sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+        sock.sendall(head.encode())
+        answer = b""
+        while time.time() - started < seconds:
+            sock.sendall(b"{")
+            sock.settimeout(every)
+            try:
+                part = sock.recv(4096)
+                if not part:
+                    break
+                answer += part
+                if b"\r\n\r\n" in answer:
+                    break
+            except socket.timeout:
+                pass
+        sock.close()
+        outcome = answer.split(b"\r\n", 1)[0].decode(errors="replace") or "closed"
+    except OSError as error:
+        outcome = f"refused ({error.__class__.__name__})"
+    if results is not None:
+        results.append((outcome, time.time() - started))
+
+
+def sync_body(entries=0, workout_keys=0, day="2026-06-01"):
+    metrics = []
+    if entries:
+        data = ",".join(f'{{"date":"{day} {i // 3600 % 24:02d}:{i // 60 % 60:02d}:{i % 60:02d} +0000","Min":60,"Avg":70,"Max":80}}' for i in range(entries))
+        metrics.append(f'{{"name":"heart_rate","units":"count/min","data":[{data}]}}')
+    workouts = []
+    if workout_keys:
+        extra = json_object(workout_keys, prefix="x")[1:-1]
+        workouts.append(f'{{"id":"w","name":"Running","start":"{day} 06:00:00 +0000","end":"{day} 06:30:00 +0000",{extra}}}')
+    return f'{{"data":{{"metrics":[{",".join(metrics)}],"workouts":[{",".join(workouts)}]}}}}'.encode()
+
+
+def strong_csv(rows):
+    lines = ["Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps"]
+    for i in range(rows):
+        day = i // 50
+        lines.append(f"20{10 + day // 336:02d}-{1 + day // 28 % 12:02d}-{1 + day % 28:02d} 07:30:00,Legs,45m,Squat (Barbell),{i % 50 + 1},{60 + i % 40},5")
+    return ("\n".join(lines) + "\n").encode()
+
+
+def sync_token(base, token, name):
+    return request(base, "POST", "/api/sync-tokens", token, {"name": name})[1]["token"]
+
+
+def run_issue40(server, quick=False):
+    base, pid, port = server.base, server.process.pid, server.port
+    broken = []
+    users = {name: server.user(f"i40{name}") for name in ("attacker", "victim", "a2", "a3", "fourth")}
+    attacker, victim = users["attacker"], users["victim"]
+    print(f"issue 40 (quick={quick}); server RSS {current_rss_mib(pid):.0f} MiB")
+
+    def report(label, ok, victims=None, extra=""):
+        line = f"{label}: {extra}{'; ' if extra and victims else ''}{victims.figures() if victims else ''} — {verdict(ok)}"
+        print(line, flush=True)
+        if not ok:
+            broken.append(label)
+
+    # 1. Two gateway frames of one JSON object with 95,000 distinct keys (1 MB each).
+    status, gateway = request(base, "POST", "/api/gateways", attacker, {"name": "probe"})
+    frame = '{"type":"reading","sensor":"A0:9E:1A:00:00:01","seq":1,"at":' + str(int(time.time() * 1000)) + ',"hrm":"0648",' + json_object(65_000)[1:]
+    with Victims(base, pid, victim) as victims:
+        started = time.time()
+        threads = [threading.Thread(target=websocket_text, args=(port, "/api/live/gateway", gateway["token"], [frame, frame])) for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        seconds = time.time() - started
+    report("40.1 two gateways × two 1 MB frames of 65,000 keys", victims.holds(), victims, f"answered in {seconds:.1f} s")
+
+    # 2. Phone sync: two workouts of 80,000 keys (0.87 MB) while another user syncs one sample.
+    attacker_sync, victim_sync = sync_token(base, attacker, "probe"), sync_token(base, victim, "victim phone")
+    body = sync_body(workout_keys=80_000)
+    one = sync_body(entries=1)
+    with Victims(base, pid, victim) as victims:
+        results = []
+        threads = [threading.Thread(target=lambda: results.append(request(base, "POST", "/api/sync/health-auto-export", attacker_sync, body, "application/json")[0]))
+                   for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        time.sleep(0.1)
+        started = time.time()
+        status, _ = request(base, "POST", "/api/sync/health-auto-export", victim_sync, one, "application/json")
+        victim_seconds = time.time() - started
+        for thread in threads:
+            thread.join()
+    report("40.2 two syncs of a workout with 80,000 keys", victims.holds() and status == 200 and victim_seconds < 2, victims,
+           f"{results}; another user's 1-sample sync {status} in {victim_seconds:.2f} s (bound 2)")
+
+    # 3. Recording chunks sent while the finish runs: none answered 201 is lost.
+    lost = total = refused = 0
+    start_ms = int(time.time() * 1000) - 3_600_000
+    for trial in range(3):
+        recording = f"{uuid4()}"
+        request(base, "PUT", f"/api/recordings/{recording}", victim, {"sport": "running", "indoor": True,
+                                                                     "startedAt": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(start_ms / 1000 + trial * 2000))})
+        base_ms = start_ms + trial * 2_000_000
+        def chunk(n):
+            return {"samples": [{"at": base_ms + (n * 10 + i) * 1000, "bpm": 100 + n % 100} for i in range(10)]}
+        for n in range(2):
+            request(base, "PUT", f"/api/recordings/{recording}/chunks/{n}", victim, chunk(n))
+        answers = {}
+        def send(n):
+            answers[n] = request(base, "PUT", f"/api/recordings/{recording}/chunks/{n}", victim, chunk(n))[0]
+        threads = [threading.Thread(target=send, args=(n,)) for n in range(2, 30)]
+        finisher = threading.Thread(target=lambda: answers.setdefault("finish", request(base, "POST", f"/api/recordings/{recording}/finish", victim, {})))
+        for thread in threads[:5]:
+            thread.start()
+        finisher.start()
+        for thread in threads[5:]:
+            thread.start()
+        for thread in threads + [finisher]:
+            thread.join()
+        workout = answers["finish"][1]["summary"]["id"]
+        beats = request(base, "GET", f"/api/workouts/{workout}", victim)[1]["heartRate"]
+        for n in range(2, 30):
+            if answers[n] == 201:
+                total += 1
+                if not (n * 10 < len(beats) and beats[n * 10] == 100 + n % 100):
+                    lost += 1
+            else:
+                refused += 1
+    report("40.3 chunks sent during a finish", lost == 0, None, f"{total} answered 201, {lost} of them lost; {refused} refused with 409")
+
+    # 4. Strength imports are jobs: 50,000 rows, and a header with a line of 20 million commas.
+    rows = 20_000 if quick else 50_000
+    csv = strong_csv(rows)
+    with Victims(base, pid, victim) as victims:
+        started = time.time()
+        status, answer = request(base, "POST", "/api/strength/import", attacker, csv, "text/csv")
+        answered = time.time() - started
+        if status == 202:
+            while True:
+                status_, answer = request(base, "GET", f"/api/strength/imports/{answer['id']}", attacker)
+                if answer.get("state") in ("done", "failed"):
+                    break
+                time.sleep(0.2)
+            imported = (answer.get("result") or {}).get("imported")
+        else:
+            imported = answer.get("imported") if isinstance(answer, dict) else None
+        finished = time.time() - started
+    report(f"40.4 a Strong export of {rows:,} rows", victims.holds() and imported is not None, victims,
+           f"answered {status} in {answered:.1f} s, {imported} workouts imported in {finished:.1f} s")
+    commas = b"Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps\n" + b"," * (20_000_000 if not quick else 5_000_000) + b"\n"
+    before = current_rss_mib(pid)
+    with Victims(base, pid, victim) as victims:
+        status, answer = request(base, "POST", "/api/strength/import", users["a2"], commas, "text/csv")
+        if status == 202:
+            while answer.get("state") not in ("done", "failed"):
+                time.sleep(0.2)
+                answer = request(base, "GET", f"/api/strength/imports/{answer['id']}", users["a2"])[1]
+    detail = answer.get("error") or answer.get("detail") or answer.get("state")
+    report("40.4 a header and a line of commas", victims.holds() and victims.peak - before < 150, victims,
+           f"{status}: {str(detail)[:90]}; RSS {before:.0f} → {victims.peak:.0f} MiB (bound +150)")
+
+    # 5. Fair across kinds: three users recompute days from 2000; a fourth's one-day sync shows at once.
+    for name in ("attacker", "a2", "a3"):
+        token = sync_token(base, users[name], "old clock")
+        request(base, "POST", "/api/sync/health-auto-export", token, sync_body(entries=1, day="2000-01-02"), "application/json")
+        request(base, "POST", "/api/sync/health-auto-export", token, sync_body(entries=30, day=time.strftime("%Y-%m-%d")), "application/json")
+    fourth_sync = sync_token(base, users["fourth"], "phone")
+    today = time.strftime("%Y-%m-%d")
+    started = time.time()
+    request(base, "POST", "/api/sync/health-auto-export", fourth_sync, sync_body(entries=60, day=today), "application/json")
+    seen = None
+    while time.time() - started < 120:
+        status, day = request(base, "GET", f"/api/days/{today}", users["fourth"])
+        if status == 200 and (day.get("heartRate") or {}).get("average"):
+            seen = time.time() - started
+            break
+        time.sleep(0.2)
+    report("40.5 a fourth user's day while three recompute from 2000", seen is not None and seen < 10, None,
+           f"its day was worked out {('%.1f s' % seen) if seen else 'never'} after its sync (bound 10)")
+
+    # 6. Slow clients: 1,050 sockets trickling a body; two workout bodies sent slowly.
+    with Victims(base, pid, victim) as victims:
+        results = []
+        head = "POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n"
+        threads = [threading.Thread(target=trickle, args=(port, head, 40 if not quick else 20, 1.0, results), daemon=True) for _ in range(1050)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(60)
+    outcomes = {}
+    for outcome, _ in results:
+        outcomes[outcome.split(" (")[0]] = outcomes.get(outcome.split(" (")[0], 0) + 1
+    report("40.6 1,050 sockets trickling a body", victims.holds(), victims, f"{outcomes}")
+    with Victims(base, pid, victim) as victims:
+        results = []
+        head = (f"POST /api/workouts HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {attacker}\r\nContent-Type: application/json\r\n"
+                f"Content-Length: 1000000\r\n\r\n")
+        threads = [threading.Thread(target=trickle, args=(port, head, 30, 2.5, results), daemon=True) for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        time.sleep(1)
+        started = time.time()
+        upload, _ = request(base, "POST", "/api/workouts", victim, {"sport": "running", "startTime": "2026-05-01T07:00:00Z", "indoor": True,
+                                                                   "heartRate": [120 + i % 30 for i in range(1800)]})
+        upload_seconds = time.time() - started
+        started = time.time()
+        synced, _ = request(base, "POST", "/api/sync/health-auto-export", victim_sync, sync_body(entries=5, day="2026-05-02"), "application/json")
+        sync_seconds = time.time() - started
+        for thread in threads:
+            thread.join(60)
+    report("40.6 two workout bodies sent slowly", victims.holds() and upload == 201 and synced == 200 and max(upload_seconds, sync_seconds) < 2, victims,
+           f"{[r[0] for r in results]}; another user's upload {upload} in {upload_seconds:.2f} s, sync {synced} in {sync_seconds:.2f} s (bound 2)")
+
+    # 7. Without an account: login bodies of 6,400 keys at 1 MB/s; eight chunk bodies of 23,000 keys at once.
+    login = json_object(6_400).encode()
+    with Victims(base, pid, victim) as victims:
+        ended = time.time() + (5 if quick else 10)
+        while time.time() < ended:
+            for _ in range(16):
+                threading.Thread(target=request, args=(base, "POST", "/api/auth/login", None, login, "application/json"), daemon=True).start()
+            time.sleep(1)
+    report("40.7 login bodies of 6,400 keys, 1 MB/s", victims.holds(), victims)
+    recording = f"{uuid4()}"
+    request(base, "PUT", f"/api/recordings/{recording}", attacker, {"sport": "running", "indoor": True,
+                                                                   "startedAt": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() - 600))})
+    chunk_body = ('{"samples":[],' + json_object(23_000)[1:]).encode()
+    with Victims(base, pid, victim) as victims:
+        threads = [threading.Thread(target=request, args=(base, "PUT", f"/api/recordings/{recording}/chunks/{n}", attacker, chunk_body, "application/json"))
+                   for n in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    report("40.7 eight chunk bodies of 23,000 keys at once", victims.holds(), victims)
+
+    # 8. Caps and floods.
+    statuses = []
+    threads = [threading.Thread(target=lambda i=i: statuses.append(request(base, "POST", "/api/gateways", users["a3"], {"name": f"g{i}"})[0])) for i in range(60)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    gateways = len(request(base, "GET", "/api/gateways", users["a3"])[1]["gateways"])
+    report("40.8 60 gateways created at once", gateways == 50, None, f"{gateways} exist (cap 50)")
+    sixty = sync_body(entries=1, day="2026-05-03")
+    big_entries = 150_000 if quick else 650_000
+    big = sync_body(entries=big_entries, day="2026-05-04")
+    before = current_rss_mib(pid)
+    with Victims(base, pid, victim) as victims:
+        status, answer = request(base, "POST", "/api/sync/health-auto-export", victim_sync, big, "application/json")
+    report(f"40.8 a {len(big) / 2**20:.0f} MiB sync", victims.holds() and victims.peak - before < 400 and status in (200, 422), victims,
+           f"{status}; RSS {before:.0f} → {victims.peak:.0f} MiB (bound +400)")
+    def png(width, height):
+        def chunk(kind, data):
+            return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        raw = zlib.compress(b"".join(b"\x00" + b"\xff" * 3 for _ in range(1)), 9)
+        return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)) + chunk(b"IDAT", raw) + chunk(b"IEND", b"")
+    status, answer = request(base, "PUT", "/api/me/photo", attacker, png(20_000, 20_000), "image/png")
+    report("40.8 a 20,000 × 20,000 PNG as a photo", status >= 400, None, f"{status}: {(answer or {}).get('detail', '')[:80] if isinstance(answer, dict) else answer}")
+    req = urllib.request.Request(base + "/login", method="POST", data=b"username=i40victim&password=probe+password")
+    req.add_header("Content-Type", "application/x-www-form-urlencoded")
+    req.add_header("Origin", "null")
+    class NoRedirect(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args, **kwargs):
+            return None
+    try:
+        response = urllib.request.build_opener(NoRedirect).open(req, timeout=10)
+        status, cookie = response.status, response.headers.get("Set-Cookie")
+    except urllib.error.HTTPError as error:
+        status, cookie = error.code, error.headers.get("Set-Cookie")
+    report("40.8 sign-in posted with Origin: null", status == 403 and not cookie, None, f"{status}, cookie {'set' if cookie else 'none'}")
+    return broken
 
 
 if __name__ == "__main__":

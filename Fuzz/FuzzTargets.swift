@@ -98,6 +98,50 @@ public func heartworkFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         _ = try? NutritionLabel.parse(text)
     case "lifting":
         _ = try? LiftingLogCSV.read(text, timeZone: TimeZone(identifier: "UTC") ?? .current)
+    case "jsonkeys":
+        // Issue 40: objects of many keys. The input's bytes become the names of one object's
+        // members (some repeated, some escaped) and of objects nested in it; whatever the parser
+        // says, it must say the same whether a repeat lies within the scanned first members or
+        // past them, and a member it kept must be found by name.
+        var names = [String]()
+        var index = 0
+        while index < bytes.count {
+            let length = Int(bytes[index] % 12)
+            let name = bytes[(index + 1)..<min(bytes.count, index + 1 + length)].map { "k\($0 % 64)" }.joined()
+            names.append(name.isEmpty ? "\\u0041" : name)
+            index += 1 + length
+        }
+        let document = "{" + names.enumerated().map { "\"\($1)\":\($0 % 3 == 0 ? "{\"\($1)\":[\($0)]}" : "\($0)")" }.joined(separator: ",") + "}"
+        let parsed = try? JSONValue.parse(Array(document.utf8))
+        let decoded = names.map { $0 == "\\u0041" ? "A" : $0 }
+        if (parsed == nil) != (Set(decoded).count != decoded.count) { fatalError("a repeated name was missed or a distinct one refused") }
+        if let parsed, let first = decoded.first, parsed[first] == nil { fatalError("a member is not found by its name") }
+        _ = try? GatewayFrame.read(Array(document.utf8))
+    case "delimited":
+        // Issue 40: the streaming CSV reader, fed in pieces cut where the first byte says, gives
+        // the rows it gives the whole; and no row it keeps breaks its bounds.
+        let whole = try? DelimitedText.rows(text, maximumRows: 100_000)
+        var reader = DelimitedText.Reader()
+        var rows = [DelimitedText.Row]()
+        let step = bytes.isEmpty ? 1 : max(1, Int(bytes[0]) % 17)
+        var offset = 0
+        var source = Array(text.utf8)
+        if source.starts(with: [0xEF, 0xBB, 0xBF]) { source.removeFirst(3) }
+        while offset < source.count {
+            reader.feed(source[offset..<min(source.count, offset + step)]) { row in
+                rows.append(row)
+                return true
+            }
+            offset += step
+        }
+        if let last = try? reader.finish() { rows.append(last) } else if whole != nil { fatalError("the pieces failed where the whole did not") }
+        if let whole, whole != rows { fatalError("rows read in pieces differ from the whole") }
+        for row in rows where row.fields.count > DelimitedText.maximumFields || row.fields.contains(where: { $0.utf8.count > DelimitedText.maximumFieldBytes }) {
+            fatalError("a kept row breaks its bounds")
+        }
+        var lifting = LiftingLogReader(timeZone: TimeZone(identifier: "UTC") ?? .current)
+        try? lifting.feed(bytes)
+        _ = try? lifting.finish()
     default:
         fatalError("unknown HEARTWORK_FUZZ_TARGET")
     }

@@ -257,7 +257,7 @@ api("/api/workouts", "post", "uploadWorkout",
     "Upload a workout as Heartwork's JSON, a FIT, TCX or GPX file (by Content-Type; application/octet-stream is recognised by its content); "
     "the server stores a profile snapshot and derives summary, zones, calories and distance. The same activity again (a start within a second "
     "and the same device, or either device unknown) answers 409 with the Location of the one stored",
-    {201: ("Stored; Location names the full workout", ref("WorkoutCreated"), "Location")}, errors=(400, 401, 409, 413, 415, 422),
+    {201: ("Stored; Location names the full workout", ref("WorkoutCreated"), "Location")}, errors=(400, 401, 409, 413, 415, 422, 429),
     body={"application/json": {"schema": ref("WorkoutUpload")},
           "application/vnd.ant.fit": {"schema": {"type": "string", "format": "binary",
                                                  "description": "A FIT activity file (Garmin, Wahoo, COROS, Polar, Zwift…)"}},
@@ -410,7 +410,7 @@ operation("/api/team-sessions/{sessionID}/export", "get", "exportTeamSession",
 
 page("/", "get", "homePage", "Start page (signed in: redirects to your workouts)", [200, 303], public=True)
 page("/signup", "get", "signupPage", "Sign-up form", [200], public=True)
-page("/signup", "post", "signupForm", "Create an account and sign in", [303, 409, 422],
+page("/signup", "post", "signupForm", "Create an account and sign in", [303, 403, 409, 422],
      form={**{name: {"type": "string"} for name in ["username", "fullName", "email", "password"]},
            # Pocket PT's sign-up steps 2 and 3 (issue 25), all optional.
            "goal": {"type": "string", "enum": ["WeightLoss", "MuscleMaintenance", "MassGain"],
@@ -420,7 +420,7 @@ page("/signup", "post", "signupForm", "Create an account and sign in", [303, 409
            "feedback": {"type": "string", "enum": ["no", "yes"], "description": "Step 3: send the motivation message to a webhook as well"},
            "webhookUrl": {"type": "string", "description": "Step 3, with feedback=yes: the webhook's http(s) URL"}}, public=True)
 page("/login", "get", "loginPage", "Sign-in form", [200], params=[query_param("next", "Where to go afterwards")], public=True)
-page("/login", "post", "loginForm", "Sign in: sets the HttpOnly, SameSite session cookie", [303, 401, 429],
+page("/login", "post", "loginForm", "Sign in: sets the HttpOnly, SameSite session cookie", [303, 401, 403, 429],
      form={name: {"type": "string"} for name in ["username", "password", "next"]}, public=True)
 # Signing out without a session (or without a body) is a no-op that redirects home.
 page("/logout", "post", "logoutForm", "Sign out", [303], form=dict(CSRF), public=True, form_required=False)
@@ -581,9 +581,15 @@ api("/api/strength/sessions/{sessionID}/finish", "post", "finishStrengthSession"
     body=obj({"review": {"type": "string", "maxLength": 5000}, "enjoyment": {"type": "integer", "minimum": 0, "maximum": 5},
               "difficulty": {"type": "integer", "minimum": 0, "maximum": 5}}, required=["enjoyment", "difficulty"]),
     params=[path_param("sessionID")])
-api("/api/strength/import", "post", "importStrengthLog", "Import a Strong or Hevy CSV export: past sessions and 1RMs; what was mapped and what not",
-    {200: ("OK", ref("StrengthImport"))}, errors=(401, 422),
+api("/api/strength/import", "post", "importStrengthLog",
+    "Import a Strong or Hevy CSV export (at most 64 MB): past sessions and 1RMs; what was mapped and what not. The file streams to the server and "
+    "becomes a job on the queue: 200 with the summary when it is done within 10 s, else 202 with the import to follow (Location); "
+    "a file whose header is not an export's is refused at once (422); two imports of any kind may be open at once (429)",
+    {200: ("Imported", ref("StrengthImport"), "Content-Location"), 202: ("Queued or running: follow Location", ref("StrengthImportStatus"), "Location")},
+    errors=(401, 415, 422, 429),
     body={"text/csv": {"schema": {"type": "string"}}, "text/plain": {"schema": {"type": "string"}}})
+api("/api/strength/imports/{importID}", "get", "getStrengthImport", "A Strong or Hevy import: its state, progress, and summary once done",
+    {200: ("OK", ref("StrengthImportStatus"))}, errors=(401, 404), params=[path_param("importID")])
 api("/api/nutrition", "get", "getNutrition", "Your daily energy (Gerrior TEE) and macronutrients for your goal and lifestyle",
     {200: ("OK", ref("Nutrition"))})
 page("/strength", "get", "strengthPage", "Strength: today's suggestion, your routines, the built-in ones, recent sessions", [200, 401])
@@ -631,7 +637,11 @@ page("/strength/settings", "post", "strengthSettingsForm", "Save strength settin
            "next": {"type": "string"}}, form_required=False)
 page("/strength/settings/secret", "post", "newWebhookSecretForm", "Make a new webhook secret", [303, 401, 403], form=dict(CSRF), form_required=False)
 page("/strength/import", "get", "strengthImportPage", "Import from Strong or Hevy", [200, 401])
-page("/strength/import", "post", "strengthImportForm", "Import a pasted or chosen CSV export", [200, 401, 403, 422], form={**CSRF, "csv": {"type": "string"}})
+page("/strength/import", "post", "strengthImportForm",
+     "Import a pasted or chosen CSV export: its summary when done within 10 s, else 303 to the import's page", [200, 303, 401, 403, 422, 429],
+     form={**CSRF, "csv": {"type": "string"}})
+page("/strength/imports/{importID}", "get", "strengthImportStatusPage", "A Strong or Hevy import: its progress (the page reloads itself), then its summary",
+     [200, 401, 404], params=[path_param("importID")])
 page("/nutrition", "get", "nutritionPage", "Daily energy and macronutrients", [200, 401])
 
 
@@ -640,7 +650,7 @@ page("/nutrition", "get", "nutritionPage", "Daily energy and macronutrients", [2
 TAG = "matches"
 api("/api/matches", "post", "createMatch",
     "Challenge a friend to a live match ({opponent, minutes 1–120, practice}) or start a ghost race against a workout ({ghost}); docs/PROTOCOL.md §10",
-    {201: ("Created", ref("Match"), "Location")}, errors=(400, 401, 422), body=ref("MatchCreate"))
+    {201: ("Created", ref("Match"), "Location")}, errors=(400, 401, 422, 429), body=ref("MatchCreate"))
 api("/api/matches", "get", "listMatches", "Your matches (either side, or your workout raced as a ghost), newest first",
     {200: ("OK", ref("MatchList"))}, errors=(400, 401), params=[query_param("limit", "At most this many (1–100; a page holds at most 50)", {"type": "integer"}),
                                                                 query_param("offset", "Skip this many", {"type": "integer"})])
@@ -661,7 +671,7 @@ api("/api/notifications/read", "post", "markAllNotificationsRead", "Mark every n
 api("/api/notifications/{notificationID}/read", "post", "markNotificationRead", "Mark one notification read", {200: ("OK", ref("Unread"))}, errors=(401, 404),
     params=[path_param("notificationID")])
 page("/matches", "get", "matchesPage", "Matches: challenges to answer, open matches, history", [200, 401])
-page("/matches", "post", "challengeForm", "Challenge a friend", [303, 401, 403, 409, 422], form={**CSRF, "opponent": {"type": "string"}, "minutes": {"type": "string"}})
+page("/matches", "post", "challengeForm", "Challenge a friend", [303, 401, 403, 409, 422, 429], form={**CSRF, "opponent": {"type": "string"}, "minutes": {"type": "string"}})
 page("/matches/ghost", "post", "ghostForm", "Race a workout as a ghost", [303, 401, 403, 409, 422], form={**CSRF, "workoutID": {"type": "string"}})
 page("/matches/{matchID}", "get", "matchPage", "A match: the room (lobby, countdown, live scores) or its result", [200, 401, 404],
      params=[path_param("matchID")])
@@ -921,7 +931,8 @@ MATCH_SIDE = obj({
     "score": {"type": "integer", "minimum": 0}, "timeInZoneSeconds": ZONE_SECONDS,
     "heartRate": array({"type": ["integer", "null"]}, description="The side's heart rate second by second as played (null: no reading or lost contact)"),
     "sources": array({"type": "string", "enum": ["strap", "gateway", "practice", "recording"]}, description="Where the side's heart rate came from"),
-}, required=["score", "timeInZoneSeconds", "heartRate", "sources"])
+    "implausibleSeconds": {"type": "integer", "minimum": 0, "description": "Seconds of the side's live heart rate a heart could not make (RR intervals that disagree with the rate, a jump of more than 30 bpm a second, a flat line): counted as lost contact (PROTOCOL.md §10); 0 for practice and ghosts"},
+}, required=["score", "timeInZoneSeconds", "heartRate", "sources", "implausibleSeconds"])
 schemas.update({
     "MatchCreate": obj({
         "opponent": {"type": "string", "description": "A friend's user id (a live match)"},
@@ -1051,7 +1062,16 @@ schemas.update({
         "customExercises": {"type": "object", "additionalProperties": {"type": "string"},
                             "description": "Names the catalogue lacks → your own exercise that now holds their sets"},
         "skippedRows": array({"type": "string"}), "seededOneRepMaxes": {"type": "object", "additionalProperties": {"type": "number"}}, "unit": WEIGHT_UNIT,
+        "importID": {"type": "string", "description": "The import (GET /api/strength/imports/{importID})"},
     }, required=["source", "imported", "duplicates", "mapped", "unmapped", "customExercises", "skippedRows", "seededOneRepMaxes", "unit"]),
+    "StrengthImportStatus": obj({
+        "id": {"type": "string"}, "state": {"type": "string", "enum": ["receiving", "queued", "running", "done", "failed"]},
+        "bytesTotal": {"type": "integer"}, "bytesDone": {"type": "integer"}, "progress": {"type": "number", "minimum": 0, "maximum": 1},
+        "workoutsImported": {"type": "integer"}, "workoutsDuplicate": {"type": "integer"},
+        "error": {"type": "string", "description": "Why a failed import stopped"},
+        "result": {**ref("StrengthImport"), "description": "The summary, once done"},
+        "createdAt": {"type": "string", "format": "date-time"}, "finishedAt": {"type": "string", "format": "date-time"},
+    }, required=["id", "state", "bytesTotal", "bytesDone", "progress", "workoutsImported", "workoutsDuplicate", "createdAt"]),
     "Nutrition": obj({
         "goal": GOAL, "lifestyle": LIFESTYLE,
         "lifestyleAssumed": {"type": "boolean", "description": "True while you have not picked a lifestyle: lifestyle is then the default, low-active, assumed"},
@@ -1297,7 +1317,8 @@ api("/api/recordings/{recordingID}", "delete", "discardRecording", "Throw a reco
     {204: ("Deleted", None)}, errors=(404,), params=RECORDING_ID)
 api("/api/recordings/{recordingID}/chunks/{n}", "put", "putRecordingChunk",
     "Store chunk n (0–9999) of samples: 201 stored, 200 when the same chunk was stored before, 409 when other samples are stored under n "
-    "or the recording is finished; at most 600 samples a chunk and 100,000 a recording, 256 kB a body",
+    "or the recording is finished or being finished (a chunk sent while its finish runs is refused, never stored and then left out of the workout); "
+    "at most 600 samples a chunk and 100,000 a recording, 256 kB a body",
     {201: ("Stored", ref("RecordingChunkStored")), 200: ("Stored before", ref("RecordingChunkStored"))},
     errors=(400, 404, 409, 422), body=ref("RecordingChunk"), params=RECORDING_ID + [path_param("n")])
 api("/api/recordings/{recordingID}/finish", "post", "finishRecording",

@@ -68,6 +68,8 @@ public final class HeartworkServices: Sendable {
     public let inbox: InboxService
     public let matches: MatchService
     public let strength: StrengthService
+    /// Strong and Hevy imports, as jobs.
+    public let strengthImports: StrengthImportService
     public let webhooks: WebhookDeliverer
     /// Web Push: the VAPID key, the users' devices, the pushes' delivery.
     public let push: PushService
@@ -129,10 +131,15 @@ public final class HeartworkServices: Sendable {
         sync = HealthSyncService(store: store, daily: daily, logger: logger)
         let healthAlerts = HealthAlertChecker(daily: daily, store: store, logger: logger)
         self.healthAlerts = healthAlerts
-        jobs = JobRunner(
-            store: store, definitions: daily.jobDefinitions + workouts.jobDefinitions + webhooks.jobDefinitions + push.jobDefinitions,
+        let presence = JobRunner.Presence()
+        let strengthImports = StrengthImportService(strength: strength, daily: daily) { presence.isRunning }
+        self.strengthImports = strengthImports
+        let jobs = JobRunner(
+            store: store,
+            definitions: daily.jobDefinitions + workouts.jobDefinitions + webhooks.jobDefinitions + push.jobDefinitions + strengthImports.jobDefinitions,
             schedules: Self.schedules(store: store, daily: daily, alerts: healthAlerts, settings: settings),
-            workers: settings.jobWorkers, pollInterval: settings.jobPollInterval, lease: settings.jobLeaseSeconds, logger: logger)
+            workers: settings.jobWorkers, pollInterval: settings.jobPollInterval, lease: settings.jobLeaseSeconds, presence: presence, logger: logger)
+        self.jobs = jobs
         backgroundServices = [bus, jobs]
     }
 

@@ -242,6 +242,12 @@ struct ImportFilesCommand: AsyncParsableCommand {
                     let warnings = (reply?["warnings"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
                     return .imported(id, warnings: warnings)
                 case 409: return .duplicate(response.headers.first(name: "Location") ?? "")
+                case 429 where attempt < 30:
+                    // More uploads at once than the server takes from one account
+                    // (--jobs above its limit): wait as it says and send again.
+                    let seconds = response.headers.first(name: "Retry-After").flatMap(Double.init) ?? 2
+                    try? await Task.sleep(for: .seconds(min(max(seconds / 5, 0.2), 10)))
+                    continue
                 case 502, 503, 504:
                     if attempt < 3 {
                         try? await Task.sleep(for: .seconds(Double(attempt)))

@@ -69,6 +69,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-connections"), help: "Open connections at most (default 1000); more wait their turn.")
     var maximumConnections: Int?
 
+    @Option(
+        name: .customLong("max-connections-per-address"),
+        help: "Open connections from one address at most (default 200); more are closed at once.")
+    var maximumConnectionsPerAddress: Int?
+
     @Option(name: .customLong("idle-timeout"), help: "Seconds a connection may stay without request activity (default 60).")
     var idleTimeout: Int?
 
@@ -113,6 +118,7 @@ struct ServeCommand: AsyncParsableCommand {
         put("heartwork.log.level", logLevel)
         put("heartwork.bcrypt.cost", bcryptCost)
         put("heartwork.max.connections", maximumConnections)
+        put("heartwork.max.connections.per.address", maximumConnectionsPerAddress)
         put("heartwork.idle.timeout", idleTimeout)
         put("heartwork.request.head.timeout", requestHeadTimeout)
         put("heartwork.max.body.mb", maximumBodyMegabytes)
@@ -175,6 +181,8 @@ struct ServeCommand: AsyncParsableCommand {
             requestHeadTimeout: .seconds(try limit(config, "heartwork.request.head.timeout", default: 10, range: 1...3600, name: "--request-head-timeout")),
             concurrentUploads: try limit(config, "heartwork.concurrent.uploads", default: 2, range: 1...256, name: "--concurrent-uploads"),
             mapTiles: try mapTiles(config))
+        configuration.maximumConnectionsPerAddress = try limit(
+            config, "heartwork.max.connections.per.address", default: 200, range: 1...1_000_000, name: "--max-connections-per-address")
         configuration.importDirectory = config.string(forKey: "heartwork.import.dir").flatMap { $0.isEmpty ? nil : $0 }
         configuration.jobWorkers = try limit(config, "heartwork.job.workers", default: 3, range: 1...64, name: "--job-workers")
         configuration.jobLeaseSeconds = Double(try limit(config, "heartwork.job.lease.seconds", default: 60, range: 1...3600, name: "HEARTWORK_JOB_LEASE_SECONDS"))

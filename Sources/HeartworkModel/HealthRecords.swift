@@ -11,7 +11,8 @@ public struct HealthImportRecord: Sendable, Hashable {
 
     public var id: String
     public var userID: String
-    /// "zip" or "xml" (Apple Health), "gadgetbridge" (Gadgetbridge's database).
+    /// "zip" or "xml" (Apple Health), "gadgetbridge" (Gadgetbridge's database), "strength-csv"
+    /// (a Strong or Hevy export).
     public var format: String
     /// The spooled upload, on the server's disk (never shown to users).
     public var filePath: String
@@ -36,6 +37,9 @@ public struct HealthImportRecord: Sendable, Hashable {
     public var firstDay: CalendarDay?
     public var lastDay: CalendarDay?
     public var error: String?
+    /// A strength import's summary so far (JSON, the App's `ImportSummary`), kept as it goes so
+    /// a run that takes over after a crash goes on from it.
+    public var summary: String?
     public var createdAt: Date
     public var updatedAt: Date
     public var finishedAt: Date?

@@ -71,11 +71,18 @@ public struct MatchResultRecord: Sendable, Hashable {
     /// a match finished before sources were kept).
     public var sourcesA: [MatchReadingSource]
     public var sourcesB: [MatchReadingSource]
+    /// Each side's seconds whose live heart rate a heart could not make (Core
+    /// `HeartRatePlausibility`): they counted as lost contact.
+    public var implausibleSecondsA: Int
+    public var implausibleSecondsB: Int
 
     public init(
         scoreA: Int, scoreB: Int, winner: String?, reason: String, forfeitedBy: String?, secondsPlayed: Int, zonesA: [Int], zonesB: [Int],
-        heartRateA: [Int?] = [], heartRateB: [Int?] = [], sourcesA: [MatchReadingSource] = [], sourcesB: [MatchReadingSource] = []
+        heartRateA: [Int?] = [], heartRateB: [Int?] = [], sourcesA: [MatchReadingSource] = [], sourcesB: [MatchReadingSource] = [],
+        implausibleSecondsA: Int = 0, implausibleSecondsB: Int = 0
     ) {
+        self.implausibleSecondsA = implausibleSecondsA
+        self.implausibleSecondsB = implausibleSecondsB
         self.sourcesA = sourcesA
         self.sourcesB = sourcesB
         self.heartRateA = heartRateA

@@ -62,4 +62,8 @@ public enum RecordingChunkOutcome: Sendable, Hashable {
     case different
     /// The recording was finished meanwhile: nothing changed.
     case finished
+    /// A finish of the recording has begun: the chunk is not taken (it would not be in the workout).
+    case closing
+    /// The chunk would take the recording past its samples (the limit): nothing changed.
+    case tooManySamples
 }

@@ -204,3 +204,98 @@ extension JobRunnerTests {
         }
     }
 }
+
+/// Issue 40: fair across every job kind. Three users' long jobs (here: work that would run for
+/// a minute, checking in between its steps as imports and recomputations do) hold all three
+/// workers; a fourth user's short job — queued after them — gets a turn within about one slice
+/// and finishes while the long ones are still far from done; the long ones all make progress
+/// (they take turns, round-robin).
+extension JobRunnerTests {
+    struct Long: JobParameters {
+        static let jobName = "test-long"
+        var label: String
+    }
+
+    @Test(arguments: TestDatabase.all)
+    func longJobsOfThreeUsersGiveAFourthUsersJobItsTurn(_ engine: TestDatabase) async throws {
+        try await engine.withStore { store in
+            let journal = Journal()
+            let steps = Mutex<[String: Int]>([:])
+            let runner = JobRunner(
+                store: store,
+                definitions: [
+                    JobDefinition(Long.self, timeLimit: .seconds(300)) { job, context in
+                        journal.note("start \(job.label)")
+                        // A minute of work in 20-ms steps, each a checkpoint.
+                        for _ in 0..<3000 {
+                            try await Task.sleep(for: .milliseconds(20))
+                            steps.withLock { $0[job.label, default: 0] += 1 }
+                            await context.checkpoint()
+                            if journal.released.withLock({ $0 }) { break }
+                        }
+                        journal.note("end \(job.label)")
+                    },
+                    JobDefinition(Quick.self) { job, _ in journal.note("quick \(job.label)") },
+                ], workers: 3, pollInterval: .milliseconds(50), logger: TestDatabase.logger)
+            for name in ["a", "b", "c"] {
+                let user = try await Self.user(store, "long-\(name)")
+                try await store.jobs.enqueue(Jobs.record(Long(label: name), userID: user, runAfter: Date()))
+            }
+            let running = Task { try await runner.run() }
+            for name in ["a", "b", "c"] { #expect(try await journal.waitFor("start \(name)")) }
+            // Every worker is busy now; the fourth user's job is queued behind them.
+            let fourth = try await Self.user(store, "fourth")
+            let queued = ContinuousClock.now
+            try await store.jobs.enqueue(Jobs.record(Quick(label: "d", numbers: []), userID: fourth, runAfter: Date()))
+            #expect(try await journal.waitFor("quick d", within: 30), "the fourth user's job never got a turn: \(journal.all)")
+            let waited = ContinuousClock.now - queued
+            #expect(!journal.all.contains { $0.hasPrefix("end ") }, "it ran while the long jobs were still running: \(journal.all)")
+            // A slice (1 s) and the queue's poll (50 ms), with room for a loaded machine.
+            #expect(waited < .seconds(15), "the fourth user waited \(waited)")
+            // The long jobs go on: each of the three had its turns before and has them after.
+            let before = steps.withLock { $0 }
+            try await Task.sleep(for: .seconds(3))
+            let after = steps.withLock { $0 }
+            #expect(before.count == 3 && ["a", "b", "c"].allSatisfy { (after[$0] ?? 0) > (before[$0] ?? 0) }, "\(before) → \(after)")
+            journal.released.withLock { $0 = true }
+            for name in ["a", "b", "c"] { #expect(try await journal.waitFor("end \(name)")) }
+            running.cancel()
+            _ = await running.result
+        }
+    }
+
+    /// A job cut short by a shutdown is not marked done (issue 40's review: the lease's watcher,
+    /// cancelled first, made an unfinished import "done"); it keeps its lease and runs again.
+    @Test func aJobCutShortByAShutdownRunsAgain() async throws {
+        try await TestDatabase.sqlite.withStore { store in
+            let journal = Journal()
+            let runner = JobRunner(
+                store: store,
+                definitions: [
+                    JobDefinition(Slow.self) { job, _ in
+                        journal.note("start \(job.label)")
+                        try await journal.waitUntilReleased()
+                        journal.note("end \(job.label)")
+                    }
+                ], workers: 1, pollInterval: .milliseconds(50), lease: 1, logger: TestDatabase.logger)
+            let user = try await Self.user(store, "cut")
+            let job = Jobs.record(Slow(label: "s"), userID: user, runAfter: Date())
+            try await store.jobs.enqueue(job)
+            let running = Task { try await runner.run() }
+            #expect(try await journal.waitFor("start s"))
+            running.cancel()
+            _ = await running.result
+            #expect(try await store.jobs.find(id: job.id)?.state == .running, "a job stopped by a shutdown stays to be run again")
+            // After its lease lapses, another run takes it and finishes it.
+            try await Task.sleep(for: .milliseconds(1200))
+            journal.released.withLock { $0 = true }
+            let again = JobRunner(
+                store: store,
+                definitions: [JobDefinition(Slow.self) { job, _ in journal.note("again \(job.label)") }], workers: 1, pollInterval: .milliseconds(50),
+                lease: 1, logger: TestDatabase.logger)
+            #expect(await again.runUntilIdle() == 1)
+            #expect(journal.all.contains("again s"))
+            #expect(try await store.jobs.find(id: job.id)?.state == .done)
+        }
+    }
+}

@@ -269,6 +269,71 @@ struct ServeTests {
         #expect(Self.withoutWorkoutIDs(clean.days) == Self.withoutWorkoutIDs(killed.days), "the days after a kill -9 and a restart differ from a clean import's")
     }
 
+    /// Issue 40: a Strong import is a job too. Killed (kill -9) while its workouts are being
+    /// stored, it goes on after a restart from the last workout it had done, and ends with what
+    /// a clean import of the same file ends with: every workout once, the same summary.
+    @Test func aStrengthImportKilledMidwayFinishesAfterARestart() async throws {
+        var text = "Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps\n"
+        for day in 0..<600 {
+            let date = Calendar(identifier: .gregorian).date(byAdding: .day, value: day, to: Date(timeIntervalSince1970: 1_600_000_000))!
+            let stamp = ISO8601DateFormatter().string(from: date).prefix(10)
+            for set in 1...5 { text += "\(stamp) 07:30:00,Legs,45m,Squat (Barbell),\(set),\(60 + day % 40),5\n" }
+        }
+        let export = Data(text.utf8)
+        let registration = Data(#"{"username":"stopper","fullName":"Stop Per","email":"s@example.org","password":"12345678"}"#.utf8)
+        let environment = ["HEARTWORK_JOB_LEASE_SECONDS": "10"]
+        func importAndRead(killing: Bool) async throws -> [String: Any] {
+            let directory = try TemporaryDirectory()
+            var server = try Server(dataDirectory: directory.url.path, environment: environment)
+            #expect(try await server.call("POST", "/api/auth/register", body: registration).status == 201)
+            let token = try await server.signIn()
+            let posted = try await server.call("POST", "/api/strength/import", token: token, body: export, contentType: "text/csv")
+            #expect([200, 202].contains(posted.status))
+            let answer = (try JSONSerialization.jsonObject(with: posted.data) as? [String: Any]) ?? [:]
+            guard let id = (answer["importID"] ?? answer["id"]) as? String else { throw HarnessFailure("no import id: \(answer)") }
+            func status(_ server: Server, _ token: String) async throws -> [String: Any] {
+                (try JSONSerialization.jsonObject(with: try await server.call("GET", "/api/strength/imports/\(id)", token: token).data) as? [String: Any]) ?? [:]
+            }
+            if killing {
+                // Killed once some workouts are stored, well before the end.
+                let deadline = Date().addingTimeInterval(120)
+                while Date() < deadline {
+                    let now = try await status(server, token)
+                    if (now["workoutsImported"] as? Int ?? 0) > 0 || now["state"] as? String == "done" { break }
+                    try await Task.sleep(for: .milliseconds(10))
+                }
+                server.kill()
+                server = try Server(dataDirectory: directory.url.path, environment: environment)
+            }
+            let again = try await server.signIn()
+            let deadline = Date().addingTimeInterval(300)
+            var final: [String: Any] = [:]
+            while Date() < deadline {
+                final = try await status(server, again)
+                if ["done", "failed"].contains(final["state"] as? String ?? "") { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            var stored = 0
+            while true {
+                let page = try await server.call("GET", "/api/strength/sessions?limit=100&offset=\(stored)", token: again)
+                let count = ((try JSONSerialization.jsonObject(with: page.data) as? [String: Any])?["sessions"] as? [Any])?.count ?? 0
+                stored += count
+                if count < 100 { break }
+            }
+            final["sessionsStored"] = stored
+            #expect(server.stop() == 0)
+            return final
+        }
+        let clean = try await importAndRead(killing: false)
+        let killed = try await importAndRead(killing: true)
+        #expect(clean["state"] as? String == "done" && killed["state"] as? String == "done", "\(killed)")
+        let cleanResult = clean["result"] as? [String: Any] ?? [:]
+        let killedResult = killed["result"] as? [String: Any] ?? [:]
+        #expect(cleanResult["imported"] as? Int == 600)
+        #expect(killedResult["imported"] as? Int == 600 && killedResult["duplicates"] as? Int == 0, "\(killedResult)")
+        #expect(killed["sessionsStored"] as? Int == 600 && clean["sessionsStored"] as? Int == 600, "\(killed["sessionsStored"] ?? "") after the kill")
+    }
+
     /// The days' JSON with the workouts' ids left out (each server gives its own).
     static func withoutWorkoutIDs(_ data: Data) -> String {
         var object = ((try? JSONSerialization.jsonObject(with: data)) as? [String: Any]) ?? [:]

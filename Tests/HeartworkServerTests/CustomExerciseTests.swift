@@ -79,7 +79,7 @@ struct CustomExerciseTests {
                 2024-03-06 07:30:00,"Morning",45m,"Zercher Good Morning",1,45.0,10.0,0,0.0,"","",
 
                 """
-            let first = try await server.request(.post, "/api/strength/import", token: token, raw: Data(csv.utf8), contentType: "text/csv")
+            let first = try await server.importStrength(token, csv)
             #expect(first.status == .ok)
             #expect((first.json["mapped"] as? [String: String])?["Clean and Jerk (Barbell)"] == "clean-and-jerk")
             #expect((first.json["unmapped"] as? [String: Int])?["Zercher Good Morning"] == 3)
@@ -100,9 +100,9 @@ struct CustomExerciseTests {
             #expect(sets.count == 4 && sets.contains { $0["exerciseID"] as? String == "plank" && $0["reps"] as? Int == 60 })
 
             // Again, and a later file with the same name: the same exercise, no second one.
-            _ = try await server.request(.post, "/api/strength/import", token: token, raw: Data(csv.utf8), contentType: "text/csv")
+            _ = try await server.importStrength(token, csv)
             let later = csv.replacingOccurrences(of: "2024-03-06 07:30:00", with: "2024-03-09 07:30:00")
-            let third = try await server.request(.post, "/api/strength/import", token: token, raw: Data(later.utf8), contentType: "text/csv")
+            let third = try await server.importStrength(token, later)
             #expect((third.json["customExercises"] as? [String: String])?["Zercher Good Morning"] == id)
             let user = try #require(try await server.store.users.find(username: "importer"))
             #expect(try await server.services.strength.customExercises(for: user).map(\.id) == [id])
@@ -131,7 +131,7 @@ struct CustomExerciseTests {
             let long = "Zercher Deficit Pause Squat With Chains And Bands From Pins Below Parallel Variation X"
             var rows = (0..<(limit + 3)).map { "2024-02-01 07:00:00,\"Odd\",1h,\"Made Up Lift \($0)\",1,40,5,0,0,\"\",\"\"," }
             rows.insert("2024-02-01 07:00:00,\"Odd\",1h,\"\(long)\",1,40,5,0,0,\"\",\"\",", at: 0)
-            let reply = try await server.request(.post, "/api/strength/import", token: token, raw: Data((header + rows.joined(separator: "\n")).utf8), contentType: "text/csv")
+            let reply = try await server.importStrength(token, header + rows.joined(separator: "\n"))
             #expect(reply.status == .ok, "\(reply.text.prefix(300))")
             let user = try #require(try await server.store.users.find(username: "hoarder"))
             #expect(try await server.services.strength.customExercises(for: user).count == limit)
@@ -140,7 +140,7 @@ struct CustomExerciseTests {
             #expect(try await server.services.strength.customExercises(for: user).contains { $0.name == String(long.prefix(80)) })
             // The long name again, a day later: found, not a failed import.
             let again = header + "2024-02-02 07:00:00,\"Odd\",1h,\"\(long)\",1,45,5,0,0,\"\",\"\","
-            let second = try await server.request(.post, "/api/strength/import", token: token, raw: Data(again.utf8), contentType: "text/csv")
+            let second = try await server.importStrength(token, again)
             #expect(second.status == .ok && second.json["imported"] as? Int == 1, "\(second.text.prefix(300))")
         }
     }
@@ -152,7 +152,7 @@ struct CustomExerciseTests {
                 .appendingPathComponent("../HeartworkFormatsTests/Resources/lifting/strong-weightlifting.csv")
             let text = try String(contentsOf: url, encoding: .utf8)
             let rows = text.split(separator: "\n").dropFirst().filter { !$0.contains("Rest Timer") }.count
-            let reply = try await server.request(.post, "/api/strength/import", token: token, raw: Data(text.utf8), contentType: "text/csv")
+            let reply = try await server.importStrength(token, text)
             #expect(reply.status == .ok && reply.json["duplicates"] as? Int == 0)
             let stored = try await server.store.count(table: "strength_sets", column: "exercise_id", containing: "")
             #expect(stored == rows, "\(stored) sets stored of \(rows) rows")

@@ -26,7 +26,7 @@ struct MatchAcrossInstancesTests {
                         let due = Int(at) + second * length + length / 10
                         let wait = due - Int(Date().timeIntervalSince1970 * 1000)
                         if wait > 0 { try? await Task.sleep(for: .milliseconds(wait)) }
-                        await room.reading(side, second: second, beatsPerMinute: bpm, source: .strap)
+                        await room.reading(side, second: second, beatsPerMinute: bpm, rrMilliseconds: [], source: .strap)
                     }
                 }
             }

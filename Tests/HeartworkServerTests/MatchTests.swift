@@ -63,7 +63,8 @@ struct MatchTests {
     /// before that second; `silentAfter` stops sending; `extra` frames go out with second 2.
     static func play(
         _ client: any TestClientProtocol, token: String, match: String, query: String = "", series: [Double], practice: Bool = false, firstSecond: Int = 0,
-        leaveAfter: Int? = nil, silentAfter: Int? = nil, lateness: Double = 0.1, delays: [Int: Double] = [:], extra: @escaping @Sendable (Int) -> [String] = { _ in [] }
+        leaveAfter: Int? = nil, silentAfter: Int? = nil, lateness: Double = 0.1, delays: [Int: Double] = [:], extra: @escaping @Sendable (Int) -> [String] = { _ in [] },
+        frames: (@Sendable (Int, Double) -> String)? = nil
     ) async throws -> [[String: Any]] {
         let seen = LockedBox<[[String: Any]]>([])
         _ = try await client.ws("/api/live/matches/\(match)\(query)", configuration: bearer(token)) { inbound, outbound, _ in
@@ -95,7 +96,7 @@ struct MatchTests {
                                 }
                                 continue
                             }
-                            try await outbound.write(.text(Self.frame(second, bpm, practice: practice)))
+                            try await outbound.write(.text(frames?(second, bpm) ?? Self.frame(second, bpm, practice: practice)))
                             for frame in extra(second) { try await outbound.write(.text(frame)) }
                         }
                     }
@@ -372,7 +373,9 @@ struct MatchTests {
             func strap(_ sequence: Int) -> GatewayReading {
                 GatewayReading(
                     sensor: "ann-strap", sequence: sequence, atMilliseconds: Int(Date().timeIntervalSince1970 * 1000),
-                    measurement: HeartRateMeasurement(beatsPerMinute: 178, sensorContact: .detected, rrIntervalTicks: [345]))
+                    // RR around 337 ms (178 bpm), varying beat to beat as a heart's does (issue 40:
+                    // the same interval for 20 s is a flat line, not a heart).
+                    measurement: HeartRateMeasurement(beatsPerMinute: 178, sensorContact: .detected, rrIntervalTicks: [UInt16(343 + sequence % 5)]))
             }
             _ = try await h.services.live.ingest([strap(1)], from: gateway)
             let sensor = try #require(try await h.services.live.sensors(of: ann).first?.id)
@@ -433,6 +436,45 @@ struct MatchTests {
             let stored = try await h.request(.get, "/api/matches/\(id)", token: p.bob.token).json
             #expect(stored["practice"] as? Bool == false)
             #expect(((stored["result"] as? [String: Any])?["a"] as? [String: Any])?["heartRate"] as? [Any] != nil, "the API gives both graphs")
+        }
+    }
+
+    /// Issue 40: a forged strap — well-formed bytes of a constant 190 bpm whose RR interval (1 s,
+    /// 60 bpm) does not agree — does not win: every such second is lost contact, and the result
+    /// says how many seconds of that side were implausible (the API, the stored match, the page).
+    /// The honest side's strap data, with RR that agrees, is untouched.
+    @Test(arguments: TestDatabase.all)
+    func aForgedStrapIsCaughtAndTheResultSaysSo(_ engine: TestDatabase) async throws {
+        try await Self.run(engine) { p in
+            let h = p.harness
+            let id = try #require(try await h.request(.post, "/api/matches", token: p.ann.token, json: ["opponent": p.bob.id, "minutes": 1]).json["id"] as? String)
+            try await h.request(.post, "/api/matches/\(id)/accept", token: p.bob.token)
+            // 0xbe = 190 bpm, flags 0x16: contact and one RR of 0x0400 ticks (1024/1024 s).
+            async let annSide = Self.play(
+                h.client, token: p.ann.token, match: id, series: Self.annSeries, frames: { second, _ in #"{"type":"reading","second":\#(second),"hrm":"16be0004"}"# })
+            // Bob's strap sends RR that agrees with his rate (60000/bpm ms, in 1/1024 s).
+            async let bobSide = Self.play(
+                h.client, token: p.bob.token, match: id, series: Self.bobSeries,
+                frames: { second, bpm in
+                    guard bpm > 0 else { return Self.frame(second, 0) }
+                    let ticks = Int((60.0 / bpm * 1024).rounded())
+                    return #"{"type":"reading","second":\#(second),"hrm":"\#(String(format: "16%02x%02x%02x", Int(bpm), ticks & 0xff, ticks >> 8))"}"#
+                })
+            let (ann, _) = try await (annSide, bobSide)
+            let result = try #require(ann.last { $0["type"] as? String == "end" }?["result"] as? [String: Any])
+            let a = try #require(result["a"] as? [String: Any])
+            let b = try #require(result["b"] as? [String: Any])
+            #expect(a["implausibleSeconds"] as? Int == 60, "\(a)")
+            #expect(b["implausibleSeconds"] as? Int == 0, "\(b)")
+            #expect(a["score"] as? Int == 0 && (b["score"] as? Int ?? 0) > 0)
+            #expect(result["winner"] as? String == "b")
+            #expect((a["heartRate"] as? [Any])?.allSatisfy { $0 is NSNull } == true, "implausible seconds are lost contact")
+            let stored = try await h.request(.get, "/api/matches/\(id)", token: p.bob.token).json
+            #expect(((stored["result"] as? [String: Any])?["a"] as? [String: Any])?["implausibleSeconds"] as? Int == 60)
+            var cookie = HTTPFields()
+            cookie[.cookie] = try await h.webSession("bobmatch").cookie
+            let page = try await h.request(.get, "/matches/\(id)", headers: cookie)
+            #expect(page.text.contains("Implausible data: 60 s"), "the match page says so")
         }
     }
 

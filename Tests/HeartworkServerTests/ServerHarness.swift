@@ -81,6 +81,28 @@ struct ServerHarness {
         return reply
     }
 
+    /// Imports a Strong or Hevy export as a client would: posts it, and when the import is
+    /// queued (202: no job runner works in the test process) runs the queue and reads the
+    /// import's status — answering what `POST /api/strength/import` answers when the import is
+    /// done within its wait: 200 with the summary, or 422 with why it failed.
+    func importStrength(_ token: String, _ text: String, contentType: String = "text/csv") async throws -> Reply {
+        let posted = try await request(.post, "/api/strength/import", token: token, raw: Data(text.utf8), contentType: contentType)
+        guard posted.status == .accepted, let id = posted.json["id"] as? String else { return posted }
+        #expect(posted.headers[.location] == "/api/strength/imports/\(id)")
+        await services.jobs.runUntilIdle()
+        let status = try await request(.get, "/api/strength/imports/\(id)", token: token)
+        switch status.json["state"] as? String {
+        case "done":
+            let result = try JSONSerialization.data(withJSONObject: status.json["result"] ?? [:])
+            return Reply(status: .ok, headers: status.headers, body: result)
+        case "failed":
+            let problem = try JSONSerialization.data(withJSONObject: ["detail": status.json["error"] ?? "", "status": 422])
+            return Reply(status: .unprocessableContent, headers: status.headers, body: problem)
+        default:
+            throw HarnessError("the import is still \(status.json["state"] ?? "?") after the queue ran: \(status.text)")
+        }
+    }
+
     /// Registers and signs in; returns the user id and an API token.
     func signUp(_ username: String, password: String = "correct horse 1") async throws -> (id: String, token: String) {
         let registered = try await request(

@@ -410,7 +410,7 @@ struct StrengthAPITests {
                 2024-03-06 07:30:00,"Morning",45m,"Bench Press (Barbell)",1,72.5,8.0,0,0.0,"","",
 
                 """
-            let first = try await server.request(.post, "/api/strength/import", token: token, raw: Data(csv.utf8), contentType: "text/csv")
+            let first = try await server.importStrength(token, csv)
             #expect(first.status == .ok)
             #expect(first.json["imported"] as? Int == 2 && first.json["duplicates"] as? Int == 0)
             #expect((first.json["mapped"] as? [String: String])?["Squat (Barbell)"] == "barbell-back-squat")
@@ -418,12 +418,12 @@ struct StrengthAPITests {
             // The warm-up does not count; the best working set does: 72.5 × 36 / 29.
             let seeded = try #require(first.json["seededOneRepMaxes"] as? [String: Double])
             #expect(abs((seeded["barbell-bench-press"] ?? 0) - 90) < 0.01)
-            let again = try await server.request(.post, "/api/strength/import", token: token, raw: Data(csv.utf8), contentType: "text/csv")
+            let again = try await server.importStrength(token, csv)
             #expect(again.json["imported"] as? Int == 0 && again.json["duplicates"] as? Int == 2)
             let sessions = try #require(try await server.request(.get, "/api/strength/sessions", token: token).json["sessions"] as? [[String: Any]])
             #expect(sessions.count == 2 && sessions.allSatisfy { $0["source"] as? String == "strong" })
             // Not a log at all, or not text.
-            let wrong = try await server.request(.post, "/api/strength/import", token: token, raw: Data("a,b\n1,2\n".utf8), contentType: "text/csv")
+            let wrong = try await server.importStrength(token, "a,b\n1,2\n")
             #expect(wrong.status == .unprocessableContent && wrong.text.contains("not a Strong or Hevy export"))
             #expect(try await server.request(.post, "/api/strength/import", token: token, raw: Data([0xff, 0xfe, 0x00]), contentType: "text/csv").status == .unprocessableContent)
             #expect(try await server.request(.post, "/api/strength/import", token: token, raw: Data(csv.utf8), contentType: "application/zip").status == .unsupportedMediaType)

@@ -345,6 +345,33 @@ def hostile(out):
     }
 
 
+def unindexed(out):
+    """Issue 40: a known sample table without its primary key (the index every table
+    Gadgetbridge writes has), larger than one page of the import (5,000 rows): each page would
+    sort the whole table, so the import names it and does not read it. Returns what the import
+    must say of it."""
+    path = os.path.join(out, "gadgetbridge-unindexed.db")
+    if os.path.exists(path):
+        os.remove(path)
+    db = sqlite3.connect(path)
+    db.execute(DDL[3])  # DEVICE
+    db.execute('INSERT INTO "DEVICE" ("_id", "NAME", "MANUFACTURER", "IDENTIFIER", "TYPE", "TYPE_NAME") VALUES (1, "Mi Band 2", "Xiaomi", "C8:0F:10:00:00:01", 11, "MIBAND2")')
+    db.execute('CREATE TABLE "MI_BAND_ACTIVITY_SAMPLE" ("TIMESTAMP" INTEGER NOT NULL, "DEVICE_ID" INTEGER NOT NULL, "USER_ID" INTEGER NOT NULL, '
+               '"RAW_INTENSITY" INTEGER NOT NULL, "STEPS" INTEGER NOT NULL, "RAW_KIND" INTEGER NOT NULL, "HEART_RATE" INTEGER NOT NULL)')
+    t = ts("2026-03-02T00:00:00")
+    # Minutes in reverse order, as a writer without the key could leave them.
+    db.executemany('INSERT INTO "MI_BAND_ACTIVITY_SAMPLE" VALUES (?, 1, 1, 20, 3, 1, ?)', [(t + 60 * i, 60 + i % 30) for i in reversed(range(6000))])
+    db.commit()
+    db.execute("VACUUM")
+    db.close()
+    return {
+        "samples": {},
+        "notUnderstood": {
+            "MI_BAND_ACTIVITY_SAMPLE (no index on TIMESTAMP, DEVICE_ID, which the tables Gadgetbridge writes have: not read; export the database from Gadgetbridge again)": 6000,
+        },
+    }
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "HeartworkServerTests", "Resources", "gadgetbridge")
     os.makedirs(out, exist_ok=True)
@@ -388,6 +415,7 @@ def main():
         "firstDay": "2026-03-01",
         "lastDay": "2026-03-03",
         "hostile": hostile(out),
+        "unindexed": unindexed(out),
     }
     with open(os.path.join(out, "gadgetbridge.expected.json"), "w") as f:
         json.dump(answer, f, indent=2, sort_keys=True)

@@ -10,6 +10,8 @@ import HeartworkStore
 /// time.
 extension DailyHealthService {
     /// Rows read from the file at once.
+    /// Tables of kinds not read that are still counted for the summary.
+    static let unreadTablesCounted = 100
     static let gadgetbridgePageRows = 5_000
 
     /// Refuses, at upload, a file that is not an SQLite database or not Gadgetbridge's.
@@ -101,6 +103,14 @@ extension DailyHealthService {
                             failure = timeUp
                             break planning
                         }
+                        // A table Gadgetbridge writes is keyed by its time; one without that
+                        // index is read only if it fits in one page (else each page would sort it all).
+                        if rows > Self.gadgetbridgePageRows, try await !reader.keyIsIndexed(name, key: table.key) {
+                            gadgetbridge.note(
+                                "\(name) (no index on \(table.key.joined(separator: ", ")), which the tables Gadgetbridge writes have: not read; export the database from Gadgetbridge again)",
+                                rows)
+                            continue
+                        }
                         gadgetbridge.note("\(name): rows without a number as key", try await reader.countUnkeyed(name, key: table.key))
                         if rows > 0 { plan.append((table, rows)) }
                     } else if GadgetbridgeSchema.holdsUnreadData(name) {
@@ -145,6 +155,7 @@ extension DailyHealthService {
             tables: for (table, _) in plan where failure == nil {
                 var after: [DatabaseValue]?
                 while true {
+                    await context.checkpoint()
                     if context.isExpired {
                         failure = timeUp
                         break tables
@@ -164,6 +175,11 @@ extension DailyHealthService {
                     guard try await flush(false) else { return removeUploads([record.filePath]) }
                 }
                 gadgetbridge.finishTable(into: &pending)
+            }
+            // Tables it does not read are counted for the summary, the first 100 of them.
+            if unread.count > Self.unreadTablesCounted {
+                gadgetbridge.note("\(unread.count - Self.unreadTablesCounted) more tables of kinds not read (not counted)")
+                unread.removeLast(unread.count - Self.unreadTablesCounted)
             }
             for name in unread where failure == nil {
                 if context.isExpired {

@@ -261,13 +261,16 @@ public struct DailyHealthService: Sendable {
         for file in files where URL(fileURLWithPath: file).lastPathComponent.hasPrefix("upload-") { unlink(file) }
     }
 
+    /// An Apple Health or Gadgetbridge import (a Strong or Hevy import is `StrengthImportService`'s).
     public func importStatus(_ id: String, for user: UserRecord) async throws -> HealthImportRecord {
-        guard let record = try await store.daily.findImport(id: id, userID: user.id) else { throw AppError.notFound("import") }
+        guard let record = try await store.daily.findImport(id: id, userID: user.id), record.format != StrengthImportService.format else {
+            throw AppError.notFound("import")
+        }
         return record
     }
 
     public func imports(for user: UserRecord) async throws -> [HealthImportRecord] {
-        try await store.daily.imports(userID: user.id, limit: 20)
+        try await store.daily.imports(userID: user.id, limit: 40).filter { $0.format != StrengthImportService.format }.prefix(20).map { $0 }
     }
 
     /// The import job: reads the spooled export in batches, stores every sample (exact
@@ -311,6 +314,7 @@ public struct DailyHealthService: Sendable {
         do {
             defer { source.stop() }
             for try await batch in source.batches {
+                await context.checkpoint()
                 if context.isExpired {
                     failure = "the import took longer than \(JobRunner.describe(Self.importTimeLimit)) and was stopped; what was read before is kept"
                     break
@@ -478,16 +482,16 @@ public struct DailyHealthService: Sendable {
         return outdated.count
     }
 
-    func runRecompute(_ job: RecomputeJob) async throws {
+    func runRecompute(_ job: RecomputeJob, context: JobContext) async throws {
         guard let from = CalendarDay(iso: job.from), let user = try await store.users.find(id: job.userID) else { return }
         guard let range = try await store.daily.dataRange(userID: user.id) else { return }
-        _ = try await recompute(user, from: max(from, range.first), through: max(range.last, from))
+        _ = try await recompute(user, from: max(from, range.first), through: max(range.last, from), context: context)
     }
 
     /// Works out and stores the days `from...through` (oldest first, each on the ones before);
     /// returns how many.
     @discardableResult
-    public func recompute(_ user: UserRecord, from: CalendarDay, through: CalendarDay, now: Date = Date()) async throws -> Int {
+    public func recompute(_ user: UserRecord, from: CalendarDay, through: CalendarDay, now: Date = Date(), context: JobContext? = nil) async throws -> Int {
         guard from <= through else { return 0 }
         var history = try await store.daily.days(userID: user.id, from: from.adding(days: -DailyCalculator.maximumWindowDays), through: from.adding(days: -1))
         let marks = Dictionary(try await store.daily.marks(userID: user.id, from: from, through: through).map { ($0.day, $0) }) { a, _ in a }
@@ -499,6 +503,12 @@ public struct DailyHealthService: Sendable {
         var count = 0
         var windowStart = from
         while windowStart <= through {
+            // A month of days at a time, then other users' work gets its turn (issue 40: three
+            // recomputations from 2000 held a fourth user's one day for 30 s).
+            await context?.checkpoint()
+            if let context, context.isExpired {
+                throw JobExpired("stopped: working out the days from \(from) took longer than \(JobRunner.describe(context.timeLimit)); they stay as they were from \(windowStart)")
+            }
             let windowEnd = min(through, windowStart.adding(days: 30))
             // One read per kind for the window (and the night before its first day).
             var byKind = [HealthSample.Kind: [CalendarDay: [HealthSample]]]()
@@ -620,8 +630,8 @@ public struct DailyHealthService: Sendable {
             JobDefinition(ImportJob.self, retry: RetryStrategy(attempts: 3), timeLimit: Self.importTimeLimit) { job, context in
                 try await runImport(job, context: context)
             },
-            JobDefinition(RecomputeJob.self, retry: RetryStrategy(attempts: 5), timeLimit: .seconds(600)) { job, _ in
-                try await runRecompute(job)
+            JobDefinition(RecomputeJob.self, retry: RetryStrategy(attempts: 5), timeLimit: .seconds(600)) { job, context in
+                try await runRecompute(job, context: context)
             },
         ]
     }

@@ -2,6 +2,7 @@ import Foundation
 import HeartworkStore
 import Logging
 import ServiceLifecycle
+import Synchronization
 
 /// Runs the durable job queue (`jobs`) with `workers` workers, and the periodic work of
 /// `schedules`.
@@ -11,9 +12,12 @@ import ServiceLifecycle
 /// dies stops renewing: the lease runs out and another worker (or this one after a restart)
 /// runs the job again. Handlers are idempotent, so a job that ran twice leaves what one run
 /// leaves. Claims are fair: a user with a job running has no second one claimed (the store's
-/// claim), so one user's long or hostile job holds at most one worker while the others serve
-/// everyone else. Each kind has a time limit: past it the handler is told (`JobContext`) and,
-/// a minute later, cancelled; the job fails for good with a message saying so. A failed
+/// claim). Up to `claimsPerWorker` × `workers` jobs are claimed at once, but only `workers` run
+/// at a time: they take turns (`JobTurns`), and a long job gives its turn to the next in line
+/// at a checkpoint once it has run its `slice`, so one user's long or hostile work of any kind
+/// delays another user's by about a slice, not by its whole length. Each kind has a time limit,
+/// counted while the job has a turn: past it the handler is told (`JobContext`) and, a minute
+/// later, cancelled; the job fails for good with a message saying so. A failed
 /// attempt is retried by its kind's `RetryStrategy`; an unknown kind or unreadable parameters
 /// fail at once.
 public struct JobRunner: Service {
@@ -41,12 +45,36 @@ public struct JobRunner: Service {
     /// How long past its time limit a handler that does not stop is left before it is cancelled.
     let grace: Duration
     let logger: Logger
+    /// How many jobs are claimed (and wait for a turn) per worker.
+    public static let claimsPerWorker = 4
+    /// How long a job runs before it gives its turn to one that waits.
+    public static let slice: Duration = .seconds(1)
+    let turns: JobTurns
+    let presence: Presence
+
+    /// Whether a runner works the queue (shared with those that wait for a job they queued).
+    public final class Presence: Sendable {
+        let running = Atomic<Bool>(false)
+        public init() {}
+        public var isRunning: Bool { running.load(ordering: .relaxed) }
+
+        /// A count shared by tasks.
+        final class Count: Sendable {
+            let value = Atomic<Int>(0)
+        }
+    }
+
+    /// Whether `run` is working the queue in this process (a request may then wait for a
+    /// short job it queued).
+    public var isRunning: Bool { presence.isRunning }
 
     public init(
         store: HeartworkStore, definitions: [JobDefinition], schedules: [Schedule] = [], workers: Int = 3,
         worker: String = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier):\(UUID().uuidString.prefix(8))",
-        pollInterval: Duration = .milliseconds(500), lease: TimeInterval = 60, grace: Duration = .seconds(60), logger: Logger
+        pollInterval: Duration = .milliseconds(500), lease: TimeInterval = 60, grace: Duration = .seconds(60), presence: Presence = Presence(),
+        logger: Logger
     ) {
+        self.presence = presence
         self.store = store
         self.definitions = Dictionary(definitions.map { ($0.name, $0) }) { first, _ in first }
         self.schedules = schedules
@@ -56,14 +84,15 @@ public struct JobRunner: Service {
         self.lease = lease
         self.grace = grace
         self.logger = logger
+        turns = JobTurns(workers: self.workers, slice: Self.slice)
     }
 
     public func run() async throws {
+        presence.running.store(true, ordering: .relaxed)
+        defer { presence.running.store(false, ordering: .relaxed) }
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
-                for number in 0..<workers {
-                    group.addTask { await workLoop(name: "\(worker)/\(number)") }
-                }
+                group.addTask { await claimLoop() }
                 for schedule in schedules {
                     group.addTask { await scheduleLoop(schedule) }
                 }
@@ -77,10 +106,29 @@ public struct JobRunner: Service {
         }
     }
 
-    private func workLoop(name: String) async {
-        while !Task.isCancelled {
-            if await runNext(worker: name) { continue }
-            do { try await Task.sleep(for: pollInterval) } catch { return }
+    /// One loop claims for the instance: while fewer than `claimsPerWorker` × `workers` jobs
+    /// are claimed, it claims the next due one and starts it (it waits for its turn); when none
+    /// is due, or all places are taken, it looks again after `pollInterval`.
+    private func claimLoop() async {
+        let limit = workers * Self.claimsPerWorker
+        let claimed = Presence.Count()
+        await withDiscardingTaskGroup { group in
+            var number = 0
+            while !Task.isCancelled {
+                if claimed.value.load(ordering: .relaxed) < limit {
+                    number += 1
+                    let name = "\(worker)/\(number)"
+                    if let job = await claim(worker: name, now: Date()) {
+                        claimed.value.add(1, ordering: .relaxed)
+                        group.addTask {
+                            await run(job, worker: name)
+                            claimed.value.subtract(1, ordering: .relaxed)
+                        }
+                        continue
+                    }
+                }
+                do { try await Task.sleep(for: pollInterval) } catch { return }
+            }
         }
     }
 
@@ -116,22 +164,37 @@ public struct JobRunner: Service {
     /// Claims and runs one due job; false when none was due (or the queue is unreadable).
     public func runNext(now: Date = Date(), worker: String? = nil) async -> Bool {
         let worker = worker ?? self.worker
-        let job: JobRecord
+        guard let job = await claim(worker: worker, now: now) else { return false }
+        await run(job, worker: worker)
+        return true
+    }
+
+    /// Claims the next due job (nil when none is, or the queue is unreadable).
+    private func claim(worker: String, now: Date) async -> JobRecord? {
         do {
-            guard let claimed = try await store.jobs.claim(worker: worker, now: now, leaseUntil: now.addingTimeInterval(lease), kinds: Array(definitions.keys)) else {
-                return false
-            }
-            job = claimed
+            return try await store.jobs.claim(worker: worker, now: now, leaseUntil: now.addingTimeInterval(lease), kinds: Array(definitions.keys))
         } catch {
             logger.warning("job queue unreadable", metadata: ["error": "\(String(reflecting: error))"])
-            return false
+            return nil
         }
-        guard let definition = definitions[job.kind] else { return true }
+    }
+
+    /// Runs a claimed job: waits for its turn, renews its lease meanwhile, and records how it ended.
+    private func run(_ job: JobRecord, worker: String) async {
+        guard let definition = definitions[job.kind] else { return }
         let store = store
         let lease = lease
         let grace = grace
-        let deadline = ContinuousClock.now + definition.timeLimit
-        let context = JobContext(job: job, deadline: deadline)
+        // Claimed: the lease is renewed from now on, while the job waits for its turn too.
+        let renewal = Task {
+            while !Task.isCancelled {
+                do { try await Task.sleep(for: .seconds(lease / 3)) } catch { return }
+                _ = try? await store.jobs.renew(id: job.id, worker: worker, leaseUntil: Date().addingTimeInterval(lease))
+            }
+        }
+        defer { renewal.cancel() }
+        guard await turns.acquire() else { return }
+        let context = JobContext(job: job, timeLimit: definition.timeLimit, turns: turns)
         let outcome: Result<Void, any Error> = await withTaskGroup(of: Result<Void, any Error>?.self) { group in
             group.addTask {
                 do {
@@ -141,19 +204,27 @@ public struct JobRunner: Service {
                     return .failure(error)
                 }
             }
-            // The lease, renewed while the handler runs; and the hard stop past its time.
+            // The hard stop past its time (counted while it has a turn).
             group.addTask {
                 while true {
-                    do { try await Task.sleep(for: .seconds(lease / 3)) } catch { return nil }
-                    if ContinuousClock.now >= deadline + grace {
+                    do { try await Task.sleep(for: .seconds(min(lease / 3, 5))) } catch { return nil }
+                    if context.ranFor >= definition.timeLimit + grace {
                         return .failure(JobExpired("stopped: it ran past its \(Self.describe(definition.timeLimit)) limit"))
                     }
-                    _ = try? await store.jobs.renew(id: job.id, worker: worker, leaseUntil: Date().addingTimeInterval(lease))
                 }
             }
-            let first = await group.next() ?? nil
+            // The handler's result, or the hard stop's; a watcher cancelled by a shutdown is
+            // not a result (it once made an import that was cut short "done").
+            var first: Result<Void, any Error>?
+            while first == nil, let next = await group.next() { first = next }
             group.cancelAll()
-            return first ?? .success(())
+            return first ?? .failure(CancellationError())
+        }
+        if context.holdsTurn { await turns.release() }
+        if Task.isCancelled, case .failure = outcome {
+            // Stopped by a shutdown: the job keeps its lease, which lapses, and runs again
+            // (handlers are idempotent) without losing an attempt.
+            return
         }
         switch outcome {
         case .success:
@@ -169,7 +240,6 @@ public struct JobRunner: Service {
                 ])
             _ = try? await store.jobs.fail(id: job.id, worker: worker, error: String(describing: error), retryAt: retry, now: Date())
         }
-        return true
     }
 
     static func describe(_ duration: Duration) -> String {

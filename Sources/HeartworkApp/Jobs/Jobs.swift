@@ -1,5 +1,6 @@
 import Foundation
 import HeartworkStore
+import Synchronization
 
 /// A kind of background work's parameters: `Codable` (stored as JSON in the job's row) with
 /// the kind's name. A job is pushed as a value and handed back to its handler as the same
@@ -29,14 +30,54 @@ public struct RetryStrategy: Sendable, Hashable {
     public static let never = RetryStrategy(attempts: 1)
 }
 
-/// What a running job can ask of the runner.
-public struct JobContext: Sendable {
+/// What a running job can ask of the runner: whether its time is up, and a checkpoint where
+/// it gives its turn to other users' work when it has had its slice (`JobTurns`).
+public final class JobContext: Sendable {
     public let job: JobRecord
-    /// When the job's time is up: a handler checks `isExpired` between its steps and stops
-    /// cleanly (the runner cancels it a minute later if it does not).
-    public let deadline: ContinuousClock.Instant
+    /// The kind's time limit, counted while the job has a turn (waiting in line does not count).
+    public let timeLimit: Duration
+    let turns: JobTurns?
+    /// Running time before the current turn, and when the current turn began.
+    private let clock: Mutex<(ran: Duration, turnStarted: ContinuousClock.Instant?)>
 
-    public var isExpired: Bool { ContinuousClock.now >= deadline }
+    init(job: JobRecord, timeLimit: Duration, turns: JobTurns?, started: ContinuousClock.Instant? = .now) {
+        self.job = job
+        self.timeLimit = timeLimit
+        self.turns = turns
+        clock = Mutex((.zero, started))
+    }
+
+    /// A context whose time is up at `deadline` (tests of a handler's "stopped" path).
+    public convenience init(job: JobRecord, deadline: ContinuousClock.Instant) {
+        self.init(job: job, timeLimit: deadline - .now, turns: nil)
+    }
+
+    /// How long the job has run (its turns only).
+    public var ranFor: Duration {
+        clock.withLock { state in state.ran + (state.turnStarted.map { .now - $0 } ?? .zero) }
+    }
+
+    /// The job's time is up: a handler checks this between its steps and stops cleanly (the
+    /// runner cancels it a minute later if it does not).
+    public var isExpired: Bool { ranFor >= timeLimit }
+
+    /// Between steps of a long job: when the job has run its slice and other work waits for a
+    /// worker, the turn goes to the first in line and this returns when the job's turn comes
+    /// again — so one user's long import or recomputation delays another's by at most a slice.
+    /// Cheap when nothing waits.
+    public func checkpoint() async {
+        guard let turns, let started = clock.withLock({ $0.turnStarted }), ContinuousClock.now - started >= turns.slice, await turns.othersWait
+        else { return }
+        clock.withLock { state in
+            state.ran += .now - started
+            state.turnStarted = nil
+        }
+        guard await turns.handOver() else { return }
+        clock.withLock { $0.turnStarted = .now }
+    }
+
+    /// The job holds a turn (false after a checkpoint cancelled in line): its runner gives it back.
+    var holdsTurn: Bool { clock.withLock { $0.turnStarted != nil } }
 }
 
 /// The error a handler throws when its time is up: the job fails for good with `message`.

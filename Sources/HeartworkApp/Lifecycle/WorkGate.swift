@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// At most `limit` pieces of heavy work run at a time; the others wait up to `patience`, then
 /// are told the server is busy (`AppError.unavailable` with `busy`). The edge reads and
@@ -53,5 +54,38 @@ public actor WorkGate {
         } else {
             waiters.removeFirst().continuation.resume(returning: true)
         }
+    }
+}
+
+/// At most `limit` large bodies of one user arrive at once (issue 40: two slowly sent workout
+/// bodies held both upload places, and every other user's upload and sync waited 60 s for a
+/// 503). A large body is read before it takes one of the server's `WorkGate` places, so a slow
+/// sender holds only their own places; a user's next body past the limit is refused at once.
+public final class PerUserUploads: Sendable {
+    public let limit: Int
+    private let open = Mutex<[String: Int]>([:])
+
+    public init(limit: Int = 2) {
+        self.limit = max(1, limit)
+    }
+
+    /// Runs `body` holding one of `userID`'s places; throws `AppError.throttled` when they are taken.
+    public func run<T: Sendable>(_ userID: String, _ body: () async throws -> T) async throws -> T {
+        let admitted = open.withLock { open in
+            let count = open[userID, default: 0]
+            guard count < limit else { return false }
+            open[userID] = count + 1
+            return true
+        }
+        guard admitted else {
+            throw AppError(.throttled, "you are sending \(limit) uploads already; send the next when one has arrived", retryAfterSeconds: 10)
+        }
+        defer {
+            open.withLock { open in
+                let count = open[userID, default: 1] - 1
+                open[userID] = count > 0 ? count : nil
+            }
+        }
+        return try await body()
     }
 }

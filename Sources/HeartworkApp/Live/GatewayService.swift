@@ -22,12 +22,15 @@ public struct GatewayService: Sendable {
 
     public func create(name: String, for user: UserRecord, now: Date = Date()) async throws -> Created {
         let name = try TextRules.line(name, field: "name", what: "a gateway's name", length: Self.nameLength)
-        guard try await store.gateways.list(userID: user.id).count < Self.maximumPerUser else {
-            throw AppError.conflict("you have \(Self.maximumPerUser) gateways, the most one account may have: revoke one you no longer use")
-        }
         let token = SessionToken.generate(prefix: Self.tokenPrefix)
         let gateway = GatewayRecord(userID: user.id, name: name, tokenHash: SessionToken.hash(token), createdAt: now)
-        try await store.gateways.create(gateway)
+        do {
+            try await store.gateways.create(gateway, limit: Self.maximumPerUser)
+        } catch StoreError.limitReached {
+            throw AppError.conflict("you have \(Self.maximumPerUser) gateways, the most one account may have: revoke one you no longer use")
+        } catch StoreError.notFound {
+            throw AppError.notSignedIn
+        }
         return Created(gateway: gateway, token: token)
     }
 

@@ -35,12 +35,12 @@ actor RemoteMatchRoom: MatchRoomHandle {
         return (id, messages)
     }
 
-    func reading(_ side: Competitor, second: Int, beatsPerMinute bpm: Double, source: MatchReadingSource) async {
+    func reading(_ side: Competitor, second: Int, beatsPerMinute bpm: Double, rrMilliseconds: [Double], source: MatchReadingSource) async {
         guard let seat else { return }
         bus.send(
             match: BusMatch(
                 kind: .reading, target: host, matchID: matchID, seat: seat.uuidString, side: side.rawValue,
-                second: second, beatsPerMinute: bpm, source: source.rawValue))
+                second: second, beatsPerMinute: bpm, source: source.rawValue, rrMilliseconds: rrMilliseconds))
     }
 
     func forfeit(_ side: Competitor, id: UUID) async {

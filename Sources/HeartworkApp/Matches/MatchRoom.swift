@@ -7,7 +7,7 @@ import HeartworkStore
 /// process) or its stand-in for a room another instance hosts (`RemoteMatchRoom`).
 public protocol MatchRoomHandle: Sendable {
     func connect(_ side: Competitor) async -> (id: UUID, messages: AsyncStream<MatchMessage>)
-    func reading(_ side: Competitor, second: Int, beatsPerMinute bpm: Double, source: MatchReadingSource) async
+    func reading(_ side: Competitor, second: Int, beatsPerMinute bpm: Double, rrMilliseconds: [Double], source: MatchReadingSource) async
     /// The player ends the match early (End): they forfeit at once.
     func forfeit(_ side: Competitor, id: UUID) async
     func disconnect(_ side: Competitor, id: UUID) async
@@ -65,6 +65,12 @@ public actor MatchRoom: MatchRoomHandle {
     private var sources: [Competitor: [MatchReadingSource]] = [.a: [], .b: []]
     /// Sides whose connection dropped during the match, and when.
     private var away: [Competitor: Int64] = [:]
+    /// The RR intervals (ms) sent with each pending second's reading.
+    private var pendingRR: [Competitor: [Int: [Double]]] = [.a: [:], .b: [:]]
+    /// Each side's live heart rate checked second by second outside practice
+    /// (`HeartRatePlausibility`); the seconds refused count as lost contact.
+    private var plausibility: [Competitor: HeartRatePlausibility] = [.a: .init(), .b: .init()]
+    private var implausibleSeconds: [Competitor: Int] = [.a: 0, .b: 0]
 
     public init(
         matchID: String, durationSeconds: Int, secondMilliseconds: Int, ghost: [Double?]?, practice: Bool = false, expiresAt: Date, hooks: Hooks
@@ -148,7 +154,7 @@ public actor MatchRoom: MatchRoomHandle {
     }
 
     /// One second's heart rate from one side, and where it came from.
-    public func reading(_ side: Competitor, second: Int, beatsPerMinute bpm: Double, source: MatchReadingSource) async {
+    public func reading(_ side: Competitor, second: Int, beatsPerMinute bpm: Double, rrMilliseconds: [Double] = [], source: MatchReadingSource) async {
         let now = Self.now()
         func refuse(_ detail: String) { connections[side]?.continuation.yield(.refused(second: second, detail: detail)) }
         guard humanSides.contains(side) else { return refuse("this side is a recording") }
@@ -179,6 +185,7 @@ public actor MatchRoom: MatchRoomHandle {
             return refuse("second \(second) has not begun on the server's clock")
         }
         pending[side, default: [:]][second] = .some(bpm > 0 ? bpm : nil)
+        if !rrMilliseconds.isEmpty { pendingRR[side, default: [:]][second] = Array(rrMilliseconds.prefix(16)) }
         lastHeard[side] = now
         if practice || !chosen, sources[side]?.contains(source) == false { sources[side, default: []].append(source) }
         await advance(now: now)
@@ -283,8 +290,9 @@ public actor MatchRoom: MatchRoomHandle {
             let hasA = pending[.a]?[next] != nil
             let hasB = ghost != nil || pending[.b]?[next] != nil
             guard (hasA && hasB) || now >= deadline else { break }
-            let bpmA = pending[.a]?.removeValue(forKey: next) ?? nil
-            let bpmB: Double? = if let ghost { next < ghost.count ? ghost[next] : nil } else { pending[.b]?.removeValue(forKey: next) ?? nil }
+            let bpmA = checked(.a, second: next, pending[.a]?.removeValue(forKey: next) ?? nil)
+            let bpmB: Double? =
+                if let ghost { next < ghost.count ? ghost[next] : nil } else { checked(.b, second: next, pending[.b]?.removeValue(forKey: next) ?? nil) }
             let events = engine.advance(a: bpmA, b: bpmB)
             heartRates[.a, default: []].append(bpmA.map { Int($0.rounded()) })
             heartRates[.b, default: []].append(bpmB.map { Int($0.rounded()) })
@@ -293,6 +301,18 @@ public actor MatchRoom: MatchRoomHandle {
         }
         self.engine = engine
         if next >= durationSeconds { await end(.time, forfeitedBy: nil) }
+    }
+
+    /// A side's reading for a second as it is scored: outside practice, one a heart cannot
+    /// make counts as lost contact (and is counted).
+    private func checked(_ side: Competitor, second: Int, _ bpm: Double?) -> Double? {
+        let rr = pendingRR[side]?.removeValue(forKey: second) ?? []
+        guard !practice else { return bpm }
+        guard plausibility[side, default: .init()].check(second: second, bpm: bpm, rrMilliseconds: rr) == nil else {
+            implausibleSeconds[side, default: 0] += 1
+            return nil
+        }
+        return bpm
     }
 
     private func send(second: Int, engine: CompetitionEngine, bpmA: Double?, bpmB: Double?, events: [ZoneChangeEvent]) {
@@ -337,7 +357,8 @@ public actor MatchRoom: MatchRoomHandle {
             secondsPlayed: result?.durationSeconds ?? 0,
             zonesA: ReserveZone.allCases.map { result?.a.timeInZone[$0] ?? 0 }, zonesB: ReserveZone.allCases.map { result?.b.timeInZone[$0] ?? 0 },
             heartRateA: heartRates[.a] ?? [], heartRateB: heartRates[.b] ?? [],
-            sourcesA: sources[.a] ?? [], sourcesB: ghost != nil ? [.recording] : (sources[.b] ?? []))
+            sourcesA: sources[.a] ?? [], sourcesB: ghost != nil ? [.recording] : (sources[.b] ?? []),
+            implausibleSecondsA: implausibleSeconds[.a] ?? 0, implausibleSecondsB: implausibleSeconds[.b] ?? 0)
         let connections = self.connections
         self.connections = [:]
         _ = await hooks.finish(record)

@@ -34,8 +34,8 @@ extension MatchService {
             if wait > 0 {
                 do { try await Task.sleep(for: .milliseconds(wait)) } catch { break }
             }
-            let bpm = await latest.beatsPerMinute(at: Date().millisecondsSince1970, hold: Int64(Self.strapHoldSeconds) * length)
-            await room.reading(side, second: second, beatsPerMinute: bpm, source: .gateway)
+            let (bpm, rr) = await latest.beatsPerMinute(at: Date().millisecondsSince1970, hold: Int64(Self.strapHoldSeconds) * length)
+            await room.reading(side, second: second, beatsPerMinute: bpm, rrMilliseconds: rr, source: .gateway)
         }
         await live.stopWatching(user, id: watchID)
     }
@@ -46,15 +46,21 @@ actor StrapState {
     private var reading: SensorReading?
     private var heardAt: Int64 = 0
 
+    private var rrTaken = false
+
     func take(_ reading: SensorReading) {
         self.reading = reading
+        rrTaken = false
         heardAt = Date().millisecondsSince1970
     }
 
-    func beatsPerMinute(at now: Int64, hold: Int64) -> Double {
+    /// The heart rate, and the RR intervals of the reading it came with (once: a reading held
+    /// over a second without one brings no RR twice).
+    func beatsPerMinute(at now: Int64, hold: Int64) -> (Double, [Double]) {
         guard let reading, now - heardAt <= hold, reading.contact != .notDetected,
             MatchRules.beatsPerMinute.contains(Double(reading.beatsPerMinute))
-        else { return 0 }
-        return Double(reading.beatsPerMinute)
+        else { return (0, []) }
+        defer { rrTaken = true }
+        return (Double(reading.beatsPerMinute), rrTaken ? [] : reading.rrIntervalsMilliseconds)
     }
 }

@@ -47,7 +47,18 @@ public struct MatchService: Sendable {
         let match = MatchRecord(
             kind: .live, challengerID: user.id, opponentID: opponentID, durationSeconds: minutes * 60, practice: practice, state: .invited,
             createdAt: now, expiresAt: now.addingTimeInterval(TimeInterval(MatchRules.invitationSeconds)))
-        try await store.matches.create(match)
+        do {
+            try await store.matches.invite(match, bySender: MatchRules.openInvitationsBySender, toReceiver: MatchRules.openInvitationsToReceiver, now: now)
+        } catch StoreError.limitReached(let limit) where limit == MatchRules.openInvitationsBySender {
+            throw AppError(
+                .throttled,
+                "you have \(limit) invitations waiting for an answer; wait until one is answered or lapses (after \(MatchRules.invitationSeconds / 60) minutes)",
+                retryAfterSeconds: 60)
+        } catch StoreError.limitReached {
+            throw AppError(.throttled, "this friend has \(MatchRules.openInvitationsToReceiver) invitations waiting for an answer; try again later", retryAfterSeconds: 60)
+        } catch StoreError.notFound {
+            throw AppError.notSignedIn
+        }
         await inbox.tell(
             opponentID, kind: "match-invitation",
             text: "\(user.fullName) (@\(user.username)) challenges you to a \(minutes)-minute \(practice ? "practice match" : "match")",
@@ -210,7 +221,7 @@ public struct MatchService: Sendable {
             guard let seat = await hosted.seat(message.seat), let second = message.second, let bpm = message.beatsPerMinute else { return }
             // An instance of an earlier version names no source: its readings count as practice.
             let source = message.source.flatMap(MatchReadingSource.init(rawValue:)) ?? .practice
-            await seat.room.reading(seat.side, second: second, beatsPerMinute: bpm, source: source)
+            await seat.room.reading(seat.side, second: second, beatsPerMinute: bpm, rrMilliseconds: message.rrMilliseconds, source: source)
         case .forfeit:
             guard let seat = await hosted.seat(message.seat) else { return }
             await seat.room.forfeit(seat.side, id: seat.connection)

@@ -125,12 +125,7 @@ public struct ProfileService: Sendable {
     // MARK: Photo
 
     public func setPhoto(userID: String, bytes: [UInt8]) async throws {
-        let image: ImageFile
-        do {
-            image = try ImageFile(bytes)
-        } catch {
-            throw AppError.invalid("a profile photo must be a whole PNG or JPEG image (checked by content): \(error)", field: "body")
-        }
+        let image = try PhotoRules.checked(bytes, of: "a profile")
         try await store.users.setPhoto(userID: userID, contentType: image.kind.rawValue, data: Data(bytes))
         sessionCache.forget(userID: userID)
     }

@@ -66,11 +66,16 @@ public struct RecordingService: Sendable {
         guard startedAt <= now.addingTimeInterval(3600), startedAt >= now.addingTimeInterval(-7 * 86_400) else {
             throw AppError.invalid("the start time is more than an hour ahead of the server's clock or more than 7 days ago", field: "startedAt")
         }
-        guard try await store.recordings.unfinished(userID: user.id, limit: Limits.unfinishedPerUser).count < Limits.unfinishedPerUser else {
-            throw AppError.conflict("you have \(Limits.unfinishedPerUser) unfinished recordings: finish or discard one first")
-        }
         let record = RecordingRecord(id: id, userID: user.id, sport: sport, indoor: indoor, startedAt: startedAt, createdAt: now, updatedAt: now)
-        guard try await store.recordings.create(record) else {
+        let created: Bool
+        do {
+            created = try await store.recordings.create(record, unfinishedLimit: Limits.unfinishedPerUser)
+        } catch StoreError.limitReached {
+            throw AppError.conflict("you have \(Limits.unfinishedPerUser) unfinished recordings: finish or discard one first")
+        } catch StoreError.notFound {
+            throw AppError.notSignedIn
+        }
+        guard created else {
             // Taken by someone else (or created this instant by a resend: look again).
             if let existing = try await store.recordings.find(id: id, userID: user.id) { return (existing, false) }
             throw AppError.notFound("recording")
@@ -114,16 +119,18 @@ public struct RecordingService: Sendable {
             // A resend after the finish: the chunks live on in the workout.
             throw AppError.conflict("this recording is finished already")
         }
-        guard recording.sampleCount + samples.count <= Limits.samplesPerRecording else {
-            throw AppError.invalid("at most \(Limits.samplesPerRecording) samples per recording", field: "samples")
-        }
         let outcome = try await store.recordings.storeChunk(
-            recordingID: recording.id, RecordingChunkRecord(number: number, body: body, sampleCount: samples.count), now: now)
+            recordingID: recording.id, RecordingChunkRecord(number: number, body: body, sampleCount: samples.count),
+            sampleLimit: Limits.samplesPerRecording, now: now)
         switch outcome {
         case .stored: return true
         case .alreadyStored: return false
         case .different: throw AppError.conflict("chunk \(number) is stored already with other samples; send new samples under the next number")
         case .finished: throw AppError.conflict("this recording is finished already")
+        case .closing:
+            throw AppError.conflict(
+                "this recording is being finished: chunk \(number) came after the finish began and was not stored; send every chunk before finishing")
+        case .tooManySamples: throw AppError.invalid("at most \(Limits.samplesPerRecording) samples per recording", field: "samples")
         }
     }
 
@@ -137,6 +144,24 @@ public struct RecordingService: Sendable {
         guard (0...WorkoutLimits.seconds).contains(pausedSeconds) else {
             throw AppError.invalid("pausedSeconds is 0–\(WorkoutLimits.seconds)", field: "pausedSeconds")
         }
+        // Closed first: from here on no chunk is taken, so the chunks read next are all there
+        // will be, and every chunk answered "stored" is in the workout (a chunk sent during the
+        // finish is refused with 409 and the reason). A finish that makes no workout opens the
+        // recording again.
+        guard try await store.recordings.close(id: recording.id, at: now) else {
+            return try await finish(id, endedAt: endedAt, pausedSeconds: pausedSeconds, for: user, now: now)
+        }
+        do {
+            return try await finishClosed(recording, endedAt: endedAt, pausedSeconds: pausedSeconds, for: user, now: now)
+        } catch {
+            if (try? await store.recordings.find(id: recording.id, userID: user.id))?.workoutID == nil {
+                try? await store.recordings.reopen(id: recording.id)
+            }
+            throw error
+        }
+    }
+
+    private func finishClosed(_ recording: RecordingRecord, endedAt: Date?, pausedSeconds: Int, for user: UserRecord, now: Date) async throws -> Finished {
         let chunks = try await store.recordings.chunks(recordingID: recording.id)
         var samples = [RecordingSample]()
         for chunk in chunks {

@@ -61,7 +61,6 @@ extension StrengthService {
             throw AppError.conflict("the catalogue has \(existing.name); log that one (its id is \(existing.id))", field: "name")
         }
         let own = try await customExercises(for: user)
-        guard own.count < Self.maximumCustomExercises else { throw AppError.conflict("at most \(Self.maximumCustomExercises) exercises of your own") }
         if let same = own.first(where: { StrengthCatalogue.nameKey($0.name) == key }) {
             throw AppError.conflict("you already have an exercise called \(same.name)", field: "name")
         }
@@ -69,9 +68,13 @@ extension StrengthService {
             userID: user.id, name: name, group: group, equipment: input.equipment, loaded: input.equipment != "bodyweight", measure: input.measure,
             source: "user", createdAt: now)
         do {
-            try await store.strength.addCustomExercise(record, nameKey: key)
+            try await store.strength.addCustomExercise(record, nameKey: key, limit: Self.maximumCustomExercises)
         } catch StoreError.conflict(let message) {
             throw AppError.conflict(message, field: "name")
+        } catch StoreError.limitReached {
+            throw AppError.conflict("at most \(Self.maximumCustomExercises) exercises of your own")
+        } catch StoreError.notFound {
+            throw AppError.notSignedIn
         }
         return ExerciseView(exercise: record.exercise, stats: .coldStart, resetAt: nil)
     }
@@ -98,7 +101,9 @@ extension StrengthService {
             userID: user.id, name: name, group: nearest?.group ?? .legs, equipment: equipment,
             loaded: sets.contains { $0.weightKilograms > 0 } || equipment != "bodyweight", measure: timed ? .seconds : .reps, source: source, createdAt: now)
         do {
-            try await store.strength.addCustomExercise(record, nameKey: key)
+            try await store.strength.addCustomExercise(record, nameKey: key, limit: Self.maximumCustomExercises)
+        } catch StoreError.limitReached {
+            return nil
         } catch StoreError.conflict {
             // Made meanwhile (the same file imported twice at once): use that one.
             for existing in try await customExercises(for: user) { own[StrengthCatalogue.nameKey(existing.name)] = existing }
@@ -111,23 +116,34 @@ extension StrengthService {
 
     // MARK: import
 
-    public struct ImportSummary: Sendable, Hashable {
-        public let source: String
-        public let imported: Int
-        public let duplicates: Int
+    public struct ImportSummary: Sendable, Hashable, Codable {
+        public var source: String
+        public var imported: Int
+        public var duplicates: Int
         /// Names in the file → catalogue ids.
-        public let mapped: [String: String]
+        public var mapped: [String: String]
         /// Names with no catalogue exercise, and how many sets of each were imported (as the
         /// user's own exercise, `customExercises`).
-        public let unmapped: [String: Int]
+        public var unmapped: [String: Int]
         /// Names with no catalogue exercise → the user's own exercise that holds them.
-        public let customExercises: [String: String]
-        public let skippedRows: [String]
+        public var customExercises: [String: String]
+        public var skippedRows: [String]
         /// Exercises whose 1RM the import raised.
-        public let seeded: [String: Double]
+        public var seeded: [String: Double]
     }
 
-    public static let maximumImportBytes = 20 * 1024 * 1024
+    /// The largest export taken (read as it arrives, never whole in memory: a lifter's ten
+    /// years in Strong are about 5 MB).
+    public static let maximumImportBytes = 64 * 1024 * 1024
+
+    /// Reads a whole export (a small one, in a request: the page's pasted text, tests).
+    func parseLog(_ text: String, for user: UserRecord) throws -> LiftingLogImport {
+        do {
+            return try LiftingLogCSV.read(text, timeZone: TimeZones.zone(user.timeZone), poundsByDefault: user.units == .imperial)
+        } catch {
+            throw AppError.invalid("\(error)", field: "file")
+        }
+    }
 
     /// Imports a Strong or Hevy CSV export: each workout becomes a finished session (its sets
     /// done as logged; warm-up sets kept and left out of the 1RM), the statistics are seeded
@@ -136,25 +152,46 @@ extension StrengthService {
     /// the user's own exercise, which keeps the sets and a 1RM like any other: nothing is
     /// dropped. A timed set's seconds (a plank) are its reps, as the app logs holds.
     public func importLog(_ text: String, for user: UserRecord, now: Date = Date()) async throws -> ImportSummary {
-        let parsed: LiftingLogImport
-        do {
-            parsed = try LiftingLogCSV.read(text, timeZone: TimeZones.zone(user.timeZone), poundsByDefault: user.units == .imperial)
-        } catch {
-            throw AppError.invalid("\(error)", field: "file")
-        }
+        try await importSessions(try parseLog(text, for: user), for: user, now: now)
+    }
+
+    /// Stores the sessions of a read export. `resume` is what a run that stopped (a crash, a
+    /// restart) had done: its summary, and how many sessions it had gone through in order
+    /// (those are not looked at again). `progress` is told after every session; `context`
+    /// gives other users' work its turn between sessions.
+    func importSessions(
+        _ parsed: LiftingLogImport, for user: UserRecord, now: Date, resume: (summary: ImportSummary, processed: Int)? = nil,
+        context: JobContext? = nil, progress: ((ImportSummary, Int) async throws -> Void)? = nil
+    ) async throws -> ImportSummary {
         guard !parsed.sessions.isEmpty else { throw AppError.invalid("the file holds no workouts", field: "file") }
         var stats = try await store.strength.stats(userID: user.id).mapValues(\.stats)
         var own = [String: CustomExerciseRecord]()
         for existing in try await customExercises(for: user) { own[StrengthCatalogue.nameKey(existing.name)] = existing }
         let goal = (try? await settings(for: user, now: now).goal) ?? .muscleMaintenance
-        var mapped = [String: String]()
-        var unmapped = [String: Int]()
-        var customs = [String: String]()
-        var seeded = [String: Double]()
-        var imported = 0
-        var duplicates = 0
-        var skipped = parsed.skipped
-        for workout in parsed.sessions {
+        var summary =
+            resume?.summary
+            ?? ImportSummary(source: parsed.source, imported: 0, duplicates: 0, mapped: [:], unmapped: [:], customExercises: [:], skippedRows: [], seeded: [:])
+        var mapped = summary.mapped
+        var unmapped = summary.unmapped
+        var customs = summary.customExercises
+        var seeded = summary.seeded
+        var imported = summary.imported
+        var duplicates = summary.duplicates
+        var skipped = resume == nil ? parsed.skipped : summary.skippedRows
+        let processed = resume?.processed ?? 0
+        for (number, workout) in parsed.sessions.enumerated() where number >= processed {
+            if let context {
+                await context.checkpoint()
+                if context.isExpired {
+                    throw JobExpired("stopped: the import took longer than \(JobRunner.describe(context.timeLimit)); \(imported) workouts were imported before")
+                }
+            }
+            if let progress, number > processed {
+                summary = ImportSummary(
+                    source: parsed.source, imported: imported, duplicates: duplicates, mapped: mapped, unmapped: unmapped, customExercises: customs,
+                    skippedRows: Array(skipped.prefix(100)), seeded: seeded)
+                try await progress(summary, number)
+            }
             guard workout.startedAt <= now.addingTimeInterval(86_400) else { continue }
             var session = StrengthSessionRecord(
                 userID: user.id, routineID: nil, name: String(workout.name.prefix(80)), goal: goal,

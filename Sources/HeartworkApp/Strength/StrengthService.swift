@@ -268,7 +268,6 @@ public struct StrengthService: Sendable {
         let lookup = try await exerciseLookup(for: user)
         let input = try checked(input, lookup: lookup)
         let existing = try await store.strength.routines(userID: user.id)
-        guard existing.count < Self.maximumRoutines else { throw AppError.conflict("at most \(Self.maximumRoutines) routines of your own") }
         if catalogue.routines.contains(where: { $0.name.lowercased() == input.name.lowercased() }) {
             throw AppError.conflict("a built-in routine is called \(input.name); choose another name", field: "name")
         }
@@ -276,9 +275,13 @@ public struct StrengthService: Sendable {
             userID: user.id, name: input.name, goal: input.goal, description: input.description, exerciseIDs: input.exerciseIDs,
             position: (existing.map(\.position).max() ?? -1) + 1, createdAt: now, updatedAt: now)
         do {
-            try await store.strength.addRoutine(record)
+            try await store.strength.addRoutine(record, limit: Self.maximumRoutines)
         } catch StoreError.conflict(let message) {
             throw AppError.conflict(message, field: "name")
+        } catch StoreError.limitReached {
+            throw AppError.conflict("at most \(Self.maximumRoutines) routines of your own")
+        } catch StoreError.notFound {
+            throw AppError.notSignedIn
         }
         return view(record.template, builtIn: false, position: existing.count, lookup: lookup)
     }

@@ -43,12 +43,15 @@ public struct HealthSyncService: Sendable {
 
     public func createToken(name: String, for user: UserRecord, now: Date = Date()) async throws -> CreatedToken {
         let name = try TextRules.line(name, field: "name", what: "a sync token's name", length: Self.nameLength)
-        guard try await store.sync.tokens(userID: user.id).count < Self.maximumTokensPerUser else {
-            throw AppError.conflict("you have \(Self.maximumTokensPerUser) sync tokens, the most one account may have: revoke one you no longer use")
-        }
         let secret = SessionToken.generate(prefix: Self.tokenPrefix)
         let token = SyncTokenRecord(userID: user.id, name: name, tokenHash: SessionToken.hash(secret), createdAt: now)
-        try await store.sync.createToken(token)
+        do {
+            try await store.sync.createToken(token, limit: Self.maximumTokensPerUser)
+        } catch StoreError.limitReached {
+            throw AppError.conflict("you have \(Self.maximumTokensPerUser) sync tokens, the most one account may have: revoke one you no longer use")
+        } catch StoreError.notFound {
+            throw AppError.notSignedIn
+        }
         return CreatedToken(token: token, secret: secret)
     }
 
@@ -111,7 +114,8 @@ public struct HealthSyncService: Sendable {
         }
         let payload: HealthAutoExport.Payload
         do {
-            payload = try await Blocking.run { try HealthAutoExport.read(body, now: now) }
+            let born = user.dateOfBirth
+            payload = try await Blocking.run { try HealthAutoExport.read(body, now: now, bornOn: born) }
         } catch let error as JSONFieldError {
             throw AppError.invalid("\(error.description); choose the JSON export format in the automation", field: error.path)
         }

@@ -18,15 +18,16 @@ public struct TeamService: Sendable {
     // MARK: Players
 
     public func createPlayer(_ input: PlayerInput, for user: UserRecord, now: Date = Date()) async throws -> PlayerRecord {
-        guard try await store.teams.players(userID: user.id).count < Self.maximumPlayers else {
-            throw AppError.conflict("you have \(Self.maximumPlayers) players, the most one account may have")
-        }
         var player = PlayerRecord(userID: user.id, firstName: "", surname: "", createdAt: now)
         try await apply(input, to: &player, user: user, now: now, creating: true)
         do {
-            try await store.teams.createPlayer(player)
+            try await store.teams.createPlayer(player, limit: Self.maximumPlayers)
         } catch StoreError.conflict(let detail) {
             throw AppError.conflict(detail, field: "sensorID")
+        } catch StoreError.limitReached {
+            throw AppError.conflict("you have \(Self.maximumPlayers) players, the most one account may have")
+        } catch StoreError.notFound {
+            throw AppError.notSignedIn
         }
         return player
     }
@@ -63,11 +64,7 @@ public struct TeamService: Sendable {
 
     /// A player's or a team's photo, checked the one way: a whole PNG or JPEG, by content.
     static func photo(_ bytes: [UInt8], of whose: String) throws -> ImageFile {
-        do {
-            return try ImageFile(bytes)
-        } catch {
-            throw AppError.invalid("\(whose)'s photo must be a whole PNG or JPEG image (checked by content): \(error)", field: "body")
-        }
+        try PhotoRules.checked(bytes, of: "\(whose)'s")
     }
 
     public func photo(_ id: String, of user: UserRecord) async throws -> (contentType: String, data: Data) {
@@ -206,11 +203,14 @@ public struct TeamService: Sendable {
 
     public func createTeam(name: String, for user: UserRecord, now: Date = Date()) async throws -> TeamRecord {
         let name = try TextRules.line(name, field: "name", what: "a team's name", length: Self.nameLength)
-        guard try await store.teams.teams(userID: user.id).count < Self.maximumTeams else {
-            throw AppError.conflict("you have \(Self.maximumTeams) teams, the most one account may have")
-        }
         let team = TeamRecord(userID: user.id, name: name, createdAt: now)
-        try await store.teams.createTeam(team)
+        do {
+            try await store.teams.createTeam(team, limit: Self.maximumTeams)
+        } catch StoreError.limitReached {
+            throw AppError.conflict("you have \(Self.maximumTeams) teams, the most one account may have")
+        } catch StoreError.notFound {
+            throw AppError.notSignedIn
+        }
         return team
     }
 

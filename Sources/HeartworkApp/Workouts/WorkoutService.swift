@@ -30,11 +30,17 @@ public struct WorkoutService: Sendable {
             throw AppError.invalid(
                 "this file is not a workout Heartwork can read: send a FIT, TCX or GPX file from your watch or app (or Heartwork's JSON)", field: "file")
         }
-        if format == .json { return try await record(try WorkoutJSON.read(bytes), for: user, now: now) }
+        // A file of more than 64 KiB is decoded on a thread of its own, not on the cooperative
+        // pool every request shares (issue 40).
+        let offThread = bytes.count > 64 * 1024
+        if format == .json {
+            let workout = offThread ? try await Blocking.run { try WorkoutJSON.read(bytes) } : try WorkoutJSON.read(bytes)
+            return try await record(workout, for: user, now: now)
+        }
         let read: (workout: NewWorkout, warnings: [FileWarning])
         do {
-            read = try ActivityFiles.read(bytes, format: format)
-        } catch {
+            read = offThread ? try await Blocking.run { try ActivityFiles.read(bytes, format: format) } : try ActivityFiles.read(bytes, format: format)
+        } catch let error as ActivityFileError {
             throw AppError.invalid(error.description, field: "file")
         }
         return try await record(read.workout, for: user, now: now, fileWarnings: read.warnings)

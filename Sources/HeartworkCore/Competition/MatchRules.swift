@@ -17,6 +17,11 @@ public enum MatchRules {
     /// An invitation not answered in this time lapses; so does an accepted match nobody
     /// starts in this time after the acceptance.
     public static let invitationSeconds = 600
+    /// Invitations one player may have waiting for an answer at once (issue 40: 30 at once
+    /// flooded a friend with notifications and pushes).
+    public static let openInvitationsBySender = 5
+    /// Invitations one player may have waiting for them at once, from all their friends.
+    public static let openInvitationsToReceiver = 10
     /// Readings are heart rates in bpm; 0 means the strap lost contact.
     public static let beatsPerMinute = 0.0...250.0
 

@@ -91,7 +91,48 @@ public enum ActivityXMLReader {
             for position in index...last where safe[position] != 0x0A { safe[position] = 0x20 }
             index = last + 1
         }
+        // An element of thousands of attributes: libxml2 looks for a repeated name by comparing
+        // each with every one before it (20,000 took 0.3 s and twice as many 4 times that;
+        // issue 40), and no GPX or TCX element has more than a handful. Counted in one pass.
+        if let crowded = firstCrowdedTag(safe) {
+            cut(at: crowded, ": an element with more than \(maximumAttributes) attributes, which no GPX or TCX element has")
+        }
         return (safe, warning)
+    }
+
+    /// The most attributes one element may have.
+    static let maximumAttributes = 256
+
+    /// Where the first tag with more than `maximumAttributes` attributes begins (counting the
+    /// `=` outside quoted values), or nil.
+    static func firstCrowdedTag(_ bytes: [UInt8]) -> Int? {
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "<") else {
+                index += 1
+                continue
+            }
+            let start = index
+            var quote: UInt8 = 0
+            var attributes = 0
+            index += 1
+            while index < bytes.count {
+                let byte = bytes[index]
+                if quote != 0 {
+                    if byte == quote { quote = 0 }
+                } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                    quote = byte
+                } else if byte == UInt8(ascii: "=") {
+                    attributes += 1
+                    if attributes > maximumAttributes { return start }
+                } else if byte == UInt8(ascii: ">") {
+                    break
+                }
+                index += 1
+            }
+            index += 1
+        }
+        return nil
     }
 
     /// Reads a file from disk (whole: it is checked for UTF-8 first, see `read(_:)`).

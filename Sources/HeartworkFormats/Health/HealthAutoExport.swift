@@ -42,24 +42,47 @@ public enum HealthAutoExport {
         public var newest: Date?
 
         public var leftOutCount: Int { leftOut.values.reduce(0, +) }
+        /// Counts a field read past; past 100 names, the rest together (a hostile object of
+        /// 80,000 names must not make an answer of 80,000 lines).
+        mutating func notUsed(_ field: String) {
+            let key = fieldsNotUsed[field] != nil || fieldsNotUsed.count < 100 ? field : "(other fields)"
+            fieldsNotUsed[key, default: 0] += 1
+        }
+
+        /// Heart-rate and route points of the workouts read so far.
+        var workoutPoints = 0
+        var budget = HealthAutoExport.maximumValues
+
+        /// The running budget of what one sync may hold (issue 40: a 55 MiB sync peaked at 638
+        /// MiB): past `HealthAutoExport.maximumValues` samples and workout points the sync is
+        /// refused as a whole, saying so, rather than kept in part.
+        func checkBudget(pending: Int = 0) throws(JSONFieldError) {
+            guard samples.count + pending + workoutPoints <= budget else {
+                throw JSONFieldError(
+                    .invalidValue, path: "data",
+                    "one sync holds at most \(budget) samples and workout points: this one holds more; sync a shorter date range (\"Since last sync\" or a few days) and send the rest in later syncs"
+                )
+            }
+        }
 
         mutating func leave(_ why: String, _ count: Int = 1) {
             guard count > 0 else { return }
             leftOut[why, default: 0] += count
         }
 
-        /// Leaves out what lies outside `from...through`, counted by metric.
-        mutating func keepDated(from: Date, through: Date) {
+        /// Leaves out what lies outside `from...through`, counted by metric; `before` says what
+        /// `from` is ("2000", "your date of birth").
+        mutating func keepDated(from: Date, through: Date, before: String = "2000") {
             let names = Dictionary(HealthAutoExport.metrics.map { ($0.value, $0.key) }) { a, _ in a }
             var outside = [String: Int]()
             samples.removeAll { sample in
                 guard sample.start < from || sample.end > through else { return false }
-                outside["\(names[sample.kind] ?? sample.kind.rawValue): dated before 2000 or more than a day ahead", default: 0] += 1
+                outside["\(names[sample.kind] ?? sample.kind.rawValue): dated before \(before) or more than a day ahead", default: 0] += 1
                 return true
             }
             workouts.removeAll { item in
                 guard item.workout.start < from || item.workout.end > through else { return false }
-                outside["workouts: dated before 2000 or more than a day ahead", default: 0] += 1
+                outside["workouts: dated before \(before) or more than a day ahead", default: 0] += 1
                 return true
             }
             for (why, count) in outside { leave(why, count) }
@@ -73,6 +96,10 @@ public enum HealthAutoExport {
         "weight_body_mass": .bodyMass, "height": .height,
     ]
 
+    /// What one sync may hold: samples and workout points together (about a year of
+    /// heart rate every 30 s, or a month of Apple Watch exercise readings every 5 s).
+    public static let maximumValues = 1_000_000
+
     /// The earliest instant taken (a clock or an entry from before smartwatches is a mistake).
     public static let earliest = Date(timeIntervalSince1970: 946_684_800)  // 2000-01-01
 
@@ -80,15 +107,18 @@ public enum HealthAutoExport {
     /// object, or is not the app's shape where it matters (`metrics` and `workouts` arrays, a
     /// metric an object with an array `data`). Entries dated before 2000 or more than a day
     /// after `now` are left out (one wrong clock must not make a century of days to work out).
-    public static func read(_ bytes: [UInt8], now: Date = Date()) throws -> Payload {
+    /// `bornOn`: the account holder's date of birth, when known: nothing is dated before it.
+    /// `maximumValues`: the budget (`checkBudget`).
+    public static func read(_ bytes: [UInt8], now: Date = Date(), bornOn: CalendarDay? = nil, maximumValues: Int = HealthAutoExport.maximumValues) throws -> Payload {
         try bytes.withUnsafeBufferPointer { buffer in
             var reader = JSONStreamReader(buffer)
             var payload = Payload()
+            payload.budget = maximumValues
             var sawData = false
             try reader.readObject(path: "") { reader, key in
                 guard key == "data" else {
                     try reader.skipValue()
-                    payload.fieldsNotUsed[key, default: 0] += 1
+                    payload.notUsed(key)
                     return
                 }
                 sawData = true
@@ -101,6 +131,7 @@ public enum HealthAutoExport {
                     case "workouts":
                         try reader.readArray(path: "data.workouts") { reader, index in
                             readWorkout(try reader.readValue(), into: &payload)
+                            try payload.checkBudget()
                         }
                     default:
                         // stateOfMind, medications, symptoms, cycleTracking, ecg, heartRateNotifications…
@@ -123,7 +154,13 @@ public enum HealthAutoExport {
                 throw JSONFieldError(
                     .missing, path: "data", "the body has no \"data\" object: send Health Auto Export's JSON format ({\"data\":{\"metrics\":[…],\"workouts\":[…]}})")
             }
-            payload.keepDated(from: earliest, through: now.addingTimeInterval(86_400))
+            // Before 2000, or before the day the account holder was born (a day's margin for time zones).
+            let birth = bornOn.map { $0.adding(days: -1).start() }
+            if let birth, birth > earliest {
+                payload.keepDated(from: birth, through: now.addingTimeInterval(86_400), before: "your date of birth")
+            } else {
+                payload.keepDated(from: earliest, through: now.addingTimeInterval(86_400))
+            }
             payload.newest = payload.samples.lazy.map(\.end).max().map { min($0, now) }
             return payload
         }
@@ -149,11 +186,14 @@ public enum HealthAutoExport {
                     return
                 }
                 var current = MetricReader(name: name, units: units)
-                try reader.readArray(path: path + ".data") { reader, _ in current.read(try reader.readValue(), into: &payload) }
+                try reader.readArray(path: path + ".data") { reader, _ in
+                    current.read(try reader.readValue(), into: &payload)
+                    try payload.checkBudget(pending: current.steps.count)
+                }
                 metric = current
             default:
                 try reader.skipValue()
-                payload.fieldsNotUsed["metrics.\(key)", default: 0] += 1
+                payload.notUsed("metrics.\(key)")
             }
         }
         guard let name else {
@@ -163,7 +203,10 @@ public enum HealthAutoExport {
         var current = metric ?? MetricReader(name: name, units: units ?? "")
         if let dataOffset {
             var again = JSONStreamReader(buffer, at: dataOffset)
-            try again.readArray(path: path + ".data") { reader, _ in current.read(try reader.readValue(), into: &payload) }
+            try again.readArray(path: path + ".data") { reader, _ in
+                current.read(try reader.readValue(), into: &payload)
+                try payload.checkBudget(pending: current.steps.count)
+            }
         }
         current.finish(into: &payload)
     }
@@ -202,7 +245,7 @@ public enum HealthAutoExport {
             }
             let known = Self.fields[kind] ?? ["date", "qty", "source"]
             for member in members where !known.contains(member.key) {
-                payload.fieldsNotUsed["\(name).\(member.key)", default: 0] += 1
+                payload.notUsed("\(name).\(member.key)")
             }
             let source = HealthAutoExport.source(entry["source"])
             if kind == .sleep {
@@ -361,7 +404,7 @@ public enum HealthAutoExport {
             return
         }
         for member in members where !workoutFields.contains(member.key) {
-            payload.fieldsNotUsed["workouts.\(member.key)", default: 0] += 1
+            payload.notUsed("workouts.\(member.key)")
         }
         guard let id = value["id"]?.string, !id.isEmpty, id.utf8.count <= 200 else {
             payload.leave("workouts: a workout without an id (export version 1? choose version 2 in the automation)")
@@ -434,6 +477,7 @@ public enum HealthAutoExport {
             // No device named: an Apple Health export of the same workout (its watch named) is
             // then the same workout, whichever arrives first.
             source: "", device: nil, routePath: nil)
+        payload.workoutPoints += heartRate.count + track.count
         payload.workouts.append(
             Workout(
                 id: id, workout: workout, heartRate: heartRate.sorted { $0.timeSeconds < $1.timeSeconds }, track: track.sorted { $0.timeSeconds < $1.timeSeconds },

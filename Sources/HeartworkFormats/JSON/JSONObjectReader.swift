@@ -46,6 +46,14 @@ public struct JSONObjectReader: Sendable {
         self.path = path
     }
 
+    /// Reads an object whose unknown members are ignored (a protocol that later versions may
+    /// add to): nothing is checked beyond the shape, so it costs nothing per member.
+    public init(tolerating value: JSONValue, path: String = "") throws(JSONFieldError) {
+        guard case .object(let members) = value else { throw JSONFieldError(.wrongType, path: path, "expected an object") }
+        self.members = members
+        self.path = path
+    }
+
     /// Parses a whole body and reads it as an object.
     public init(parsing bytes: [UInt8], allowed: [String]) throws(JSONFieldError) {
         let value: JSONValue

@@ -116,6 +116,11 @@ struct JSONParser {
     private mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
         offset += 1
         var members = [(key: String, value: JSONValue)]()
+        // Repeated names are found by a scan while the object is small (most are: a reading, a
+        // sample) and by a set past `Self.scannedMembers`, so a hostile object of 95,000
+        // distinct names costs one hash a name, not a scan of all before it (issue 40: such a
+        // 1 MB frame took 67 s).
+        var names = Set<String>()
         skipWhitespace()
         if offset < bytes.count && bytes[offset] == UInt8(ascii: "}") {
             offset += 1
@@ -126,8 +131,11 @@ struct JSONParser {
             guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else { throw fail("expected a member name in quotes") }
             let keyOffset = offset
             let key = try parseString()
-            if members.contains(where: { $0.key == key }) {
-                throw JSONParseError(offset: keyOffset, reason: "the member \"\(key)\" appears twice")
+            if members.count < Self.scannedMembers {
+                if members.contains(where: { $0.key == key }) { throw Self.repeated(key, at: keyOffset) }
+            } else {
+                if names.isEmpty { names = Set(members.lazy.map(\.key)) }
+                guard names.insert(key).inserted else { throw Self.repeated(key, at: keyOffset) }
             }
             skipWhitespace()
             guard offset < bytes.count, bytes[offset] == UInt8(ascii: ":") else { throw fail("expected ':' after a member name") }
@@ -146,6 +154,14 @@ struct JSONParser {
             }
             throw fail("expected ',' or '}' in an object")
         }
+    }
+
+    /// Objects up to this many members are checked for a repeated name by a scan.
+    static let scannedMembers = 16
+
+    private static func repeated(_ key: String, at offset: Int) -> JSONParseError {
+        let shown = key.count > 64 ? "\(key.prefix(64))…" : key
+        return JSONParseError(offset: offset, reason: "the member \"\(shown)\" appears twice")
     }
 
     private mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {

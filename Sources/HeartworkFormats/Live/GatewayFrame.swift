@@ -118,15 +118,9 @@ public enum GatewayFrame {
     }
 
     private static func item(_ value: JSONValue, path: String, nested: Bool = false, now: Int64?) -> GatewayItem {
-        guard case .object(let members) = value else {
-            return .refused(sensor: nil, sequence: nil, detail: "\(path): a reading is a JSON object")
-        }
         // Tolerant of members a later protocol version adds: every present key is allowed.
-        let reader: JSONObjectReader
-        do {
-            reader = try JSONObjectReader(value, path: path, allowed: members.map(\.key))
-        } catch {
-            return .refused(sensor: nil, sequence: nil, detail: error.description)
+        guard let reader = try? JSONObjectReader(tolerating: value, path: path) else {
+            return .refused(sensor: nil, sequence: nil, detail: "\(path): a reading is a JSON object")
         }
         let sensor = try? sensorName(reader)
         let sequence = try? reader.integer("seq")

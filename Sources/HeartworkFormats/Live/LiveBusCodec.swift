@@ -54,12 +54,16 @@ public struct BusMatch: Sendable, Hashable {
     /// A reading's source (`MatchReadingSource`'s raw value); an instance of an earlier
     /// version sends none, and its readings count as practice.
     public var source: String?
+    /// A reading's RR intervals in milliseconds (for the host's plausibility check; a tenth
+    /// member, added for issue 40; empty from an earlier version).
+    public var rrMilliseconds: [Double]
 
     public init(
         kind: Kind, target: String, matchID: String, seat: String, side: String, second: Int? = nil,
-        beatsPerMinute: Double? = nil, message: String? = nil, source: String? = nil
+        beatsPerMinute: Double? = nil, message: String? = nil, source: String? = nil, rrMilliseconds: [Double] = []
     ) {
         self.source = source
+        self.rrMilliseconds = rrMilliseconds
         self.kind = kind
         self.target = target
         self.matchID = matchID
@@ -165,6 +169,10 @@ public enum LiveBusCodec {
                     if let message = match.message { json.string(String(message.prefix(6000))) } else { json.null() }
                     // Where a reading's heart rate came from (a ninth member, added for issue 23).
                     if let source = match.source { json.string(source) } else { json.null() }
+                    // Its RR intervals (a tenth member, added for issue 40).
+                    json.beginArray()
+                    for rr in match.rrMilliseconds.prefix(16) where rr.isFinite { json.number(rr) }
+                    json.endArray()
                     json.endArray()
                 }
             ]
@@ -292,7 +300,7 @@ public enum LiveBusCodec {
             if case .string(let value) = fields[4] { link = value }
             return (instance, .notice(BusNotice(id: id, userID: user, kind: noticeKind, text: text, link: link, atMilliseconds: Int64(at))))
         case "m":
-            guard case .array(let fields)? = member("m"), fields.count == 8 || fields.count == 9,
+            guard case .array(let fields)? = member("m"), (8...10).contains(fields.count),
                 case .string(let kindText) = fields[0], let matchKind = BusMatch.Kind(rawValue: kindText),
                 case .string(let target) = fields[1], case .string(let matchID) = fields[2], case .string(let seat) = fields[3],
                 case .string(let side) = fields[4]
@@ -304,13 +312,20 @@ public enum LiveBusCodec {
             var message: String?
             if case .string(let text) = fields[7] { message = text }
             var source: String?
-            if fields.count == 9, case .string(let text) = fields[8] { source = text }
+            if fields.count >= 9, case .string(let text) = fields[8] { source = text }
+            var rr = [Double]()
+            if fields.count >= 10, case .array(let values) = fields[9] {
+                rr = values.prefix(16).compactMap { value in
+                    guard case .number(let number) = value, number.isFinite else { return nil }
+                    return number
+                }
+            }
             return (
                 instance,
                 .match(
                     BusMatch(
                         kind: matchKind, target: target, matchID: matchID, seat: seat, side: side,
-                        second: integer(fields[5]), beatsPerMinute: bpm, message: message, source: source))
+                        second: integer(fields[5]), beatsPerMinute: bpm, message: message, source: source, rrMilliseconds: rr))
             )
         case "r":
             guard case .string(let user)? = member("u"), case .array(let items)? = member("r") else { throw Malformed(description: "no user or readings") }

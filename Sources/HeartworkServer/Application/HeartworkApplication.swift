@@ -16,6 +16,8 @@ public enum HeartworkApplication {
         let pages: PageRenderer
         let routes = RouteIndex()
         let uploads: WorkGate
+        /// Each user's large bodies arriving at once (read before they take an `uploads` place).
+        let senders = PerUserUploads(limit: 4)
         /// Refused WebSocket upgrades' answers, from the live router to the connection.
         let refusals = UpgradeRefusals()
 
@@ -43,15 +45,20 @@ public enum HeartworkApplication {
     static func server(configuration: ServerConfiguration, liveRouter: Router<LiveRequestContext>, refusals: UpgradeRefusals) -> HTTPServerBuilder {
         let webSocketResponder = liveRouter.buildResponder()
         let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
-            http1: .init(additionalChannelHandlers: [UpgradeRefusalWriter(refusals: refusals)], idleTimeout: .init(configuration.idleTimeout)),
+            http1: .init(
+                additionalChannelHandlers: [
+                    UpgradeRefusalWriter(refusals: refusals),
+                    RequestBodyPaceHandler(allowance: TimeAmount(configuration.bodyWaitAllowance), bytesPerSecond: configuration.bodyBytesPerSecond),
+                ], idleTimeout: .init(configuration.idleTimeout)),
             // Gateway frames carry up to 500 readings (at most 1 MB by the protocol; the
             // route closes with 1008 above that, the WebSocket layer with 1009 above 2 MB).
             ws: .init(maxFrameSize: 2 * GatewayFrame.maximumBytes, autoPing: .enabled(timePeriod: configuration.webSocketPingPeriod)))
         let headDeadline = TimeAmount(configuration.requestHeadTimeout)
+        let addresses = AddressConnections(limit: configuration.maximumConnectionsPerAddress)
         return HTTPServerBuilder { responder in
             GuardedChildChannel(
                 inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: channelConfiguration),
-                requestHeadDeadline: headDeadline)
+                requestHeadDeadline: headDeadline, addresses: addresses)
         }
     }
 
@@ -83,9 +90,9 @@ public enum HeartworkApplication {
         StrengthRoutes(services: services).register(on: signedInAPI)
         DailyRoutes(services: services).register(on: signedInAPI)
         RecordingRoutes(services: services).register(on: signedInAPI)
-        SyncRoutes(services: services, uploads: edge.uploads).register(public: api, signedIn: signedInAPI)
+        SyncRoutes(services: services, uploads: edge.uploads, senders: edge.senders).register(public: api, signedIn: signedInAPI)
         PushRoutes(services: services).register(on: signedInAPI)
-        WorkoutRoutes(services: services, maximumBodyBytes: configuration.maximumBodyBytes, metrics: edge.metrics, uploads: edge.uploads)
+        WorkoutRoutes(services: services, maximumBodyBytes: configuration.maximumBodyBytes, metrics: edge.metrics, uploads: edge.uploads, senders: edge.senders)
             .register(on: signedInAPI)
         WebRoutes(services: services, pages: edge.pages, secureCookies: configuration.secureCookies, mapTiles: configuration.mapTiles)
             .register(public: router, signedIn: router.group(context: AuthenticatedContext.self))

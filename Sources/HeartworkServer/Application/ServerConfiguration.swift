@@ -29,6 +29,13 @@ public struct ServerConfiguration: Sendable {
     public var idleTimeout: Duration
     /// A new connection must have sent its first request head within this.
     public var requestHeadTimeout: Duration
+    /// Open connections from one remote address at most (`--max-connections-per-address`); a
+    /// club behind one router has a few dozen phones and tablets.
+    public var maximumConnectionsPerAddress = 200
+    /// How long a request body may keep the server waiting for its bytes, plus a second for
+    /// every `bodyBytesPerSecond` bytes it has sent (`RequestBodyPaceHandler`).
+    public var bodyWaitAllowance: Duration = .seconds(10)
+    public var bodyBytesPerSecond = 1024
     /// Large uploads (workouts, photos) read and decoded at the same time; others wait.
     public var concurrentUploads: Int
     /// Routes are drawn on these map tiles; nil (the default) draws them on a plain ground

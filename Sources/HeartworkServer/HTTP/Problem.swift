@@ -44,6 +44,12 @@ public struct Problem: HTTPResponseError, Sendable, Equatable {
     public static let forbiddenCSRF = Problem(.forbidden, "Forbidden", detail: "missing or wrong CSRF token for a cookie-authenticated request")
         .withMessage("This page was open for too long, or you signed in again elsewhere. Reload the page and try again; what you typed is still in the form.")
 
+    /// A sign-in or sign-up form sent from another site, or from an opaque origin (`null`).
+    public static let forbiddenOrigin = Problem(
+        .forbidden, "Forbidden", detail: "the form was sent from another site or an opaque origin (Origin: null); send it from this site's own page"
+    )
+    .withMessage("This form was sent from another site or page. Open this site's own page and send the form there.")
+
     /// An error of the server's own: nothing about it helps the caller.
     public static let serverError = Problem(.internalServerError, "Server error", detail: "the server could not complete the request")
         .withMessage("Something went wrong on the server. Try again in a moment; if it keeps happening, tell whoever runs this Heartwork.")

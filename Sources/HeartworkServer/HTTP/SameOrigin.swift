@@ -6,9 +6,14 @@ import Hummingbird
 /// forms, cookie-authenticated WebSocket upgrades) must come from this site when the browser
 /// says where they come from (the Origin header; clients without one are not browsers).
 enum SameOrigin {
+    /// A form without a CSRF token (sign-in, sign-up): a missing Origin is a client that is
+    /// not a browser; the opaque `null` is what browsers send after a cross-site redirect or
+    /// from a sandboxed frame, so it is refused like another site's (issue 40: a victim could
+    /// be signed in to an attacker's account).
     static func require(_ request: Request) throws {
-        guard let origin = request.headers[.origin], origin != "null" else { return }
-        try check(origin, request)
+        guard let origin = request.headers[.origin] else { return }
+        guard origin != "null" else { throw Problem.forbiddenOrigin }
+        do { try check(origin, request) } catch { throw Problem.forbiddenOrigin }
     }
 
     /// A WebSocket upgrade that comes with the session cookie: browsers always say where it

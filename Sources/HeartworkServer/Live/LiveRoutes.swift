@@ -69,7 +69,13 @@ struct LiveRoutes {
                     let bytes = Array(text.utf8)
                     let items: [GatewayItem]
                     do {
-                        items = try GatewayFrame.read(bytes, nowMilliseconds: Date().millisecondsSince1970)
+                        let now = Date().millisecondsSince1970
+                        // A frame over 64 KiB (more than 500 readings of the usual size) is read on a
+                        // thread of its own, not on the cooperative pool (issue 40).
+                        items =
+                            bytes.count > 64 * 1024
+                            ? try await Blocking.run { () throws(GatewayProtocolViolation) in try GatewayFrame.read(bytes, nowMilliseconds: now) }
+                            : try GatewayFrame.read(bytes, nowMilliseconds: now)
                     } catch let violation as GatewayProtocolViolation {
                         ingest.close(.init(.policyViolation, reason: String(violation.detail.prefix(120))))
                         return

@@ -113,11 +113,11 @@ struct MatchSocket {
                         return
                     }
                     switch MatchMessages.read(text) {
-                    case .reading(let second, _, _) where sensor != nil:
+                    case .reading(let second, _, _, _) where sensor != nil:
                         let detail = "this side plays from the gateway strap chosen (?sensor=): the page sends no readings"
                         try await outbound.write(.text(MatchMessage.refused(second: second, detail: detail).json))
-                    case .reading(let second, let bpm, let source):
-                        await room.reading(join.side, second: second, beatsPerMinute: bpm, source: source)
+                    case .reading(let second, let bpm, let rr, let source):
+                        await room.reading(join.side, second: second, beatsPerMinute: bpm, rrMilliseconds: rr, source: source)
                     case .forfeit:
                         await room.forfeit(join.side, id: connection)
                     case .refused(let second, let detail):
@@ -134,7 +134,8 @@ struct MatchSocket {
 /// The JSON text frames of the match room and the notifications socket.
 enum MatchMessages {
     enum Inbound: Equatable {
-        case reading(second: Int, bpm: Double, source: MatchReadingSource)
+        /// `rr`: the strap's RR intervals in milliseconds (for the plausibility check).
+        case reading(second: Int, bpm: Double, rr: [Double], source: MatchReadingSource)
         /// End: the player leaves and forfeits.
         case forfeit
         case refused(second: Int?, detail: String)
@@ -160,7 +161,7 @@ enum MatchMessages {
             }
             let second = try object.integer("second")
             guard let hex = try object.optionalString("hrm") else {
-                return .reading(second: second, bpm: try object.double("bpm"), source: .practice)
+                return .reading(second: second, bpm: try object.double("bpm"), rr: [], source: .practice)
             }
             guard (try object.optionalDouble("bpm")) == nil else {
                 return .refused(second: second, detail: "send hrm or bpm, not both")
@@ -181,12 +182,12 @@ enum MatchMessages {
         } catch {
             return .refused(second: second, detail: "hrm: \(error)")
         }
-        if measurement.sensorContact == .notDetected { return .reading(second: second, bpm: 0, source: .strap) }
+        if measurement.sensorContact == .notDetected { return .reading(second: second, bpm: 0, rr: [], source: .strap) }
         let bpm = Double(measurement.beatsPerMinute)
         guard bpm == 0 || (20...250).contains(bpm) else {
             return .refused(second: second, detail: "hrm: a heart rate of \(measurement.beatsPerMinute) bpm is neither 0 nor 20–250")
         }
-        return .reading(second: second, bpm: bpm, source: .strap)
+        return .reading(second: second, bpm: bpm, rr: measurement.rrIntervalsMilliseconds, source: .strap)
     }
 
     /// The `end` frame for one viewer: the result from the viewer's side as

@@ -117,6 +117,24 @@ public final class DatabaseConnection: Sendable {
         try await writing { try await self.runTransaction(body) }
     }
 
+    /// Inserts under a per-account cap: in one transaction the account's row is locked
+    /// (PostgreSQL; SQLite's one writer keeps the others out already), the rows `count`
+    /// selects are counted, and `insert` runs only below `limit` — so requests racing on one
+    /// or several instances can never leave more than the cap (issue 40: 60 parallel requests
+    /// left 60 gateways of 50). Throws `StoreError.limitReached(limit)` at the cap and
+    /// `StoreError.notFound("user")` when the account is gone.
+    func cappedInsert(
+        userID: String, limit: Int, counting count: SQLQueryString, _ insert: @escaping @Sendable (any SQLDatabase) async throws -> Void
+    ) async throws {
+        let lock: SQLQueryString = engine == .postgres ? " FOR UPDATE" : ""
+        try await transaction { sql in
+            guard try await sql.readFirst("SELECT id FROM users WHERE id = \(bind: userID)\(lock)") != nil else { throw StoreError.notFound("user") }
+            let counted = try await sql.readFirst("SELECT COUNT(*) AS n FROM (\(count)) AS capped").map { try $0.int("n") } ?? 0
+            guard counted < limit else { throw StoreError.limitReached(limit) }
+            try await insert(sql)
+        }
+    }
+
     private func writing<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         guard engine == .sqlite else { return try await body() }
         return try await writeGate.run(body)

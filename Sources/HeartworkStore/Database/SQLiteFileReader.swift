@@ -143,6 +143,16 @@ public final class SQLiteFileReader: Sendable {
         return rows.first?.column("n")?.integer ?? 0
     }
 
+    /// Whether SQLite reads the table in `key` order from an index (its primary key or
+    /// another), rather than sorting it: without one, every page of `page` would scan and sort
+    /// the whole table (issue 40: 400,000 rows without their index took 46.7 s against 10.1).
+    public func keyIsIndexed(_ table: String, key: [String]) async throws -> Bool {
+        try await requirePlain(table)
+        guard !key.isEmpty else { return true }
+        let plan = try await run("EXPLAIN QUERY PLAN SELECT 1 FROM \(Self.quote(table)) ORDER BY \(key.map(Self.quote).joined(separator: ", "))")
+        return !plan.contains { ($0.column("detail")?.string ?? "").contains("TEMP B-TREE") }
+    }
+
     /// How many rows have a key column that is not a number (such rows are never read).
     public func countUnkeyed(_ table: String, key: [String]) async throws -> Int {
         try await requirePlain(table)

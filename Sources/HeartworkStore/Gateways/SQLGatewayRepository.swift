@@ -5,13 +5,16 @@ struct SQLGatewayRepository: GatewayRepository {
     let database: DatabaseConnection
     static let columns = "id, user_id, name, token_hash, created_at, last_seen_at"
 
-    func create(_ gateway: GatewayRecord) async throws {
-        try await database.execute(
-            """
-            INSERT INTO gateways (id, user_id, name, token_hash, created_at, last_seen_at)
-            VALUES (\(bind: gateway.id), \(bind: gateway.userID), \(bind: gateway.name), \(bind: gateway.tokenHash),
-                \(bind: gateway.createdAt.millisecondsSince1970), \(bind: gateway.lastSeenAt?.millisecondsSince1970))
-            """)
+    func create(_ gateway: GatewayRecord, limit: Int) async throws {
+        try await database.cappedInsert(userID: gateway.userID, limit: limit, counting: "SELECT id FROM gateways WHERE user_id = \(bind: gateway.userID)") { sql in
+            try await sql.raw(
+                """
+                INSERT INTO gateways (id, user_id, name, token_hash, created_at, last_seen_at)
+                VALUES (\(bind: gateway.id), \(bind: gateway.userID), \(bind: gateway.name), \(bind: gateway.tokenHash),
+                    \(bind: gateway.createdAt.millisecondsSince1970), \(bind: gateway.lastSeenAt?.millisecondsSince1970))
+                """
+            ).run()
+        }
     }
 
     func list(userID: String) async throws -> [GatewayRecord] {

@@ -150,7 +150,7 @@ struct SQLDailyRepository: DailyRepository {
     static let columns: SQLQueryString = """
         id, user_id, format, file_path, state, bytes_total, bytes_done, samples_read, samples_added, workouts_added, workouts_duplicate,
         first_day, last_day, error, created_at, updated_at, finished_at, workouts_skipped, body_update, records_skipped,
-        read_counts, not_understood
+        read_counts, not_understood, summary
         """
 
     func admitImport(_ r: HealthImportRecord, maximumOpen: Int) async throws -> ImportAdmission {
@@ -175,7 +175,7 @@ struct SQLDailyRepository: DailyRepository {
                     \(bind: r.workoutsAdded), \(bind: r.workoutsDuplicate), \(bind: r.firstDay?.description), \(bind: r.lastDay?.description),
                     \(bind: r.error), \(bind: r.createdAt.millisecondsSince1970), \(bind: r.updatedAt.millisecondsSince1970), \(bind: r.finishedAt?.millisecondsSince1970),
                     \(bind: Self.encodeSkipped(r.workoutsSkipped)), \(bind: Self.encodeBody(r.body)), \(bind: Self.encodeSkipped(r.recordsSkipped)),
-                    \(bind: Self.encodeSkipped(r.read)), \(bind: Self.encodeSkipped(r.notUnderstood)))
+                    \(bind: Self.encodeSkipped(r.read)), \(bind: Self.encodeSkipped(r.notUnderstood)), \(bind: r.summary))
                 """
             ).run()
             return .admitted
@@ -206,7 +206,7 @@ struct SQLDailyRepository: DailyRepository {
                     error = \(bind: r.error), updated_at = \(bind: r.updatedAt.millisecondsSince1970), finished_at = \(bind: r.finishedAt?.millisecondsSince1970),
                     workouts_skipped = \(bind: Self.encodeSkipped(r.workoutsSkipped)), body_update = \(bind: Self.encodeBody(r.body)),
                     records_skipped = \(bind: Self.encodeSkipped(r.recordsSkipped)), read_counts = \(bind: Self.encodeSkipped(r.read)),
-                    not_understood = \(bind: Self.encodeSkipped(r.notUnderstood))
+                    not_understood = \(bind: Self.encodeSkipped(r.notUnderstood)), summary = \(bind: r.summary)
                 WHERE id = \(bind: r.id) RETURNING id
                 """) != nil
         }
@@ -278,6 +278,7 @@ struct SQLDailyRepository: DailyRepository {
         r.recordsSkipped = Self.decodeSkipped(try row.optionalString("records_skipped"))
         r.read = Self.decodeSkipped(try row.optionalString("read_counts"))
         r.notUnderstood = Self.decodeSkipped(try row.optionalString("not_understood"))
+        r.summary = try row.optionalString("summary")
         return r
     }
 

@@ -4,6 +4,10 @@ import Foundation
 /// a ghost race, the owner of the workout raced, who may read the result).
 public protocol MatchRepository: Sendable {
     func create(_ match: MatchRecord) async throws
+    /// Stores an invitation unless its challenger has `bySender` open invitations (sent, not
+    /// answered, not lapsed at `now`) or its opponent `toReceiver` — counted in the same
+    /// transaction as the insert. Throws `StoreError.limitReached` with the limit reached.
+    func invite(_ match: MatchRecord, bySender: Int, toReceiver: Int, now: Date) async throws
     func find(id: String) async throws -> MatchRecord?
     /// The user's matches (either side, or their workout as the ghost), newest first.
     func list(userID: String, limit: Int, offset: Int) async throws -> [MatchRecord]

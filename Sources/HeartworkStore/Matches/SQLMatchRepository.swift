@@ -6,20 +6,42 @@ struct SQLMatchRepository: MatchRepository {
     static let columns = """
         id, kind, challenger_id, opponent_id, ghost_workout_id, ghost_owner_id, duration_seconds, state, created_at, expires_at,
         started_at, ended_at, a_resting_hr, a_max_hr, b_resting_hr, b_max_hr, score_a, score_b, winner, end_reason, forfeited_by,
-        seconds_played, zones_a, zones_b, heart_rate_a, heart_rate_b, workout_a, workout_b, practice, sources_a, sources_b
+        seconds_played, zones_a, zones_b, heart_rate_a, heart_rate_b, workout_a, workout_b, practice, sources_a, sources_b, implausible_a, implausible_b
         """
 
     func create(_ match: MatchRecord) async throws {
-        try await database.execute(
-            """
-            INSERT INTO matches (id, kind, challenger_id, opponent_id, ghost_workout_id, ghost_owner_id, duration_seconds, state,
-                created_at, expires_at, a_resting_hr, a_max_hr, b_resting_hr, b_max_hr, practice)
-            VALUES (\(bind: match.id), \(bind: match.kind.rawValue), \(bind: match.challengerID), \(bind: match.opponentID),
-                \(bind: match.ghostWorkoutID), \(bind: match.ghostOwnerID), \(bind: match.durationSeconds), \(bind: match.state.rawValue),
-                \(bind: match.createdAt.millisecondsSince1970), \(bind: match.expiresAt.millisecondsSince1970),
-                \(bind: match.anchorsA?.restingHeartRate), \(bind: match.anchorsA?.maximumHeartRate),
-                \(bind: match.anchorsB?.restingHeartRate), \(bind: match.anchorsB?.maximumHeartRate), \(bind: match.practice ? 1 : 0))
-            """)
+        try await database.execute(Self.insert(match))
+    }
+
+    func invite(_ match: MatchRecord, bySender: Int, toReceiver: Int, now: Date) async throws {
+        let lock: SQLQueryString = database.engine == .postgres ? " FOR UPDATE" : ""
+        let challenger = match.challengerID
+        let opponent = match.opponentID ?? ""
+        try await database.transaction { sql in
+            // Both players' rows, in id order (two invitations between the same two people at
+            // once lock them in the same order).
+            for id in [challenger, opponent].sorted() {
+                guard try await sql.readFirst("SELECT id FROM users WHERE id = \(bind: id)\(lock)") != nil else { throw StoreError.notFound("user") }
+            }
+            let open: SQLQueryString = "state = 'invited' AND expires_at > \(bind: now.millisecondsSince1970)"
+            let sent = try await sql.readFirst("SELECT COUNT(*) AS n FROM matches WHERE challenger_id = \(bind: challenger) AND \(open)").map { try $0.int("n") } ?? 0
+            guard sent < bySender else { throw StoreError.limitReached(bySender) }
+            let received = try await sql.readFirst("SELECT COUNT(*) AS n FROM matches WHERE opponent_id = \(bind: opponent) AND \(open)").map { try $0.int("n") } ?? 0
+            guard received < toReceiver else { throw StoreError.limitReached(toReceiver) }
+            try await sql.raw(Self.insert(match)).run()
+        }
+    }
+
+    static func insert(_ match: MatchRecord) -> SQLQueryString {
+        """
+        INSERT INTO matches (id, kind, challenger_id, opponent_id, ghost_workout_id, ghost_owner_id, duration_seconds, state,
+            created_at, expires_at, a_resting_hr, a_max_hr, b_resting_hr, b_max_hr, practice)
+        VALUES (\(bind: match.id), \(bind: match.kind.rawValue), \(bind: match.challengerID), \(bind: match.opponentID),
+            \(bind: match.ghostWorkoutID), \(bind: match.ghostOwnerID), \(bind: match.durationSeconds), \(bind: match.state.rawValue),
+            \(bind: match.createdAt.millisecondsSince1970), \(bind: match.expiresAt.millisecondsSince1970),
+            \(bind: match.anchorsA?.restingHeartRate), \(bind: match.anchorsA?.maximumHeartRate),
+            \(bind: match.anchorsB?.restingHeartRate), \(bind: match.anchorsB?.maximumHeartRate), \(bind: match.practice ? 1 : 0))
+        """
     }
 
     func find(id: String) async throws -> MatchRecord? {
@@ -69,7 +91,8 @@ struct SQLMatchRepository: MatchRepository {
                     zones_b = \(bind: result.zonesB.map(String.init).joined(separator: ",")),
                     heart_rate_a = \(bind: Self.text(result.heartRateA)), heart_rate_b = \(bind: Self.text(result.heartRateB)),
                     sources_a = \(bind: result.sourcesA.map(\.rawValue).joined(separator: ",")),
-                    sources_b = \(bind: result.sourcesB.map(\.rawValue).joined(separator: ","))
+                    sources_b = \(bind: result.sourcesB.map(\.rawValue).joined(separator: ",")),
+                    implausible_a = \(bind: result.implausibleSecondsA), implausible_b = \(bind: result.implausibleSecondsB)
                 WHERE id = \(bind: id)
                 """
             ).run()
@@ -154,7 +177,8 @@ struct SQLMatchRepository: MatchRepository {
                 winner: try row.optionalString("winner"), reason: reason, forfeitedBy: try row.optionalString("forfeited_by"),
                 secondsPlayed: try row.optionalInt("seconds_played") ?? 0, zonesA: try zones("zones_a"), zonesB: try zones("zones_b"),
                 heartRateA: Self.series(try row.optionalString("heart_rate_a")), heartRateB: Self.series(try row.optionalString("heart_rate_b")),
-                sourcesA: try sources("sources_a"), sourcesB: try sources("sources_b"))
+                sourcesA: try sources("sources_a"), sourcesB: try sources("sources_b"),
+                implausibleSecondsA: try row.optionalInt("implausible_a") ?? 0, implausibleSecondsB: try row.optionalInt("implausible_b") ?? 0)
         }
         return MatchRecord(
             id: try row.string("id"), kind: kind, challengerID: try row.string("challenger_id"), opponentID: try row.optionalString("opponent_id"),

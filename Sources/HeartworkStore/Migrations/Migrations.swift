@@ -19,6 +19,7 @@ enum Migrations {
         .teamPhoto,
         .dailyFormula,
         .sensorPending,
+        .issue40,
     ]
 
     /// Applies what is missing. On PostgreSQL an advisory lock keeps two instances

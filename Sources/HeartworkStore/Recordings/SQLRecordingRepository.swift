@@ -12,9 +12,17 @@ struct SQLRecordingRepository: RecordingRepository {
         r.chunks AS finished_chunks
         """
 
-    func create(_ recording: RecordingRecord) async throws -> Bool {
-        try await database.transaction { sql in
+    func create(_ recording: RecordingRecord, unfinishedLimit: Int) async throws -> Bool {
+        let lock: SQLQueryString = database.engine == .postgres ? " FOR UPDATE" : ""
+        return try await database.transaction { sql in
             if try await sql.readFirst("SELECT id FROM recordings WHERE id = \(bind: recording.id)") != nil { return false }
+            // The owner's row first, so two starts at once cannot both pass the count.
+            guard try await sql.readFirst("SELECT id FROM users WHERE id = \(bind: recording.userID)\(lock)") != nil else { throw StoreError.notFound("user") }
+            let open =
+                try await sql.readFirst("SELECT COUNT(*) AS n FROM recordings WHERE user_id = \(bind: recording.userID) AND workout_id IS NULL").map {
+                    try $0.int("n")
+                } ?? 0
+            guard open < unfinishedLimit else { throw StoreError.limitReached(unfinishedLimit) }
             try await sql.raw(
                 """
                 INSERT INTO recordings (id, user_id, sport, indoor, started_at, created_at, updated_at)
@@ -46,11 +54,15 @@ struct SQLRecordingRepository: RecordingRepository {
         ).map(Self.record)
     }
 
-    func storeChunk(recordingID: String, _ chunk: RecordingChunkRecord, now: Date) async throws -> RecordingChunkOutcome {
-        try await database.transaction { sql in
-            // Checked in the same transaction as the insert: a chunk never lands after the
-            // recording was finished (its chunks are deleted then, and it would be lost).
-            guard try await sql.readFirst("SELECT id FROM recordings WHERE id = \(bind: recordingID) AND workout_id IS NULL") != nil else {
+    func storeChunk(recordingID: String, _ chunk: RecordingChunkRecord, sampleLimit: Int, now: Date) async throws -> RecordingChunkOutcome {
+        let lock: SQLQueryString = database.engine == .postgres ? " FOR UPDATE" : ""
+        return try await database.transaction { sql in
+            // Checked under the recording's row lock, in the transaction that inserts: a chunk
+            // never lands once a finish has begun (`close` takes the same lock), so every chunk
+            // answered "stored" is one the finish reads (issue 40: 82 of 82 chunks sent during
+            // a finish were answered 201 and lost).
+            guard let recording = try await sql.readFirst("SELECT closing_at FROM recordings WHERE id = \(bind: recordingID) AND workout_id IS NULL\(lock)")
+            else {
                 return .finished
             }
             if let existing = try await sql.readFirst(
@@ -58,6 +70,12 @@ struct SQLRecordingRepository: RecordingRepository {
             {
                 return try existing.string("body") == chunk.body ? .alreadyStored : .different
             }
+            if try recording.optionalInt("closing_at") != nil { return .closing }
+            let samples =
+                try await sql.readFirst("SELECT COALESCE(SUM(samples), 0) AS n FROM recording_chunks WHERE recording_id = \(bind: recordingID)").map {
+                    try $0.int("n")
+                } ?? 0
+            guard samples + chunk.sampleCount <= sampleLimit else { return .tooManySamples }
             try await sql.raw(
                 """
                 INSERT INTO recording_chunks (recording_id, n, body, samples)
@@ -67,6 +85,18 @@ struct SQLRecordingRepository: RecordingRepository {
             try await sql.raw("UPDATE recordings SET updated_at = \(bind: now.millisecondsSince1970) WHERE id = \(bind: recordingID)").run()
             return .stored
         }
+    }
+
+    func close(id: String, at: Date) async throws -> Bool {
+        try await database.transaction { sql in
+            guard try await sql.readFirst("SELECT id FROM recordings WHERE id = \(bind: id) AND workout_id IS NULL") != nil else { return false }
+            try await sql.raw("UPDATE recordings SET closing_at = \(bind: at.millisecondsSince1970) WHERE id = \(bind: id)").run()
+            return true
+        }
+    }
+
+    func reopen(id: String) async throws {
+        try await database.execute("UPDATE recordings SET closing_at = NULL WHERE id = \(bind: id) AND workout_id IS NULL")
     }
 
     func chunks(recordingID: String) async throws -> [RecordingChunkRecord] {

@@ -55,14 +55,17 @@ struct SQLStrengthRepository: StrengthRepository {
         }
     }
 
-    func addRoutine(_ r: UserRoutineRecord) async throws {
+    func addRoutine(_ r: UserRoutineRecord, limit: Int) async throws {
         do {
-            try await database.execute(
-                """
-                INSERT INTO strength_routines (id, user_id, name, goal, description, exercises, position, created_at, updated_at)
-                VALUES (\(bind: r.id), \(bind: r.userID), \(bind: r.name), \(bind: r.goal.rawValue), \(bind: r.description),
-                    \(bind: r.exerciseIDs.joined(separator: ",")), \(bind: r.position), \(bind: r.createdAt.millisecondsSince1970), \(bind: r.updatedAt.millisecondsSince1970))
-                """)
+            try await database.cappedInsert(userID: r.userID, limit: limit, counting: "SELECT id FROM strength_routines WHERE user_id = \(bind: r.userID)") { sql in
+                try await sql.raw(
+                    """
+                    INSERT INTO strength_routines (id, user_id, name, goal, description, exercises, position, created_at, updated_at)
+                    VALUES (\(bind: r.id), \(bind: r.userID), \(bind: r.name), \(bind: r.goal.rawValue), \(bind: r.description),
+                        \(bind: r.exerciseIDs.joined(separator: ",")), \(bind: r.position), \(bind: r.createdAt.millisecondsSince1970), \(bind: r.updatedAt.millisecondsSince1970))
+                    """
+                ).run()
+            }
         } catch  where StoreError.isUniqueViolation(error) {
             throw StoreError.conflict("you already have a routine called \(r.name)")
         }
@@ -128,14 +131,18 @@ struct SQLStrengthRepository: StrengthRepository {
         }
     }
 
-    func addCustomExercise(_ e: CustomExerciseRecord, nameKey: String) async throws {
+    func addCustomExercise(_ e: CustomExerciseRecord, nameKey: String, limit: Int) async throws {
         do {
-            try await database.execute(
-                """
-                INSERT INTO strength_custom_exercises (id, user_id, name, name_key, muscle_group, equipment, loaded, measure, source, created_at)
-                VALUES (\(bind: e.id), \(bind: e.userID), \(bind: e.name), \(bind: nameKey), \(bind: e.group.rawValue), \(bind: e.equipment),
-                    \(bind: e.loaded ? 1 : 0), \(bind: e.measure.rawValue), \(bind: e.source), \(bind: e.createdAt.millisecondsSince1970))
-                """)
+            try await database.cappedInsert(userID: e.userID, limit: limit, counting: "SELECT id FROM strength_custom_exercises WHERE user_id = \(bind: e.userID)") {
+                sql in
+                try await sql.raw(
+                    """
+                    INSERT INTO strength_custom_exercises (id, user_id, name, name_key, muscle_group, equipment, loaded, measure, source, created_at)
+                    VALUES (\(bind: e.id), \(bind: e.userID), \(bind: e.name), \(bind: nameKey), \(bind: e.group.rawValue), \(bind: e.equipment),
+                        \(bind: e.loaded ? 1 : 0), \(bind: e.measure.rawValue), \(bind: e.source), \(bind: e.createdAt.millisecondsSince1970))
+                    """
+                ).run()
+            }
         } catch  where StoreError.isUniqueViolation(error) {
             throw StoreError.conflict("you already have an exercise called \(e.name)")
         }

@@ -8,7 +8,8 @@ public protocol StrengthRepository: Sendable {
     /// The user's routines in their order.
     func routines(userID: String) async throws -> [UserRoutineRecord]
     /// Throws `StoreError.conflict` when the user has a routine of that name.
-    func addRoutine(_ routine: UserRoutineRecord) async throws
+    /// At most `limit` routines a user (`StoreError.limitReached`), counted in the same transaction.
+    func addRoutine(_ routine: UserRoutineRecord, limit: Int) async throws
     /// False when it is not the user's.
     func updateRoutine(_ routine: UserRoutineRecord) async throws -> Bool
     func deleteRoutine(id: String, userID: String) async throws -> Bool
@@ -19,7 +20,8 @@ public protocol StrengthRepository: Sendable {
     func customExercises(userID: String) async throws -> [CustomExerciseRecord]
     /// Throws `StoreError.conflict` when the user has an exercise that reads the same
     /// (`nameKey`, given with it).
-    func addCustomExercise(_ exercise: CustomExerciseRecord, nameKey: String) async throws
+    /// At most `limit` exercises a user (`StoreError.limitReached`), counted in the same transaction.
+    func addCustomExercise(_ exercise: CustomExerciseRecord, nameKey: String, limit: Int) async throws
 
     func stats(userID: String) async throws -> [String: ExerciseStatsRecord]
     /// Back to the cold start (seed-002 §2.5 "Reset").

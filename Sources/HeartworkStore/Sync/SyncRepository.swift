@@ -3,7 +3,9 @@ import Foundation
 /// Phone sync: a user's sync tokens (found by hash), the syncs that arrived, and the workouts
 /// a phone app sent by the app's own id.
 public protocol SyncRepository: Sendable {
-    func createToken(_ token: SyncTokenRecord) async throws
+    /// Stores a token unless the user has `limit` already (`StoreError.limitReached`),
+    /// counted in the same transaction.
+    func createToken(_ token: SyncTokenRecord, limit: Int) async throws
     /// The user's tokens, oldest first.
     func tokens(userID: String) async throws -> [SyncTokenRecord]
     func token(tokenHash: String) async throws -> SyncTokenRecord?
@@ -24,13 +26,16 @@ struct SQLSyncRepository: SyncRepository {
     static let tokenColumns = "id, user_id, name, token_hash, created_at, last_used_at"
     static let arrivalColumns = "id, user_id, token_name, source, received_at, samples_added, samples_already, workouts_added, left_out, newest_sample_at"
 
-    func createToken(_ token: SyncTokenRecord) async throws {
-        try await database.execute(
-            """
-            INSERT INTO sync_tokens (id, user_id, name, token_hash, created_at, last_used_at)
-            VALUES (\(bind: token.id), \(bind: token.userID), \(bind: token.name), \(bind: token.tokenHash),
-                \(bind: token.createdAt.millisecondsSince1970), \(bind: token.lastUsedAt?.millisecondsSince1970))
-            """)
+    func createToken(_ token: SyncTokenRecord, limit: Int) async throws {
+        try await database.cappedInsert(userID: token.userID, limit: limit, counting: "SELECT id FROM sync_tokens WHERE user_id = \(bind: token.userID)") { sql in
+            try await sql.raw(
+                """
+                INSERT INTO sync_tokens (id, user_id, name, token_hash, created_at, last_used_at)
+                VALUES (\(bind: token.id), \(bind: token.userID), \(bind: token.name), \(bind: token.tokenHash),
+                    \(bind: token.createdAt.millisecondsSince1970), \(bind: token.lastUsedAt?.millisecondsSince1970))
+                """
+            ).run()
+        }
     }
 
     func tokens(userID: String) async throws -> [SyncTokenRecord] {

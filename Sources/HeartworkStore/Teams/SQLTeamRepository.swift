@@ -15,16 +15,19 @@ struct SQLTeamRepository: TeamRepository {
 
     // MARK: Players
 
-    func createPlayer(_ player: PlayerRecord) async throws {
+    func createPlayer(_ player: PlayerRecord, limit: Int) async throws {
         do {
-            try await database.execute(
-                """
-                INSERT INTO players (id, user_id, name, first_name, surname, number, birth_date, sex, resting_hr, max_hr, weight_kg, team_id, sensor_id, created_at)
-                VALUES (\(bind: player.id), \(bind: player.userID), \(bind: player.name), \(bind: player.firstName), \(bind: player.surname),
-                    \(bind: player.number), \(bind: player.birthDate?.description),
-                    \(bind: player.sex?.rawValue), \(bind: player.restingHeartRate), \(bind: player.maximumHeartRate), \(bind: player.weightKilograms),
-                    \(bind: player.teamID), \(bind: player.sensorID), \(bind: player.createdAt.millisecondsSince1970))
-                """)
+            try await database.cappedInsert(userID: player.userID, limit: limit, counting: "SELECT id FROM players WHERE user_id = \(bind: player.userID)") { sql in
+                try await sql.raw(
+                    """
+                    INSERT INTO players (id, user_id, name, first_name, surname, number, birth_date, sex, resting_hr, max_hr, weight_kg, team_id, sensor_id, created_at)
+                    VALUES (\(bind: player.id), \(bind: player.userID), \(bind: player.name), \(bind: player.firstName), \(bind: player.surname),
+                        \(bind: player.number), \(bind: player.birthDate?.description),
+                        \(bind: player.sex?.rawValue), \(bind: player.restingHeartRate), \(bind: player.maximumHeartRate), \(bind: player.weightKilograms),
+                        \(bind: player.teamID), \(bind: player.sensorID), \(bind: player.createdAt.millisecondsSince1970))
+                    """
+                ).run()
+            }
         } catch  where StoreError.isUniqueViolation(error) {
             throw StoreError.conflict("that sensor is already worn by another player of the team")
         }
@@ -110,12 +113,15 @@ struct SQLTeamRepository: TeamRepository {
 
     // MARK: Teams
 
-    func createTeam(_ team: TeamRecord) async throws {
-        try await database.execute(
-            """
-            INSERT INTO teams (id, user_id, name, created_at)
-            VALUES (\(bind: team.id), \(bind: team.userID), \(bind: team.name), \(bind: team.createdAt.millisecondsSince1970))
-            """)
+    func createTeam(_ team: TeamRecord, limit: Int) async throws {
+        try await database.cappedInsert(userID: team.userID, limit: limit, counting: "SELECT id FROM teams WHERE user_id = \(bind: team.userID)") { sql in
+            try await sql.raw(
+                """
+                INSERT INTO teams (id, user_id, name, created_at)
+                VALUES (\(bind: team.id), \(bind: team.userID), \(bind: team.name), \(bind: team.createdAt.millisecondsSince1970))
+                """
+            ).run()
+        }
     }
 
     static let teamColumns = """

@@ -3,7 +3,8 @@ import Foundation
 /// A coach's players, teams and team sessions. Every call is scoped to the owning user: an
 /// id of someone else's record finds nothing.
 public protocol TeamRepository: Sendable {
-    func createPlayer(_ player: PlayerRecord) async throws
+    /// At most `limit` players a coach (`StoreError.limitReached`), counted in the same transaction.
+    func createPlayer(_ player: PlayerRecord, limit: Int) async throws
     func players(userID: String) async throws -> [PlayerRecord]
     func player(id: String, userID: String) async throws -> PlayerRecord?
     /// Saves every field; throws `StoreError.conflict` when the sensor is already worn by
@@ -13,7 +14,8 @@ public protocol TeamRepository: Sendable {
     func setPlayerPhoto(playerID: String, contentType: String, data: Data) async throws
     func playerPhoto(playerID: String, userID: String) async throws -> (contentType: String, data: Data)?
 
-    func createTeam(_ team: TeamRecord) async throws
+    /// At most `limit` teams a coach (`StoreError.limitReached`), counted in the same transaction.
+    func createTeam(_ team: TeamRecord, limit: Int) async throws
     func teams(userID: String) async throws -> [TeamRecord]
     func team(id: String, userID: String) async throws -> TeamRecord?
     func renameTeam(id: String, userID: String, to name: String) async throws -> Bool
@@ -32,4 +34,9 @@ public protocol TeamRepository: Sendable {
     func session(id: String, userID: String) async throws -> TeamSessionRecord?
     func updateSession(id: String, userID: String, _ changes: TeamSessionChanges) async throws -> Bool
     func deleteSession(id: String, userID: String) async throws -> Bool
+}
+
+extension TeamRepository {
+    /// Stores a team whatever the coach has (tools and tests).
+    public func createTeam(_ team: TeamRecord) async throws { try await createTeam(team, limit: .max) }
 }

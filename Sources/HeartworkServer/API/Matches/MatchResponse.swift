@@ -29,6 +29,10 @@ struct MatchResponse: ResponseEncodable {
         /// "gateway" (a strap one of the player's gateways hears), "practice" (the slider),
         /// "recording" (a ghost); empty when nothing came, or for matches from before.
         let sources: [String]
+        /// Seconds of the side's live heart rate that a heart could not make (RR intervals
+        /// that disagree with the rate, a jump of more than 30 bpm a second, a flat line):
+        /// they counted as lost contact (PROTOCOL.md §10). 0 for practice and ghosts.
+        let implausibleSeconds: Int
     }
 
     struct Result: Encodable {
@@ -87,14 +91,14 @@ struct MatchResponse: ResponseEncodable {
         room = "/api/live/matches/\(match.id)"
         workoutID = match.side(of: viewer.id).flatMap { $0 == "a" ? match.workoutA : match.workoutB }
         result = match.result.map { stored in
-            func side(_ zones: [Int], _ score: Int, _ heartRate: [Int?], _ sources: [MatchReadingSource]) -> Side {
+            func side(_ zones: [Int], _ score: Int, _ heartRate: [Int?], _ sources: [MatchReadingSource], _ implausible: Int) -> Side {
                 Side(
                     score: score,
                     timeInZoneSeconds: Dictionary(
                         uniqueKeysWithValues: ReserveZone.allCases.map { zone in
                             (zone.identifier, zone.rawValue < zones.count ? zones[zone.rawValue] : 0)
                         }),
-                    heartRate: heartRate, sources: sources.map(\.rawValue))
+                    heartRate: heartRate, sources: sources.map(\.rawValue), implausibleSeconds: implausible)
             }
             let viewerSide = match.side(of: viewer.id)
             let outcome: String? = viewerSide.map { side in stored.winner == nil ? "draw" : (stored.winner == side ? "won" : "lost") }
@@ -102,8 +106,8 @@ struct MatchResponse: ResponseEncodable {
                 winner: stored.winner, outcome: outcome, marginSeconds: abs(stored.scoreA - stored.scoreB), reason: stored.reason,
                 forfeitedBy: stored.forfeitedBy, secondsPlayed: stored.secondsPlayed,
                 // The owner of a raced ghost (no side) never sees the racer's heart rate.
-                a: side(stored.zonesA, stored.scoreA, viewerSide == nil ? [] : stored.heartRateA, stored.sourcesA),
-                b: side(stored.zonesB, stored.scoreB, stored.heartRateB, stored.sourcesB))
+                a: side(stored.zonesA, stored.scoreA, viewerSide == nil ? [] : stored.heartRateA, stored.sourcesA, stored.implausibleSecondsA),
+                b: side(stored.zonesB, stored.scoreB, stored.heartRateB, stored.sourcesB, stored.implausibleSecondsB))
         }
     }
 }

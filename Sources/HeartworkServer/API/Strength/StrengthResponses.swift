@@ -387,8 +387,11 @@ struct ImportResponse: ResponseEncodable {
     let skippedRows: [String]
     let seededOneRepMaxes: [String: Double]
     let unit: String
+    /// The import (`GET /api/strength/imports/{id}`).
+    let importID: String?
 
-    init(_ summary: StrengthService.ImportSummary, unit: WeightUnit) {
+    init(_ summary: StrengthService.ImportSummary, unit: WeightUnit, importID: String? = nil) {
+        self.importID = importID
         source = summary.source
         imported = summary.imported
         duplicates = summary.duplicates
@@ -398,5 +401,37 @@ struct ImportResponse: ResponseEncodable {
         skippedRows = summary.skippedRows
         seededOneRepMaxes = summary.seeded.mapValues(unit.show)
         self.unit = unit.name
+    }
+}
+
+/// A Strong or Hevy import as it goes: queued, running (with the bytes and workouts done so
+/// far) or finished with its summary (`result`) or its reason (`error`).
+struct StrengthImportStatusResponse: ResponseEncodable {
+    let id: String
+    let state: String
+    let bytesTotal: Int64
+    let bytesDone: Int64
+    /// 0…1 of the file read.
+    let progress: Double
+    let workoutsImported: Int
+    let workoutsDuplicate: Int
+    let error: String?
+    let result: ImportResponse?
+    let createdAt: Date
+    let finishedAt: Date?
+
+    init(_ status: StrengthImportService.Status, unit: WeightUnit) {
+        let record = status.record
+        id = record.id
+        state = record.state.rawValue
+        bytesTotal = record.bytesTotal
+        bytesDone = min(record.bytesDone, record.bytesTotal)
+        progress = record.bytesTotal > 0 ? min(1, Double(record.bytesDone) / Double(record.bytesTotal)) : 0
+        workoutsImported = record.workoutsAdded
+        workoutsDuplicate = record.workoutsDuplicate
+        error = record.error
+        result = record.state == .done ? status.summary.map { ImportResponse($0, unit: unit, importID: record.id) } : nil
+        createdAt = record.createdAt
+        finishedAt = record.finishedAt
     }
 }

@@ -45,6 +45,7 @@ struct StrengthRoutes {
         api.put("strength/sessions/:sessionID/sets/:n", use: putStrengthSessionsSessionIDSetsN)
         api.post("strength/sessions/:sessionID/finish", use: postStrengthSessionsSessionIDFinish)
         api.post("strength/import", use: postStrengthImport)
+        api.get("strength/imports/:importID", use: getStrengthImportsImportID)
 
         api.get("nutrition", use: getNutrition)
     }
@@ -235,18 +236,41 @@ struct StrengthRoutes {
         return FinishResponse(finished, unit: WeightUnit(context.user))
     }
 
-    /// POST /strength/import
-    func postStrengthImport(_ request: Request, context: AuthenticatedContext) async throws -> ImportResponse {
+    /// POST /strength/import: the export streams to the import directory and becomes a job;
+    /// 200 with the summary when it is done within 10 s (a usual export), else 202 with the
+    /// import to follow (`Location`).
+    func postStrengthImport(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let mediaType = RequestBody.mediaType(request) ?? ""
-        guard mediaType == "text/csv" || mediaType == "text/plain" else {
-            throw Problem(.unsupportedMediaType, "Unsupported media type", detail: "send the Strong or Hevy export as text/csv")
-                .withMessage("Upload the .csv file that Strong or Hevy exports (Settings → Export data).")
+        let body = OneShotBody(request.body)
+        let outcome: StrengthImportService.Outcome
+        do {
+            guard mediaType == "text/csv" || mediaType == "text/plain" else {
+                throw Problem(.unsupportedMediaType, "Unsupported media type", detail: "send the Strong or Hevy export as text/csv")
+                    .withMessage("Upload the .csv file that Strong or Hevy exports (Settings → Export data).")
+            }
+            outcome = try await services.strengthImports.receive(body.map(\.readableBytesView), for: context.user)
+        } catch {
+            // Refused with the body not read to its end: the rest is read and dropped.
+            try? await body.discardRest()
+            throw error
         }
-        let bytes = try await RequestBody.bytes(request, limit: StrengthService.maximumImportBytes)
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw Problem(AppError.invalid("the file is not UTF-8 text", field: "file"))
+        let unit = WeightUnit(context.user)
+        switch outcome {
+        case .done(let summary, let record):
+            var answer = try APIJSON.response(ImportResponse(summary, unit: unit, importID: record.id))
+            answer.headers[.contentLocation] = "/api/strength/imports/\(record.id)"
+            return answer
+        case .accepted(let record):
+            var answer = try APIJSON.response(StrengthImportStatusResponse(StrengthImportService.Status(record: record, summary: nil), unit: unit), status: .accepted)
+            answer.headers[.location] = "/api/strength/imports/\(record.id)"
+            return answer
         }
-        return ImportResponse(try await strength.importLog(text, for: context.user), unit: WeightUnit(context.user))
+    }
+
+    /// GET /strength/imports/{importID}
+    func getStrengthImportsImportID(_ request: Request, context: AuthenticatedContext) async throws -> StrengthImportStatusResponse {
+        StrengthImportStatusResponse(
+            try await services.strengthImports.status(try context.parameters.require("importID"), for: context.user), unit: WeightUnit(context.user))
     }
 
     /// GET /nutrition

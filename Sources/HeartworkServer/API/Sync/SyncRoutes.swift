@@ -10,6 +10,7 @@ struct SyncRoutes {
     let services: HeartworkServices
     /// Shared with workout uploads: how many large bodies are read at once.
     let uploads: WorkGate
+    let senders: PerUserUploads
 
     func register(public api: RouterGroup<AppRequestContext>, signedIn: RouterGroup<AuthenticatedContext>) {
         api.post("sync/health-auto-export", use: postSyncHealthAutoExport)
@@ -30,9 +31,11 @@ struct SyncRoutes {
         if let type = RequestBody.mediaType(request), type != "application/json" {
             throw Problem(.unsupportedMediaType, "Unsupported media type", detail: "send Health Auto Export's JSON format (Content-Type: application/json), not \(type)")
         }
-        let answer = try await uploads.run {
-            try await services.sync.receiveHealthAutoExport(
-                try await RequestBody.bytes(request, limit: HealthSyncService.maximumBodyBytes), token: token, user: user)
+        // The body arrives first (a slow sender holds only their own places), then takes one of
+        // the server's places to be read and stored.
+        let answer = try await senders.run(user.id) {
+            let bytes = try await RequestBody.bytes(request, limit: HealthSyncService.maximumBodyBytes)
+            return try await uploads.run { try await services.sync.receiveHealthAutoExport(bytes, token: token, user: user) }
         }
         return try APIJSON.response(SyncAnswerResponse(answer))
     }

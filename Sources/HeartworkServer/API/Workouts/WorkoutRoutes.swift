@@ -10,6 +10,7 @@ struct WorkoutRoutes {
     let maximumBodyBytes: Int
     let metrics: ServerMetrics
     let uploads: WorkGate
+    let senders: PerUserUploads
 
     func register(on api: RouterGroup<AuthenticatedContext>) {
         // The answer is the summary (with the Location of the full workout): echoing 7,200
@@ -30,8 +31,11 @@ struct WorkoutRoutes {
     /// POST /api/workouts
     func postWorkouts(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let format = try Self.uploadFormat(request)
-        let record = try await uploads.run {
-            try await services.workouts.upload(try await RequestBody.bytes(request, limit: maximumBodyBytes), format: format, for: context.user)
+        // The body arrives first (a slow sender holds only their own places), then takes one of
+        // the server's places to be decoded and stored.
+        let record = try await senders.run(context.user.id) {
+            let bytes = try await RequestBody.bytes(request, limit: maximumBodyBytes)
+            return try await uploads.run { try await services.workouts.upload(bytes, format: format, for: context.user) }
         }
         metrics.workoutsUploaded.increment()
         var response = try APIJSON.response(WorkoutCreatedResponse(record), status: .created)

@@ -63,13 +63,33 @@ if (select && select.value === "" && zone) {
 
 for (const holder of document.querySelectorAll("[data-readout]")) attachReadout(holder);
 
+// A chosen photo is re-encoded in the browser to at most 1024 pixels a side (and without its
+// camera metadata) before it is sent; a file the browser cannot read goes as it is, and the
+// server says what is wrong with it.
+async function photoForUpload(file) {
+  try {
+    const bitmap = await createImageBitmap(file);
+    const scale = Math.min(1, 1024 / Math.max(bitmap.width, bitmap.height));
+    const canvas = document.createElement("canvas");
+    canvas.width = Math.max(1, Math.round(bitmap.width * scale));
+    canvas.height = Math.max(1, Math.round(bitmap.height * scale));
+    canvas.getContext("2d").drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+    const type = file.type === "image/png" ? "image/png" : "image/jpeg";
+    const blob = await new Promise((resolve) => canvas.toBlob(resolve, type, 0.88));
+    return blob || file;
+  } catch (error) {
+    return file;
+  }
+}
+
 const photo = document.querySelector("[data-upload-photo]");
 if (photo) {
   photo.addEventListener("change", async () => {
     const status = document.getElementById("photo-status");
-    const file = photo.files[0];
-    if (!file) return;
+    const chosen = photo.files[0];
+    if (!chosen) return;
     status.textContent = "Uploading photo…";
+    const file = await photoForUpload(chosen);
     const response = await fetch(photo.dataset.uploadPhoto || "/api/me/photo", {
       method: "PUT",
       headers: { "Content-Type": file.type || "application/octet-stream", "X-CSRF-Token": csrfToken() },

@@ -122,3 +122,5 @@ const routineForm = document.querySelector("form[data-routine-form]");
 if (routineForm) startRoutineForm(routineForm);
 const importForm = document.querySelector("form[data-import-form]");
 if (importForm) startImportForm(importForm);
+// An import still queued or running: look again every 2 s until it is done or stopped.
+if (document.querySelector("[data-import-pending]")) setTimeout(() => window.location.reload(), 2000);

@@ -77,6 +77,8 @@ struct MatchPage: ExtendingPageModel {
         let source: String
         /// False for a side that ended the match with End: its heart rate was discarded.
         let hasHeartRate: Bool
+        /// "Implausible data: 60 s…" when the side's live heart rate could not be a heart's.
+        let implausible: String?
         let heartRateChart: String
         let zoneChart: String
     }

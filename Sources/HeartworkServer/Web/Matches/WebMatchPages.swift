@@ -180,7 +180,8 @@ struct WebMatchPages {
                         mine: Formatting.duration(zone.rawValue < myZones.count ? myZones[zone.rawValue] : 0),
                         theirs: Formatting.duration(zone.rawValue < theirZones.count ? theirZones[zone.rawValue] : 0))
                 })
-            described.summary = "\(outcome) \(myScore)–\(theirScore)\(match.isPractice ? " · practice" : "")"
+            let implausible = result.implausibleSecondsA + result.implausibleSecondsB > 0 ? " · implausible data" : ""
+            described.summary = "\(outcome) \(myScore)–\(theirScore)\(match.isPractice ? " · practice" : "")\(implausible)"
             let saved = side == "b" ? match.workoutB : match.workoutA
             described.savedWorkout = saved
             described.canSave =
@@ -201,14 +202,18 @@ struct WebMatchPages {
         // The players see both sides; the owner of a raced ghost only their own workout's.
         let order = match.side(of: viewer.id) == "b" ? ["b", "a"] : (match.side(of: viewer.id) == "a" ? ["a", "b"] : ["b"])
         return order.map { side in
-            let (series, zones, anchors, sources) =
+            let (series, zones, anchors, sources, implausible) =
                 side == "a"
-                ? (result.heartRateA, result.zonesA, match.anchorsA, result.sourcesA) : (result.heartRateB, result.zonesB, match.anchorsB, result.sourcesB)
+                ? (result.heartRateA, result.zonesA, match.anchorsA, result.sourcesA, result.implausibleSecondsA)
+                : (result.heartRateB, result.zonesB, match.anchorsB, result.sourcesB, result.implausibleSecondsB)
             let who = name(side)
             let label = who == "You" ? "your side" : who
             return .init(
                 name: who, source: sources.isEmpty ? "not recorded" : sources.map(\.label).joined(separator: ", "),
                 hasHeartRate: !series.isEmpty,
+                implausible: implausible > 0
+                    ? "Implausible data: \(implausible) s of this heart rate could not come from a heart (beat-to-beat times that disagree with the rate, a jump of more than 30 beats a minute in a second, or the same number for minutes), so \(implausible == 1 ? "it counted" : "they counted") as lost contact."
+                    : nil,
                 heartRateChart: series.isEmpty ? "" : WorkoutCharts.heartRate(series, profile: anchors?.zoneProfile, name: label, id: "hr-\(side)", height: 240).svg,
                 zoneChart: WorkoutCharts.timeInZones(zones, name: label, id: "zones-\(side)", titled: false).svg)
         }

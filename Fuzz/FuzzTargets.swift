@@ -117,6 +117,12 @@ public func heartworkFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         if (parsed == nil) != (Set(decoded).count != decoded.count) { fatalError("a repeated name was missed or a distinct one refused") }
         if let parsed, let first = decoded.first, parsed[first] == nil { fatalError("a member is not found by its name") }
         _ = try? GatewayFrame.read(Array(document.utf8))
+    case "photo":
+        // Issue 40: photos are decoded and written again; any bytes must be refused or come out
+        // a photo that reads back (within a small pixel bound, as the server's).
+        if let out = try? PhotoCodec.reencode(bytes, fitting: 64, maximumPixels: 1 << 16) {
+            guard (try? ImageFile(out.bytes)) != nil else { fatalError("a re-encoded photo does not read back") }
+        }
     case "delimited":
         // Issue 40: the streaming CSV reader, fed in pieces cut where the first byte says, gives
         // the rows it gives the whole; and no row it keeps breaks its bounds.

@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-30}"
 shift || true
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then targets=(fit tcx gpx hrm rr csv json jsonkeys streams gateway lifting delimited health label zip dbus); fi
+if [ ${#targets[@]} -eq 0 ]; then targets=(fit tcx gpx hrm rr csv json jsonkeys streams gateway lifting delimited health label zip dbus photo); fi
 out=.build-fuzz
 mkdir -p "$out/corpus"
 if [ ! -x "$out/heartwork-fuzz" ] || [ -n "$(find Sources/HeartworkCore Sources/HeartworkFormats Fuzz -name '*.swift' -newer "$out/heartwork-fuzz" | head -1)" ]; then

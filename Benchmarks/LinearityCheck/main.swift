@@ -155,6 +155,19 @@ let cases: [Case] = [
         try? scanner.finish()
     },
     Case(
+        name: "PNG photo: n rows of 256 pixels, decoded", n: 400,
+        make: { n in
+            PNGEncoder.encode(RasterImage(width: 256, height: n, pixels: (0..<(256 * n * 4)).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }))
+        }
+    ) { _ = try? PNGDecoder.decode($0) },
+    Case(
+        name: "JPEG photo: n rows of 256 pixels, decoded", n: 256,
+        make: { n in
+            PhotoCodec.encodeJPEG(
+                RasterImage(width: 256, height: n, pixels: (0..<(256 * n * 4)).map { UInt8(truncatingIfNeeded: ($0 / 4) % 256 + ($0 % 4) * 40) }), quality: 85)
+        }
+    ) { _ = try? PhotoCodec.decodeJPEG($0) },
+    Case(
         name: "FIT: n records", n: 20_000,
         make: { n in
             var activity = ActivityRecording()

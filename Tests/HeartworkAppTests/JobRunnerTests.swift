@@ -245,13 +245,11 @@ extension JobRunnerTests {
             for name in ["a", "b", "c"] { #expect(try await journal.waitFor("start \(name)")) }
             // Every worker is busy now; the fourth user's job is queued behind them.
             let fourth = try await Self.user(store, "fourth")
-            let queued = ContinuousClock.now
             try await store.jobs.enqueue(Jobs.record(Quick(label: "d", numbers: []), userID: fourth, runAfter: Date()))
             #expect(try await journal.waitFor("quick d", within: 30), "the fourth user's job never got a turn: \(journal.all)")
-            let waited = ContinuousClock.now - queued
             #expect(!journal.all.contains { $0.hasPrefix("end ") }, "it ran while the long jobs were still running: \(journal.all)")
-            // A slice (1 s) and the queue's poll (50 ms), with room for a loaded machine.
-            #expect(waited < .seconds(15), "the fourth user waited \(waited)")
+            // (How long it waited is a figure of the hostile probe, not a timed test: about a
+            // slice, 1 s, and the queue's poll, 50 ms.)
             // The long jobs go on: each of the three had its turns before and has them after.
             let before = steps.withLock { $0 }
             try await Task.sleep(for: .seconds(3))

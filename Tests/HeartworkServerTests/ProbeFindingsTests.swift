@@ -372,15 +372,28 @@ struct ProbeFindingsTests {
 
 /// Small, valid images for photo tests.
 enum TestImages {
-    /// The 1×1 PNG below with a tEXt chunk carrying `text` (to recognise it in answers).
+    /// A grey PNG one pixel high whose pixels are `text`'s bytes, deflated as a stored block,
+    /// so the file holds `text` as it is (to recognise it in answers) and nothing but its image
+    /// (a photo with metadata is re-encoded when stored, issue 40; this one is kept as sent).
     static func png(text: String) -> Data {
-        let bytes = [UInt8](png)
-        // IHDR ends at byte 33 (8 signature + 25); insert tEXt after it.
-        let data = [UInt8]("Comment".utf8) + [0] + [UInt8](text.utf8)
-        var chunk = withUnsafeBytes(of: UInt32(data.count).bigEndian, Array.init)
-        let typed = [UInt8]("tEXt".utf8) + data
-        chunk += typed + withUnsafeBytes(of: CRC32.checksum(typed).bigEndian, Array.init)
-        return Data(bytes[..<33] + chunk + bytes[33...])
+        let pixels = [UInt8](text.utf8)
+        let raw = [0] + pixels
+        var a: UInt32 = 1
+        var b: UInt32 = 0
+        for byte in raw {
+            a = (a + UInt32(byte)) % 65521
+            b = (b + a) % 65521
+        }
+        let length = UInt16(raw.count)
+        let zlib: [UInt8] =
+            [0x78, 0x01, 0x01, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)] + raw
+            + withUnsafeBytes(of: (b << 16 | a).bigEndian, Array.init)
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            let typed = [UInt8](type.utf8) + data
+            return withUnsafeBytes(of: UInt32(data.count).bigEndian, Array.init) + typed + withUnsafeBytes(of: CRC32.checksum(typed).bigEndian, Array.init)
+        }
+        let header = withUnsafeBytes(of: UInt32(pixels.count).bigEndian, Array.init) + withUnsafeBytes(of: UInt32(1).bigEndian, Array.init) + [8, 0, 0, 0, 0]
+        return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", zlib) + chunk("IEND", []))
     }
 
     /// A 1×1 grey PNG (IHDR, IDAT and IEND with correct CRCs), as written by Python's zlib/struct.

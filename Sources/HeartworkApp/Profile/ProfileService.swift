@@ -125,8 +125,8 @@ public struct ProfileService: Sendable {
     // MARK: Photo
 
     public func setPhoto(userID: String, bytes: [UInt8]) async throws {
-        let image = try PhotoRules.checked(bytes, of: "a profile")
-        try await store.users.setPhoto(userID: userID, contentType: image.kind.rawValue, data: Data(bytes))
+        let photo = try await PhotoRules.stored(bytes, of: "a profile")
+        try await store.users.setPhoto(userID: userID, contentType: photo.contentType, data: Data(photo.data))
         sessionCache.forget(userID: userID)
     }
 

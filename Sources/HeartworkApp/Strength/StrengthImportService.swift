@@ -184,7 +184,7 @@ public struct StrengthImportService: Sendable {
                 record.bytesDone = done
             }
             var lastWrite = ContinuousClock.now
-            let summary = try await strength.importSessions(parsed, for: user, now: Date(), resume: resumed, context: context) { summary, processed in
+            let summary = try await strength.importSessions(parsed, for: user, now: Date(), importID: record.id, resume: resumed, context: context) { summary, processed in
                 // Progress (and what a run after a crash goes on from), every second at most.
                 guard ContinuousClock.now - lastWrite >= .seconds(1) else { return }
                 lastWrite = ContinuousClock.now

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HeartworkCore
 import HeartworkFormats
@@ -158,9 +159,12 @@ extension StrengthService {
     /// Stores the sessions of a read export. `resume` is what a run that stopped (a crash, a
     /// restart) had done: its summary, and how many sessions it had gone through in order
     /// (those are not looked at again). `progress` is told after every session; `context`
-    /// gives other users' work its turn between sessions.
+    /// gives other users' work its turn between sessions. With an `importID`, each session's id
+    /// is made from it and the session's place in the file, so a resumed run tells a session
+    /// the stopped run stored after its last progress (imported, by this import) from one that
+    /// was there before (a duplicate).
     func importSessions(
-        _ parsed: LiftingLogImport, for user: UserRecord, now: Date, resume: (summary: ImportSummary, processed: Int)? = nil,
+        _ parsed: LiftingLogImport, for user: UserRecord, now: Date, importID: String? = nil, resume: (summary: ImportSummary, processed: Int)? = nil,
         context: JobContext? = nil, progress: ((ImportSummary, Int) async throws -> Void)? = nil
     ) async throws -> ImportSummary {
         guard !parsed.sessions.isEmpty else { throw AppError.invalid("the file holds no workouts", field: "file") }
@@ -194,7 +198,8 @@ extension StrengthService {
             }
             guard workout.startedAt <= now.addingTimeInterval(86_400) else { continue }
             var session = StrengthSessionRecord(
-                userID: user.id, routineID: nil, name: String(workout.name.prefix(80)), goal: goal,
+                id: importID.map { Self.sessionID(importID: $0, number: number) } ?? UUID().uuidString.lowercased(), userID: user.id, routineID: nil,
+                name: String(workout.name.prefix(80)), goal: goal,
                 source: parsed.source, importKey: "\(parsed.source):\(Int(workout.startedAt.timeIntervalSince1970)):\(workout.name.prefix(80))",
                 startedAt: workout.startedAt)
             var sets = [StrengthSetRecord]()
@@ -252,6 +257,12 @@ extension StrengthService {
                     if value.oneRepMaxKilograms > (stats[id]?.oneRepMaxKilograms ?? 0) { seeded[id] = value.oneRepMaxKilograms }
                     stats[id] = value
                 }
+            } else if resume != nil, let key = session.importKey,
+                try await store.strength.importedSessionID(userID: user.id, importKey: key) == session.id
+            {
+                // Stored by the run that stopped, after its last progress: this import's own.
+                // Its statistics were stored with it, and read at this run's start already.
+                imported += 1
             } else {
                 duplicates += 1
             }
@@ -259,5 +270,16 @@ extension StrengthService {
         return ImportSummary(
             source: parsed.source, imported: imported, duplicates: duplicates, mapped: mapped, unmapped: unmapped, customExercises: customs,
             skippedRows: Array(skipped.prefix(100)), seeded: seeded)
+    }
+
+    /// A session id made from the import and the session's place in its file (a UUID's form:
+    /// the first 16 bytes of SHA-256, version and variant bits set as for a name-based UUID).
+    static func sessionID(importID: String, number: Int) -> String {
+        var bytes = Array(SHA256.hash(data: Data("\(importID):\(number)".utf8)).prefix(16))
+        bytes[6] = (bytes[6] & 0x0F) | 0x50
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        let hex = bytes.map { String(format: "%02x", $0) }.joined()
+        let parts = [hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4), hex.dropFirst(20)]
+        return parts.joined(separator: "-")
     }
 }

@@ -58,13 +58,8 @@ public struct TeamService: Sendable {
 
     public func setPhoto(_ id: String, of user: UserRecord, bytes: [UInt8]) async throws {
         let player = try await player(id, of: user)
-        let image = try Self.photo(bytes, of: "a player")
-        try await store.teams.setPlayerPhoto(playerID: player.id, contentType: image.kind.rawValue, data: Data(bytes))
-    }
-
-    /// A player's or a team's photo, checked the one way: a whole PNG or JPEG, by content.
-    static func photo(_ bytes: [UInt8], of whose: String) throws -> ImageFile {
-        try PhotoRules.checked(bytes, of: "\(whose)'s")
+        let photo = try await PhotoRules.stored(bytes, of: "a player's")
+        try await store.teams.setPlayerPhoto(playerID: player.id, contentType: photo.contentType, data: Data(photo.data))
     }
 
     public func photo(_ id: String, of user: UserRecord) async throws -> (contentType: String, data: Data) {
@@ -232,8 +227,8 @@ public struct TeamService: Sendable {
     /// Sets or replaces the team's photo (FitLabTeam F4), checked as a player's is.
     public func setTeamPhoto(_ id: String, of user: UserRecord, bytes: [UInt8]) async throws {
         let team = try await team(id, of: user)
-        let image = try Self.photo(bytes, of: "a team")
-        try await store.teams.setTeamPhoto(teamID: team.id, contentType: image.kind.rawValue, data: Data(bytes))
+        let photo = try await PhotoRules.stored(bytes, of: "a team's")
+        try await store.teams.setTeamPhoto(teamID: team.id, contentType: photo.contentType, data: Data(photo.data))
     }
 
     public func teamPhoto(_ id: String, of user: UserRecord) async throws -> (contentType: String, data: Data) {

@@ -37,14 +37,21 @@ public struct ServerRuntime: Sendable {
         }
     }
 
+    /// How long a graceful stop may take before what is still running is cancelled: requests
+    /// in progress and idle connections a client keeps open (a trickling body, a client that
+    /// never closes) cannot hold a SIGTERM for longer. Issue 40's probe left a server that
+    /// had not stopped 30 s after SIGTERM.
+    public static let gracefulStop: Duration = .seconds(15)
+
     /// Runs until SIGTERM or SIGINT, then stops in reverse order. `extra` services (the demo's
     /// in-process gateway) start after the background services, before the server.
     public func run(extra: [any Service] = []) async throws {
         let services: [any Service] = [StoreService(store: store)] + self.services.backgroundServices + extra + [application]
-        let group = ServiceGroup(
-            configuration: .init(
-                services: services.map { .init(service: $0) },
-                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        var configuration = ServiceGroupConfiguration(
+            services: services.map { .init(service: $0) }, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        configuration.maximumGracefulShutdownDuration = Self.gracefulStop
+        configuration.maximumCancellationDuration = .seconds(5)
+        let group = ServiceGroup(configuration: configuration)
         try await group.run()
     }
 }

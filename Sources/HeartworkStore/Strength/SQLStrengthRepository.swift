@@ -389,6 +389,12 @@ struct SQLStrengthRepository: StrengthRepository {
         }
     }
 
+    func importedSessionID(userID: String, importKey: String) async throws -> String? {
+        try await database.first("SELECT id FROM strength_sessions WHERE user_id = \(bind: userID) AND import_key = \(bind: importKey)").map {
+            try $0.string("id")
+        }
+    }
+
     func exerciseHistory(userID: String, exerciseID: String, limit: Int) async throws -> [(session: StrengthSessionRecord, sets: [StrengthSetRecord])] {
         let rows = try await database.all(
             """

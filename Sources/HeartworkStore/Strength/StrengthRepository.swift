@@ -51,6 +51,8 @@ public protocol StrengthRepository: Sendable {
     func updateTotals(_ session: StrengthSessionRecord) async throws
     /// Stores an imported session with its statistics; false when the same import key is stored.
     func importSession(_ session: StrengthSessionRecord, sets: [StrengthSetRecord], stats: [String: ExerciseStats], at: Date) async throws -> Bool
+    /// The id of the user's session stored under an import key (nil: none is).
+    func importedSessionID(userID: String, importKey: String) async throws -> String?
     /// The sets of one exercise in the user's finished sessions, oldest first.
     func exerciseHistory(userID: String, exerciseID: String, limit: Int) async throws -> [(session: StrengthSessionRecord, sets: [StrengthSetRecord])]
     /// The exercises of sessions started since `since` (for the routine suggestion).

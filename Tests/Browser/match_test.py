@@ -54,8 +54,9 @@ def sign_in(driver, base, username, password):
 
 
 # A chest strap as Web Bluetooth shows one, for the page's strap.js: four notifications a second
-# of 0x16 <bpm> 0x00 0x04 (flags: skin contact detected, RR present; one RR of 1024/1024 s), the
-# heart rate from window.__strapBpm; battery 87 %. After requestDevice, getDevices() returns it
+# of 0x16 <bpm> <RR, uint16 LE in 1/1024 s> (flags: skin contact detected, RR present), the
+# heart rate from window.__strapBpm and one RR interval that agrees with it, varying by a few
+# ms from beat to beat as a heart's do (a match checks both: docs/MATCHES.md); battery 87 %. After requestDevice, getDevices() returns it
 # too (sessionStorage), as Chromium does for a granted device, so a reloaded page reconnects it.
 BLUETOOTH_STANDIN = r"""
 (() => {
@@ -65,7 +66,9 @@ BLUETOOTH_STANDIN = r"""
       clearInterval(this.timer);
       this.timer = setInterval(() => {
         const bpm = window.__strapBpm || 150;
-        this.value = new DataView(new Uint8Array([0x16, bpm, 0x00, 0x04]).buffer);
+        this.beat = (this.beat || 0) + 1;
+        const rr = Math.round((60000 / bpm + [0, 6, -4, 9, -7, 3][this.beat % 6]) * 1.024);
+        this.value = new DataView(new Uint8Array([0x16, bpm, rr & 0xff, rr >> 8]).buffer);
         this.dispatchEvent(new Event("characteristicvaluechanged"));
       }, 250);
       return this;

@@ -10,9 +10,10 @@ import Testing
 /// A match whose players are connected to two instances on one PostgreSQL database (issue
 /// 10): the first to enter claims the room (it lives in that instance's memory), the other's
 /// player reaches it over the live bus — readings in, the room's frames out — and the score
-/// is the offline engine's, second for second. Rooms run with MatchTests' 400 ms seconds
-/// (with 150 ms, the full suite's load on a 2-core machine delayed readings past their 3 s).
-@Suite("Matches across instances", .timeLimit(.minutes(4)))
+/// is the offline engine's, second for second. Rooms run with MatchTests' seconds (real ones:
+/// shorter, the full suite's load on a 2-core machine delayed readings past their 3 s), and
+/// `.keepsTime`: never beside the tests that load the machine on purpose.
+@Suite("Matches across instances", .timeLimit(.minutes(10)), .keepsTime)
 struct MatchAcrossInstancesTests {
     static func drive(_ room: any MatchRoomHandle, _ side: Competitor, _ series: [Double]) async -> [MatchMessage] {
         let (id, messages) = await room.connect(side)

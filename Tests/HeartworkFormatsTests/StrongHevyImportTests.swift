@@ -137,4 +137,29 @@ struct StrongHevyImportTests {
                 && read.skipped[0].hasSuffix("(the row runs on to line 4 inside quotes, so lines 3–4 were left out)"), "\(read.skipped)")
     }
 
+
+    /// Issue 41: Hevy on a phone set to the United States writes `"Jun 11, 2026, 1:01 PM"`
+    /// (iOS puts a narrow no-break space, U+202F, before PM); the whole file was refused as
+    /// "holds no workouts". The shape is Hevy's own header with those dates, generated here.
+    @Test func hevysUSDatesAreRead() throws {
+        let narrow = "\u{202F}"
+        let hevy = """
+            "title","start_time","end_time","description","exercise_title","superset_id","exercise_notes","set_index","set_type","weight_lbs","reps","distance_miles","duration_seconds","rpe"
+            "Push","Jun 11, 2026, 1:01\(narrow)PM","Jun 11, 2026, 2:05\(narrow)PM","","Bench Press (Barbell)",,"",0,"warmup",45,10,,,
+            "Push","Jun 11, 2026, 1:01\(narrow)PM","Jun 11, 2026, 2:05\(narrow)PM","","Bench Press (Barbell)",,"",1,"normal",135,8,,,8
+            "Pull","Jun 12, 2026, 9:30 AM","Jun 12, 2026, 10:15 AM","","Deadlift (Barbell)",,"",0,"normal",225,5,,,
+            """
+        let read = try LiftingLogCSV.read(hevy, timeZone: .gmt)
+        #expect(read.skipped.isEmpty, "\(read.skipped)")
+        #expect(read.sessions.count == 2)
+        let push = try #require(read.sessions.first { $0.name == "Push" })
+        #expect(push.startedAt == Date(timeIntervalSince1970: 1_781_182_860), "2026-06-11 13:01 UTC")
+        #expect(push.exercises.first?.sets.map(\.weightKilograms) == [BodyMass.kilograms(fromPounds: 45), BodyMass.kilograms(fromPounds: 135)])
+        let pull = try #require(read.sessions.first { $0.name == "Pull" })
+        #expect(pull.startedAt == Date(timeIntervalSince1970: 1_781_256_600), "2026-06-12 09:30 UTC")
+        // A date in neither form is named with both.
+        let odd = try LiftingLogCSV.read(hevy.replacingOccurrences(of: "Jun 12, 2026, 9:30 AM", with: "12/06/2026 9:30"), timeZone: .gmt)
+        #expect(odd.skipped.contains { $0.contains("is not like \"19 Aug 2023, 09:01\" or \"Aug 19, 2023, 9:01 AM\"") }, "\(odd.skipped)")
+    }
+
 }

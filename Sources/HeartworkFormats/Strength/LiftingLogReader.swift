@@ -109,7 +109,7 @@ public struct LiftingLogReader {
         let setOrder = field(c.order).strengthTrimmed
         if setOrder.lowercased().hasPrefix("rest") { throw TextFormatError(line: row.line, "a rest timer row") }
         try LiftingLogCSV.requireSetFields(row, through: max(c.weight, c.reps), of: c.count)
-        guard let start = date(field(c.date).strengthTrimmed, c.parse, nil) else {
+        guard let start = date(field(c.date).strengthTrimmed, c.parse) else {
             throw TextFormatError(line: row.line, "Date \"\(field(c.date).prefix(30))\" is not yyyy-MM-dd HH:mm:ss")
         }
         let exerciseName = field(c.exercise).strengthTrimmed
@@ -143,11 +143,12 @@ public struct LiftingLogReader {
         func field(_ i: Int?) -> String { Self.field(row, i) }
         try LiftingLogCSV.requireSetFields(row, through: max(c.reps, c.kilograms ?? c.pounds ?? c.reps), of: c.count)
         let startText = field(c.date).strengthTrimmed
-        guard let started = date(startText, c.parse, c.iso) else {
-            throw TextFormatError(line: row.line, "start_time \"\(startText.prefix(30))\" is not like \"19 Aug 2023, 09:01\"")
+        guard let started = date(startText, c.parse) else {
+            throw TextFormatError(
+                line: row.line, "start_time \"\(startText.prefix(30))\" is not like \"19 Aug 2023, 09:01\" or \"Aug 19, 2023, 9:01 AM\"")
         }
         let endText = field(c.end).strengthTrimmed
-        let ended = date(endText, c.parse, c.iso)
+        let ended = date(endText, c.parse)
         let exerciseName = field(c.exercise).strengthTrimmed
         guard !exerciseName.isEmpty else { throw TextFormatError(line: row.line, "exercise_title is empty") }
         let weightText = c.kilograms.map { field($0) } ?? field(c.pounds)
@@ -171,9 +172,17 @@ public struct LiftingLogReader {
     }
 
     /// A date in the file's format (or the second format), remembered.
-    private mutating func date(_ text: String, _ format: DateFormatter, _ second: DateFormatter?) -> Date? {
+    /// The first of `formats` that reads `text`. Phones put a no-break space (U+00A0, or iOS's
+    /// narrow U+202F) before "PM": read as a space.
+    private mutating func date(_ text: String, _ formats: [DateFormatter]) -> Date? {
         if let known = dates[text] { return known }
-        let date = format.date(from: text) ?? second?.date(from: text)
+        let spaced = text.contains(where: { $0 == "\u{202F}" || $0 == "\u{00A0}" })
+            ? String(text.map { $0 == "\u{202F}" || $0 == "\u{00A0}" ? " " : $0 }) : text
+        var date: Date?
+        for format in formats {
+            date = format.date(from: spaced)
+            if date != nil { break }
+        }
         if dates.count >= 256 { dates.removeAll(keepingCapacity: true) }
         dates[text] = date
         return date
@@ -239,8 +248,8 @@ public struct LiftingLogReader {
         var pounds: Int?
         var kilometres: Int?
         var miles: Int?
-        var parse: DateFormatter
-        var iso: DateFormatter
+        /// The date forms the file's app writes, tried in order.
+        var parse: [DateFormatter]
 
         init(header: [String], timeZone: TimeZone) throws(TextFormatError) {
             let names = header.map { $0.strengthTrimmed.lowercased() }
@@ -274,8 +283,7 @@ public struct LiftingLogReader {
                 duration = column(["duration", "workout duration"])
                 unit = column(["weight unit"])
                 notes = column(["workout notes"])
-                parse = LiftingLogCSV.formatter("yyyy-MM-dd HH:mm:ss", timeZone)
-                iso = parse
+                parse = [LiftingLogCSV.formatter("yyyy-MM-dd HH:mm:ss", timeZone)]
             } else if names.contains("exercise_title"), names.contains("start_time") {
                 source = "hevy"
                 guard let start = column(["start_time"]), let exercise = column(["exercise_title"]), let reps = column(["reps"]) else {
@@ -293,8 +301,11 @@ public struct LiftingLogReader {
                 rpe = column(["rpe"])
                 kilometres = column(["distance_km"])
                 miles = column(["distance_miles"])
-                parse = LiftingLogCSV.formatter("d MMM yyyy, HH:mm", timeZone)
-                iso = LiftingLogCSV.formatter("yyyy-MM-dd HH:mm:ss", timeZone)
+                // Hevy writes its dates as the phone's region does: "19 Aug 2023, 09:01"
+                // (most regions), "Aug 19, 2023, 9:01 AM" (the United States), or ISO.
+                parse = [
+                    "d MMM yyyy, HH:mm", "MMM d, yyyy, h:mm a", "MMM d, yyyy, HH:mm", "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd'T'HH:mm:ss",
+                ].map { LiftingLogCSV.formatter($0, timeZone) }
             } else {
                 throw TextFormatError(
                     line: 1, "not a Strong or Hevy export: the header has neither \"Exercise Name\" and \"Set Order\" nor \"exercise_title\" and \"start_time\"")

@@ -66,6 +66,10 @@ for path in arguments.dropFirst().sorted(by: { accessorName($0) < accessorName($
     source += "    static let \(name): [UInt8] = Array(\(literal(text)).utf8)\n"
 }
 source += "}\n"
+// Unchanged, the file is left alone: a rewrite with the same bytes gives it a new time, and the
+// build then compiles the target and everything that depends on it again (issue 41: minutes of
+// a no-op release build).
+if FileManager.default.contents(atPath: output) == Data(source.utf8) { exit(0) }
 do {
     try Data(source.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
 } catch {

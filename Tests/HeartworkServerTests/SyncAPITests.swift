@@ -246,7 +246,7 @@ struct SyncAPITests {
             #expect(
                 today.text.contains("Last sync") && today.text.contains("Health Auto Export (Dora&#39;s iPhone)") || today.text.contains("Health Auto Export (Dora"),
                 "\(today.text)")
-            #expect(today.text.contains("980 new samples, 1 new workouts"))
+            #expect(today.text.contains("980 new samples, 1 new workout") && !today.text.contains("1 new workouts"), "one workout, not \"1 new workouts\" (issue 41)")
         }
     }
 }

@@ -75,8 +75,9 @@ struct WebHealthPages {
         let added = arrival.samplesAdded + arrival.workoutsAdded
         line +=
             added == 0
-            ? "nothing new (\(arrival.samplesAlready) samples already here)"
-            : "\(arrival.samplesAdded) new samples" + (arrival.workoutsAdded > 0 ? ", \(arrival.workoutsAdded) new workouts" : "")
+            ? "nothing new (\(Formatting.count(arrival.samplesAlready, "sample")) already here)"
+            : Formatting.count(arrival.samplesAdded, "new sample")
+                + (arrival.workoutsAdded > 0 ? ", " + Formatting.count(arrival.workoutsAdded, "new workout") : "")
         if let newest = arrival.newestSampleAt { line += ", data up to \(Formatting.dateTime(newest, zone: zone))" }
         if arrival.leftOut > 0 { line += "; \(arrival.leftOut) left out" }
         return line + "."

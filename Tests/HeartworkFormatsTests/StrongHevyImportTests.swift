@@ -137,7 +137,6 @@ struct StrongHevyImportTests {
                 && read.skipped[0].hasSuffix("(the row runs on to line 4 inside quotes, so lines 3–4 were left out)"), "\(read.skipped)")
     }
 
-
     /// Issue 41: Hevy on a phone set to the United States writes `"Jun 11, 2026, 1:01 PM"`
     /// (iOS puts a narrow no-break space, U+202F, before PM); the whole file was refused as
     /// "holds no workouts". The shape is Hevy's own header with those dates, generated here.

@@ -171,12 +171,12 @@ public struct LiftingLogReader {
             }, exercise: exerciseName, set: set)
     }
 
-    /// A date in the file's format (or the second format), remembered.
-    /// The first of `formats` that reads `text`. Phones put a no-break space (U+00A0, or iOS's
+    /// A date in the first of the file's `formats` that reads it, remembered. Phones put a no-break space (U+00A0, or iOS's
     /// narrow U+202F) before "PM": read as a space.
     private mutating func date(_ text: String, _ formats: [DateFormatter]) -> Date? {
         if let known = dates[text] { return known }
-        let spaced = text.contains(where: { $0 == "\u{202F}" || $0 == "\u{00A0}" })
+        let spaced =
+            text.contains(where: { $0 == "\u{202F}" || $0 == "\u{00A0}" })
             ? String(text.map { $0 == "\u{202F}" || $0 == "\u{00A0}" ? " " : $0 }) : text
         var date: Date?
         for format in formats {

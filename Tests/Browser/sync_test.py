@@ -131,7 +131,7 @@ def main():
             return "Last sync" in d.page_source and "Heart rate" in d.page_source
         WebDriverWait(driver, 60, poll_frequency=1).until(arrived)
         line = driver.find_element(By.ID, "last-arrival").text
-        check("Health Auto Export (Sam’s iPhone)" in line and "1226 samples already here" in line, f"Today says when and from where (the resend last): {line}")
+        check("Health Auto Export (Sam’s iPhone)" in line and "1,226 samples already here" in line, f"Today says when and from where (the resend last): {line}")
         checks.page("sync-today")
 
         # The heart-rate history: the last 24 hours, up to now.

@@ -1,4 +1,5 @@
 import Foundation
+import HeartworkCore
 import HeartworkStore
 import Logging
 import ServiceLifecycle
@@ -15,6 +16,10 @@ public final class HeartworkServices: Sendable {
         public var sweepInterval: Duration
         /// The length of a match's second: 1000 ms; shorter only in tests.
         public var matchSecondMilliseconds: Int
+        /// How late a match reading may come and still count (`MatchRules.lateSeconds`, 3
+        /// match-seconds); wider only in tests of something else than lateness, so a loaded
+        /// test machine cannot lose them a second.
+        public var matchLateSeconds = MatchRules.lateSeconds
         /// Motivation webhooks to private and loopback addresses (off unless the operator allows).
         public var allowPrivateWebhooks: Bool
         /// Where Apple Health uploads wait for their import (shared by instances that share a
@@ -115,7 +120,8 @@ public final class HeartworkServices: Sendable {
         friends = FriendService(store: store, inbox: inbox)
         let live = LiveService(store: store, hub: hub, bus: bus)
         self.live = live
-        matches = MatchService(store: store, workouts: workouts, live: live, inbox: inbox, bus: bus, secondMilliseconds: settings.matchSecondMilliseconds)
+        matches = MatchService(
+            store: store, workouts: workouts, live: live, inbox: inbox, bus: bus, secondMilliseconds: settings.matchSecondMilliseconds, lateSeconds: settings.matchLateSeconds)
         let teams = TeamService(store: store)
         self.teams = teams
         teamSessions = TeamSessionService(store: store, teams: teams)

@@ -46,7 +46,9 @@ struct HRVFileReport: Encodable {
             counts: Dictionary(uniqueKeysWithValues: result.correction.counts.map { ($0.key.rawValue, $0.value) }),
             correctedPercent: result.correction.correctedPercent,
             reliable: result.correction.isReliable)
-        warnings = result.warnings
+        // What the file reader left out (issue 41: a PPI file's blocked intervals, a title line)
+        // first, then the analysis's own warnings: nothing leaves the recording without a word.
+        warnings = recording.warnings.map(\.description) + result.warnings
         timeDomain = result.indices.timeDomain
         frequencyDomain = result.indices.frequencyDomain
         nonlinear = result.indices.nonlinear

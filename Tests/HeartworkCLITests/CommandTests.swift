@@ -207,6 +207,24 @@ struct HRVCommandTests {
         #expect((correction["artifacts"] as? [Any])?.isEmpty == false)
     }
 
+    /// Issue 41: what the reader leaves out is said in the report (a PPI file's blocked
+    /// interval and its error-estimate artifact), in the table and in the JSON.
+    @Test func rowsLeftOutByTheReaderAreInTheReport() throws {
+        let directory = try TemporaryDirectory()
+        var rows = ["Phone timestamp;PP-interval [ms];error estimate [ms];blocker;contact;contact;hr [bpm]"]
+        for i in 0..<300 {
+            let rr = 850 + Int(60 * sin(Double(i) / 4))
+            rows.append("2026-06-04T07:\(String(format: "%02d:%02d", i * 850 / 60_000, i * 850 / 1000 % 60)).000;\(rr);\(i == 40 ? 200 : 6);\(i == 10 ? 1 : 0);1;1;70")
+        }
+        let file = try directory.write(rows.joined(separator: "\n") + "\n", to: "verity_PPI.txt")
+        let hrv = try command([file])
+        let report = try hrv.analyse(file).report
+        #expect(report.beats == 298)
+        #expect(report.warnings.contains { $0.hasPrefix("line 12: ") && $0.contains("blocker 1") }, "\(report.warnings)")
+        #expect(report.warnings.contains { $0.hasPrefix("line 42: ") && $0.contains("error estimate") }, "\(report.warnings)")
+        #expect(try hrv.render([report]).contains("Warning: line 12: "))
+    }
+
     @Test func windowedCSVHasARowPerWindow() throws {
         let directory = try TemporaryDirectory()
         let file = try recording(in: directory, minutes: 20)

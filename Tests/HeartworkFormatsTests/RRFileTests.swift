@@ -47,7 +47,7 @@ struct RRFileTests {
         ("1 2 3\n", "line 1: expected one interval, or `time interval`, per line; found 3 fields"),
         (
             "time,heart\n0,60\n",
-            "line 1: no RR interval column in the header; name it with --column (known names: rr, rri, rr_ms, rr (ms), ibi, ibi_ms, nn, interval, rr_interval, rr_s, rr-interval [ms])"
+            "line 1: no RR interval column in the header; name it with --column (known names: rr, rri, rr_ms, rr (ms), ibi, ibi_ms, nn, interval, rr_interval, rr_s, rr-interval [ms], r-r (ms), pp-interval [ms], ppi)"
         ),
     ])
     func badFilesSayWhatAndWhere(text: String, message: String) {
@@ -182,4 +182,122 @@ struct RRExportTests {
         #expect(recording.unit == .seconds)
         #expect(recording.intervalsMilliseconds == [1100, 2000, 1200])
     }
+
+    // MARK: Issue 41: real exports in other shapes
+
+    /// Polar Sensor Logger's PP intervals from an optical sensor (a Verity Sense), in the
+    /// header the app writes (`_PPI.txt`, as the issue quotes it): the sensor's own flags mark
+    /// artifacts, left out and counted (blocker 1; contact 0 where contact is supported; an
+    /// error estimate over 10 % of the interval); a contact 0 where contact is not supported
+    /// says nothing and is kept. Refused before, even with --column.
+    @Test func polarSensorLoggerPPIWithItsFlags() throws {
+        let text = """
+            Phone timestamp;PP-interval [ms];error estimate [ms];blocker;contact;contact;hr [bpm]
+            2026-06-04T06:58:03.256;812;6;0;1;1;74
+            2026-06-04T06:58:04.068;798;7;0;1;1;75
+            2026-06-04T06:58:04.866;805;5;1;1;1;75
+            2026-06-04T06:58:05.671;820;120;0;1;1;73
+            2026-06-04T06:58:06.491;790;6;0;0;1;76
+            2026-06-04T06:58:07.281;801;6;0;1;1;75
+            2026-06-04T06:58:08.082;809;6;0;0;0;74
+            2026-06-04T06:58:08.891;1250;400;0;1;1;48
+            """
+        let recording = try RRFile.read(text: text)
+        #expect(recording.intervalsMilliseconds == [812, 798, 801, 809])
+        #expect(recording.column == "PP-interval [ms]" && recording.unit == .milliseconds)
+        #expect(recording.warnings.map(\.line) == [4, 5, 6], "\(recording.warnings)")
+        #expect(recording.warnings[0].message.contains("blocker 1"))
+        #expect(recording.warnings[1].message.hasPrefix("2 rows left out: an interval whose error estimate is more than 10 % of it"), "\(recording.warnings[1])")
+        #expect(recording.warnings[2].message.contains("without skin contact"))
+        let times = try #require(recording.timestamps)
+        #expect(abs(times[1] - times[0] - 0.812) < 1e-6)
+        // --column by its words alone finds the column with its unit.
+        #expect(try RRFile.read(text: text, column: "PP-interval").intervalsMilliseconds == [812, 798, 801, 809])
+        // The app's `_RR.txt` from a chest strap, as before.
+        let rr = try RRFile.read(text: "Phone timestamp;RR-interval [ms]\n2026-06-04T06:58:03.256;812\n2026-06-04T06:58:04.068;798\n")
+        #expect(rr.intervalsMilliseconds == [812, 798])
+    }
+
+    /// SelfLoops HRV's export: the recording's date on the first line, in the phone's language
+    /// ("10 Jan 2026 16:08:50", "10 1月 2026 16:08:50"), then `Time (ms),HR (bpm),R-R (ms)` with
+    /// the time in milliseconds from the start (layout: a public SelfLoops loader, see
+    /// Resources/rr/README.md). Refused before: the date was taken for the header.
+    @Test(arguments: ["10 Jan 2026 16:08:50", "10 1月 2026 16:08:50"])
+    func selfLoopsExport(firstLine: String) throws {
+        let text = firstLine + "\nTime (ms),HR (bpm),R-R (ms)\n0,74,812\n812,75,798\n1610,75,805\n2415,73,820\n"
+        let recording = try RRFile.read(text: text)
+        #expect(recording.intervalsMilliseconds == [812, 798, 805, 820])
+        #expect(recording.column == "R-R (ms)")
+        #expect(recording.timestamps == [0, 0.812, 1.61, 2.415], "Time (ms) read as milliseconds")
+        #expect(recording.warnings.map(\.line) == [1] && recording.warnings[0].message.contains("above the header"), "\(recording.warnings)")
+        #expect(try RRFile.read(text: text, column: "R-R (ms)").intervalsMilliseconds.count == 4)
+    }
+
+    /// Polar's HRM format (Polar ProTrainer, S-series watches): only an R-R recording
+    /// (`Interval=238`) holds RR intervals, and only in `[HRData]`; the numbers of `[HRZones]`
+    /// and `[Trip]` (12 were read as intervals before) are not beats. A recording of heart rate
+    /// every N s is refused saying so; a file without `[HRData]` too.
+    @Test func polarHRMReadsOnlyItsRRData() throws {
+        func hrm(interval: String, data: Bool = true) -> String {
+            """
+            [Params]
+            Version=106
+            Monitor=22
+            SMode=000000000
+            Date=20260604
+            StartTime=06:58:03.0
+            Length=00:00:03.2
+            Interval=\(interval)
+            Upper1=0
+            Lower1=0
+            MaxHR=190
+            RestHR=52
+
+            [Note]
+            morning RR
+
+            [IntTimes]
+            00:00:03.2\t74\t70\t80\t90
+            0\t0\t0\t0\t0
+
+            [HRZones]
+            190
+            170
+            150
+            130
+            110
+            0
+            0
+            0
+            0
+            0
+            0
+
+            [Trip]
+            0
+            0
+            3
+            0
+            0
+            0
+            0
+            0
+
+            """ + (data ? "[HRData]\n812\n798\n805\n820\n" : "")
+        }
+        let recording = try RRFile.read(text: hrm(interval: "238"))
+        #expect(recording.intervalsMilliseconds == [812, 798, 805, 820])
+        #expect(recording.unit == .milliseconds && recording.warnings.isEmpty)
+        #expect(
+            throws: TextInputError.format(
+                TextFormatError(
+                    line: 43, "a Polar HRM file of heart rate every 5 s, not RR intervals: only an R-R recording (Interval=238 in [Params]) has them"))
+        ) {
+            try RRFile.read(text: hrm(interval: "5"))
+        }
+        #expect(throws: TextInputError.format(TextFormatError(line: nil, "a Polar HRM file without its [HRData] section: nothing to read"))) {
+            try RRFile.read(text: hrm(interval: "238", data: false))
+        }
+    }
+
 }

@@ -69,6 +69,8 @@ struct StrongHevyImportTests {
             ("Push Jerk", "push-jerk"), ("Push Press", "push-press"), ("Front Squat (Barbell)", "front-squat"), ("Good Morning (Barbell)", "barbell-good-morning"),
             ("Triceps Pushdown (Cable - Straight Bar)", "cable-triceps-pushdown"), ("Seated Cable Row - V Grip (Cable)", "seated-cable-row"),
             ("Leg Press (Machine)", "leg-press"), ("Face Pull", "face-pull"), ("Pull Up", "pull-up"), ("Plank", "plank"),
+            // Strong's own spelling in its exercise list (issue 41).
+            ("Snatch Ballance (Barbell)", "snatch-balance"), ("Snatch Balance (Barbell)", "snatch-balance"),
         ]
         for (name, id) in expected { #expect(catalogue.exercise(named: name)?.id == id, "\(name)") }
         #expect(catalogue.exercises.allSatisfy { !$0.isCustom })

@@ -39,7 +39,8 @@ struct MatchAcrossInstancesTests {
     }
 
     static func play(_ storeA: HeartworkStore, _ storeB: HeartworkStore) async throws {
-        let settings = HeartworkServices.Settings(passwordHashCost: 4, matchSecondMilliseconds: MatchTests.second)
+        var settings = HeartworkServices.Settings(passwordHashCost: 4, matchSecondMilliseconds: MatchTests.second)
+        settings.matchLateSeconds = MatchTests.lateSeconds
         let a = try await HeartworkServices(store: storeA, settings: settings, logger: TestDatabase.logger)
         let b = try await HeartworkServices(store: storeB, settings: settings, logger: TestDatabase.logger)
         let listeners = Task {

@@ -21,9 +21,15 @@ import Testing
 /// seconds late, and shorter seconds were not enough on a loaded 2-core CI machine (150 ms on
 /// 2026-11-26: two tests lost one second each; 400 ms on 2026-12-02, beside the issue-40
 /// floods: four tests). `.keepsTime`: never beside the tests that load the machine on purpose.
+/// And readings may come `lateSeconds` (8 s) late, not the rule's 3, except in the test of that
+/// rule: in real seconds, beside the floods' turn, the forged-strap test still lost one second
+/// on CI's machine (2026-12-02), so a test of something else gets slack below the 10-s silence.
 @Suite("Matches", .timeLimit(.minutes(10)), .keepsTime)
 struct MatchTests {
     static let second = 1000
+    /// How late a reading may come in these tests (the rule, `MatchRules.lateSeconds`, is 3 s;
+    /// below `MatchRules.silenceSeconds`, so a side waiting on the other is never silent).
+    static let lateSeconds = 8
 
     struct Players {
         let harness: ServerHarness
@@ -33,7 +39,9 @@ struct MatchTests {
     }
 
     /// Ann and Bob are friends with complete profiles; Eve is nobody's friend.
-    static func run(_ engine: TestDatabase = .sqlite, second: Int = Self.second, _ body: @Sendable (Players) async throws -> Void) async throws {
+    static func run(
+        _ engine: TestDatabase = .sqlite, second: Int = Self.second, late: Int = Self.lateSeconds, _ body: @Sendable (Players) async throws -> Void
+    ) async throws {
         #expect(await MachineShare.holder() == .keepingTime, "no flood runs beside a live match")
         // A match of real minutes outlasts the server's 60-s idle timeout on the test client's
         // kept-alive HTTP connection, which (unlike a browser) does not reconnect.
@@ -41,6 +49,7 @@ struct MatchTests {
             engine, setup: .live,
             adjusting: {
                 $0.matchSecondMilliseconds = second
+                $0.matchLateSeconds = late
                 $0.idleTimeout = .seconds(600)
             }
         ) { harness in
@@ -474,7 +483,7 @@ struct MatchTests {
             let result = try #require(ann.last { $0["type"] as? String == "end" }?["result"] as? [String: Any])
             let a = try #require(result["a"] as? [String: Any])
             let b = try #require(result["b"] as? [String: Any])
-            #expect(a["implausibleSeconds"] as? Int == 60, "\(a)")
+            #expect(a["implausibleSeconds"] as? Int == 60, "\(a); refused: \(ann.filter { $0["type"] as? String == "error" })")
             #expect(b["implausibleSeconds"] as? Int == 0, "\(b)")
             #expect(a["score"] as? Int == 0 && (b["score"] as? Int ?? 0) > 0)
             #expect(result["winner"] as? String == "b")
@@ -533,7 +542,7 @@ struct MatchTests {
     /// sides of the 3-s window are 2 s: on a loaded CI machine a 150-ms margin was not enough
     /// (the reading was refused once).
     @Test func lateReadingsArePlacedWithinThreeSecondsAndLostAfter() async throws {
-        try await Self.run { p in
+        try await Self.run(late: MatchRules.lateSeconds) { p in
             let h = p.harness
             let id = try #require(try await h.request(.post, "/api/matches", token: p.ann.token, json: ["opponent": p.bob.id, "minutes": 1]).json["id"] as? String)
             try await h.request(.post, "/api/matches/\(id)/accept", token: p.bob.token)

@@ -45,6 +45,8 @@ public actor MatchRoom: MatchRoomHandle {
     public let matchID: String
     let durationSeconds: Int
     let secondMilliseconds: Int64
+    /// `MatchRules.lateSeconds`, wider only in tests (`HeartworkServices.Settings.matchLateSeconds`).
+    let lateSeconds: Int
     /// Side b's series for a ghost race (nil for a live match).
     let ghost: [Double?]?
     let hooks: Hooks
@@ -73,8 +75,10 @@ public actor MatchRoom: MatchRoomHandle {
     private var implausibleSeconds: [Competitor: Int] = [.a: 0, .b: 0]
 
     public init(
-        matchID: String, durationSeconds: Int, secondMilliseconds: Int, ghost: [Double?]?, practice: Bool = false, expiresAt: Date, hooks: Hooks
+        matchID: String, durationSeconds: Int, secondMilliseconds: Int, lateSeconds: Int = MatchRules.lateSeconds, ghost: [Double?]?, practice: Bool = false,
+        expiresAt: Date, hooks: Hooks
     ) {
+        self.lateSeconds = max(0, lateSeconds)
         self.practice = practice || ghost != nil
         self.matchID = matchID
         self.durationSeconds = durationSeconds
@@ -178,7 +182,7 @@ public actor MatchRoom: MatchRoomHandle {
         guard bpm.isFinite, MatchRules.beatsPerMinute.contains(bpm) else { return refuse("bpm must be 0–250 (0 = no contact)") }
         let next = engine?.result.durationSeconds ?? 0
         guard second >= next else {
-            return refuse("second \(second) is already scored: a reading more than \(MatchRules.lateSeconds) s late counts as lost contact")
+            return refuse("second \(second) is already scored: a reading more than \(lateSeconds) s late counts as lost contact")
         }
         guard pending[side]?[second] == nil else { return refuse("second \(second) was already sent") }
         guard now >= startAt + Int64(second) * secondMilliseconds - secondMilliseconds / 2 else {
@@ -286,7 +290,7 @@ public actor MatchRoom: MatchRoomHandle {
         if phase == .countdown, now >= startAt { phase = .running }
         var next = engine.result.durationSeconds
         while next < durationSeconds {
-            let deadline = startAt + Int64(next + 1 + MatchRules.lateSeconds) * secondMilliseconds
+            let deadline = startAt + Int64(next + 1 + lateSeconds) * secondMilliseconds
             let hasA = pending[.a]?[next] != nil
             let hasB = ghost != nil || pending[.b]?[next] != nil
             guard (hasA && hasB) || now >= deadline else { break }

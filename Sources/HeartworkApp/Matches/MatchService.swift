@@ -20,15 +20,18 @@ public struct MatchService: Sendable {
     static let hostLease: TimeInterval = 20
     /// 1000 ms outside tests (a test plays a match with shorter seconds).
     let secondMilliseconds: Int
+    let lateSeconds: Int
     public static let pageLimit = 50
 
-    init(store: HeartworkStore, workouts: WorkoutService, live: LiveService, inbox: InboxService, bus: LiveBus, secondMilliseconds: Int) {
+    init(store: HeartworkStore, workouts: WorkoutService, live: LiveService, inbox: InboxService, bus: LiveBus, secondMilliseconds: Int, lateSeconds: Int = MatchRules.lateSeconds)
+    {
         self.store = store
         self.workouts = workouts
         self.live = live
         self.inbox = inbox
         self.bus = bus
         self.secondMilliseconds = secondMilliseconds
+        self.lateSeconds = lateSeconds
         rooms = MatchRooms()
         bus.handleMatches { [self] from, message in await handle(message, from: from) }
     }
@@ -181,7 +184,7 @@ public struct MatchService: Sendable {
         let ghost: [Double?]? = match.kind == .ghost ? try await ghostSeries(of: match) : nil
         return await rooms.room(for: match) { [self] in
             MatchRoom(
-                matchID: match.id, durationSeconds: match.durationSeconds, secondMilliseconds: secondMilliseconds, ghost: ghost,
+                matchID: match.id, durationSeconds: match.durationSeconds, secondMilliseconds: secondMilliseconds, lateSeconds: lateSeconds, ghost: ghost,
                 practice: match.isPractice, expiresAt: match.expiresAt, hooks: hooks(for: match))
         }
     }

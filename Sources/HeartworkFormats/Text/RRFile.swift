@@ -30,13 +30,27 @@ public struct RRRecording: Sendable, Hashable {
 ///   t, time_s, "Phone timestamp": seconds or ISO 8601, with or without a zone);
 /// - the exports of other tools: Kubios HRV's text report (the "RR INTERVAL DATA" section,
 ///   seconds), Polar Flow's `time interval` text (seconds), Elite HRV's one value per line (ms),
-///   Polar Sensor Logger's `Phone timestamp;RR-interval [ms]` (see
+///   Polar Sensor Logger's `Phone timestamp;RR-interval [ms]` (`_RR.txt`) and its PP intervals
+///   from an optical sensor (`_PPI.txt`: `Phone timestamp;PP-interval [ms];error estimate
+///   [ms];blocker;contact;…`, whose flags mark artifacts, below), SelfLoops' export (a line with
+///   the recording's date, then `Time (ms),HR (bpm),R-R (ms)`), Polar's HRM format (`[Params]`
+///   … `[HRData]`: only an R-R recording, `Interval=238`, and only its `[HRData]` rows) (see
 ///   Tests/HeartworkFormatsTests/Resources/rr/README.md for the sources of each layout).
+///
+/// Artifacts the sensor itself marks are left out and counted (Polar's PPI sample, as its BLE
+/// SDK documents `PolarPpiSample`: `blocker` 1 means the interval is invalid, by movement or
+/// otherwise; `contact` 0 where contact is supported means no skin contact; `error estimate` is
+/// the expected absolute error in ms: above 10 % of its interval, Heartwork's choice, the
+/// interval is too uncertain for beat-to-beat HRV).
 ///
 /// `#` starts a comment; blank lines are skipped. Units are detected by magnitude (a median
 /// below 10 means seconds) unless given. Every error names its line.
 public enum RRFile {
-    static let intervalColumnNames = ["rr", "rri", "rr_ms", "rr (ms)", "ibi", "ibi_ms", "nn", "interval", "rr_interval", "rr_s", "rr-interval [ms]"]
+    static let intervalColumnNames = [
+        "rr", "rri", "rr_ms", "rr (ms)", "ibi", "ibi_ms", "nn", "interval", "rr_interval", "rr_s", "rr-interval [ms]", "r-r (ms)", "pp-interval [ms]", "ppi",
+    ]
+    /// Above this share of its interval, a PP interval's error estimate marks it an artifact.
+    static let largestErrorShare = 0.1
     static let timeColumnNames = ["time", "timestamp", "t", "time_s", "seconds", "phone timestamp"]
 
     /// A column name without its unit and punctuation: "RR-interval [ms]" → "rrinterval".
@@ -73,9 +87,30 @@ public enum RRFile {
         var separator: Character?
         var columnName: String?
         var unit: RRUnit?
+        /// Units of the time column per second ("Time (ms)": 1000).
+        var timeDivisor: Double = 1
+        /// Polar Sensor Logger's PPI flags, where the header has them.
+        var blockerField: Int?
+        var errorField: Int?
+        var contactField: Int?
+        var contactSupportedField: Int?
+
+        /// Why the sensor's own flags make this row an artifact, if they do.
+        func artifact(_ fields: [String], interval: Double) -> String? {
+            func flag(_ index: Int?) -> Double? { index.flatMap { fields.indices.contains($0) ? Double(fields[$0]) : nil } }
+            if flag(blockerField) == 1 { return "an interval the sensor marked blocked (blocker 1: movement or a bad signal)" }
+            if flag(contactField) == 0, flag(contactSupportedField) ?? 1 == 1 { return "an interval measured without skin contact (contact 0)" }
+            if let error = flag(errorField), error > interval * RRFile.largestErrorShare {
+                return "an interval whose error estimate is more than 10 % of it (the first: \(RRFile.formatted(error)) ms of \(RRFile.formatted(interval)) ms)"
+            }
+            return nil
+        }
     }
 
     private enum KubiosState { case notKubios, report, data, done }
+
+    /// Polar's HRM format: `[Params]` first, then sections; `[HRData]` holds the samples.
+    private enum HRMState { case notHRM, params, otherSection, data, done }
 
     /// Rows left out, by kind: how many and the first one's line.
     private struct Skipped {
@@ -107,6 +142,11 @@ public enum RRFile {
         // ESTIMATES" with the intervals in seconds in the third comma-separated column (the
         // second is the time), below four header rows, until the column runs out.
         var kubios: KubiosState = .notKubios
+        var hrm: HRMState = .notHRM
+        var hrmInterval: String?
+        // A title or date line above the header (SelfLoops writes the recording's date first):
+        // read past, with the error it would have been, in case no header follows.
+        var preamble: (error: TextInputError, line: Int)?
         while true {
             let next: String?
             do { next = try reader.nextLine() } catch { throw .file(error) }
@@ -116,6 +156,40 @@ public enum RRFile {
             if content.isEmpty { continue }
             if kubios == .notKubios, values.isEmpty, layout == nil, content.hasPrefix("HRV ANALYSIS RESULTS") || content.hasPrefix("Kubios HRV") {
                 kubios = .report
+            }
+            if hrm == .notHRM, kubios == .notKubios, values.isEmpty, layout == nil, content.lowercased() == "[params]" {
+                hrm = .params
+                continue
+            }
+            switch hrm {
+            case .notHRM: break
+            case .params, .otherSection:
+                if content.hasPrefix("[") {
+                    guard content.lowercased() == "[hrdata]" else {
+                        hrm = .otherSection
+                        continue
+                    }
+                    // Polar HRM: "Interval" is the sampling interval in seconds; 238 marks R-R data.
+                    guard hrmInterval == "238" else {
+                        throw .format(
+                            TextFormatError(
+                                line: number,
+                                hrmInterval.map { "a Polar HRM file of heart rate every \($0) s, not RR intervals: only an R-R recording (Interval=238 in [Params]) has them" }
+                                    ?? "a Polar HRM file whose [Params] has no Interval: only an R-R recording (Interval=238) has RR intervals"))
+                    }
+                    hrm = .data
+                    layout = Layout(intervalField: 0, timeField: nil, separator: nil, columnName: "HRData", unit: .milliseconds)
+                    headerUnit = .milliseconds
+                } else if hrm == .params, content.lowercased().hasPrefix("interval=") {
+                    hrmInterval = content.dropFirst("interval=".count).trimmingWhitespace.description
+                }
+                continue
+            case .data:
+                if content.hasPrefix("[") {
+                    hrm = .done
+                    continue
+                }
+            case .done: continue
             }
             switch kubios {
             case .notKubios: break
@@ -139,12 +213,23 @@ public enum RRFile {
             case .done: continue
             }
             if layout == nil {
-                if let header = try headerLayout(content, column: column, line: number) {
+                let found: Layout?
+                do {
+                    found = try headerLayout(content, column: column, line: number)
+                } catch {
+                    // Not a header of RR intervals: a title or date line above the header, if one
+                    // follows; if a row of data follows, this was the header, and its error stands.
+                    if preamble == nil { preamble = (error, number) }
+                    continue
+                }
+                if let header = found {
                     layout = header
                     hasTimes = header.timeField != nil
                     headerUnit = header.unit
+                    if let preamble { skipped.note(line: preamble.line, "a line above the header (a title or the recording's date)") }
                     continue
                 }
+                if let preamble { throw preamble.error }
                 if let column {
                     throw .format(TextFormatError(line: number, "--column \(column) needs a CSV header line naming the columns"))
                 }
@@ -175,9 +260,13 @@ public enum RRFile {
                 skipped.note(line: number, "a row whose interval is not positive")
                 continue
             }
+            if let why = layout.artifact(fields, interval: value) {
+                skipped.note(line: number, why)
+                continue
+            }
             if let timeField = layout.timeField {
                 let text = fields[timeField]
-                guard let time = parseTime(text) else {
+                guard let time = parseTime(text).map({ Double(text) != nil ? $0 / layout.timeDivisor : $0 }) else {
                     skipped.note(line: number, "a row whose time is neither seconds nor an ISO 8601 date")
                     continue
                 }
@@ -189,6 +278,10 @@ public enum RRFile {
             }
             values.append(value)
             lines.append(number)
+        }
+        if layout == nil, let preamble { throw preamble.error }
+        if hrm == .params || hrm == .otherSection {
+            throw .format(TextFormatError(line: nil, "a Polar HRM file without its [HRData] section: nothing to read"))
         }
         if kubios == .report {
             throw .format(TextFormatError(line: nil, "a Kubios HRV report without its RR INTERVAL DATA section: export the report with the RR data"))
@@ -236,7 +329,8 @@ public enum RRFile {
         // A text line such as "0.8 s" is not a header: headers name columns, values are numbers.
         guard names.contains(where: { Double($0) == nil && parseTime($0) == nil }) else { return nil }
         let wanted = column.map { [$0.lowercased()] } ?? intervalColumnNames
-        let byName = wanted.lazy.compactMap({ names.firstIndex(of: $0) }).first
+        // --column by its words alone also finds it: "PP-interval" names "PP-interval [ms]".
+        let byName = wanted.lazy.compactMap({ names.firstIndex(of: $0) }).first ?? column.flatMap { keys.firstIndex(of: normalized($0)) }
         guard let intervalField = byName ?? (column == nil ? intervalColumnNames.map(normalized).lazy.compactMap({ keys.firstIndex(of: $0) }).first : nil) else {
             // A lone word is a bad value, not a header without the right column.
             if column == nil && names.count == 1 { return nil }
@@ -251,12 +345,20 @@ public enum RRFile {
         let timeField =
             timeColumnNames.lazy.compactMap { names.firstIndex(of: $0) }.first
             ?? timeColumnNames.map(normalized).lazy.compactMap { keys.firstIndex(of: $0) }.first
+        // Polar Sensor Logger's PPI flags; "contact" twice is status, then supported.
+        let contacts = keys.indices.filter { keys[$0] == "contact" || keys[$0] == "skincontact" || keys[$0] == "contactstatus" }
+        let supported = keys.firstIndex { $0 == "contactsupported" || $0 == "skincontactsupported" } ?? (contacts.count > 1 ? contacts[1] : nil)
         return Layout(
             intervalField: intervalField, timeField: timeField, separator: separator, columnName: original[intervalField],
             unit: headerUnit(original[intervalField])
                 // "RR-interval [ms]" without a separator splits at the space: the unit is the next word.
                 ?? (separator == nil && original.indices.contains(intervalField + 1) && original[intervalField + 1].hasPrefix("[")
-                    ? headerUnit(original[intervalField] + original[intervalField + 1]) : nil))
+                    ? headerUnit(original[intervalField] + original[intervalField + 1]) : nil),
+            timeDivisor: timeField.flatMap { headerUnit(original[$0]) } == .milliseconds ? 1000 : 1,
+            blockerField: keys.firstIndex(of: "blocker") ?? keys.firstIndex(of: "blockerbit"),
+            errorField: keys.firstIndex(of: "errorestimate"),
+            contactField: contacts.first,
+            contactSupportedField: supported)
     }
 
     /// The line without its comment and surrounding white space. ASCII lines (nearly all)
@@ -313,7 +415,7 @@ public enum RRFile {
         return (try? Date(text + "Z", strategy: Date.ISO8601FormatStyle()))?.timeIntervalSince1970
     }
 
-    private static func formatted(_ value: Double) -> String {
+    static func formatted(_ value: Double) -> String {
         // Found by the fuzzer: Int64(2.2e31) traps; only whole values that fit are printed as integers.
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import HeartworkApp
 import HeartworkCharts
+import HeartworkCore
 import HeartworkStore
 
 /// How the server runs; the `serve` command fills it from flags and HEARTWORK_* variables.
@@ -43,6 +44,8 @@ public struct ServerConfiguration: Sendable {
     public var mapTiles: MapTiles?
     /// The length of a match's second: 1000 ms; shorter only in tests.
     public var matchSecondMilliseconds = 1000
+    /// How late a match reading may come (`MatchRules.lateSeconds`); wider only in tests.
+    public var matchLateSeconds = MatchRules.lateSeconds
     /// Motivation webhooks may call private and loopback addresses (`--allow-private-webhooks`).
     public var allowPrivateWebhooks = false
     /// The operator contact Web Push services see in the VAPID `sub` claim (`--push-contact`,
@@ -94,6 +97,7 @@ public struct ServerConfiguration: Sendable {
             importDirectory: importDirectory ?? URL(fileURLWithPath: dataDirectory).appendingPathComponent("imports").path,
             jobLeaseSeconds: jobLeaseSeconds, jobWorkers: jobWorkers)
         if let pushContact { settings.pushContact = pushContact }
+        settings.matchLateSeconds = matchLateSeconds
         return settings
     }
 

@@ -10,7 +10,9 @@
 // A benchmark-style check, not a timed test: it compares two runs of the same build on the
 // same machine, so the machine's speed cancels out (the best of five runs each); a case whose
 // larger run takes under 80 ms is too quick to tell and passes (noise is most of it). A
-// quadratic parser doubles its ratio with each doubling of n: 4, then 8.
+// quadratic parser doubles its ratio with each doubling of n: 4, then 8. A ratio above 3 is
+// measured again over four times the input (n/2 to 2n) and fails only above 8 (linear: 4,
+// quadratic: 16), so one noisy doubling cannot fail CI.
 import Foundation
 import HeartworkCore
 import HeartworkFormats
@@ -190,8 +192,17 @@ for item in cases {
     let second = seconds { item.run(large) }
     let ratio = second / max(first, 1e-9)
     let judged = second >= 0.08
-    let verdict = !judged ? "too quick to tell" : (ratio <= limit ? "linear" : "NOT LINEAR")
-    if judged && ratio > limit { failed.append(item.name) }
+    var verdict = !judged ? "too quick to tell" : (ratio <= limit ? "linear" : "NOT LINEAR")
+    if judged && ratio > limit {
+        // One doubling can be noise on a loaded machine (CI, 2026-12-02: JSON objects 1.72 in
+        // one run, 3.44 in the next, the same build). Confirmed over four times the input, from
+        // n/2 to 2n (within the sizes the server takes): a linear parser gives about 4, a
+        // quadratic one 16; it fails only above 8, the middle of the two on a log scale.
+        let quarter = seconds { item.run(item.make(n / 2)) }
+        let spread = seconds { item.run(large) } / max(quarter, 1e-9)
+        verdict = spread <= 8 ? String(format: "linear (n/2 to 2n: %.2f, a quadratic parser 16)", spread) : String(format: "NOT LINEAR (n/2 to 2n: %.2f)", spread)
+        if spread > 8 { failed.append(item.name) }
+    }
     print(
         item.name.padding(toLength: 58, withPad: " ", startingAt: 0)
             + String(format: " %7d %8.1f ms %8.1f ms %6.2f  %@", n, first * 1000, second * 1000, ratio, verdict))

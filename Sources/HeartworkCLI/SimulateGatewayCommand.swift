@@ -71,7 +71,7 @@ struct SimulateGatewayCommand: AsyncParsableCommand {
     func simulate(logger: Logger) async throws -> GatewayRunSummary {
         let state = GatewayState()
         let tick = Duration.milliseconds(Int64(1000 / rate))
-        let straps = SimulatedStraps(count: sensors, minutes: minutes, rate: rate, seed: seed, sequenceBase: Int(Date().timeIntervalSince1970 * 10))
+        let straps = SimulatedStraps(count: sensors, minutes: minutes, rate: rate, seed: seed, sequenceBase: Int(Date().timeIntervalSince1970 * 10), addresses: .fromSeed)
         let length = Duration.milliseconds(Int64(minutes * 60_000))
         let uplink = GatewayUplink(server: server, token: token)
 

@@ -25,10 +25,21 @@ public struct SimulatedStraps: Sendable {
     private var random: SplitMix64
     public let tickMilliseconds: Double
 
-    public init(count: Int, minutes: Double, rate: Double, seed: UInt64, sequenceBase: Int = 0) {
+    /// How the straps' addresses are made.
+    public enum Addresses: Sendable {
+        /// `C0:DE:00:00:00:00` on: the demo team's straps.
+        case numbered
+        /// From the seed, every one of them with `C0:DE:` then a byte from 0x80 (so never one of
+        /// the demo's): another seed, other straps (`heartwork simulate gateway --seed`).
+        case fromSeed
+    }
+
+    public init(count: Int, minutes: Double, rate: Double, seed: UInt64, sequenceBase: Int = 0, addresses: Addresses = .numbered) {
         random = SplitMix64(seed: seed)
         tickMilliseconds = 1000 / rate
         var straps = [Strap]()
+        var addressRandom = SplitMix64(seed: seed ^ 0xADD2_E55E_5EED)
+        var taken = Set<UInt32>()
         for index in 0..<count {
             var model = SyntheticRRModel()
             // From an easy 67 bpm to a hard 160 bpm, spread over the squad.
@@ -37,7 +48,11 @@ public struct SimulatedStraps: Sendable {
             var rr = model.generate(beats: beats, seed: seed &+ UInt64(index))
             var artifacts = SplitMix64(seed: seed ^ UInt64(index) ^ 0x5EED)
             rr = ArtifactInjector.inject(into: rr, everyBeats: 150, using: &artifacts).0
-            let address = String(format: "C0:DE:%02X:%02X:%02X:%02X", (index >> 24) & 0xFF, (index >> 16) & 0xFF, (index >> 8) & 0xFF, index & 0xFF)
+            var number = UInt32(truncatingIfNeeded: index)
+            if case .fromSeed = addresses {
+                repeat { number = UInt32(truncatingIfNeeded: addressRandom.next()) | 0x8000_0000 } while !taken.insert(number).inserted
+            }
+            let address = String(format: "C0:DE:%02X:%02X:%02X:%02X", (number >> 24) & 0xFF, (number >> 16) & 0xFF, (number >> 8) & 0xFF, number & 0xFF)
             straps.append(Strap(address: address, rr: rr, sequence: sequenceBase, battery: 60 + Double((index * 37) % 41)))
         }
         self.straps = straps

@@ -242,7 +242,7 @@ public final class GatewayIngest: Sendable {
         for frame in frames {
             replies += frame.refused
             guard let staged = frame.staged else { continue }
-            let highest = staged.bySensor.compactMap { sensor, readings in readings.map(\.sequence).max().map { (sensor, $0) } }.sorted { $0.0 < $1.0 }
+            let highest = staged.highest.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
             for (sensor, sequence) in highest {
                 if let detail = refusedBySensor[sensor] { replies.append(.refused(sensor: sensor, sequence: sequence, detail: detail)) }
             }

@@ -2,14 +2,24 @@ import Foundation
 import HeartworkCore
 import HeartworkFormats
 import HeartworkStore
+import Synchronization
 
 /// What gateways send: stored (each sensor and sequence once), acknowledged once committed,
 /// and passed to the owner's viewers. The sensors a user's gateways have heard, and what
 /// they heard.
 public struct LiveService: Sendable {
+    init(store: HeartworkStore, hub: LiveHub, bus: LiveBus) {
+        self.store = store
+        self.hub = hub
+        self.bus = bus
+        feeds = FeedKeeper()
+    }
+
     let store: HeartworkStore
     public let hub: LiveHub
     let bus: LiveBus
+    /// Which gateway feeds each strap, when more than one hears it (`StrapFeeds`).
+    let feeds: FeedKeeper
     /// The longest window one heart-rate query may ask for.
     public static let maximumWindow: TimeInterval = 24 * 3600
     public static let sensorNameLength = 0...60
@@ -73,22 +83,28 @@ public struct LiveService: Sendable {
     /// waiting for `commit`.
     public struct Staged: Sendable {
         let gateway: GatewayRecord
+        /// What is to be stored, numbered in each strap's series.
         let bySensor: [String: [SensorReading]]
+        /// Each sensor of the frame and its highest `seq` as the gateway numbered it: what its
+        /// ack says, whether its readings are stored or were another gateway's to give.
+        let highest: [String: Int]
         let claimed: Set<Claim>
         let now: Date
-        public var isEmpty: Bool { bySensor.isEmpty }
+        public var isEmpty: Bool { highest.isEmpty }
 
         /// Frames of one gateway committed together: each sensor's readings in frame order,
         /// every claim kept, the newest frame's time; nil for none.
         public static func merged(_ frames: [Staged]) -> Staged? {
             guard let first = frames.first, let last = frames.last, frames.count > 1 else { return frames.first }
             var bySensor = first.bySensor
+            var highest = first.highest
             var claimed = first.claimed
             for frame in frames.dropFirst() {
                 for (sensor, readings) in frame.bySensor { bySensor[sensor, default: []] += readings }
+                for (sensor, sequence) in frame.highest { highest[sensor] = max(highest[sensor] ?? sequence, sequence) }
                 claimed.formUnion(frame.claimed)
             }
-            return Staged(gateway: first.gateway, bySensor: bySensor, claimed: claimed, now: last.now)
+            return Staged(gateway: first.gateway, bySensor: bySensor, highest: highest, claimed: claimed, now: last.now)
         }
     }
 
@@ -102,19 +118,55 @@ public struct LiveService: Sendable {
     /// gateway connection stages each frame as it arrives and commits them in order behind it,
     /// so a slow commit delays acks, never what viewers see.
     public func stage(_ readings: [GatewayReading], from gateway: GatewayRecord, now: Date = Date()) async -> Staged {
-        var bySensor = [String: [SensorReading]]()
+        var sent = [String: [SensorReading]]()
+        var highest = [String: Int]()
         for reading in readings {
-            bySensor[reading.sensor, default: []].append(
+            sent[reading.sensor, default: []].append(
                 SensorReading(
                     sequence: reading.sequence, atMilliseconds: reading.atMilliseconds, measurement: reading.measurement,
                     battery: reading.battery, rssi: reading.rssi))
+            highest[reading.sensor] = max(highest[reading.sensor] ?? reading.sequence, reading.sequence)
         }
+        let bySensor = await fed(sent, from: gateway, now: now)
         // The store knows what it holds: it says which readings are new for certain.
         let early = store.sensors.claim(userID: gateway.userID, readings: bySensor)
         let events = early.flatMap { claimed in claimed.added.map { LiveEvent(sensor: claimed.sensor, reading: $0) } }
         if !events.isEmpty { await bus.publish(userID: gateway.userID, events) }
         let claimed = Set(early.flatMap { claimed in claimed.added.map { Claim(address: claimed.sensor.address, sequence: $0.sequence) } })
-        return Staged(gateway: gateway, bySensor: bySensor, claimed: claimed, now: now)
+        return Staged(gateway: gateway, bySensor: bySensor, highest: highest, claimed: claimed, now: now)
+    }
+
+    /// The frame's readings that are this gateway's to give (`StrapFeeds`), numbered in each
+    /// strap's series. The store's word on a strap is read the first time this process hears
+    /// it; a new feeder is kept with its sensor before its readings are stored.
+    func fed(_ sent: [String: [SensorReading]], from gateway: GatewayRecord, now: Date) async -> [String: [SensorReading]] {
+        let milliseconds = Int(now.millisecondsSince1970)
+        let userID = gateway.userID
+        let unknown = feeds.state.withLock { feeds in sent.keys.filter { feeds.needsLearning(userID: userID, address: $0) } }
+        if !unknown.isEmpty {
+            // Unreadable now: decided as new straps, and learned again with the next frame.
+            guard let stored = try? await store.sensors.feeds(userID: userID, addresses: unknown) else { return sent }
+            feeds.state.withLock { feeds in
+                for address in unknown { feeds.learn(userID: userID, address: address, stored[address], now: milliseconds) }
+            }
+        }
+        var changed = [(address: String, feed: StrapFeeds.Feed)]()
+        let fed = feeds.state.withLock { feeds -> [String: [SensorReading]] in
+            if feeds.count > FeedKeeper.pruneAbove { feeds.prune(now: milliseconds) }
+            var fed = [String: [SensorReading]]()
+            for (address, readings) in sent {
+                let decision = feeds.decide(userID: userID, address: address, gatewayID: gateway.id, readings: readings, now: milliseconds)
+                if !decision.stored.isEmpty { fed[address] = decision.stored }
+                if let feed = decision.newFeed { changed.append((address, feed)) }
+            }
+            return fed
+        }
+        for change in changed {
+            // Kept so that a restart numbers the strap as before; should it fail, this process
+            // still does, and the store's (sensor, seq) key keeps each reading once.
+            try? await store.sensors.setFeed(userID: userID, address: change.address, change.feed)
+        }
+        return fed
     }
 
     /// The second half: stores the frame (group commit), then passes the viewers what was not
@@ -124,7 +176,14 @@ public struct LiveService: Sendable {
         let gateway = staged.gateway
         let result: SensorStoreResult
         do {
-            result = try await store.sensors.store(userID: gateway.userID, gatewayID: gateway.id, readings: staged.bySensor, now: staged.now)
+            if staged.bySensor.isEmpty {
+                // Only readings another gateway gives: nothing to store, but a revoked gateway
+                // is told so all the same.
+                guard try await store.gateways.find(id: gateway.id, userID: gateway.userID) != nil else { throw GatewayRevoked() }
+                result = SensorStoreResult(stored: [])
+            } else {
+                result = try await store.sensors.store(userID: gateway.userID, gatewayID: gateway.id, readings: staged.bySensor, now: staged.now)
+            }
         } catch StoreError.revoked {
             throw GatewayRevoked()
         }
@@ -135,11 +194,13 @@ public struct LiveService: Sendable {
                 .map { LiveEvent(sensor: result.sensor, reading: $0) }
         }
         if !late.isEmpty { await bus.publish(userID: gateway.userID, late) }
+        // Acks in the gateway's own numbers: every sensor of the frame not refused.
+        let refusedSensors = Set(result.refused.map(\.address))
         return Committed(
-            acks: stored.map { Ack(sensor: $0.sensor.address, sequence: $0.highestSequence) },
+            acks: staged.highest.filter { !refusedSensors.contains($0.key) }.sorted { $0.key < $1.key }.map { Ack(sensor: $0.key, sequence: $0.value) },
             refused: result.refused.map {
                 Refusal(
-                    sensor: $0.address, sequence: $0.highestSequence,
+                    sensor: $0.address, sequence: staged.highest[$0.address] ?? $0.highestSequence,
                     detail: "this account has \(SensorLimits.maximumPerUser) sensors, the most it may have: a new sensor is not taken")
             })
     }
@@ -183,4 +244,11 @@ public struct LiveService: Sendable {
     public func stopWatching(_ user: UserRecord, id: UUID) async {
         await hub.unsubscribe(userID: user.id, id: id)
     }
+}
+
+/// `StrapFeeds` for this process.
+final class FeedKeeper: Sendable {
+    let state = Mutex(StrapFeeds())
+    /// Straps kept before the ones not heard for ten minutes are forgotten.
+    static let pruneAbove = 20_000
 }

@@ -20,6 +20,7 @@ enum Migrations {
         .dailyFormula,
         .sensorPending,
         .issue40,
+        .strapFeeds,
     ]
 
     /// Applies what is missing. On PostgreSQL an advisory lock keeps two instances

@@ -529,9 +529,9 @@ struct SQLSensorRepository: SensorRepository {
         let missing = entries.filter { !existing.contains(key($0.userID, $0.address)) }
         for start in stride(from: 0, to: missing.count, by: 300) {
             let rows: [SQLQueryString] = missing[start..<min(missing.count, start + 300)].map { entry in
-                "(\(bind: UUID().uuidString.lowercased()), \(bind: entry.userID), \(bind: entry.address), \(bind: entry.gatewayID), \(bind: entry.now.millisecondsSince1970), -1)"
+                "(\(bind: UUID().uuidString.lowercased()), \(bind: entry.userID), \(bind: entry.address), \(bind: entry.gatewayID), \(bind: entry.gatewayID), \(bind: entry.now.millisecondsSince1970), -1)"
             }
-            var query: SQLQueryString = "INSERT INTO sensors (id, user_id, address, gateway_id, created_at, folded_seq) VALUES "
+            var query: SQLQueryString = "INSERT INTO sensors (id, user_id, address, gateway_id, feed_gateway_id, created_at, folded_seq) VALUES "
             query += rows.joined(separator: ", ")
             query += " ON CONFLICT (user_id, address) DO NOTHING"
             try await sql.raw(query).run()
@@ -694,6 +694,61 @@ struct SQLSensorRepository: SensorRepository {
             SELECT \(unsafeRaw: Self.columns) FROM sensors WHERE id = \(bind: id) AND user_id = \(bind: userID)\(unsafeRaw: Self.visible)
             """
         ).map { overlay([try Self.record($0)], unwritten)[0] }
+    }
+
+    func feeds(userID: String, addresses: [String]) async throws -> [String: StrapFeeds.Stored] {
+        var result = [String: StrapFeeds.Stored]()
+        for start in stride(from: 0, to: addresses.count, by: 500) {
+            let chunk: [any Encodable & Sendable] = Array(addresses[start..<min(addresses.count, start + 500)])
+            var idsByAddress = [String: String]()
+            var feeds = [String: StrapFeeds.Feed]()
+            for row in try await database.all(
+                "SELECT id, address, feed_gateway_id, feed_offset, feed_base, feed_shift FROM sensors WHERE user_id = \(bind: userID) AND address IN (\(binds: chunk))")
+            {
+                let address = try row.string("address")
+                idsByAddress[address] = try row.string("id")
+                if let gateway = try row.optionalString("feed_gateway_id") {
+                    feeds[address] = StrapFeeds.Feed(
+                        gatewayID: gateway, offset: try row.optionalInt("feed_offset") ?? 0, base: try row.optionalInt("feed_base") ?? Int.min,
+                        shift: try row.optionalInt("feed_shift") ?? 0)
+                }
+            }
+            guard !idsByAddress.isEmpty else { continue }
+            // Above every sequence number held: the blocks (whole blocks of 256), the pending
+            // rows (PostgreSQL), what this process remembers (SQLite's log, claims).
+            var floor = [String: Int]()
+            let ids: [any Encodable & Sendable] = Array(idsByAddress.values)
+            for row in try await database.all("SELECT sensor_id, MAX(block) AS b FROM sensor_blocks WHERE sensor_id IN (\(binds: ids)) GROUP BY sensor_id") {
+                let block = try row.int("b")
+                let (next, overflow) = (block + 1).multipliedReportingOverflow(by: SensorBlockCodec.readingsPerBlock)
+                floor[try row.string("sensor_id")] = overflow ? Int.max : next
+            }
+            if database.engine == .postgres {
+                for row in try await database.all("SELECT sensor_id, MAX(seq) AS s FROM sensor_pending WHERE sensor_id IN (\(binds: ids)) GROUP BY sensor_id") {
+                    let id = try row.string("sensor_id")
+                    floor[id] = max(floor[id] ?? 0, try row.int("s") &+ 1)
+                }
+            }
+            let remembered = known?.entries.withLock { entries in
+                idsByAddress.keys.compactMap { address in entries[SensorKey(userID: userID, address: address)].map { (address, $0.highestSequence) } }
+            }
+            for (address, id) in idsByAddress {
+                var sensorFloor = floor[id] ?? 0
+                if let highest = remembered?.first(where: { $0.0 == address })?.1 { sensorFloor = max(sensorFloor, highest &+ 1) }
+                if let highest = cursor.highest(userID: userID, address: address) { sensorFloor = max(sensorFloor, highest &+ 1) }
+                result[address] = StrapFeeds.Stored(feed: feeds[address], sequenceFloor: sensorFloor)
+            }
+        }
+        return result
+    }
+
+    func setFeed(userID: String, address: String, _ feed: StrapFeeds.Feed) async throws {
+        let base: Int64? = feed.base == Int.min ? nil : Int64(feed.base)
+        try await database.execute(
+            """
+            UPDATE sensors SET feed_gateway_id = \(bind: feed.gatewayID), feed_offset = \(bind: Int64(feed.offset)),
+            feed_base = \(bind: base), feed_shift = \(bind: Int64(feed.shift)) WHERE user_id = \(bind: userID) AND address = \(bind: address)
+            """)
     }
 
     func rename(id: String, userID: String, to name: String?) async throws -> Bool {

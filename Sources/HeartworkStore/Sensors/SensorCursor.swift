@@ -55,6 +55,11 @@ final class SensorCursor: Sendable {
         }
     }
 
+    /// The highest sequence number stored or claimed of a sensor, if this process knows it.
+    func highest(userID: String, address: String) -> Int? {
+        entries.withLock { $0[SensorKey(userID: userID, address: address)]?.highest }
+    }
+
     /// A deleted account's sensors.
     func forget(userID: String) {
         entries.withLock { entries in entries = entries.filter { $0.value.sensor.userID != userID } }

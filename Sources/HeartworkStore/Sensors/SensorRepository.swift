@@ -33,6 +33,11 @@ public protocol SensorRepository: Sendable {
     func list(userID: String, limit: Int, offset: Int) async throws -> (sensors: [SensorRecord], more: Bool)
     func find(id: String, userID: String) async throws -> SensorRecord?
     func rename(id: String, userID: String, to name: String?) async throws -> Bool
+    /// Which gateway feeds each of these sensors, and a sequence number above every one they
+    /// hold (`StrapFeeds`); sensors never stored are left out.
+    func feeds(userID: String, addresses: [String]) async throws -> [String: StrapFeeds.Stored]
+    /// Keeps a sensor's new feeder (`StrapFeeds`).
+    func setFeed(userID: String, address: String, _ feed: StrapFeeds.Feed) async throws
     /// Readings heard in [from, to), in time order.
     func readings(sensorID: String, from: Date, to: Date) async throws -> [SensorReading]
 }

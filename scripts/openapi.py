@@ -256,8 +256,11 @@ TAG = "workouts"
 api("/api/workouts", "post", "uploadWorkout",
     "Upload a workout as Heartwork's JSON, a FIT, TCX or GPX file (by Content-Type; application/octet-stream is recognised by its content); "
     "the server stores a profile snapshot and derives summary, zones, calories and distance. The same activity again (a start within a second "
-    "and the same device, or either device unknown) answers 409 with the Location of the one stored",
-    {201: ("Stored; Location names the full workout", ref("WorkoutCreated"), "Location")}, errors=(400, 401, 409, 413, 415, 422, 429),
+    "and the same device, or either device unknown) answers 409 with the Location of the one stored, unless the one stored is at least 5 s "
+    "shorter (a cut copy uploaded first): then this one takes its place, keeping its id and sharing, and the answer is 200 with `replaced`",
+    {201: ("Stored; Location names the full workout", ref("WorkoutCreated"), "Location"),
+     200: ("Stored in place of a shorter, cut copy of the same activity (`replaced` says how long it was); Location names the workout",
+           ref("WorkoutCreated"), "Location")}, errors=(400, 401, 409, 413, 415, 422, 429),
     body={"application/json": {"schema": ref("WorkoutUpload")},
           "application/vnd.ant.fit": {"schema": {"type": "string", "format": "binary",
                                                  "description": "A FIT activity file (Garmin, Wahoo, COROS, Polar, Zwift…)"}},
@@ -921,7 +924,13 @@ schemas = {
         "field": {"type": "string", "description": "The first value concerned, as a path in the workout's JSON (rrIntervals[5123])"},
         "line": {"type": "integer"}, "byte": {"type": "integer", "description": "Where in the file, when the file said"},
         "count": {"type": "integer", "description": "How many values it concerns"},
-    }, required=["message", "count"]))}, required=["summary", "warnings"]),
+    }, required=["message", "count"])),
+        "replaced": obj({
+            "durationSeconds": {"type": "integer", "description": "How long the copy was that this file replaced"},
+            "message": {"type": "string", "description": "What happened, in words a person reads"},
+        }, required=["durationSeconds", "message"],
+            description="Set when the file was a longer copy of an activity stored before (a cut file uploaded first), which it replaced"),
+    }, required=["summary", "warnings"]),
 }
 
 PERSON = obj({"id": {"type": "string"}, "username": {"type": "string"}, "fullName": {"type": "string"}}, required=["id", "username", "fullName"])

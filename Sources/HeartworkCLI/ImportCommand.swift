@@ -70,7 +70,7 @@ struct ImportFilesCommand: AsyncParsableCommand {
 
     enum Outcome: Sendable {
         /// The workout's id, and what the server left out or found cut.
-        case imported(String, warnings: [String])
+        case imported(String, warnings: [String], replaced: String?)
         case duplicate(String)
         case failed(String)
     }
@@ -87,6 +87,8 @@ struct ImportFilesCommand: AsyncParsableCommand {
         }
 
         var imported = 0
+        /// Of those imported, how many took the place of a shorter, cut copy stored before.
+        var replaced = 0
         var duplicates = 0
         var failed = 0
         var seconds = 0.0
@@ -135,9 +137,13 @@ struct ImportFilesCommand: AsyncParsableCommand {
             for _ in 0..<min(jobs, paths.count) { add() }
             while let (path, outcome) = try await group.next() {
                 switch outcome {
-                case .imported(let id, let warnings):
+                case .imported(let id, let warnings, let replaced):
                     result.imported += 1
                     result.importedWorkouts.append(id)
+                    if let replaced {
+                        result.replaced += 1
+                        result.warnings.append(.init(file: path, message: replaced))
+                    }
                     result.warnings += warnings.map { .init(file: path, message: $0) }
                 case .duplicate: result.duplicates += 1
                 case .failed(let reason):
@@ -164,7 +170,7 @@ struct ImportFilesCommand: AsyncParsableCommand {
             for failure in result.failures { print("failed  \(failure.file): \(failure.reason)") }
             let rate = result.seconds > 0 ? Double(paths.count) / result.seconds : 0
             print(
-                "\(result.imported) imported, \(result.duplicates) duplicate\(result.duplicates == 1 ? "" : "s") skipped, \(result.failed) failed"
+                "\(result.imported) imported\(result.replaced > 0 ? " (\(result.replaced) in place of a shorter, cut copy)" : ""), \(result.duplicates) duplicate\(result.duplicates == 1 ? "" : "s") skipped, \(result.failed) failed"
                     + " (\(paths.count) file\(paths.count == 1 ? "" : "s") in \(result.seconds.formatted(places: 1)) s, \(rate.formatted(places: 1)) files/s)")
         }
         if result.failed > 0 { throw ExitCode(1) }
@@ -240,7 +246,8 @@ struct ImportFilesCommand: AsyncParsableCommand {
                 case 200, 201:
                     let id = (reply?["summary"] as? [String: Any])?["id"] as? String ?? ""
                     let warnings = (reply?["warnings"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
-                    return .imported(id, warnings: warnings)
+                    // 200 with `replaced`: a longer copy took the place of a cut one stored before.
+                    return .imported(id, warnings: warnings, replaced: (reply?["replaced"] as? [String: Any])?["message"] as? String)
                 case 409: return .duplicate(response.headers.first(name: "Location") ?? "")
                 case 429 where attempt < 30:
                     // More uploads at once than the server takes from one account

@@ -459,6 +459,32 @@ def main():
         assert any("format=fit" in href for href in downloads) and any("format=gpx" in href for href in downloads), downloads
         checks.page("11-workout-downloads", phone=True)
 
+        # A folder (issue 41: the README promised it; only the CLI had it): its activity files,
+        # sub-folders too, uploaded; the rest left alone and counted. A Strong log chosen as a
+        # workout is pointed to its import, not sent.
+        folder = pathlib.Path(data) / "watch-folder"
+        (folder / "2026" / "november").mkdir(parents=True, exist_ok=True)
+        (folder / "2026" / "november" / "evening-run.json").write_text(json.dumps(workout("2026-11-21T18:00:00Z")))
+        (folder / "strava.gpx").write_bytes((fixtures / "gpx/strava.gpx").read_bytes())
+        (folder / "README.txt").write_text("not a workout")
+        strong = pathlib.Path(data) / "strong.csv"
+        strong.write_text("Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE\n")
+        driver.get(base + "/workouts/upload")
+        page = driver.find_element(By.TAG_NAME, "main").text
+        assert "Strength → Import" in page and "Health → Import" in page, page[:600]
+        driver.find_element(By.ID, "workout-folder").send_keys(str(folder))
+        WebDriverWait(driver, 60).until(lambda d: "left alone" in d.find_element(By.ID, "upload-status").text)
+        results = driver.find_element(By.ID, "upload-results").text
+        status_text = driver.find_element(By.ID, "upload-status").text
+        assert "evening-run.json" in results and "strava.gpx" in results and "README.txt" not in results, results
+        assert "already here" in results and "1 imported" in status_text and "1 other file in the folder left alone" in status_text, status_text
+        checks.page("10b-upload-folder")
+        driver.find_element(By.ID, "workout-file").send_keys(str(strong))
+        driver.find_element(By.CSS_SELECTOR, "#upload-form button").click()
+        WebDriverWait(driver, 30).until(lambda d: "strong.csv" in d.find_element(By.ID, "upload-results").text)
+        pointer = driver.find_element(By.CSS_SELECTOR, "#upload-results li.error a")
+        assert pointer.get_attribute("href").endswith("/strength/import") and "Strong or Hevy" in pointer.text, pointer.text
+
         # Settings: the whole account as a ZIP, and deletion needs the password.
         driver.get(base + "/settings")
         archive = driver.execute_async_script(

@@ -26,7 +26,7 @@ struct GadgetbridgeReaderTests {
     }
 
     @Test func huamiKindsCarryOnAndMergeIntoStages() {
-        var reader = GadgetbridgeReader(devices: Self.devices, timeZone: TimeZone(identifier: "Europe/Vienna")!)
+        var reader = GadgetbridgeReader(devices: Self.devices, timeZone: TimeZone(identifier: "Europe/Vienna")!, minimumSleepSessionSeconds: 0)
         var samples = [HealthSample]()
         // HuamiConst: 9 light (0x19 & 0xf = 9), 0 and 10 carry the last kind on, 11 deep, 1 awake.
         let kinds: [Int64] = [9, 0, 0x19, 10, 11, 0, 0, 1, 9]
@@ -43,7 +43,7 @@ struct GadgetbridgeReaderTests {
     }
 
     @Test func theFirstMiBandHasItsOwnKinds() {
-        var reader = GadgetbridgeReader(devices: Self.devices, timeZone: .init(secondsFromGMT: 0)!)
+        var reader = GadgetbridgeReader(devices: Self.devices, timeZone: .init(secondsFromGMT: 0)!, minimumSleepSessionSeconds: 0)
         var samples = [HealthSample]()
         // MiBandSampleProvider: 4 light, 5 deep; 9 and 11 mean nothing there.
         for (minute, kind) in [4, 4, 5, 9, 11].enumerated() {
@@ -56,7 +56,7 @@ struct GadgetbridgeReaderTests {
 
     @Test func huamiExtendedSleepLevels() throws {
         let table = try #require(GadgetbridgeSchema.table(named: "HUAMI_EXTENDED_ACTIVITY_SAMPLE"))
-        var reader = GadgetbridgeReader(devices: Self.devices, timeZone: .init(secondsFromGMT: 0)!)
+        var reader = GadgetbridgeReader(devices: Self.devices, timeZone: .init(secondsFromGMT: 0)!, minimumSleepSessionSeconds: 0)
         var samples = [HealthSample]()
         // HuamiExtendedSampleProvider: REM & 127 > 55, else DEEP & 127 > 42, else light.
         let levels: [(deep: Int64, rem: Int64)] = [(10, 10), (128 + 50, 0), (60, 60), (60, 128 + 10)]
@@ -69,6 +69,45 @@ struct GadgetbridgeReaderTests {
         }
         reader.finishTable(into: &samples)
         #expect(Self.stages(samples).map(\.0) == [.core, .deep, .rem, .deep])
+    }
+
+    /// Minutes alone, as above, are read only by the tests of the stage rules: a band at rest
+    /// writes stray sleep minutes, and a session with less than an hour asleep is no night
+    /// (issue 41: a real Mi Band 5 database's "nights" of 0.1 h). Runs up to an hour apart are
+    /// one session (Gadgetbridge's `SleepAnalysis.MAX_WAKE_PHASE_LENGTH`).
+    @Test func straySleepMinutesAreNoNight() {
+        var reader = GadgetbridgeReader(devices: Self.devices, timeZone: .init(secondsFromGMT: 0)!)
+        var samples = [HealthSample]()
+        func minutes(_ range: Range<Int64>, kind: Int64, from start: Int64) {
+            for minute in range {
+                reader.read(Self.row(start + minute * 60, device: 1, heartRate: .integer(60), kind: kind), of: Self.miBand, into: &samples)
+            }
+        }
+        let noon = Self.night - 11 * 3600  // 12:00 the day before
+        minutes(0..<6, kind: 9, from: noon)  // 6 stray minutes at noon
+        minutes(6..<200, kind: 1, from: noon)  // awake, over an hour
+        // The night: 40 light minutes, 50 awake (one session still: under an hour apart), 30
+        // deep: 70 minutes asleep.
+        minutes(0..<40, kind: 9, from: Self.night)
+        minutes(40..<90, kind: 1, from: Self.night)
+        minutes(90..<120, kind: 11, from: Self.night)
+        minutes(120..<300, kind: 1, from: Self.night)
+        minutes(300..<310, kind: 9, from: Self.night)  // 10 more stray minutes, three hours on
+        reader.finishTable(into: &samples)
+        #expect(Self.stages(samples).map(\.0) == [.core, .deep])
+        #expect(Self.stages(samples).map(\.1) == [40, 30])
+        #expect(reader.read["Mi Band 2: sleep"] == 2)
+        #expect(reader.notUnderstood["Mi Band 2: \(GadgetbridgeReader.shortSleepNote)"] == 2)
+        #expect(samples.filter { $0.kind == .heartRate }.count == 510, "heart rates are kept whatever the sleep")
+
+        // Exactly an hour asleep is a night.
+        var hour = GadgetbridgeReader(devices: Self.devices, timeZone: .init(secondsFromGMT: 0)!)
+        var kept = [HealthSample]()
+        for minute in Int64(0)..<60 {
+            hour.read(Self.row(Self.night + minute * 60, device: 1, heartRate: .integer(50), kind: 9), of: Self.miBand, into: &kept)
+        }
+        hour.finishTable(into: &kept)
+        #expect(Self.stages(kept).map(\.1) == [60] && hour.notUnderstood.isEmpty)
     }
 
     @Test func pebbleDeepIntervalsAreCutOutOfLightOnes() throws {

@@ -178,6 +178,28 @@ struct HealthAutoExportTests {
         #expect(try night(asleep: 5, total: 5) == [3, 1, 1], "asleep is the stages' sum: not added twice")
     }
 
+    /// Issue 41: a real 10-year export holds 822 nights the app wrote with every stage 0 (its
+    /// shape: sleepStart, sleepEnd and inBedStart/inBedEnd the same instant); they are left out
+    /// as "0 hours asleep", not as nights without sleepStart.
+    @Test("a night of 0 hours is left out as such, a night without its start as that")
+    func zeroHourNights() throws {
+        let payload = try Self.read(
+            """
+            {"data": {"metrics": [{"name": "sleep_analysis", "units": "hr", "data": [
+              {"date": "2016-03-02 00:00:00 +0100", "totalSleep": 0, "asleep": 0, "core": 0, "deep": 0, "rem": 0, "awake": 0, "inBed": 0,
+               "sleepStart": "2016-03-01 23:41:00 +0100", "sleepEnd": "2016-03-01 23:41:00 +0100",
+               "inBedStart": "2016-03-01 23:41:00 +0100", "inBedEnd": "2016-03-01 23:41:00 +0100", "source": "iPhone"},
+              {"date": "2016-03-03 00:00:00 +0100", "totalSleep": 0, "asleep": 0, "core": 0, "deep": 0, "rem": 0,
+               "sleepStart": "2016-03-02 23:10:00 +0100", "sleepEnd": "2016-03-02 23:10:00 +0100", "source": "iPhone"},
+              {"date": "2016-03-04 00:00:00 +0100", "asleep": 6.5, "source": "iPhone"},
+              {"date": "2016-03-05 00:00:00 +0100", "asleep": 7, "sleepStart": "2016-03-04 23:00:00 +0100",
+               "sleepEnd": "2016-03-05 06:00:00 +0100", "source": "iPhone"}]}]}}
+            """)
+        #expect(payload.leftOut["sleep_analysis: a night of 0 hours asleep"] == 2)
+        #expect(payload.leftOut["sleep_analysis: a night without sleepStart or inBedStart"] == 1)
+        #expect(payload.samples.map { $0.end.timeIntervalSince($0.start) / 3600 } == [7], "the good night is kept")
+    }
+
     @Test("members in any order: the entries wait for the metric's name")
     func dataBeforeName() throws {
         let payload = try Self.read(

@@ -163,4 +163,50 @@ struct StrongHevyImportTests {
         #expect(odd.skipped.contains { $0.contains("is not like \"19 Aug 2023, 09:01\" or \"Aug 19, 2023, 9:01 AM\"") }, "\(odd.skipped)")
     }
 
+    /// Strong's exports in other languages (issue 41), in the shapes of real ones: the French
+    /// header and durations of Martsk23/fitness-recomp's real export (CRLF, "35min", rest-timer
+    /// rows "Minuteur de repos"), the German of anes7374/gymtracker ("Reihenfolge festlegen",
+    /// "Wiederh.", "2h 23min"), the Portuguese of gustavosinacio/ada-back, and a language not
+    /// known by its columns' order.
+    @Test func strongsExportsInOtherLanguagesAreRead() throws {
+        let french = [
+            "Date,Nom de l'entraînement,Durée,Nom de l'exercice,Ordre de la série,Poids,Réps,Distance,Secondes,Notes,Notes d'entraînement,RPE",
+            "2026-01-12 18:02:11,\"Séance du soir\",35min,\"Bench Press (Barbell)\",1,60.0,10.0,0,0.0,\"\",\"\",",
+            "2026-01-12 18:02:11,\"Séance du soir\",35min,\"Bench Press (Barbell)\",Minuteur de repos,0,0.0,0,90.0,\"\",\"\",",
+            "2026-01-12 18:02:11,\"Séance du soir\",35min,\"Bench Press (Barbell)\",2,62.5,8.0,0,0.0,\"\",\"\",8",
+        ].joined(separator: "\r\n")
+        let read = try LiftingLogCSV.read(french, timeZone: .gmt)
+        let session = try #require(read.sessions.first)
+        #expect(read.sessions.count == 1 && session.name == "Séance du soir")
+        #expect(session.exercises.first?.sets.map(\.weightKilograms) == [60, 62.5] && session.exercises.first?.sets.map(\.reps) == [10, 8])
+        #expect(session.durationSeconds == Double(35 * 60))
+        #expect(read.skipped.count == 1 && read.skipped.first?.contains("rest timer") == true, "\(read.skipped)")
+
+        let german = """
+            Datum,Workout-Name,Dauer,Name der Übung,Reihenfolge festlegen,Gewicht,Wiederh.,Entfernung,Sekunden,Notizen,Workout-Notizen,RPE
+            2025-08-23 17:51:23,"Ganzkörper",2h 23min,"Chest Press (Machine)",1,50.0,12.0,0,0.0,"","Erstes Training",
+            2025-08-23 17:51:23,"Ganzkörper",2h 23min,"Chest Press (Machine)",Ruhezeit,0,0.0,0,120.0,"","Erstes Training",
+            """
+        let deutsch = try LiftingLogCSV.read(german, timeZone: .gmt)
+        #expect(deutsch.sessions.first?.durationSeconds == Double(2 * 3600 + 23 * 60))
+        #expect(deutsch.sessions.first?.exercises.first?.sets.map(\.reps) == [12])
+
+        let portuguese = """
+            Data,Nome do treino,Duração,Nome do exercício,Ordem da série,Peso,Reps,Distância,Segundos,Notas,Notas do treino,RPE
+            2021-03-02 07:15:00,"Treino A",1h 5m,"Squat (Barbell)",1,80,5,0,0,"","",
+            """
+        #expect(try LiftingLogCSV.read(portuguese, timeZone: .gmt).sessions.first?.exercises.first?.sets.first?.weightKilograms == 80)
+
+        // Twelve columns in Strong's order, the last RPE: read by position (here a guess at Spanish).
+        let other = """
+            Fecha,Nombre del entrenamiento,Duración,Nombre del ejercicio,Orden de la serie,Peso,Repeticiones,Distancia,Segundos,Notas,Notas del entrenamiento,RPE
+            2026-02-01 10:00:00,"Pierna",50min,"Deadlift (Barbell)",1,100,5,0,0,"","",
+            2026-02-01 10:00:00,"Pierna",50min,"Deadlift (Barbell)",2,100,5,0,0,"","",
+            """
+        #expect(try LiftingLogCSV.read(other, timeZone: .gmt).sessions.first?.exercises.first?.sets.count == 2)
+
+        // Twelve-hour times as a phone set so writes them.
+        let twelve = french.replacingOccurrences(of: "2026-01-12 18:02:11", with: "2026-01-12 06:02:11\u{202F}pm")
+        #expect(try LiftingLogCSV.read(twelve, timeZone: .gmt).sessions.first?.startedAt == Date(timeIntervalSince1970: 1_768_240_931), "2026-01-12 18:02:11 UTC")
+    }
 }

@@ -114,6 +114,22 @@ struct AccountExportTests {
             }
             let days = try #require(try zip.json("data/day_metrics.json") as? [[String: Any]])
             #expect(!days.isEmpty && days.allSatisfy { ($0["data"] as? String)?.contains("\"readiness\"") == true })
+            // Daily health readable (issue 41): a line a day with its sources, and the samples.
+            let today = CalendarDay(Date()).description
+            let healthDays = try #require(try zip.json("health/days.json") as? [[String: Any]])
+            let imported = try #require(healthDays.first { $0["date"] as? String == today }, "\(healthDays.map { $0["date"] ?? "" })")
+            #expect((imported["heartRateAverage"] as? Double ?? 0) > 0 && (imported["steps"] as? Int ?? 0) > 0, "\(imported)")
+            let daySources = try #require(imported["sources"] as? [String: [String]])
+            #expect(daySources["heart-rate"]?.contains { $0.hasPrefix("Test Watch") } == true, "\(daySources)")
+            let daysCSV = String(decoding: try #require(zip.files["health/days.csv"]), as: UTF8.self)
+            #expect(daysCSV.hasPrefix("date,heart_rate_average,heart_rate_minimum,heart_rate_maximum,"))
+            #expect(daysCSV.components(separatedBy: "\r\n").contains { $0.hasPrefix(today + ",") })
+            let month = String(today.prefix(7))
+            let heartRates = String(decoding: try #require(zip.files["health/samples/heart-rate/\(month).csv"], "\(zip.order.filter { $0.hasPrefix("health/") })"), as: UTF8.self)
+            let lines = heartRates.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+            #expect(lines.first == "start,end,utc_offset_seconds,value,unit,source,device" && lines.count > 1)
+            #expect(lines.dropFirst().allSatisfy { $0.contains(",bpm,Test Watch") }, "\(lines.prefix(3))")
+            #expect(String(decoding: try #require(zip.files["README.txt"]), as: UTF8.self).contains("health/days.csv"))
             let imports = try #require(try zip.json("data/health_imports.json") as? [[String: Any]])
             #expect(imports.count == 1 && imports.allSatisfy { $0["file_path"] == nil })
             for table in AccountData.tables {

@@ -67,6 +67,46 @@ struct RealFilesTests {
         }
     }
 
+    /// Issue 41: the cut copy uploaded first, the whole ride then takes its place — the same
+    /// workout (id, sharing), the whole length, the answer saying so — and neither copy is
+    /// stored twice after.
+    @Test(arguments: TestDatabase.all)
+    func aWholeCopyReplacesTheCutOneUploadedFirst(_ engine: TestDatabase) async throws {
+        try await ServerHarness.run(engine) { server in
+            let (_, token) = try await server.signUp("recutter")
+            try await server.completeProfile(token)
+            let fit = "application/vnd.ant.fit"
+            let cut = try await server.request(.post, "/api/workouts", token: token, raw: try Self.fixture("edge-ride-cut.fit"), contentType: fit)
+            #expect(cut.status == .created)
+            let cutSummary = try #require(cut.json["summary"] as? [String: Any])
+            let id = try #require(cutSummary["id"] as? String)
+            let cutSeconds = try #require(cutSummary["durationSeconds"] as? Int)
+            #expect(try await server.request(.put, "/api/workouts/\(id)/share", token: token).status == .ok)
+
+            let whole = try await server.request(.post, "/api/workouts", token: token, raw: try Self.fixture("edge-ride.fit"), contentType: fit)
+            #expect(whole.status == .ok, "\(whole.text)")
+            #expect(whole.headers[.location] == "/api/workouts/\(id)")
+            let summary = try #require(whole.json["summary"] as? [String: Any])
+            let seconds = try #require(summary["durationSeconds"] as? Int)
+            #expect(summary["id"] as? String == id && seconds > cutSeconds + 60, "\(cutSeconds) → \(seconds)")
+            #expect(summary["shared"] as? Bool == true, "sharing stays")
+            let replaced = try #require(whole.json["replaced"] as? [String: Any])
+            #expect(replaced["durationSeconds"] as? Int == cutSeconds)
+            #expect((replaced["message"] as? String ?? "").hasPrefix("replaced the shorter copy stored before"), "\(replaced)")
+            #expect(!Self.messages(whole).contains { $0.contains("truncated") }, "the cut copy's note went with it")
+
+            let detail = try await server.request(.get, "/api/workouts/\(id)", token: token).json
+            #expect(((detail["heartRate"] as? [Any])?.count ?? 0) > cutSeconds + 60, "the whole ride's heart rate")
+            let list = try await server.request(.get, "/api/workouts", token: token).json["workouts"] as? [Any]
+            #expect(list?.count == 1, "one workout, not two")
+            // Either copy again: already here.
+            for name in ["edge-ride.fit", "edge-ride-cut.fit"] {
+                let again = try await server.request(.post, "/api/workouts", token: token, raw: try Self.fixture(name), contentType: fit)
+                #expect(again.status == .conflict && again.headers[.location] == "/api/workouts/\(id)", "\(name): \(again.status)")
+            }
+        }
+    }
+
     /// A Zwift ride: its own name, indoors (its track is a game world's), 0 and 255 bpm and a
     /// point whose time goes back left out and counted.
     @Test(arguments: TestDatabase.all)

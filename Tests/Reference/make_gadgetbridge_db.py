@@ -140,10 +140,32 @@ def expected(mi_band, huami, pebble, overlay, resting):
     def bump(table, key, n=1):
         table[key] = table.get(key, 0) + n
 
+    # Sleep sessions (issue 41): a device's runs, in the order they end, at most an hour
+    # apart (Gadgetbridge's SleepAnalysis.MAX_WAKE_PHASE_LENGTH); a session with less than
+    # an hour asleep is not a night, counted as not understood.
+    pending = {}
+
     def sleep_run(device, stage, start, end):
-        counts["sleep"] += 1
-        sleep_minutes[stage] += (end - start) // 60
-        bump(read, f"{names[device]}: sleep")
+        pending.setdefault(device, []).append((stage, start, end))
+
+    def end_table():
+        for device in sorted(pending):
+            sessions = []
+            for run in pending[device]:
+                if sessions and run[1] - sessions[-1]["end"] <= 3600:
+                    sessions[-1]["runs"].append(run)
+                    sessions[-1]["end"] = max(sessions[-1]["end"], run[2])
+                else:
+                    sessions.append({"runs": [run], "end": run[2]})
+            for session in sessions:
+                if sum(end - start for _, start, end in session["runs"]) >= 3600:
+                    for stage, start, end in session["runs"]:
+                        counts["sleep"] += 1
+                        sleep_minutes[stage] += (end - start) // 60
+                        bump(read, f"{names[device]}: sleep")
+                else:
+                    bump(not_understood, f"{names[device]}: sleep: sessions under an hour (stray minutes or naps, not a night)")
+        pending.clear()
 
     def heart_and_steps(table, device, hr, steps):
         nonlocal steps_total
@@ -181,6 +203,7 @@ def expected(mi_band, huami, pebble, overlay, resting):
                 runs[device] = [stage, t, t + 60]
         for device, run in sorted(runs.items()):
             sleep_run(device, *run)
+        end_table()
 
     last = {}
 
@@ -230,6 +253,7 @@ def expected(mi_band, huami, pebble, overlay, resting):
             sleep_run(PEBBLE, "deep", d_start, d_end)
         if cursor < end:
             sleep_run(PEBBLE, "core", cursor, end)
+    end_table()
     for row in pebble:
         heart_and_steps("PEBBLE_HEALTH_ACTIVITY_SAMPLE", row[1], row[6], row[5])
     return counts, steps_total, sleep_minutes, read, not_understood
@@ -336,11 +360,12 @@ def hostile(out):
         ("MI_BAND_ACTIVITY_SAMPLE: heart rates not understood", 1),  # the blob
         ("MI_BAND_ACTIVITY_SAMPLE: steps not understood", 1),  # the long text
         ("MI_BAND_ACTIVITY_SAMPLE: timestamps out of range", 1),  # 2**63 - 1
+        ("Hostile Band: sleep: sessions under an hour (stray minutes or naps, not a night)", 1),  # the one sleep minute
         ("PEBBLE_HEALTH_ACTIVITY_SAMPLE: rows of devices not in DEVICE", 3000),
     ]
     unread = [('WEIRD"NAME_SAMPLE', 1)] + [(name, 1) for name in extra]
     return {
-        "samples": {"heartRate": 4, "steps": 1, "sleep": 1},
+        "samples": {"heartRate": 4, "steps": 1, "sleep": 0},
         "notUnderstood": dict(sorted(capped(schema + read + unread).items())),
     }
 

@@ -65,6 +65,8 @@ public struct AccountArchive: Sendable {
             page = Page(limit: page.limit, offset: page.offset + page.limit)
         }
 
+        try await writeHealth(for: user, add: { try await add($0, $1) })
+
         // The live feed's newest readings are in its blocks before they are read.
         try await store.sensors.flush()
         for table in AccountData.tables {
@@ -93,6 +95,17 @@ public struct AccountArchive: Sendable {
         workouts/           every workout twice: Heartwork JSON (what POST /api/workouts takes,
                             so it can be imported again) and FIT (Garmin Connect, Strava, Golden
                             Cheetah and most training tools read it)
+        health/days.csv     your daily health, one line a day: heart rate (average, lowest,
+        health/days.json    highest, readings), resting heart rate, HRV (SDNN, ms), steps,
+                            sleep (hours in bed and asleep, quality, recovery), and the sources
+                            (watch, phone, app) each came from that day
+        health/samples/<kind>/<yyyy-mm>.csv
+                            every sample your watches, phones and apps sent, a month a file:
+                            start, end (local time with its UTC offset), value, unit, source,
+                            device; kinds heart-rate, resting-heart-rate, walking-heart-rate,
+                            hrv-sdnn, steps and sleep (its stage: in bed, asleep, awake, core,
+                            deep, rem). The same samples are in data/health_blocks.json, packed
+                            as the server keeps them (base64): that file is for a restore
         data/<table>.json   every row of yours in every table of the server's database, column by
                             column (times are milliseconds since 1970; binary columns are
                             base64; password, session and gateway token hashes are left out;

@@ -452,7 +452,7 @@ public struct DailyHealthService: Sendable {
             sport: workout.sport, startTime: workout.start, indoor: indoor, heartRate: heartRate, track: track, distanceMeters: workout.distanceMeters,
             kilocalories: workout.kilocalories, device: workout.device ?? (workout.source.isEmpty ? nil : workout.source))
         do {
-            let (record, _) = try await workouts.insert(new, for: user)
+            let (record, _, _) = try await workouts.insert(new, for: user)
             return .added(record.id)
         } catch let error as AppError where error.kind == .conflict {
             return .duplicate

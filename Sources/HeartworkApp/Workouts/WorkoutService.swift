@@ -25,17 +25,16 @@ public struct WorkoutService: Sendable {
     /// stored as a workout: one call from the body's bytes to the record, whose `notes` say
     /// what was left out or where the file was cut. A file that makes no workout at all is
     /// refused with a sentence saying why.
-    public func upload(_ bytes: [UInt8], format: ActivityFileFormat?, for user: UserRecord, now: Date = Date()) async throws -> WorkoutRecord {
+    public func upload(_ bytes: [UInt8], format: ActivityFileFormat?, for user: UserRecord, now: Date = Date()) async throws -> UploadedWorkout {
         guard let format = format ?? ActivityFileFormat(sniffing: bytes) else {
-            throw AppError.invalid(
-                "this file is not a workout Heartwork can read: send a FIT, TCX or GPX file from your watch or app (or Heartwork's JSON)", field: "file")
+            throw AppError.invalid(Self.notAWorkout(bytes), field: "file")
         }
         // A file of more than 64 KiB is decoded on a thread of its own, not on the cooperative
         // pool every request shares (issue 40).
         let offThread = bytes.count > 64 * 1024
         if format == .json {
             let workout = offThread ? try await Blocking.run { try WorkoutJSON.read(bytes) } : try WorkoutJSON.read(bytes)
-            return try await record(workout, for: user, now: now)
+            return try await stored(workout, for: user, now: now, fileWarnings: [])
         }
         let read: (workout: NewWorkout, warnings: [FileWarning])
         do {
@@ -43,21 +42,58 @@ public struct WorkoutService: Sendable {
         } catch let error as ActivityFileError {
             throw AppError.invalid(error.description, field: "file")
         }
-        return try await record(read.workout, for: user, now: now, fileWarnings: read.warnings)
+        return try await stored(read.workout, for: user, now: now, fileWarnings: read.warnings)
+    }
+
+    /// Why a file is no workout, pointing files that have an import of their own to it (issue
+    /// 41: a Strong CSV or an Apple Health zip uploaded as a workout got no pointer).
+    static func notAWorkout(_ bytes: [UInt8]) -> String {
+        let start = "this file is not a workout Heartwork can read"
+        let head = String(decoding: bytes.prefix(512), as: UTF8.self).lowercased()
+        if bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
+            return
+                "\(start): it is a ZIP archive. An Apple Health export (export.zip) is imported on Health → Import (/health/import, or POST /api/imports/apple-health); for workouts, send the FIT, TCX or GPX files inside it one by one"
+        }
+        if GadgetbridgeSchema.looksLikeSQLite(Array(bytes.prefix(32))) {
+            return "\(start): it is a database. A Gadgetbridge database is imported on Health → Import (/health/import, or POST /api/imports/gadgetbridge)"
+        }
+        let firstLine = head.prefix { $0 != "\n" && $0 != "\r" }
+        if firstLine.contains("exercise") || firstLine.contains("set order") || firstLine.contains("exercise_title") || firstLine.contains(",reps") {
+            return "\(start): it is a workout log. A Strong or Hevy export (.csv) is imported on Strength → Import (/strength/import, or POST /api/strength/import)"
+        }
+        if head.contains("<healthdata") {
+            return "\(start): it is Apple Health's export.xml. It is imported on Health → Import (/health/import, or POST /api/imports/apple-health)"
+        }
+        return "\(start): send a FIT, TCX or GPX file from your watch or app (or Heartwork's JSON)"
+    }
+
+    /// An uploaded file's workout stored, or put in place of a cut copy of it (issue 41).
+    private func stored(_ workout: NewWorkout, for user: UserRecord, now: Date, fileWarnings: [FileWarning]) async throws -> UploadedWorkout {
+        let (record, timeZone, replaced) = try await insert(workout, for: user, now: now, fileWarnings: fileWarnings, replacingShorter: true)
+        await queueDailyRecompute(userID: user.id, at: record.startedAt, timeZone: timeZone)
+        if let replaced, replaced.startedAt != record.startedAt {
+            await queueDailyRecompute(userID: user.id, at: replaced.startedAt, timeZone: timeZone)
+        }
+        return UploadedWorkout(workout: record, replaced: replaced.map { .init(durationSeconds: $0.metrics.durationSeconds) })
     }
 
     /// Cleans (`WorkoutCleaning`: artifacts left out and noted), validates and stores a
     /// workout for `user`, and queues the recomputation of the user's days from it; the
     /// record carries the notes of both the file and the cleaning.
     public func record(_ workout: NewWorkout, for user: UserRecord, now: Date = Date(), fileWarnings: [FileWarning] = []) async throws -> WorkoutRecord {
-        let (record, timeZone) = try await insert(workout, for: user, now: now, fileWarnings: fileWarnings)
+        let (record, timeZone, _) = try await insert(workout, for: user, now: now, fileWarnings: fileWarnings)
         await queueDailyRecompute(userID: user.id, at: record.startedAt, timeZone: timeZone)
         return record
     }
 
     /// `record` without the recomputation: for an import, which queues one for everything it
-    /// brought. Returns the record and the owner's time zone.
-    func insert(_ workout: NewWorkout, for user: UserRecord, now: Date = Date(), fileWarnings: [FileWarning] = []) async throws -> (WorkoutRecord, String?) {
+    /// brought. Returns the record and the owner's time zone. `replacingShorter` (a file
+    /// uploaded): the same activity stored shorter — a cut copy, uploaded first — is replaced
+    /// by this one, which keeps its id, sharing and creation time, and is returned as
+    /// `replaced`; anything else the same is a conflict.
+    func insert(
+        _ workout: NewWorkout, for user: UserRecord, now: Date = Date(), fileWarnings: [FileWarning] = [], replacingShorter: Bool = false
+    ) async throws -> (WorkoutRecord, String?, replaced: WorkoutRecord?) {
         let (workout, cleaning) = WorkoutCleaning.clean(workout)
         let notes =
             fileWarnings.map { warning in
@@ -76,13 +112,30 @@ public struct WorkoutService: Sendable {
         do {
             try await store.workouts.insert(record, streams: streams)
         } catch StoreError.duplicate(let existing) {
+            if replacingShorter, let stored = try await store.workouts.find(id: existing), stored.userID == user.id,
+                stored.metrics.durationSeconds + Self.longerBySeconds <= record.metrics.durationSeconds
+            {
+                var replacement = record
+                replacement.id = stored.id
+                replacement.shared = stored.shared
+                replacement.sharedAt = stored.sharedAt
+                replacement.createdAt = stored.createdAt
+                if try await store.workouts.replaceShorter(id: stored.id, with: replacement, streams: streams) {
+                    replacement.title = replacement.title ?? stored.title
+                    return (replacement, user.timeZone, stored)
+                }
+            }
             let same = workout.device.map { "the same start time and device (\($0))" } ?? "the same start time"
             var error = AppError.conflict("this activity is already stored as workout \(existing) (\(same)); it was not stored twice")
             error.location = "/api/workouts/\(existing)"
             throw error
         }
-        return (record, user.timeZone)
+        return (record, user.timeZone, nil)
     }
+
+    /// A copy replaces the one stored when it is at least this much longer: a cut file lacks
+    /// its end, while two writers of one activity differ by a second or two of rounding.
+    public static let longerBySeconds = 5
 
     /// The job that completes a user's workout snapshots (see `completeSnapshots`).
     struct CompleteSnapshotsJob: JobParameters {

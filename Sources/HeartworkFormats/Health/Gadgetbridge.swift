@@ -188,17 +188,44 @@ public struct GadgetbridgeReader: Sendable {
         var end: Int64
     }
 
+    /// A device's sleep session: runs no more than `sleepSessionGapSeconds` apart. Its runs
+    /// are held until it holds `minimumSleepSessionSeconds` asleep, then written as they come.
+    private struct SleepSession {
+        var held: [SleepRun]
+        var end: Int64
+        var asleep: Int64
+        var kept: Bool
+    }
+
+    /// Sleep runs further apart than this are two sessions: Gadgetbridge's own
+    /// `SleepAnalysis.MAX_WAKE_PHASE_LENGTH` (60 minutes in its current
+    /// `SleepSessionSegmenter`; 2 hours in older versions).
+    public static let sleepSessionGapSeconds: Int64 = 3600
+    /// A session with less sleep than this is not a night: a band still on a desk or a wrist
+    /// at rest writes stray sleep minutes (a real Mi Band 5 database: "nights" of 0.1 h, issue
+    /// 41). Gadgetbridge's charts drop sessions of 5 minutes or less
+    /// (`SleepAnalysis.MIN_SESSION_LENGTH`); Heartwork's days have one night each and no
+    /// naps, so an hour: what is left out is counted, never dropped without a word.
+    public static let minimumSleepSessionSeconds: Int64 = 3600
+    public static let shortSleepNote = "sleep: sessions under an hour (stray minutes or naps, not a night)"
+
     private var lastHuamiKind: [Int64: Int64] = [:]
     private var runs: [Int64: SleepRun] = [:]
+    private var sessions: [Int64: SleepSession] = [:]
     /// Pebble: the end of the last deep interval of a device (a light one starting before it
     /// starts there).
     private var coveredUntil: [Int64: Int64] = [:]
 
-    public init(devices: [GadgetbridgeDevice], timeZone: TimeZone) {
+    private let minimumSleepSession: Int64
+
+    /// `minimumSleepSessionSeconds`: the product's rule unless a test of the stage rules
+    /// reads minutes alone.
+    public init(devices: [GadgetbridgeDevice], timeZone: TimeZone, minimumSleepSessionSeconds: Int64 = Self.minimumSleepSessionSeconds) {
         var byID = [Int64: GadgetbridgeDevice]()
         for device in devices.prefix(Self.maximumDevices) { byID[device.id] = device }
         self.devices = byID
         self.timeZone = timeZone
+        self.minimumSleepSession = minimumSleepSessionSeconds
     }
 
     /// Counts `count` of something not understood: under its own name while fewer than
@@ -256,6 +283,10 @@ public struct GadgetbridgeReader: Sendable {
         for (id, run) in runs.sorted(by: { $0.key < $1.key }) {
             if let device = devices[id] { emit(run, device: device, into: &samples) }
         }
+        for (id, session) in sessions.sorted(by: { $0.key < $1.key }) {
+            if let device = devices[id] { close(session, device: device) }
+        }
+        sessions.removeAll()
         runs.removeAll()
         lastHuamiKind.removeAll()
         coveredUntil.removeAll()
@@ -323,8 +354,34 @@ public struct GadgetbridgeReader: Sendable {
         if let stage { runs[device.id] = SleepRun(stage: stage, start: seconds, end: seconds + 60) }
     }
 
+    /// A finished run joins its device's session: written when the session holds an hour
+    /// asleep (`minimumSleepSessionSeconds`), held until then.
     private mutating func emit(_ run: SleepRun, device: GadgetbridgeDevice, into samples: inout [HealthSample]) {
         guard run.end > run.start else { return }
+        let seconds = run.end - run.start
+        var session: SleepSession
+        if let open = sessions[device.id], run.start - open.end <= Self.sleepSessionGapSeconds {
+            session = open
+            session.end = max(open.end, run.end)
+            session.asleep = open.asleep.addingReportingOverflow(seconds).partialValue
+            session.held.append(run)
+        } else {
+            if let open = sessions[device.id] { close(open, device: device) }
+            session = SleepSession(held: [run], end: run.end, asleep: seconds, kept: false)
+        }
+        if session.kept || session.asleep >= minimumSleepSession {
+            for held in session.held { write(held, device: device, into: &samples) }
+            session.held.removeAll()
+            session.kept = true
+        }
+        sessions[device.id] = session
+    }
+
+    private mutating func close(_ session: SleepSession, device: GadgetbridgeDevice) {
+        if !session.kept { note("\(device.sourceName): \(Self.shortSleepNote)") }
+    }
+
+    private mutating func write(_ run: SleepRun, device: GadgetbridgeDevice, into samples: inout [HealthSample]) {
         samples.append(sample(.sleep, from: run.start, to: run.end, value: Double(run.stage.rawValue), device: device))
         read["\(device.sourceName): sleep", default: 0] += 1
     }

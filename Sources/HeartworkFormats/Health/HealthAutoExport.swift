@@ -336,6 +336,7 @@ public enum HealthAutoExport {
         }
         let hours: Double = units == "min" ? 1.0 / 60 : units == "s" ? 1.0 / 3600 : 1
         var used = false
+        var empty = false
         if let (bedStart, offset) = date(entry["inBedStart"]), let (bedEnd, _) = date(entry["inBedEnd"]), bedEnd > bedStart,
             bedEnd.timeIntervalSince(bedStart) <= 24 * 3600
         {
@@ -375,8 +376,11 @@ public enum HealthAutoExport {
                 at = next
                 used = true
             }
+            empty = total == 0
         }
-        if !used { payload.leave("sleep_analysis: a night without sleepStart or inBedStart") }
+        // A night the app wrote with sleepStart but 0 hours in every stage (a real 10-year
+        // export: 822 such nights, issue 41) is named for what it is.
+        if !used { payload.leave(empty ? "sleep_analysis: a night of 0 hours asleep" : "sleep_analysis: a night without sleepStart or inBedStart") }
     }
 
     static func sleepStage(_ text: String) -> HealthSample.SleepStage? {

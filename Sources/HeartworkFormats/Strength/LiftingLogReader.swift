@@ -104,10 +104,16 @@ public struct LiftingLogReader {
 
     private static func field(_ row: DelimitedText.Row, _ i: Int?) -> String { i.flatMap { $0 < row.fields.count ? row.fields[$0] : nil } ?? "" }
 
+    /// Strong's rest-timer rows: "Rest Timer", French "Minuteur de repos", German "Ruhezeit".
+    static func restTimer(_ setOrder: String) -> Bool {
+        let order = setOrder.lowercased()
+        return order.hasPrefix("rest") || order.hasPrefix("minuteur") || order.hasPrefix("ruhezeit")
+    }
+
     private mutating func strong(_ row: DelimitedText.Row, _ c: Columns) throws(TextFormatError) {
         func field(_ i: Int?) -> String { Self.field(row, i) }
         let setOrder = field(c.order).strengthTrimmed
-        if setOrder.lowercased().hasPrefix("rest") { throw TextFormatError(line: row.line, "a rest timer row") }
+        if Self.restTimer(setOrder) { throw TextFormatError(line: row.line, "a rest timer row") }
         try LiftingLogCSV.requireSetFields(row, through: max(c.weight, c.reps), of: c.count)
         guard let start = date(field(c.date).strengthTrimmed, c.parse) else {
             throw TextFormatError(line: row.line, "Date \"\(field(c.date).prefix(30))\" is not yyyy-MM-dd HH:mm:ss")
@@ -251,8 +257,38 @@ public struct LiftingLogReader {
         /// The date forms the file's app writes, tried in order.
         var parse: [DateFormatter]
 
+        /// Strong's column names in the languages it exports in, to its English ones (issue 41).
+        /// From real exports and the parsers written against them: French —
+        /// Martsk23/fitness-recomp tests/fixtures/strong-export-reel.csv; German —
+        /// anes7374/gymtracker app/js/lib/strong-csv.js and jjaju/statlift columns.json (iOS
+        /// "Dauer", Android "Workout-Dauer"; "Reihenfolge festlegen" is Strong's own word for
+        /// Set Order); Portuguese — gustavosinacio/ada-back (ImportSetsUseCase.ts). Date,
+        /// Distance, Notes and RPE are the same words in all three.
+        static let strongWords: [String: String] = [
+            "nom de l'entraînement": "workout name", "durée": "duration", "nom de l'exercice": "exercise name",
+            "ordre de la série": "set order", "poids": "weight", "réps": "reps", "secondes": "seconds", "notes d'entraînement": "workout notes",
+            "datum": "date", "workout-name": "workout name", "dauer": "duration", "workout-dauer": "duration", "name der übung": "exercise name",
+            "reihenfolge festlegen": "set order", "gewicht": "weight", "wiederh.": "reps", "entfernung": "distance", "sekunden": "seconds",
+            "notizen": "notes", "workout-notizen": "workout notes",
+            "data": "date", "nome do treino": "workout name", "duração": "duration", "nome do exercício": "exercise name",
+            "ordem da série": "set order", "peso": "weight", "distância": "distance", "segundos": "seconds", "notas": "notes",
+            "notas do treino": "workout notes",
+        ]
+        /// The order Strong writes its twelve columns in, in every language.
+        static let strongOrder = [
+            "date", "workout name", "duration", "exercise name", "set order", "weight", "reps", "distance", "seconds", "notes", "workout notes", "rpe",
+        ]
+
         init(header: [String], timeZone: TimeZone) throws(TextFormatError) {
-            let names = header.map { $0.strengthTrimmed.lowercased() }
+            var names = header.map { name in
+                let word = name.strengthTrimmed.lowercased()
+                return Self.strongWords[word] ?? word
+            }
+            // A Strong export in a language not above: its twelve columns in Strong's order, the
+            // last RPE in every language.
+            if !names.contains("exercise name"), !names.contains("exercise_title"), names.count == 12, names[11] == "rpe" {
+                names = Self.strongOrder
+            }
             let column = { (candidates: [String]) -> Int? in LiftingLogCSV.column(names, candidates) }
             count = names.count
             if names.contains("exercise name"), names.contains("set order") {
@@ -283,7 +319,8 @@ public struct LiftingLogReader {
                 duration = column(["duration", "workout duration"])
                 unit = column(["weight unit"])
                 notes = column(["workout notes"])
-                parse = [LiftingLogCSV.formatter("yyyy-MM-dd HH:mm:ss", timeZone)]
+                // 24-hour, or 12-hour as a phone set so writes it ("2025-01-30 12:34:56 pm").
+                parse = ["yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd hh:mm:ss a"].map { LiftingLogCSV.formatter($0, timeZone) }
             } else if names.contains("exercise_title"), names.contains("start_time") {
                 source = "hevy"
                 guard let start = column(["start_time"]), let exercise = column(["exercise_title"]), let reps = column(["reps"]) else {
@@ -308,7 +345,9 @@ public struct LiftingLogReader {
                 ].map { LiftingLogCSV.formatter($0, timeZone) }
             } else {
                 throw TextFormatError(
-                    line: 1, "not a Strong or Hevy export: the header has neither \"Exercise Name\" and \"Set Order\" nor \"exercise_title\" and \"start_time\"")
+                    line: 1,
+                    "not a Strong or Hevy export: the header has neither \"Exercise Name\" and \"Set Order\" nor \"exercise_title\" and \"start_time\" (Strong exports in English, French, German and Portuguese are read, and any other with Strong's twelve columns; otherwise export again with the app in English)"
+                )
             }
         }
     }

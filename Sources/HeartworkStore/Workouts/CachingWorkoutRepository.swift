@@ -45,6 +45,11 @@ final class CachingWorkoutRepository: WorkoutRepository {
         try await base.insert(workout, streams: streams)
     }
 
+    func replaceShorter(id: String, with workout: WorkoutRecord, streams: WorkoutStreams) async throws -> Bool {
+        defer { changed(workout.userID) }
+        return try await base.replaceShorter(id: id, with: workout, streams: streams)
+    }
+
     func delete(id: String, userID: String) async throws -> Bool {
         defer { changed(userID) }
         return try await base.delete(id: id, userID: userID)

@@ -64,6 +64,43 @@ struct SQLWorkoutRepository: WorkoutRepository {
         }
     }
 
+    func replaceShorter(id: String, with workout: WorkoutRecord, streams: WorkoutStreams) async throws -> Bool {
+        let heartRate = Data(WorkoutStreamCodec.encodeHeartRate(streams.heartRate))
+        let rr = Data(WorkoutStreamCodec.encodeRRIntervals(streams.rrIntervalsMilliseconds))
+        let track = Data(WorkoutStreamCodec.encodeTrack(streams.track))
+        let metrics = workout.metrics
+        let zones = workout.metrics.secondsInZones
+        let profile = workout.profile
+        return try await database.transaction { sql in
+            // Checked in the transaction: two longer copies at once replace it once each, the
+            // longest last, never a longer one by a shorter.
+            guard
+                try await sql.readFirst(
+                    "SELECT id FROM workouts WHERE id = \(bind: id) AND user_id = \(bind: workout.userID) AND duration_s < \(bind: metrics.durationSeconds)"
+                ) != nil
+            else { return false }
+            try await sql.raw(
+                """
+                UPDATE workouts SET sport = \(bind: workout.sport.rawValue), started_at = \(bind: workout.startedAt.millisecondsSince1970),
+                    indoor = \(bind: workout.indoor ? 1 : 0), duration_s = \(bind: metrics.durationSeconds), avg_hr = \(bind: metrics.averageHeartRate),
+                    min_hr = \(bind: metrics.minimumHeartRate), max_hr = \(bind: metrics.maximumHeartRate), kilocalories = \(bind: metrics.kilocalories),
+                    distance_m = \(bind: metrics.distanceMeters), zone_none_s = \(bind: zones?[0]), zone_low_s = \(bind: zones?[1]),
+                    zone_moderate_s = \(bind: zones?[2]), zone_high_s = \(bind: zones?[3]), zone_red_line_s = \(bind: zones?[4]),
+                    profile_age = \(bind: profile.ageYears), profile_resting_hr = \(bind: profile.restingHeartRate),
+                    profile_max_hr = \(bind: profile.maximumHeartRate), profile_max_hr_method = \(bind: profile.maximumHeartRateSource?.rawValue),
+                    profile_weight_kg = \(bind: profile.weightKilograms), profile_sex = \(bind: profile.sex?.rawValue),
+                    rr_count = \(bind: workout.rrCount), track_count = \(bind: workout.trackCount), device = \(bind: workout.device),
+                    title = COALESCE(\(bind: workout.title), title), notes = \(bind: Self.encodeNotes(workout.notes))
+                WHERE id = \(bind: id)
+                """
+            ).run()
+            try await sql.raw(
+                "UPDATE workout_streams SET heart_rate = \(bind: heartRate), rr = \(bind: rr), track = \(bind: track) WHERE workout_id = \(bind: id)"
+            ).run()
+            return true
+        }
+    }
+
     /// Unshares the oldest shared workouts (by start time) beyond the owner's cap; never deletes.
     static func enforceShareCap(_ sql: any SQLDatabase, userID: String) async throws {
         let maxShared = try await sql.readFirst("SELECT max_shared_workouts FROM users WHERE id = \(bind: userID)")?.int("max_shared_workouts") ?? 0

@@ -8,6 +8,11 @@ public protocol WorkoutRepository: Sendable {
     /// are unshared, never deleted. The same activity already stored (a start within a second,
     /// the same device or either unknown) fails with `StoreError.duplicate(existingID)`.
     func insert(_ workout: WorkoutRecord, streams: WorkoutStreams) async throws
+    /// Replaces what workout `id` of `workout.userID` holds — what was recorded and derived,
+    /// its streams, notes and device; its title when the new one has one — by `workout`, in
+    /// one transaction, when the stored one is shorter than `workout` (a cut copy). Its id,
+    /// sharing and creation time stay. Returns whether it was replaced.
+    func replaceShorter(id: String, with workout: WorkoutRecord, streams: WorkoutStreams) async throws -> Bool
     func list(userID: String, from: Date?, to: Date?, sharedOnly: Bool, page: Page) async throws -> [WorkoutRecord]
     func find(id: String) async throws -> WorkoutRecord?
     func streams(workoutID: String) async throws -> WorkoutStreams?

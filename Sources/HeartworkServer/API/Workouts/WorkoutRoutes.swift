@@ -17,7 +17,8 @@ struct WorkoutRoutes {
         // samples back would only cost time on both ends.
         // JSON (Heartwork's document), FIT, TCX or GPX by content type; application/octet-stream
         // is sniffed. The same activity twice (same start and device) answers 409 with the
-        // Location of the one stored.
+        // Location of the one stored — unless the one stored is at least 5 s shorter (a cut
+        // copy uploaded first): then this one takes its place, 200 with `replaced`.
         api.post("workouts", use: postWorkouts)
         // The owner's workout as a file: ?format=fit|tcx|gpx|json (json when left out).
         api.get("workouts/:workoutID/export", use: getWorkoutsWorkoutIDExport)
@@ -33,13 +34,14 @@ struct WorkoutRoutes {
         let format = try Self.uploadFormat(request)
         // The body arrives first (a slow sender holds only their own places), then takes one of
         // the server's places to be decoded and stored.
-        let record = try await senders.run(context.user.id) {
+        let uploaded = try await senders.run(context.user.id) {
             let bytes = try await RequestBody.bytes(request, limit: maximumBodyBytes)
             return try await uploads.run { try await services.workouts.upload(bytes, format: format, for: context.user) }
         }
         metrics.workoutsUploaded.increment()
-        var response = try APIJSON.response(WorkoutCreatedResponse(record), status: .created)
-        response.headers[.location] = "/api/workouts/\(record.id)"
+        // A longer copy put in place of a cut one stored before: 200, with `replaced`.
+        var response = try APIJSON.response(WorkoutCreatedResponse(uploaded), status: uploaded.replaced == nil ? .created : .ok)
+        response.headers[.location] = "/api/workouts/\(uploaded.workout.id)"
         return response
     }
 

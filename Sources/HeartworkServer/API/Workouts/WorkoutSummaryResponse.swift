@@ -85,13 +85,39 @@ struct WorkoutCreatedResponse: ResponseEncodable {
         let count: Int
     }
 
+    struct Replaced: Encodable {
+        /// How long the copy was that this file replaced.
+        let durationSeconds: Int
+        let message: String
+    }
+
     let summary: WorkoutSummaryResponse
     /// Empty when the file was read whole with nothing left out.
     let warnings: [Warning]
+    /// Set when the file was a longer copy of an activity stored before (a cut file uploaded
+    /// first), which it replaced: the workout keeps its id, sharing and creation time.
+    let replaced: Replaced?
 
-    init(_ record: WorkoutRecord) {
+    init(_ uploaded: UploadedWorkout) {
+        let record = uploaded.workout
         summary = WorkoutSummaryResponse(record, viewerIsOwner: true)
         warnings = record.notes.map { Warning(message: $0.message, field: $0.field, line: $0.line, byte: $0.byte, count: $0.count) }
+        replaced = uploaded.replaced.map {
+            Replaced(
+                durationSeconds: $0.durationSeconds,
+                message:
+                    "replaced the shorter copy stored before (\(Self.clock($0.durationSeconds)) of \(Self.clock(record.metrics.durationSeconds))): a cut file, now complete"
+            )
+        }
+    }
+
+    init(_ record: WorkoutRecord) { self.init(UploadedWorkout(workout: record)) }
+
+    /// 7:28, 1:02:03.
+    static func clock(_ seconds: Int) -> String {
+        let s = max(0, seconds)
+        let (h, m, r) = (s / 3600, s / 60 % 60, s % 60)
+        return h > 0 ? String(format: "%d:%02d:%02d", h, m, r) : String(format: "%d:%02d", m, r)
     }
 }
 

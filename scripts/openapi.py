@@ -1274,7 +1274,9 @@ schemas["Day"] = obj({
                              "status": READINESS_STATUS, "reason": {"type": "string"}}, ["name", "status", "reason"])),
         "reason": {"type": "string"},
     }, ["status", "inputs", "reason"]),
-    "load": obj({"trimp": NUMBER, "acute": NUMBER, "chronic": NUMBER, "balance": NUMBER, "ratio": NUMBER}, ["trimp", "acute", "chronic", "balance"]),
+    "load": obj({"trimp": NUMBER, "acute": NUMBER, "chronic": NUMBER, "balance": NUMBER, "ratio": NUMBER,
+                 "historyDays": {"type": "integer", "minimum": 0, "description": "Days since the first day with training load (of the 126 looked at); "
+                                 "the ratio is judged from 28 on"}}, ["trimp", "acute", "chronic", "balance"]),
     "mark": {"type": "string", "enum": ["sick", "traveling"]},
 }, ["date", "utcOffsetSeconds", "hasData", "readiness", "load"],
    description="A local day. Members without a value (no heart rate, no night, no workouts' RISE day …) are left out.")

@@ -113,6 +113,9 @@ def main():
         check("Recovery" in text and "Readiness" in text and "Strain" in text, "Today shows recovery, strain and readiness")
         check("%" in driver.find_element(By.CSS_SELECTOR, ".health-cards .big-number").text, "Today's recovery is a percentage")
         check(len(driver.find_elements(By.CSS_SELECTOR, ".readiness-inputs li")) == 2, "readiness shows its two inputs with their bands")
+        inputs = driver.find_element(By.CSS_SELECTOR, ".readiness-inputs").text
+        # Issue 41: HRV in milliseconds, as people read it (not "ln SDNN 4.16"), bands in units.
+        check("HRV (SDNN)" in inputs and " ms" in inputs and "ln SDNN" not in inputs and "bpm" in inputs, f"readiness in words people read: {inputs}")
         checks.page("health-today")
         driver.get(base + "/health/week")
         check(len(driver.find_elements(By.CSS_SELECTOR, "figure.chart")) == 3, "the week has its three charts")

@@ -168,6 +168,10 @@ struct DailySummaryTests {
         let today = DailyCalculator.summary(DailyInput(day: Self.day, utcOffsetSeconds: 0, heartRate: [Self.sample(.heartRate, 3600, 70)], history: history))
         #expect(today.maximumHeartRate == 195, "200 days ago is older than six months; 100 days ago is not")
         #expect(today.load.chronic > 30 && today.load.acute > 40, "\(today.load)")
+        #expect(today.load.historyDays == 100, "the first day with load was 100 days ago")
+        // Issue 41: one first run, no history: a ratio (of 2.6) but no history to judge it by.
+        let first = DailyCalculator.summary(DailyInput(day: Self.day, utcOffsetSeconds: 0, history: [past(3, maximum: 150, trimp: 90)]))
+        #expect((first.load.ratio ?? 0) > 2 && first.load.historyDays == 3 && 3 < TrainingLoad.minimumHistoryDays, "\(first.load)")
         // A profile maximum above what the watch saw is kept; none at all leaves RISE out.
         #expect(
             DailyCalculator.summary(DailyInput(day: Self.day, utcOffsetSeconds: 0, heartRate: [Self.sample(.heartRate, 0, 70)], profileMaximumHeartRate: 200)).maximumHeartRate

@@ -47,7 +47,7 @@ struct RealFilesTests {
             #expect(summary["device"] as? String == "fit:1/2713/974935520")
             let page = try await server.request(.get, "/workouts/\(summary["id"] as? String ?? "")", headers: try await Self.cookie(server, "rider"))
             #expect(page.text.contains("What was left out when this file was read"))
-            #expect(page.text.contains("recorded with Garmin (product 2713)"))
+            #expect(page.text.contains("recorded with Garmin Edge 1030"), "FIT's own product list: 2713 is edge_1030")
         }
     }
 

@@ -43,6 +43,10 @@ public struct DailySummary: Sendable, Hashable, Codable {
         public var chronic: Double
         public var balance: Double
         public var ratio: Double?
+        /// Days since the first day with training load in the 126 days looked at (0: none
+        /// yet); the ratio says something only from `TrainingLoad.minimumHistoryDays` on.
+        /// Nil in days stored before formula 3.
+        public var historyDays: Int?
     }
 
     /// yyyy-mm-dd, the local date.
@@ -190,8 +194,8 @@ public enum DailyCalculator {
     /// version are worked out again (`DailyHealthService.recomputeOutdated`).
     /// 1: before issue 25. 2: recovery not capped at 100 %, intensity's moderate band
     /// widened to 60–80 %, hours in bed the union of in-bed records and hours asleep the sum
-    /// of asleep stages, time slept set by hand.
-    public static let formulaVersion = 2
+    /// of asleep stages, time slept set by hand. 3: the load's `historyDays` (issue 41).
+    public static let formulaVersion = 3
     public static let defaultRestingHeartRate = 60.0
 
     /// The instants a day's night may end in: 18:00 the evening before to 18:00 on the day.
@@ -263,9 +267,10 @@ public enum DailyCalculator {
         }
         series[series.count - 1] = trimp
         let point = TrainingLoad.series(dailyTRIMP: series).last
+        let firstLoad = series.firstIndex { $0.isFinite && $0 > 0 }
         let load = DailySummary.Workload(
             trimp: round1(trimp), acute: point?.acute ?? 0, chronic: point?.chronic ?? 0,
-            balance: point?.balance ?? 0, ratio: point?.ratio)
+            balance: point?.balance ?? 0, ratio: point?.ratio, historyDays: firstLoad.map { series.count - 1 - $0 } ?? 0)
         return DailySummary(
             date: input.day.description, utcOffsetSeconds: input.utcOffsetSeconds, hasData: hasData, heartRate: heartRate,
             restingHeartRate: resting, hrvSDNNMilliseconds: hrv, steps: steps, sleep: sleep, rise: rise, maximumHeartRate: maximum,

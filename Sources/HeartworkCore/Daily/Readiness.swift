@@ -63,6 +63,9 @@ public enum Readiness {
         // One measure throughout: RMSSD when the latest HRV value is RMSSD, else SDNN.
         let useSDNN = days.last(where: { $0.hrvMilliseconds != nil })?.isSDNN ?? false
         let measure = useSDNN ? "ln SDNN" : "ln RMSSD"
+        // Said in milliseconds (the band is worked out on the logarithm): "HRV (SDNN) 64 ms".
+        let spoken = useSDNN ? "HRV (SDNN)" : "HRV (RMSSD)"
+        func ms(_ ln: Double) -> String { exp(ln).isFinite ? "\(Int(exp(ln).rounded()))" : "–" }
         func ln(_ day: DayValues) -> Double? {
             guard let value = day.hrvMilliseconds, value > 0, value.isFinite, day.isSDNN == useSDNN else { return nil }
             return log(value)
@@ -78,7 +81,7 @@ public enum Readiness {
             inputs.append(
                 Input(
                     name: measure, value: rounded(mean), band: nil, status: .unknown,
-                    reason: "\(normal.count) \(normal.count == 1 ? "day" : "days") of HRV so far; the normal band needs \(minimumNormalDays)"))
+                    reason: "your normal band is learnt from \(minimumNormalDays) days with HRV: \(normal.count) so far"))
         } else {
             let mean = recent.reduce(0, +) / Double(recent.count)
             let normalMean = normal.reduce(0, +) / Double(normal.count)
@@ -88,13 +91,13 @@ public enum Readiness {
             let reason: String
             if mean < normalMean - bandWidthSD * sd {
                 status = .strained
-                reason = "7-day \(measure) \(format(mean)) is below your normal band \(format(band.low))–\(format(band.high))"
+                reason = "7-day \(spoken) \(ms(rounded(mean))) ms is below your normal band \(ms(band.low))–\(ms(band.high)) ms"
             } else if mean > normalMean + bandWidthSD * sd {
                 status = .ready
-                reason = "7-day \(measure) \(format(mean)) is above your normal band \(format(band.low))–\(format(band.high))"
+                reason = "7-day \(spoken) \(ms(rounded(mean))) ms is above your normal band \(ms(band.low))–\(ms(band.high)) ms"
             } else {
                 status = .normal
-                reason = "7-day \(measure) \(format(mean)) is within your normal band \(format(band.low))–\(format(band.high))"
+                reason = "7-day \(spoken) \(ms(rounded(mean))) ms is within your normal band \(ms(band.low))–\(ms(band.high)) ms"
             }
             inputs.append(Input(name: measure, value: rounded(mean), band: band, status: status, reason: reason))
         }
@@ -109,13 +112,15 @@ public enum Readiness {
                     Input(
                         name: "resting heart rate", value: rounded(resting), band: band, status: raised ? .strained : .normal,
                         reason: raised
-                            ? "resting heart rate \(format(resting)) bpm is more than \(Int(restingRaisedBPM)) above your 30-day baseline \(format(baseline))"
-                            : "resting heart rate \(format(resting)) bpm is near your 30-day baseline \(format(baseline))"))
+                            ? "resting heart rate \(format(resting)) bpm is more than \(Int(restingRaisedBPM)) above your 30-day baseline \(Int(baseline.rounded())) bpm"
+                            : "resting heart rate \(format(resting)) bpm is near your 30-day baseline \(Int(baseline.rounded())) bpm"))
             } else {
                 inputs.append(
                     Input(
                         name: "resting heart rate", value: rounded(resting), band: nil, status: .unknown,
-                        reason: "\(baselineDays.count) \(baselineDays.count == 1 ? "day" : "days") of resting heart rate so far; the baseline needs 7"))
+                        reason:
+                            "today's counts; your baseline is learnt from 7 earlier days with a resting heart rate: \(baselineDays.isEmpty ? "none" : "\(baselineDays.count)") so far"
+                    ))
             }
         } else {
             inputs.append(Input(name: "resting heart rate", value: nil, band: nil, status: .unknown, reason: "no resting heart rate for this day"))
@@ -155,6 +160,11 @@ public enum Readiness {
 public enum TrainingLoad {
     public static let acuteDays = 7
     public static let chronicDays = 42
+    /// The acute:chronic ratio is judged only when the first day with load lies this many days
+    /// back: with less, the chronic average is mostly the zeros before it, and one first run
+    /// reads as a ratio of 5 (issue 41). Four weeks, the chronic window of Gabbett's
+    /// acute:chronic studies (Br J Sports Med 50:273, 2016).
+    public static let minimumHistoryDays = 28
 
     public struct Point: Sendable, Hashable, Codable {
         public var trimp: Double

@@ -23,6 +23,7 @@ struct TodayPage: Sendable {
         let name: String
         let value: String
         let band: String
+        let hasBand: Bool
         let status: String
         let statusClass: String
         let reason: String

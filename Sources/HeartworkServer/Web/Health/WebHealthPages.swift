@@ -181,7 +181,7 @@ struct WebHealthPages {
             load: days.last.map { day in
                 .init(
                     acute: Formatting.number(day.load.acute), chronic: Formatting.number(day.load.chronic), balance: Formatting.number(day.load.balance),
-                    ratio: day.load.ratio.map { Formatting.number($0, decimals: 2) } ?? "–", advice: Self.loadAdvice(day.load.ratio))
+                    ratio: day.load.ratio.map { Formatting.number($0, decimals: 2) } ?? "–", advice: Self.loadAdvice(day.load))
             })
         return pages.page("health-week", title: "Your week's health", model: model, request: request, identity: context.identity)
     }
@@ -321,8 +321,28 @@ struct WebHealthPages {
         return text
     }
 
-    static func loadAdvice(_ ratio: Double?) -> String {
-        guard let ratio else { return "No training load yet: it builds from your workouts' heart rate." }
+    /// A readiness input as people read it (issue 41: "ln SDNN 4.16 · your band not yet known ·
+    /// Not known yet"): HRV in milliseconds (the band is worked out on its logarithm, as the
+    /// seeds say, and shown back in ms), whole numbers, the band only once it is known, and
+    /// "still learning" for a measure without one.
+    static func readinessInput(_ input: Readiness.Input) -> TodayPage.Input {
+        let hrv = input.name.hasPrefix("ln ")
+        let measure = input.name.replacingOccurrences(of: "ln ", with: "")
+        let show = { (value: Double) in hrv ? Formatting.number(exp(value)) : Formatting.number(value) }
+        let unit = hrv ? "ms" : "bpm"
+        return .init(
+            name: hrv ? "HRV (\(measure))" : "Resting heart rate", value: input.value.map { "\(show($0)) \(unit)" } ?? "–",
+            band: input.band.map { "\(show($0.low))–\(show($0.high)) \(unit)" } ?? "", hasBand: input.band != nil,
+            status: input.status == .unknown ? "still learning your normal" : Self.statusLabel(input.status),
+            statusClass: "status-\(input.status.rawValue)", reason: input.reason.prefix(1).uppercased() + input.reason.dropFirst())
+    }
+
+    static func loadAdvice(_ load: DailySummary.Workload) -> String {
+        guard let ratio = load.ratio else { return "No training load yet: it builds from your workouts' heart rate." }
+        if let days = load.historyDays, days < TrainingLoad.minimumHistoryDays {
+            let first = days == 0 ? "today" : days == 1 ? "yesterday" : "\(days) days ago"
+            return "Your training load is still being learnt: the ratio says something once you have 4 weeks of workouts behind you (your first was \(first))."
+        }
         if ratio > 1.5 { return "This week's load is well above what you are used to (ratio above 1.5): a higher risk of overdoing it." }
         if ratio < 0.8 { return "This week's load is below what you are used to (ratio under 0.8): you are fresh, or losing fitness." }
         return "This week's load is in line with what you are used to (ratio 0.8–1.5)."
@@ -378,12 +398,7 @@ struct WebHealthPages {
             hasData: summary.hasData,
             readiness: Self.statusLabel(summary.readiness.status), readinessClass: "status-\(summary.readiness.status.rawValue)",
             readinessReason: summary.readiness.reason.prefix(1).uppercased() + summary.readiness.reason.dropFirst(),
-            inputs: summary.readiness.inputs.map { input in
-                .init(
-                    name: input.name, value: input.value.map(Self.trimmed) ?? "–",
-                    band: input.band.map { "\(Self.trimmed($0.low))–\(Self.trimmed($0.high))" } ?? "not yet known",
-                    status: Self.statusLabel(input.status), statusClass: "status-\(input.status.rawValue)", reason: input.reason)
-            },
+            inputs: summary.readiness.inputs.map(Self.readinessInput),
             marks: [("none", "A normal day"), ("sick", "Sick"), ("traveling", "Traveling")].map { key, label in
                 .init(value: key, label: label, selected: (summary.mark ?? "none") == key)
             },
@@ -393,7 +408,7 @@ struct WebHealthPages {
             maximumHeartRate: summary.maximumHeartRate.map { Formatting.number($0) } ?? "–",
             load: .init(
                 trimp: Formatting.number(summary.load.trimp), acute: Formatting.number(summary.load.acute), chronic: Formatting.number(summary.load.chronic),
-                ratio: summary.load.ratio.map { Formatting.number($0, decimals: 2) } ?? "–", advice: Self.loadAdvice(summary.load.ratio)))
+                ratio: summary.load.ratio.map { Formatting.number($0, decimals: 2) } ?? "–", advice: Self.loadAdvice(summary.load)))
         if let mark = summary.mark {
             model.marked = mark == "sick" ? "You marked this day sick." : "You marked this day traveling."
         }

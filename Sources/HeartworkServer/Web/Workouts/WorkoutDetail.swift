@@ -2,6 +2,7 @@ import Foundation
 import HeartworkApp
 import HeartworkCharts
 import HeartworkCore
+import HeartworkFormats
 import HeartworkModel
 
 /// Everything the workout page shows: the summary, the zones in bpm, the charts the data
@@ -167,17 +168,21 @@ struct WorkoutDetail {
         model.poincareChart = WorkoutCharts.poincare(result, name: name).svg
     }
 
-    /// A device as a person reads it: a FIT file's maker by name ("Garmin (product 2713)"),
-    /// anything else as the file gave it.
+    /// A device as a person reads it: a FIT file's maker and product by the FIT profile's
+    /// names ("Garmin Edge 1030", `FITProfileNames`), anything else as the file gave it.
     static func deviceName(_ device: String) -> String {
         guard device.hasPrefix("fit:") else { return device }
         let parts = device.dropFirst(4).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        let makers = [
-            "1": "Garmin", "23": "Suunto", "32": "Wahoo", "69": "Stages", "70": "Sigma", "89": "Tacx", "123": "Polar", "260": "Zwift",
-            "263": "Hammerhead", "265": "Strava", "289": "Hammerhead", "294": "COROS", "255": "a development build",
+        // The makers people know by a shorter name than the profile's ("Wahoo Fitness").
+        let known = [
+            1: "Garmin", 23: "Suunto", 32: "Wahoo", 69: "Stages", 70: "Sigma", 89: "Tacx", 123: "Polar", 260: "Zwift", 263: "Hammerhead",
+            265: "Strava", 289: "Hammerhead", 294: "COROS", 255: "a development build",
         ]
-        guard let maker = parts.first.flatMap({ makers[$0] }) else { return "a FIT device" }
-        if parts.count > 1, parts[1] != "-" { return "\(maker) (product \(parts[1]))" }
-        return maker
+        guard let id = parts.first.flatMap({ Int($0) }), let maker = known[id] ?? FITProfileNames.manufacturers[id] else { return "a FIT device" }
+        guard parts.count > 1, parts[1] != "-", let product = Int(parts[1]) else { return maker }
+        if [1, 13, 15].contains(id), let name = FITProfileNames.garminProducts[product] {
+            return id == 1 ? "Garmin \(name)" : "\(maker) \(name)"
+        }
+        return "\(maker) (product \(product))"
     }
 }

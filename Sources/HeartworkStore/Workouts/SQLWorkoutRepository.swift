@@ -14,9 +14,7 @@ struct SQLWorkoutRepository: WorkoutRepository {
     ].map { "workouts.\($0)" }.joined(separator: ", ")
 
     func insert(_ workout: WorkoutRecord, streams: WorkoutStreams) async throws {
-        let heartRate = Data(WorkoutStreamCodec.encodeHeartRate(streams.heartRate))
-        let rr = Data(WorkoutStreamCodec.encodeRRIntervals(streams.rrIntervalsMilliseconds))
-        let track = Data(WorkoutStreamCodec.encodeTrack(streams.track))
+        let (heartRate, rr, track) = Self.encoded(streams)
         let metrics = workout.metrics
         let zones = workout.metrics.secondsInZones
         let profile = workout.profile
@@ -65,9 +63,7 @@ struct SQLWorkoutRepository: WorkoutRepository {
     }
 
     func replaceShorter(id: String, with workout: WorkoutRecord, streams: WorkoutStreams) async throws -> Bool {
-        let heartRate = Data(WorkoutStreamCodec.encodeHeartRate(streams.heartRate))
-        let rr = Data(WorkoutStreamCodec.encodeRRIntervals(streams.rrIntervalsMilliseconds))
-        let track = Data(WorkoutStreamCodec.encodeTrack(streams.track))
+        let (heartRate, rr, track) = Self.encoded(streams)
         let metrics = workout.metrics
         let zones = workout.metrics.secondsInZones
         let profile = workout.profile
@@ -99,6 +95,14 @@ struct SQLWorkoutRepository: WorkoutRepository {
             ).run()
             return true
         }
+    }
+
+    /// The stream columns' bytes (`WorkoutStreamCodec`), for an insert and a replacement.
+    static func encoded(_ streams: WorkoutStreams) -> (heartRate: Data, rr: Data, track: Data) {
+        (
+            Data(WorkoutStreamCodec.encodeHeartRate(streams.heartRate)), Data(WorkoutStreamCodec.encodeRRIntervals(streams.rrIntervalsMilliseconds)),
+            Data(WorkoutStreamCodec.encodeTrack(streams.track))
+        )
     }
 
     /// Unshares the oldest shared workouts (by start time) beyond the owner's cap; never deletes.
